@@ -1,0 +1,42 @@
+import Foundation
+
+/// A position in the window in logical points (origin top-left, y down).
+public struct ScreenPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public static func - (a: ScreenPoint, b: ScreenPoint) -> ScreenPoint { ScreenPoint(x: a.x - b.x, y: a.y - b.y) }
+    public static func + (a: ScreenPoint, b: ScreenPoint) -> ScreenPoint { ScreenPoint(x: a.x + b.x, y: a.y + b.y) }
+    public var length: Double { (x * x + y * y).squareRoot() }
+}
+
+public struct ScreenSize: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}
+
+public struct ScreenRect: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public func intersects(_ r: ScreenRect) -> Bool { x < r.maxX && r.x < maxX && y < r.maxY && r.y < maxY }
+}
+
+/// A straight-alpha RGBA colour, components 0…1.
+public struct Color: Hashable, Sendable {
+    public var r: Double, g: Double, b: Double, a: Double
+    public init(r: Double, g: Double, b: Double, a: Double = 1) { self.r = r; self.g = g; self.b = b; self.a = a }
+    public init(hex: UInt32, alpha: Double = 1) {
+        self.init(r: Double((hex >> 16) & 0xff) / 255, g: Double((hex >> 8) & 0xff) / 255,
+                  b: Double(hex & 0xff) / 255, a: alpha)
+    }
+    /// A component as a byte, clamped (Swift traps on out-of-range conversions).
+    public static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+}

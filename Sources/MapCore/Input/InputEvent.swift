@@ -1,0 +1,36 @@
+import Foundation
+
+public enum MouseButton: Hashable, Sendable { case left, middle, right, other }
+
+public struct KeyModifiers: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let shift = KeyModifiers(rawValue: 1)
+    public static let control = KeyModifiers(rawValue: 2)
+    public static let alt = KeyModifiers(rawValue: 4)
+    public static let gui = KeyModifiers(rawValue: 8)
+}
+
+public enum Key: Hashable, Sendable {
+    case left, right, up, down, plus, minus, escape, delete, f2, f11, enter, backspace
+    case letter(Character)
+}
+
+/// What the window tells the map, in logical points, free of SDL.
+public enum InputEvent: Hashable, Sendable {
+    case pointerDown(MouseButton, ScreenPoint, clicks: Int, KeyModifiers)
+    case pointerMoved(ScreenPoint)
+    case pointerUp(MouseButton, ScreenPoint)
+    /// Positive dy zooms in. `precise` is a touchpad's continuous scroll rather than wheel notches.
+    case wheel(dy: Double, precise: Bool, at: ScreenPoint)
+    case keyDown(Key, KeyModifiers)
+    case pointerLeft
+    case focusLost
+    case quitRequested
+}
+
+/// What the map asks of its host.
+public enum HostAction: Hashable, Sendable {
+    case quit
+    case toggleFullscreen
+}

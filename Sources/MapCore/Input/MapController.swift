@@ -1,0 +1,109 @@
+import Foundation
+import MapGeometry
+
+/// Turns input into camera motion: drag to pan with momentum, wheel and double-click to zoom
+/// around the cursor, keys to pan and zoom. Pure: time comes with every call.
+public struct MapController: Sendable {
+    public var camera: Camera
+    public private(set) var animator = CameraAnimator()
+    private var drag: Drag?
+    private var velocity = VelocityTracker()
+
+    /// One wheel notch, in zoom levels.
+    public static let wheelStep = 0.5
+    public static let wheelDuration = 0.2
+    public static let doubleClickDuration = 0.3
+    public static let keyZoomDuration = 0.25
+    /// Arrow keys move the map by this many points.
+    public static let keyPanDistance = 128.0
+
+    private struct Drag: Sendable {
+        var pressScreen: ScreenPoint
+        var pressMap: MapPoint
+        var moved: Bool
+    }
+
+    public init(camera: Camera) { self.camera = camera }
+
+    public var isDragging: Bool { drag?.moved == true }
+
+    /// True while the camera moves by itself: the host must keep producing frames.
+    public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) }
+
+    /// Advances the camera's animations to time t.
+    public mutating func advance(to t: Double) { animator.apply(to: &camera, at: t) }
+
+    public mutating func resize(to size: ScreenSize, pixelRatio: Double) {
+        camera.viewportSize = size
+        camera.pixelRatio = pixelRatio
+    }
+
+    @discardableResult
+    public mutating func handle(_ event: InputEvent, at t: Double) -> [HostAction] {
+        switch event {
+        case let .pointerDown(.left, p, clicks, mods):
+            advance(to: t)
+            if clicks >= 2 {
+                drag = nil
+                animator.zoom(by: mods.contains(.shift) ? -1 : 1, around: p, camera: camera,
+                              at: t, duration: Self.doubleClickDuration)
+                return []
+            }
+            animator.stopAll()
+            drag = Drag(pressScreen: p, pressMap: camera.mapPoint(for: p), moved: false)
+            velocity.reset()
+            velocity.add(p, at: t)
+        case let .pointerMoved(p):
+            guard var d = drag else { return [] }
+            d.moved = d.moved || (p - d.pressScreen).length > 0
+            drag = d
+            // The point grabbed stays under the pointer: exact, no accumulated error.
+            camera.keep(d.pressMap, at: p)
+            velocity.add(p, at: t)
+        case let .pointerUp(.left, p):
+            guard let d = drag else { return [] }
+            drag = nil
+            if d.moved {
+                camera.keep(d.pressMap, at: p)
+                animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)
+            }
+        case .focusLost, .pointerLeft:
+            // A drag whose release we will never see must not stick to the pointer.
+            if event == .focusLost { drag = nil }
+        case let .wheel(dy, precise, p):
+            advance(to: t)
+            if precise {
+                // Touchpads scroll continuously: zoom in proportion, at once.
+                if animator.zoom != nil { animator.zoom(by: dy * Self.wheelStep, around: p, camera: camera, at: t, duration: Self.wheelDuration) }
+                else { camera.zoom(to: camera.zoom + dy * Self.wheelStep, around: p) }
+            } else {
+                animator.zoom(by: dy * Self.wheelStep, around: p, camera: camera, at: t, duration: Self.wheelDuration)
+            }
+        case let .keyDown(key, mods):
+            return handleKey(key, mods, at: t)
+        case .quitRequested:
+            return [.quit]
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction] {
+        advance(to: t)
+        let center = ScreenPoint(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2)
+        let d = Self.keyPanDistance
+        switch key {
+        case .letter("q") where mods.contains(.control): return [.quit]
+        case .f11: return [.toggleFullscreen]
+        case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
+        case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)
+        case .up: animator.pan(byScreen: ScreenPoint(x: 0, y: -d), at: t)
+        case .down: animator.pan(byScreen: ScreenPoint(x: 0, y: d), at: t)
+        case .plus: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        case .minus: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        default: break
+        }
+        return []
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import MapGeometry
+
+/// A sub-rectangle of a texture in unit coordinates (0…1 across the texture).
+public struct UnitRect: Hashable, Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public static let full = UnitRect(x: 0, y: 0, width: 1, height: 1)
+}
+
+/// One thing for the compositor to place. Everything is in logical points; the compositor
+/// multiplies by the pixel ratio.
+public enum DrawCommand: Hashable, Sendable {
+    /// Fills the whole viewport.
+    case clear(Color)
+    /// Places the texture of a (wrapped) tile, or part of it, into a screen rectangle.
+    case tile(TileID, source: UnitRect, destination: ScreenRect, opacity: Double)
+    case fillRect(ScreenRect, Color)
+}
+
+/// What a frame shows, in paint order, plus what it wished it had.
+public struct DrawList: Sendable {
+    public var commands: [DrawCommand] = []
+    /// Tiles the scene wants loaded, most important first (wrapped ids).
+    public var wantedTiles: [TileID] = []
+    /// Tiles the scene had to replace with a parent or children: the map is not fully drawn.
+    public var missingTiles = 0
+
+    public init() {}
+
+    public var tileCommands: [(TileID, UnitRect, ScreenRect)] {
+        commands.compactMap {
+            if case let .tile(id, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
+        }
+    }
+}

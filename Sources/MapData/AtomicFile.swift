@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct FileWriteError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Writes a file so that readers see the old version or the new one, never a torn mix:
+/// a temporary file in the same directory, fsync, rename over the target, fsync the directory.
+public enum AtomicFile {
+    public static func write(_ data: Data, to url: URL) throws {
+        let dir = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            throw FileWriteError(path: dir.path, reason: "cannot create directory (\(error.localizedDescription))")
+        }
+        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileWriteError(path: tmp.path, reason: String(cString: strerror(errno))) }
+        var ok = true
+        var reason = ""
+        data.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    ok = false; reason = String(cString: strerror(errno)); return
+                }
+                off += n
+            }
+        }
+        if ok && fsync(fd) != 0 { ok = false; reason = "fsync: " + String(cString: strerror(errno)) }
+        close(fd)
+        guard ok else {
+            unlink(tmp.path)
+            throw FileWriteError(path: url.path, reason: reason)
+        }
+        guard rename(tmp.path, url.path) == 0 else {
+            let r = String(cString: strerror(errno))
+            unlink(tmp.path)
+            throw FileWriteError(path: url.path, reason: "rename: " + r)
+        }
+        let dfd = open(dir.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MapGeometry
+
+/// The last view, restored at the next start: {"center":{"lat":…,"lon":…},"zoom":…}.
+public struct ViewState: Codable, Equatable, Sendable {
+    public struct Center: Codable, Equatable, Sendable {
+        public var lat: Double
+        public var lon: Double
+    }
+    public var center: Center
+    public var zoom: Double
+
+    public init(center: Coordinate, zoom: Double) {
+        self.center = Center(lat: center.latitude, lon: center.longitude)
+        self.zoom = zoom
+    }
+
+    public var coordinate: Coordinate { Coordinate(latitude: center.lat, longitude: center.lon) }
+
+    /// `$XDG_STATE_HOME/meridian/view.json`, `~/.local/state/meridian/view.json` by default.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base: URL
+        if let s = environment["XDG_STATE_HOME"], s.hasPrefix("/") {
+            base = URL(fileURLWithPath: s)
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
+        }
+        return base.appendingPathComponent("meridian/view.json")
+    }
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case unreadable(String, String)
+        case invalid(String, String)
+        public var description: String {
+            switch self {
+            case let .unreadable(p, r): return "\(p): cannot read (\(r))"
+            case let .invalid(p, r): return "\(p): not a valid view state (\(r))"
+            }
+        }
+    }
+
+    /// The saved view, nil when there is none yet; a damaged file is an error (and is left alone).
+    public static func load(from url: URL) throws -> ViewState? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw LoadError.unreadable(url.path, error.localizedDescription) }
+        let v: ViewState
+        do { v = try JSONDecoder().decode(ViewState.self, from: data) } catch {
+            throw LoadError.invalid(url.path, "\(error)")
+        }
+        guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom) else {
+            throw LoadError.invalid(url.path, "values out of range")
+        }
+        return v
+    }
+
+    public func save(to url: URL) throws {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(enc.encode(self), to: url)
+    }
+}

@@ -1,0 +1,58 @@
+import CCairo
+import Foundation
+import MapCore
+import MapTiles
+
+public struct CairoError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// An ARGB32 Cairo image surface with its drawing context. Owns both; frees them in deinit.
+public final class CairoCanvas {
+    public let width: Int
+    public let height: Int
+    public let surface: OpaquePointer
+    public let context: OpaquePointer
+
+    public init(width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw CairoError(description: "canvas size \(width)×\(height) out of range")
+        }
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            let msg = String(cString: cairo_status_to_string(cairo_surface_status(s)))
+            cairo_surface_destroy(s)
+            throw CairoError(description: "cairo surface: \(msg)")
+        }
+        self.width = width
+        self.height = height
+        surface = s
+        context = cairo_create(s)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    public func setColor(_ c: Color) { cairo_set_source_rgba(context, c.r, c.g, c.b, c.a) }
+
+    public func fill(_ c: Color) {
+        setColor(c)
+        cairo_paint(context)
+    }
+
+    /// The pixels as a premultiplied bitmap (Cairo's stride may pad rows; copied out packed).
+    public func bitmap() -> Bitmap {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBytes { dst in
+            for row in 0..<height {
+                memcpy(dst.baseAddress! + row * width * 4, data + row * stride, width * 4)
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: pixels, premultiplied: true)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A least-recently-used cache bounded by the summed cost (bytes) of its values.
+/// Lookups and inserts are O(1): a hash map onto a doubly linked list of nodes.
+public struct LRUCache<Key: Hashable, Value> {
+    private final class Node {
+        let key: Key
+        var value: Value
+        var cost: Int
+        var prev: Node?
+        var next: Node?
+        init(key: Key, value: Value, cost: Int) { self.key = key; self.value = value; self.cost = cost }
+    }
+
+    public let capacity: Int
+    public private(set) var totalCost = 0
+    private var nodes: [Key: Node] = [:]
+    private var head: Node?   // most recent
+    private var tail: Node?   // least recent
+
+    public init(capacity: Int) { self.capacity = capacity }
+
+    public var count: Int { nodes.count }
+
+    /// The value, marking it as just used.
+    public mutating func value(for key: Key) -> Value? {
+        guard let n = nodes[key] else { return nil }
+        moveToFront(n)
+        return n.value
+    }
+
+    /// The value without touching recency.
+    public func peek(_ key: Key) -> Value? { nodes[key]?.value }
+
+    public func contains(_ key: Key) -> Bool { nodes[key] != nil }
+
+    /// Inserts or replaces; returns what was evicted to make room (least recent first).
+    @discardableResult
+    public mutating func insert(_ value: Value, for key: Key, cost: Int) -> [(Key, Value)] {
+        if let n = nodes[key] {
+            totalCost += cost - n.cost
+            n.value = value
+            n.cost = cost
+            moveToFront(n)
+        } else {
+            let n = Node(key: key, value: value, cost: cost)
+            nodes[key] = n
+            totalCost += cost
+            n.next = head
+            head?.prev = n
+            head = n
+            if tail == nil { tail = n }
+        }
+        var evicted: [(Key, Value)] = []
+        while totalCost > capacity, let t = tail, t !== head {
+            evicted.append((t.key, t.value))
+            remove(t)
+        }
+        return evicted
+    }
+
+    @discardableResult
+    public mutating func removeValue(for key: Key) -> Value? {
+        guard let n = nodes[key] else { return nil }
+        remove(n)
+        return n.value
+    }
+
+    /// Removes and returns the least recently used entry.
+    public mutating func removeLeastRecent() -> (Key, Value)? {
+        guard let t = tail else { return nil }
+        remove(t)
+        return (t.key, t.value)
+    }
+
+    public mutating func removeAll() {
+        nodes.removeAll()
+        head = nil; tail = nil; totalCost = 0
+    }
+
+    /// Keys from most to least recently used.
+    public var keysByRecency: [Key] {
+        var out: [Key] = []
+        var n = head
+        while let c = n { out.append(c.key); n = c.next }
+        return out
+    }
+
+    private mutating func unlink(_ n: Node) {
+        n.prev?.next = n.next
+        n.next?.prev = n.prev
+        if head === n { head = n.next }
+        if tail === n { tail = n.prev }
+        n.prev = nil; n.next = nil
+    }
+
+    private mutating func moveToFront(_ n: Node) {
+        guard head !== n else { return }
+        unlink(n)
+        n.next = head
+        head?.prev = n
+        head = n
+        if tail == nil { tail = n }
+    }
+
+    private mutating func remove(_ n: Node) {
+        unlink(n)
+        nodes[n.key] = nil
+        totalCost -= n.cost
+    }
+}

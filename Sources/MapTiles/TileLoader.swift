@@ -1,0 +1,134 @@
+import CSystem
+import Foundation
+import MapGeometry
+
+/// The outcome of loading one tile, handed from a worker to the frame loop.
+public struct TileResult: Sendable {
+    public enum Outcome: Sendable {
+        case bitmap(Bitmap)
+        /// The source has nothing there; the background shows through.
+        case empty
+        case failed(String)
+    }
+    public let tile: TileID
+    public let outcome: Outcome
+}
+
+/// Turns a payload into pixels on a worker thread.
+public typealias TileDecoder = @Sendable (TileID, TilePayload) throws -> Bitmap
+
+/// Loads tiles on worker threads. The frame loop says what it wants (most important first)
+/// each frame; queued requests it no longer wants are cancelled; finished tiles wait in a
+/// queue that the frame loop drains. `wake` is called (from a worker) when a result arrives
+/// so that an idle loop can wake up.
+public final class TileLoader: @unchecked Sendable {
+    public let source: TileSource
+    private let decode: TileDecoder
+    private let wake: @Sendable () -> Void
+    private let condition = NSCondition()
+    private var queue: [TileID] = []
+    private var inFlight = Set<TileID>()
+    private var results: [TileResult] = []
+    private var resultIDs = Set<TileID>()
+    private var stopping = false
+    private var workers: [Thread] = []
+    /// Failures are not retried every frame.
+    private var failed = Set<TileID>()
+
+    public init(source: TileSource, workers count: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+                decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {}) {
+        self.source = source
+        self.decode = decode
+        self.wake = wake
+        for i in 0..<count {
+            let t = Thread { [weak self] in self?.work() }
+            t.name = "meridian.tiles.\(i)"
+            t.qualityOfService = .userInitiated
+            workers.append(t)
+            t.start()
+        }
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        condition.lock()
+        stopping = true
+        queue.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Replaces the queue with `tiles` (minus those loading or loaded); the rest is cancelled.
+    public func want(_ tiles: [TileID]) {
+        condition.lock()
+        queue = tiles.filter { source.zoomRange.contains($0.z) && !inFlight.contains($0)
+            && !resultIDs.contains($0) && !failed.contains($0) }
+        if !queue.isEmpty { condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// True while anything is queued, loading or waiting to be drained.
+    public var isBusy: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !queue.isEmpty || !inFlight.isEmpty || !results.isEmpty
+    }
+
+    public var hasResults: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !results.isEmpty
+    }
+
+    /// Takes up to `max` finished tiles, oldest first.
+    public func drain(max: Int = .max) -> [TileResult] {
+        condition.lock(); defer { condition.unlock() }
+        let n = Swift.min(max, results.count)
+        let out = Array(results.prefix(n))
+        results.removeFirst(n)
+        for r in out { resultIDs.remove(r.tile) }
+        return out
+    }
+
+    /// Blocks until nothing is queued or loading, or the deadline passes. For headless renders.
+    public func waitUntilIdle(deadline: Date) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while !queue.isEmpty || !inFlight.isEmpty {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    private func work() {
+        // Tiles may wait; frames may not. On two cores the frame thread and the GL
+        // rasterizer must win the CPU over tile workers.
+        meridian_make_thread_background()
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if stopping { condition.unlock(); return }
+            let tile = queue.removeFirst()
+            inFlight.insert(tile)
+            condition.unlock()
+
+            let outcome: TileResult.Outcome
+            do {
+                if let payload = try source.payload(for: tile) {
+                    outcome = .bitmap(try decode(tile, payload))
+                } else {
+                    outcome = .empty
+                }
+            } catch {
+                outcome = .failed("tile \(tile) from \(source.name): \(error)")
+            }
+
+            condition.lock()
+            inFlight.remove(tile)
+            if case .failed = outcome { failed.insert(tile) }
+            results.append(TileResult(tile: tile, outcome: outcome))
+            resultIDs.insert(tile)
+            condition.broadcast()
+            condition.unlock()
+            wake()
+        }
+    }
+}

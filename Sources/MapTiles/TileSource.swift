@@ -1,0 +1,74 @@
+import Foundation
+import MapGeometry
+
+/// What a source hands over for a tile, before it becomes pixels.
+public enum TilePayload: Sendable {
+    /// An encoded raster (PNG, JPEG, WebP), decoded by the window's image decoder.
+    case encodedImage(Data)
+    /// A Mapbox Vector Tile, rasterized by the graphics layer.
+    case vector(Data)
+    /// The debug grid: drawn from the id alone.
+    case debugGrid(TileID)
+}
+
+public struct TileSourceError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Where tiles come from. Called on worker threads; must be thread-safe.
+public protocol TileSource: Sendable {
+    /// A short stable name (used in cache keys and messages).
+    var name: String { get }
+    var zoomRange: ClosedRange<Int> { get }
+    /// Attribution the map must show for this source.
+    var attribution: String { get }
+    /// The tile's payload, nil where the source has no tile (the background shows through).
+    func payload(for tile: TileID) throws -> TilePayload?
+}
+
+/// Tiles that show their own z/x/y: for seeing the machinery work.
+public struct DebugGridSource: TileSource {
+    public init() {}
+    public var name: String { "debug" }
+    public var zoomRange: ClosedRange<Int> { 0...20 }
+    public var attribution: String { "Debug grid" }
+    public func payload(for tile: TileID) throws -> TilePayload? { .debugGrid(tile) }
+}
+
+/// A folder of raster tiles laid out as DIR/{z}/{x}/{y}.png (or .jpg, .jpeg, .webp).
+public struct DirectorySource: TileSource {
+    public let root: URL
+    public let zoomRange: ClosedRange<Int>
+    public var attribution: String
+    public var name: String { "dir:" + root.path }
+    static let extensions = ["png", "jpg", "jpeg", "webp"]
+
+    /// Finds the zoom levels present; a folder with none is an error worth telling.
+    public init(root: URL, attribution: String = "") throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue else {
+            throw TileSourceError("\(root.path): not a directory")
+        }
+        let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .compactMap(Int.init).filter { (0...TileID.maxZoom).contains($0) }
+        guard let lo = zooms.min(), let hi = zooms.max() else {
+            throw TileSourceError("\(root.path): no zoom folders (expected DIR/{z}/{x}/{y}.png)")
+        }
+        self.root = root
+        self.zoomRange = lo...hi
+        self.attribution = attribution
+    }
+
+    public func payload(for tile: TileID) throws -> TilePayload? {
+        let base = root.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y)")
+        for ext in Self.extensions {
+            let url = base.appendingPathExtension(ext)
+            if let data = FileManager.default.contents(atPath: url.path) {
+                guard !data.isEmpty else { throw TileSourceError("\(url.path): empty file") }
+                return .encodedImage(data)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,96 @@
+import CSDL2
+import Foundation
+import MapCore
+
+/// What the frame loop must do about an SDL event besides passing input on.
+enum WindowChange {
+    case resized
+    case hidden
+    case shown
+    case exposed
+    case wake
+}
+
+/// Turns SDL events into the map's `InputEvent`s (logical points, no SDL types).
+struct EventTranslator {
+    let wakeEventType: UInt32
+
+    func translate(_ e: inout SDL_Event) -> (input: InputEvent?, change: WindowChange?) {
+        switch SDL_EventType(e.type) {
+        case SDL_QUIT:
+            return (.quitRequested, nil)
+        case SDL_MOUSEBUTTONDOWN:
+            let b = e.button
+            return (.pointerDown(button(b.button), ScreenPoint(x: Double(b.x), y: Double(b.y)),
+                                 clicks: Int(b.clicks), modifiers()), nil)
+        case SDL_MOUSEBUTTONUP:
+            let b = e.button
+            return (.pointerUp(button(b.button), ScreenPoint(x: Double(b.x), y: Double(b.y))), nil)
+        case SDL_MOUSEMOTION:
+            return (.pointerMoved(ScreenPoint(x: Double(e.motion.x), y: Double(e.motion.y))), nil)
+        case SDL_MOUSEWHEEL:
+            let w = e.wheel
+            let flip: Float = w.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1
+            let dy = Double(w.preciseY * flip)
+            guard dy != 0 else { return (nil, nil) }
+            // Notched wheels send whole steps; touchpads send fractions.
+            let precise = dy.rounded() != dy
+            return (.wheel(dy: dy, precise: precise, at: ScreenPoint(x: Double(w.mouseX), y: Double(w.mouseY))), nil)
+        case SDL_KEYDOWN:
+            guard let k = key(e.key.keysym.sym) else { return (nil, nil) }
+            return (.keyDown(k, modifiers()), nil)
+        case SDL_WINDOWEVENT:
+            switch SDL_WindowEventID(UInt32(e.window.event)) {
+            case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_RESIZED: return (nil, .resized)
+            case SDL_WINDOWEVENT_HIDDEN, SDL_WINDOWEVENT_MINIMIZED: return (nil, .hidden)
+            case SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_MAXIMIZED: return (nil, .shown)
+            case SDL_WINDOWEVENT_EXPOSED: return (nil, .exposed)
+            case SDL_WINDOWEVENT_FOCUS_LOST: return (.focusLost, nil)
+            case SDL_WINDOWEVENT_LEAVE: return (.pointerLeft, nil)
+            case SDL_WINDOWEVENT_CLOSE: return (.quitRequested, nil)
+            default: return (nil, nil)
+            }
+        default:
+            if e.type == wakeEventType { return (nil, .wake) }
+            return (nil, nil)
+        }
+    }
+
+    private func button(_ b: UInt8) -> MouseButton {
+        switch Int32(b) {
+        case SDL_BUTTON_LEFT: return .left
+        case SDL_BUTTON_MIDDLE: return .middle
+        case SDL_BUTTON_RIGHT: return .right
+        default: return .other
+        }
+    }
+
+    private func modifiers() -> KeyModifiers {
+        let m = SDL_GetModState().rawValue
+        var out: KeyModifiers = []
+        if m & KMOD_SHIFT.rawValue != 0 { out.insert(.shift) }
+        if m & KMOD_CTRL.rawValue != 0 { out.insert(.control) }
+        if m & KMOD_ALT.rawValue != 0 { out.insert(.alt) }
+        if m & KMOD_GUI.rawValue != 0 { out.insert(.gui) }
+        return out
+    }
+
+    private func key(_ sym: SDL_Keycode) -> Key? {
+        switch Int(sym) {
+        case Int(SDLK_LEFT.rawValue): return .left
+        case Int(SDLK_RIGHT.rawValue): return .right
+        case Int(SDLK_UP.rawValue): return .up
+        case Int(SDLK_DOWN.rawValue): return .down
+        case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): return .plus
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): return .minus
+        case Int(SDLK_ESCAPE.rawValue): return .escape
+        case Int(SDLK_DELETE.rawValue): return .delete
+        case Int(SDLK_F2.rawValue): return .f2
+        case Int(SDLK_F11.rawValue): return .f11
+        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): return .enter
+        case Int(SDLK_BACKSPACE.rawValue): return .backspace
+        case 97...122: return .letter(Character(UnicodeScalar(UInt8(sym))))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import CSDL2
+import Foundation
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// The window's frame loop (DESIGN.md "The frame"): drain input and tiles, compose at the
+/// predicted present time, composite, present on vsync, then either go on or sleep in
+/// SDL_WaitEvent until something happens.
+public final class MapHost {
+    public let window: SDLWindow
+    public var controller: MapController
+    public let source: TileSource
+    public private(set) var stats = FrameStats()
+    public let clock: VsyncClock
+    /// Called once, right after the first frame is on screen.
+    public var onFirstPresent: (() -> Void)?
+    /// Drives the camera instead of the user (benchmarks); returns nil when the script is over.
+    public var script: ((Double) -> Camera?)?
+    /// Messages a person should see (failed tiles…), also printed to stderr.
+    public var onMessage: (String) -> Void = { FileHandle.standardError.write(Data(("meridian: " + $0 + "\n").utf8)) }
+
+    private var store: TextureStore
+    private var compositor: Compositor
+    private var loader: TileLoader
+    private let wakeType: UInt32
+    private let wake: WakeSignal
+    private var pixelRatio: Double
+    private var hidden = false
+    private var quitting = false
+    private var firstPresentDone = false
+    /// Texture uploads per frame are bounded in time so a burst of tiles cannot stall a frame.
+    public var uploadBudget = 0.001
+
+    public init(window: SDLWindow, camera: Camera, source: TileSource) throws {
+        self.window = window
+        self.source = source
+        clock = VsyncClock(refreshRateHint: window.refreshRateHint)
+        pixelRatio = window.pixelRatio
+        var cam = camera
+        cam.viewportSize = window.size
+        cam.pixelRatio = pixelRatio
+        controller = MapController(camera: cam)
+        let type = SDL_RegisterEvents(1)
+        guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
+        wakeType = type
+        wake = WakeSignal(eventType: type)
+        store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
+                             viewport: window.largestPixelSize)
+        compositor = Compositor(renderer: window.renderer, textures: store)
+        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio),
+                            wake: { [wake] in wake.signal() })
+    }
+
+    deinit { loader.stop() }
+
+    public var camera: Camera { controller.camera }
+
+    /// Runs until the user quits (or the script ends). `drawFirst`: draw a frame before
+    /// waiting for anything (false when re-entering a loop whose picture is already shown).
+    public func run(drawFirst: Bool = true) {
+        let translator = EventTranslator(wakeEventType: wakeType)
+        var event = SDL_Event()
+        var needsFrame = drawFirst
+        quitting = false
+        while !quitting {
+            if !needsFrame || hidden {
+                // Idle means idle: no frames and no wake-ups until something happens.
+                guard SDL_WaitEvent(&event) != 0 else { continue }
+                needsFrame = process(&event, translator) || needsFrame
+            }
+            while SDL_PollEvent(&event) != 0 {
+                needsFrame = process(&event, translator) || needsFrame
+            }
+            if quitting { break }
+            hidden = window.isHiddenOrMinimized
+            if hidden || !needsFrame { continue }
+            let t = frame()
+            needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil
+        }
+    }
+
+    public func requestQuit() { quitting = true }
+
+    /// Handles one event; true when the picture may have changed.
+    private func process(_ event: inout SDL_Event, _ translator: EventTranslator) -> Bool {
+        let (input, change) = translator.translate(&event)
+        var changed = false
+        switch change {
+        case .wake?: wake.clear(); changed = true
+        case .resized?: resized(); changed = true
+        case .hidden?: hidden = true
+        case .shown?, .exposed?: hidden = false; changed = true
+        case nil: break
+        }
+        if let input {
+            let before = controller.camera
+            let t = clock.eventTime(sdlTicks: event.common.timestamp)
+            for action in controller.handle(input, at: t) {
+                switch action {
+                case .quit: quitting = true
+                case .toggleFullscreen: window.toggleFullscreen()
+                }
+            }
+            changed = changed || controller.camera != before || controller.isAnimating(at: t)
+        }
+        return changed
+    }
+
+    private func resized() {
+        let ratio = window.pixelRatio
+        controller.resize(to: window.size, pixelRatio: ratio)
+        if abs(ratio - pixelRatio) > 0.01 {
+            // A new density needs tiles rasterized anew.
+            pixelRatio = ratio
+            loader.stop()
+            store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: ratio),
+                                 viewport: window.largestPixelSize)
+            compositor = Compositor(renderer: window.renderer, textures: store)
+            loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: ratio),
+                                wake: { [wake] in wake.signal() })
+        }
+    }
+
+    /// Builds and presents one frame; returns its time.
+    @discardableResult
+    private func frame() -> Double {
+        let start = clock.now
+        let t = clock.frameTime()
+        if let script {
+            if let cam = script(t) { controller.camera = cam } else { self.script = nil; quitting = true }
+        }
+        controller.advance(to: t)
+        drainTiles(until: start + uploadBudget)
+        let scene = Scene(camera: controller.camera, tileZoomRange: source.zoomRange)
+        let list = scene.compose(at: t, tiles: store)
+        loader.want(list.wantedTiles)
+        compositor.execute(list, pixelRatio: pixelRatio)
+        let built = clock.now - start
+        SDL_RenderPresent(window.renderer.raw)
+        clock.didPresent()
+        stats.record(build: built, presentedAt: clock.now)
+        // Atlas pages are made here, in the slack after a present, not inside a frame.
+        store.prepareSlots()
+        if !firstPresentDone {
+            firstPresentDone = true
+            onFirstPresent?()
+        }
+        return t
+    }
+
+    private func drainTiles(until deadline: Double) {
+        repeat {
+            guard let r = loader.drain(max: 1).first else { return }
+            if let message = store.accept(r) { onMessage(message) }
+        } while clock.now < deadline
+    }
+
+    public func resetStats() { stats.reset() }
+}
+
+/// Wakes the frame loop from a worker thread with one SDL user event, coalesced.
+final class WakeSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending = false
+    private let eventType: UInt32
+
+    init(eventType: UInt32) { self.eventType = eventType }
+
+    func signal() {
+        lock.lock()
+        let send = !pending
+        pending = true
+        lock.unlock()
+        guard send else { return }
+        var e = SDL_Event()
+        e.type = eventType
+        SDL_PushEvent(&e)
+    }
+
+    func clear() {
+        lock.lock(); pending = false; lock.unlock()
+    }
+}

@@ -1,0 +1,77 @@
+import CSDL2
+import CSDL2Image
+import Foundation
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// Renders the same draw list as the window into memory with SDL's software renderer, which
+/// needs no display, and writes PNGs. What `meridian render` and the pixel tests look at.
+public final class OffscreenRenderer {
+    public let surface: UnsafeMutablePointer<SDL_Surface>
+    public let renderer: SDLRenderer
+    public let pixelRatio: Double
+    private let store: TextureStore
+    private let compositor: Compositor
+
+    public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
+        guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
+                                                     SDL_PIXELFORMAT_ARGB8888.rawValue) else {
+            throw SDLError("cannot allocate a \(pixelWidth)×\(pixelHeight) image")
+        }
+        guard let r = SDL_CreateSoftwareRenderer(s) else {
+            SDL_FreeSurface(s)
+            throw SDLError("SDL_CreateSoftwareRenderer")
+        }
+        surface = s
+        renderer = SDLRenderer(raw: r)
+        self.pixelRatio = pixelRatio
+        store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
+                             viewport: (pixelWidth, pixelHeight))
+        compositor = Compositor(renderer: renderer, textures: store)
+    }
+
+    deinit { SDL_FreeSurface(surface) }
+
+    public struct Timeout: Error, CustomStringConvertible {
+        public let missing: Int
+        public let seconds: Double
+        public var description: String { "timed out after \(seconds) s waiting for \(missing) tile(s)" }
+    }
+
+    /// Loads what the view needs (waiting up to `timeout`), then composes at `t` and draws.
+    /// Returns messages about tiles that failed (drawn with their parents instead).
+    @discardableResult
+    public func render(camera: Camera, source: TileSource, at t: Double, timeout: Double = 20) throws -> [String] {
+        let loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio))
+        defer { loader.stop() }
+        let deadline = Date().addingTimeInterval(timeout)
+        var messages: [String] = []
+        let scene = Scene(camera: camera, tileZoomRange: source.zoomRange)
+        var list = scene.compose(at: t, tiles: store)
+        // Parent fallbacks need their own tiles: ask for ancestors too, so a render never
+        // waits on a tile it then cannot cover.
+        while list.missingTiles > 0 {
+            loader.want(list.wantedTiles)
+            let idle = loader.waitUntilIdle(deadline: deadline)
+            let results = loader.drain()
+            for r in results { if let m = store.accept(r) { messages.append(m) } }
+            list = scene.compose(at: t, tiles: store)
+            if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
+            if results.isEmpty { break } // what is still missing failed; parents cover it
+        }
+        compositor.execute(list, pixelRatio: pixelRatio)
+        SDL_RenderPresent(renderer.raw)
+        return messages
+    }
+
+    /// The pixel at (x, y) in device pixels, as 0xAARRGGBB.
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        let pitch = Int(surface.pointee.pitch)
+        return surface.pointee.pixels.load(fromByteOffset: y * pitch + x * 4, as: UInt32.self)
+    }
+
+    public func writePNG(to path: String) throws {
+        guard IMG_SavePNG(surface, path) == 0 else { throw SDLError("cannot write \(path)") }
+    }
+}

@@ -1,0 +1,79 @@
+import CSDL2
+import Foundation
+import MapCore
+
+/// The application window with its accelerated, vsynced renderer.
+public final class SDLWindow {
+    public let raw: OpaquePointer
+    public let renderer: SDLRenderer
+    public private(set) var isFullscreen = false
+
+    public init(title: String, width: Int, height: Int) throws {
+        try SDL.initVideo()
+        let centered = Int32(bitPattern: 0x2FFF_0000) // SDL_WINDOWPOS_CENTERED
+        let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
+        guard let w = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
+            throw SDLError("SDL_CreateWindow")
+        }
+        raw = w
+        let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
+        if let r = SDL_CreateRenderer(w, -1, accelerated) {
+            renderer = SDLRenderer(raw: r)
+        } else if let r = SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
+            renderer = SDLRenderer(raw: r)
+        } else {
+            let e = SDLError("SDL_CreateRenderer")
+            SDL_DestroyWindow(w)
+            throw e
+        }
+        SDL_SetWindowMinimumSize(w, 320, 240)
+    }
+
+    deinit { SDL_DestroyWindow(raw) }
+
+    /// Size in logical points.
+    public var size: ScreenSize {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(raw, &w, &h)
+        return ScreenSize(width: Double(w), height: Double(h))
+    }
+
+    /// Device pixels per point: the renderer's output over the window's size.
+    public var pixelRatio: Double {
+        let s = size
+        guard s.width > 0 else { return 1 }
+        return Double(renderer.outputSize.width) / s.width
+    }
+
+    /// Refresh rate the display reports, 0 when unknown (Xvfb says 0).
+    public var refreshRateHint: Double {
+        var mode = SDL_DisplayMode()
+        let index = SDL_GetWindowDisplayIndex(raw)
+        guard index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0 else { return 0 }
+        return Double(mode.refresh_rate)
+    }
+
+    /// The most device pixels the window can cover: its display's size (fullscreen), or the
+    /// window's own if that is larger.
+    public var largestPixelSize: (width: Int, height: Int) {
+        var r = SDL_Rect()
+        let k = pixelRatio, s = size
+        let index = SDL_GetWindowDisplayIndex(raw)
+        if index < 0 || SDL_GetDisplayBounds(index, &r) != 0 { r = SDL_Rect(x: 0, y: 0, w: 1920, h: 1080) }
+        return (Int(max(Double(r.w), s.width) * k), Int(max(Double(r.h), s.height) * k))
+    }
+
+    public var isHiddenOrMinimized: Bool {
+        let f = SDL_GetWindowFlags(raw)
+        return f & (SDL_WINDOW_HIDDEN.rawValue | SDL_WINDOW_MINIMIZED.rawValue) != 0
+    }
+
+    public var windowID: UInt32 { SDL_GetWindowID(raw) }
+
+    public func toggleFullscreen() {
+        isFullscreen.toggle()
+        SDL_SetWindowFullscreen(raw, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    public func setTitle(_ title: String) { SDL_SetWindowTitle(raw, title) }
+}

@@ -1,0 +1,104 @@
+import CSDL2
+import Foundation
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// Tile textures on the GPU (or in the software renderer), bounded in bytes, least recently
+/// drawn evicted first. Tiles of the usual size live in atlas slots; odd sizes get their own
+/// texture. Answers the scene's "is this tile ready?".
+public final class TextureStore: TileAvailability {
+    enum Entry {
+        case slot(TextureAtlas.Slot)
+        case texture(SDLTexture)
+        /// The source has no tile here: settled, nothing to draw.
+        case empty
+    }
+
+    private var cache: LRUCache<TileID, Entry>
+    private let renderer: SDLRenderer
+    private let atlas: TextureAtlas
+    public private(set) var uploads = 0
+
+    /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
+    /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times.
+    public init(renderer: SDLRenderer, tilePixels: Int, viewport: (width: Int, height: Int),
+                capacityBytes: Int = 192 << 20) {
+        self.renderer = renderer
+        // At zoom n.49 tiles are shown at 1/√2 of their size.
+        let shown = Double(tilePixels) / 2.0.squareRoot()
+        let cols = Int((Double(viewport.width) / shown).rounded(.up)) + 3
+        let rows = Int((Double(viewport.height) / shown).rounded(.up)) + 3
+        let pages = TextureAtlas.pages(forSlots: cols * rows * 3 / 2, tileSize: tilePixels)
+        atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
+        cache = LRUCache(capacity: capacityBytes)
+    }
+
+    /// Makes the atlas's pages early, one per call, in the slack after a present.
+    public func prepareSlots() { atlas.grow() }
+
+    public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
+
+    public var byteCount: Int { cache.totalCost }
+    public var count: Int { cache.count }
+
+    /// The texture and the part of it holding the tile, marking it recently used; nil when empty.
+    func texture(for tile: TileID) -> (SDLTexture, SDL_Rect)? {
+        switch cache.value(for: tile) {
+        case let .slot(s)?: return (atlas.texture(s), atlas.sourceRect(s))
+        case let .texture(t)?: return (t, SDL_Rect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))
+        default: return nil
+        }
+    }
+
+    /// Takes one loader result. Failed tiles stay un-ready so parents keep covering them;
+    /// the failure message is returned for the user.
+    public func accept(_ result: TileResult) -> String? {
+        switch result.outcome {
+        case var .bitmap(bitmap):
+            bitmap.unpremultiply()
+            do {
+                if bitmap.width == atlas.tileSize && bitmap.height == atlas.tileSize {
+                    var slot = try atlas.upload(bitmap)
+                    // Full: recycle the slot of the tile drawn least recently.
+                    while slot == nil, evictLeastRecentSlot() { slot = try atlas.upload(bitmap) }
+                    guard let slot else { return "tile \(result.tile): no texture space" }
+                    insert(.slot(slot), for: result.tile, cost: atlas.bytesPerSlot)
+                } else {
+                    let tex = try bitmap.pixels.withUnsafeBytes {
+                        try renderer.makeTexture(width: bitmap.width, height: bitmap.height, pixels: $0.baseAddress!)
+                    }
+                    insert(.texture(tex), for: result.tile, cost: tex.byteCount)
+                }
+                uploads += 1
+                return nil
+            } catch {
+                return "tile \(result.tile): \(error)"
+            }
+        case .empty:
+            insert(.empty, for: result.tile, cost: 64)
+            return nil
+        case let .failed(message):
+            return message
+        }
+    }
+
+    private func evictLeastRecentSlot() -> Bool {
+        while let (_, e) = cache.removeLeastRecent() {
+            if case let .slot(s) = e { atlas.release(s); return true }
+        }
+        return false
+    }
+
+    private func insert(_ e: Entry, for tile: TileID, cost: Int) {
+        if case let .slot(old)? = cache.peek(tile) { atlas.release(old) }
+        for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
+            if case let .slot(s) = evicted { atlas.release(s) }
+        }
+    }
+
+    public func removeAll() {
+        for key in cache.keysByRecency { if case let .slot(s)? = cache.peek(key) { atlas.release(s) } }
+        cache.removeAll()
+    }
+}

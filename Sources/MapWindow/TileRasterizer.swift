@@ -1,0 +1,26 @@
+import Foundation
+import MapGeometry
+import MapGraphics
+import MapTiles
+
+/// Turns any payload into pixels at a device pixel ratio, on a loader's worker thread:
+/// Cairo for drawn tiles, SDL2_image for encoded rasters.
+public enum TileRasterizer {
+    /// Drawn tiles are this many pixels across at a pixel ratio.
+    public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int((256 * pixelRatio).rounded())) }
+
+    public static func decoder(pixelRatio: Double) -> TileDecoder {
+        let pixels = tilePixels(pixelRatio: pixelRatio)
+        return { _, payload in
+            var bitmap: Bitmap
+            switch payload {
+            case let .debugGrid(id): bitmap = try DebugTilePainter.paint(id, pixelSize: pixels)
+            case let .encodedImage(data): bitmap = try ImageDecoder.decode(data)
+            case .vector: throw TileSourceError("vector tiles need the basemap renderer")
+            }
+            // Straight alpha for SDL, converted here on the worker rather than on the frame.
+            bitmap.unpremultiply()
+            return bitmap
+        }
+    }
+}

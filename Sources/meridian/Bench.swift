@@ -1,0 +1,140 @@
+import ArgumentParser
+import CSDL2
+import Foundation
+import MapCore
+import MapGeometry
+import MapWindow
+
+/// Measures what DESIGN.md promises: frame build time and present pacing during a scripted
+/// zoom, CPU use while idle, and the time from process start to the first frame on screen.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Measure frame times, idle CPU and start-up time.")
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(name: .long, help: "Seconds for the zoom script and for the idle measurement.")
+    var seconds = 5.0
+
+    @Option(name: .long, help: ArgumentHelp("Tile source for the runs.", valueName: "SOURCE"))
+    var tiles = "debug"
+
+    struct Row: Codable {
+        var name: String
+        var value: Double
+        var unit: String
+        var target: String
+    }
+
+    func run() throws {
+        var rows: [Row] = []
+        rows += try startupRows()
+        rows += try windowRows()
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try enc.encode(rows), as: UTF8.self))
+        } else {
+            print("metric".padding(toLength: 44, withPad: " ", startingAt: 0) + "value".padding(toLength: 14, withPad: " ", startingAt: 0) + "target")
+            for r in rows {
+                let v = String(format: "%.3f %@", r.value, r.unit)
+                print(r.name.padding(toLength: 44, withPad: " ", startingAt: 0) + v.padding(toLength: 14, withPad: " ", startingAt: 0) + r.target)
+            }
+        }
+    }
+
+    /// Start to first present: this binary started afresh, median of three, wall clock from
+    /// spawn until the process exits right after its first present.
+    private func startupRows() throws -> [Row] {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = ["--tiles", tiles, "--center", "48.85,2.35", "--zoom", "5", "--size", "1280x800", "--exit-after-first-present"]
+            var env = ProcessInfo.processInfo.environment
+            env["XDG_STATE_HOME"] = state.path
+            p.environment = env
+            let start = DispatchTime.now()
+            try p.run()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw ValidationError("start-up run failed (status \(p.terminationStatus))") }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        }
+        return [Row(name: "start to first present (median of 3)", value: times.sorted()[1] * 1000, unit: "ms", target: "≤ 250 ms")]
+    }
+
+    private func windowRows() throws -> [Row] {
+        let options = try ViewOptions.parse(["--tiles", tiles])
+        let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080)
+        let start = Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: 3, viewportSize: window.size)
+        let host = try MapHost(window: window, camera: start, source: try options.makeSource())
+        // The first screen loads before the user can act; start-up has its own row above.
+        quit(after: 1)
+        host.run()
+        host.resetStats()
+        var t0: Double?
+        let duration = seconds
+        // z3 → z12 → z3 along a cosine, while the centre drifts east and north.
+        host.script = { t in
+            if t0 == nil { t0 = t }
+            let e = t - t0!
+            guard e <= duration else { return nil }
+            let phase = (1 - cos(2 * .pi * e / duration)) / 2
+            var cam = start
+            cam.setZoom(3 + 9 * phase)
+            let c = Coordinate(latitude: 48.85 + 0.5 * e / duration, longitude: 2.35 + 1.0 * e / duration)
+            cam.setCenter(WebMercator.project(c))
+            return cam
+        }
+        host.run()
+        let s = host.stats
+        let period = host.clock.period
+        let build50 = FrameStats.percentile(s.buildTimes, 50) * 1000
+        let build99 = FrameStats.percentile(s.buildTimes, 99) * 1000
+        let int50 = FrameStats.percentile(s.presentIntervals, 50) * 1000
+        let int99 = FrameStats.percentile(s.presentIntervals, 99) * 1000
+        let intMax = (s.presentIntervals.max() ?? .nan) * 1000
+        let longIntervals = s.presentIntervals.filter { $0 > 2 * period }.count
+
+        // Let the last tiles of the script arrive, then idle: nothing moves, nothing animates.
+        quit(after: 1)
+        host.run()
+        host.resetStats()
+        let before = cpuSeconds()
+        quit(after: duration)
+        host.run(drawFirst: false)
+        let idleCPU = cpuSeconds() - before
+        let idleFrames = host.stats.presents
+        SDL.quit()
+        return [
+            Row(name: "zoom script frames", value: Double(s.presents), unit: "", target: ""),
+            Row(name: "frame build p50", value: build50, unit: "ms", target: ""),
+            Row(name: "frame build p99", value: build99, unit: "ms", target: "≤ 2 ms"),
+            Row(name: "present interval p50", value: int50, unit: "ms", target: String(format: "period %.2f ms", period * 1000)),
+            Row(name: "present interval p99", value: int99, unit: "ms", target: String(format: "≤ %.2f ms", 2 * period * 1000)),
+            Row(name: "present interval max", value: intMax, unit: "ms", target: ""),
+            Row(name: "present intervals > 2 periods", value: Double(longIntervals), unit: "", target: "0"),
+            Row(name: String(format: "idle CPU over %.0f s", duration), value: idleCPU, unit: "s", target: "≤ 0.01 s"),
+            Row(name: "idle frames presented", value: Double(idleFrames), unit: "", target: "0"),
+        ]
+    }
+
+    /// Ends the loop after `seconds` with a quit event from an SDL timer.
+    private func quit(after seconds: Double) {
+        SDL_AddTimer(UInt32(seconds * 1000), { _, _ in
+            var e = SDL_Event()
+            e.type = SDL_QUIT.rawValue
+            SDL_PushEvent(&e)
+            return 0
+        }, nil)
+    }
+
+    private func cpuSeconds() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+    }
+}

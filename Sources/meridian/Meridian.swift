@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Meridian: ParsableCommand {
+    static let version = "0.1.0"
+    static let configuration = CommandConfiguration(
+        commandName: "meridian",
+        abstract: "A map viewer for the Linux desktop.",
+        discussion: """
+        Drag to pan (flick to glide), scroll to zoom around the pointer, double-click to zoom in
+        (Shift: out), arrow keys pan, +/- zoom, F11 fullscreen, Ctrl+Q quits.
+        """,
+        version: version,
+        subcommands: [Open.self, Render.self, Bench.self],
+        defaultSubcommand: Open.self)
+}
+
+/// Prints a message for a person on stderr.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("meridian: \(message)\n".utf8))
+}

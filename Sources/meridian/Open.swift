@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import MapCore
+import MapData
+import MapGeometry
+import MapWindow
+
+/// Opens the map window (the default command).
+struct Open: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "open", abstract: "Open the map window (default).")
+
+    @OptionGroup var view: ViewOptions
+
+    @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
+    var size = WindowSize(width: 1280, height: 800)
+
+    @Flag(name: .long, help: .hidden)
+    var exitAfterFirstPresent = false
+
+    func run() throws {
+        let stateURL = ViewState.defaultURL()
+        var saved: ViewState?
+        do { saved = try ViewState.load(from: stateURL) } catch { warn("\(error); starting from the default view") }
+        let center = view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter
+        let zoom = view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom
+
+        let window: SDLWindow
+        do {
+            window = try SDLWindow(title: "Meridian", width: size.width, height: size.height)
+        } catch {
+            warn("\(error)")
+            throw ExitCode(1)
+        }
+        let camera = Camera(center: center, zoom: zoom, viewportSize: size.screenSize)
+        let host = try MapHost(window: window, camera: camera, source: try view.makeSource())
+        if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
+        host.run()
+        if !exitAfterFirstPresent {
+            let cam = host.camera
+            do { try ViewState(center: cam.centerCoordinate, zoom: cam.zoom).save(to: stateURL) } catch {
+                warn("could not save the view: \(error)")
+            }
+        }
+        SDL.quit()
+    }
+}

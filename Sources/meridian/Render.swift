@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import MapCore
+import MapGeometry
+import MapWindow
+
+/// Draws the view offscreen into a PNG, exactly as the window would show it.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Render the map to a PNG without a display.")
+
+    @OptionGroup var view: ViewOptions
+
+    @Option(name: .long, help: ArgumentHelp("Image size in points.", valueName: "WxH"))
+    var size: WindowSize
+
+    @Option(name: .long, help: "Device pixels per point (2 for HiDPI).")
+    var scale = 1.0
+
+    @Option(name: .long, help: "Clock time in seconds at which animations are shown.")
+    var at = 0.0
+
+    @Option(name: .long, help: "Seconds to wait for tiles before giving up.")
+    var timeout = 20.0
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the PNG.", valueName: "FILE.png"))
+    var out: String
+
+    func validate() throws {
+        guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
+        guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() throws {
+        let camera = Camera(center: view.center ?? ViewOptions.defaultCenter, zoom: view.zoom ?? ViewOptions.defaultZoom,
+                            viewportSize: size.screenSize, pixelRatio: scale)
+        do {
+            let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
+                                          pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
+            for m in try r.render(camera: camera, source: try view.makeSource(), at: at, timeout: timeout) { warn(m) }
+            try r.writePNG(to: out)
+        } catch {
+            warn("render failed: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

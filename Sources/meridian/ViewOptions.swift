@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// "LAT,LON" on the command line.
+extension Coordinate: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+/// "WIDTHxHEIGHT" in logical points.
+struct WindowSize: ExpressibleByArgument, Equatable {
+    var width: Int
+    var height: Int
+    init(width: Int, height: Int) { self.width = width; self.height = height }
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
+        width = w; height = h
+    }
+    var screenSize: ScreenSize { ScreenSize(width: Double(width), height: Double(height)) }
+}
+
+/// The options that say what to look at, shared by the window and `render`.
+struct ViewOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Centre of the view.", valueName: "LAT,LON"))
+    var center: Coordinate?
+
+    @Option(name: .long, help: ArgumentHelp("Zoom level, 0 to 20 (fractions allowed).", valueName: "Z"))
+    var zoom: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Tile source: 'debug' or a directory of {z}/{x}/{y}.png tiles.", valueName: "SOURCE"))
+    var tiles: String = "debug"
+
+    func validate() throws {
+        if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
+            throw ValidationError("--zoom must be between \(Int(Camera.minZoom)) and \(Int(Camera.maxZoom)), got \(z)")
+        }
+        _ = try makeSource()
+    }
+
+    func makeSource() throws -> TileSource {
+        switch tiles {
+        case "debug": return DebugGridSource()
+        default:
+            do { return try DirectorySource(root: URL(fileURLWithPath: tiles)) } catch {
+                throw ValidationError("--tiles: \(error)")
+            }
+        }
+    }
+
+    /// The first view ever: the whole world.
+    static let defaultCenter = Coordinate(latitude: 30, longitude: 0)
+    static let defaultZoom = 2.0
+}
