@@ -5,10 +5,18 @@ import MapCore
 import MapGeometry
 import MapTiles
 
+/// Owns the surface the software renderer draws into.
+final class SurfaceHandle {
+    let raw: UnsafeMutablePointer<SDL_Surface>
+    init(_ raw: UnsafeMutablePointer<SDL_Surface>) { self.raw = raw }
+    deinit { SDL_FreeSurface(raw) }
+}
+
 /// Renders the same draw list as the window into memory with SDL's software renderer, which
 /// needs no display, and writes PNGs. What `meridian render` and the pixel tests look at.
 public final class OffscreenRenderer {
-    public let surface: UnsafeMutablePointer<SDL_Surface>
+    public var surface: UnsafeMutablePointer<SDL_Surface> { owner.raw }
+    private let owner: SurfaceHandle
     public let renderer: SDLRenderer
     public let pixelRatio: Double
     private let store: TextureStore
@@ -23,15 +31,14 @@ public final class OffscreenRenderer {
             SDL_FreeSurface(s)
             throw SDLError("SDL_CreateSoftwareRenderer")
         }
-        surface = s
-        renderer = SDLRenderer(raw: r)
+        owner = SurfaceHandle(s)
+        renderer = SDLRenderer(raw: r, target: owner)
         self.pixelRatio = pixelRatio
         store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
                              viewport: (pixelWidth, pixelHeight))
         compositor = Compositor(renderer: renderer, textures: store)
     }
 
-    deinit { SDL_FreeSurface(surface) }
 
     public struct Timeout: Error, CustomStringConvertible {
         public let missing: Int
@@ -49,8 +56,7 @@ public final class OffscreenRenderer {
         var messages: [String] = []
         let scene = Scene(camera: camera, tileZoomRange: source.zoomRange)
         var list = scene.compose(at: t, tiles: store)
-        // Parent fallbacks need their own tiles: ask for ancestors too, so a render never
-        // waits on a tile it then cannot cover.
+        // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {
             loader.want(list.wantedTiles)
             let idle = loader.waitUntilIdle(deadline: deadline)

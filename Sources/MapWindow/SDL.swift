@@ -6,33 +6,68 @@ public struct SDLError: Error, CustomStringConvertible {
     public init(_ what: String) {
         description = "\(what): \(String(cString: SDL_GetError()))"
     }
+
+    public init(message: String) { description = message }
 }
 
 /// SDL's process-wide state: initialised once, with the video driver chosen as DESIGN.md says.
 public enum SDL {
     private static var videoReady = false
 
-    /// Prefers Wayland inside a Wayland session (SDL 2.26 would pick X11), unless the user chose.
+    /// The drivers to try, in order: the user's choice, else Wayland inside a Wayland session
+    /// (SDL 2.26 would pick X11 there), else X11. Never SDL's invisible fallbacks (offscreen,
+    /// dummy), which would leave a window nobody can see running forever.
+    public static func videoDriverCandidates(environment env: [String: String]) -> [String] {
+        if let chosen = env["SDL_VIDEODRIVER"], !chosen.isEmpty { return [chosen] }
+        var out: [String] = []
+        if let wl = env["WAYLAND_DISPLAY"], !wl.isEmpty { out.append("wayland") }
+        if let x = env["DISPLAY"], !x.isEmpty { out.append("x11") }
+        return out
+    }
+
     public static func initVideo() throws {
         guard !videoReady else { return }
-        let env = ProcessInfo.processInfo.environment
-        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         SDL_SetHint("SDL_APP_NAME", "Meridian")
         SDL_SetHint("SDL_VIDEO_WAYLAND_WMCLASS", "meridian")
         SDL_SetHint("SDL_VIDEO_X11_WMCLASS", "meridian")
-        if env["SDL_VIDEODRIVER"] == nil, let wl = env["WAYLAND_DISPLAY"], !wl.isEmpty {
-            if SDL_VideoInit("wayland") == 0 {
-                SDL_VideoQuit()
-                SDL_SetHint(SDL_HINT_VIDEODRIVER, "wayland")
-            } else {
-                SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        let candidates = videoDriverCandidates(environment: ProcessInfo.processInfo.environment)
+        guard !candidates.isEmpty else {
+            throw SDLError(message: "no display to open a window on (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+        }
+        var failures: [String] = []
+        for driver in candidates {
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, driver)
+            if SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER)) == 0 {
+                videoReady = true
+                quitOnSignals()
+                return
             }
+            failures.append("\(driver): \(String(cString: SDL_GetError()))")
+            SDL_Quit()
         }
-        guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER)) == 0 else {
-            throw SDLError("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
+        throw SDLError(message: "cannot open a display (" + failures.joined(separator: "; ") + ")")
+    }
+
+    private static var signalSources: [DispatchSourceSignal] = []
+
+    /// SIGTERM (logout) and SIGINT become an SDL_QUIT event, so the app quits the normal way
+    /// and saves. SDL's own handlers are off: the signal may land on a tile worker, which
+    /// would leave the frame loop asleep in SDL_WaitEvent; SDL_PushEvent wakes it.
+    private static func quitOnSignals() {
+        guard signalSources.isEmpty else { return }
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            src.setEventHandler {
+                var e = SDL_Event()
+                e.type = SDL_QUIT.rawValue
+                SDL_PushEvent(&e)
+            }
+            src.resume()
+            signalSources.append(src)
         }
-        videoReady = true
     }
 
     public static var videoDriver: String {
@@ -44,33 +79,37 @@ public enum SDL {
     }
 }
 
-/// An SDL texture, destroyed with its owner.
+/// An SDL texture. It keeps its renderer alive: a texture must be destroyed first.
 public final class SDLTexture {
     public let raw: OpaquePointer
     public let width: Int
     public let height: Int
+    private let renderer: SDLRenderer
     public var byteCount: Int { width * height * 4 }
 
-    init(raw: OpaquePointer, width: Int, height: Int) {
+    init(raw: OpaquePointer, width: Int, height: Int, renderer: SDLRenderer) {
         self.raw = raw
         self.width = width
         self.height = height
+        self.renderer = renderer
     }
 
     deinit { SDL_DestroyTexture(raw) }
 }
 
-/// An SDL renderer: the window's (GPU or software) or one drawing into a surface.
+/// An SDL renderer: the window's (GPU or software) or one drawing into a surface. It keeps
+/// what it draws into alive (`target`), so SDL objects always die in the right order:
+/// textures, then the renderer, then the window or surface.
 public final class SDLRenderer {
     public let raw: OpaquePointer
-    private let owned: Bool
+    private let target: AnyObject?
 
-    init(raw: OpaquePointer, owned: Bool = true) {
+    init(raw: OpaquePointer, target: AnyObject?) {
         self.raw = raw
-        self.owned = owned
+        self.target = target
     }
 
-    deinit { if owned { SDL_DestroyRenderer(raw) } }
+    deinit { SDL_DestroyRenderer(raw) }
 
     public var name: String {
         var info = SDL_RendererInfo()
@@ -93,6 +132,6 @@ public final class SDLRenderer {
         SDL_UpdateTexture(t, nil, pixels, Int32(width * 4))
         SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
         SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
-        return SDLTexture(raw: t, width: width, height: height)
+        return SDLTexture(raw: t, width: width, height: height, renderer: self)
     }
 }

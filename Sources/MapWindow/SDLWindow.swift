@@ -2,6 +2,13 @@ import CSDL2
 import Foundation
 import MapCore
 
+/// Owns the SDL_Window itself; the renderer holds it so the window outlives the renderer.
+final class WindowHandle {
+    let raw: OpaquePointer
+    init(_ raw: OpaquePointer) { self.raw = raw }
+    deinit { SDL_DestroyWindow(raw) }
+}
+
 /// The application window with its accelerated, vsynced renderer.
 public final class SDLWindow {
     public let raw: OpaquePointer
@@ -16,20 +23,15 @@ public final class SDLWindow {
             throw SDLError("SDL_CreateWindow")
         }
         raw = w
+        let handle = WindowHandle(w)
         let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
-        if let r = SDL_CreateRenderer(w, -1, accelerated) {
-            renderer = SDLRenderer(raw: r)
-        } else if let r = SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
-            renderer = SDLRenderer(raw: r)
+        if let r = SDL_CreateRenderer(w, -1, accelerated) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
+            renderer = SDLRenderer(raw: r, target: handle)
         } else {
-            let e = SDLError("SDL_CreateRenderer")
-            SDL_DestroyWindow(w)
-            throw e
+            throw SDLError("SDL_CreateRenderer")
         }
         SDL_SetWindowMinimumSize(w, 320, 240)
     }
-
-    deinit { SDL_DestroyWindow(raw) }
 
     /// Size in logical points.
     public var size: ScreenSize {

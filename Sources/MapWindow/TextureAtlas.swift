@@ -106,7 +106,7 @@ final class TextureAtlas {
         SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
         SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
         let page = pages.count
-        pages.append(SDLTexture(raw: t, width: side, height: side))
+        pages.append(SDLTexture(raw: t, width: side, height: side, renderer: renderer))
         for j in (0..<slotsPerSide).reversed() {
             for i in (0..<slotsPerSide).reversed() {
                 free.append(Slot(page: page, x: Int32(i * slotSize), y: Int32(j * slotSize)))

@@ -30,6 +30,7 @@ struct Bench: ParsableCommand {
         var rows: [Row] = []
         rows += try startupRows()
         rows += try windowRows()
+        SDL.quit() // after the window and everything drawn with it are gone
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -108,7 +109,6 @@ struct Bench: ParsableCommand {
         host.run(drawFirst: false)
         let idleCPU = cpuSeconds() - before
         let idleFrames = host.stats.presents
-        SDL.quit()
         return [
             Row(name: "zoom script frames", value: Double(s.presents), unit: "", target: ""),
             Row(name: "frame build p50", value: build50, unit: "ms", target: ""),

@@ -23,7 +23,18 @@ struct Open: ParsableCommand {
         do { saved = try ViewState.load(from: stateURL) } catch { warn("\(error); starting from the default view") }
         let center = view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter
         let zoom = view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom
+        let last = try showWindow(camera: Camera(center: center, zoom: zoom, viewportSize: size.screenSize))
+        // Every SDL object is gone by now; only then may SDL shut down.
+        SDL.quit()
+        if !exitAfterFirstPresent {
+            do { try ViewState(center: last.centerCoordinate, zoom: last.zoom).save(to: stateURL) } catch {
+                warn("could not save the view: \(error)")
+            }
+        }
+    }
 
+    /// Runs the window until the user quits; returns the last camera.
+    private func showWindow(camera: Camera) throws -> Camera {
         let window: SDLWindow
         do {
             window = try SDLWindow(title: "Meridian", width: size.width, height: size.height)
@@ -31,16 +42,12 @@ struct Open: ParsableCommand {
             warn("\(error)")
             throw ExitCode(1)
         }
-        let camera = Camera(center: center, zoom: zoom, viewportSize: size.screenSize)
+        if ProcessInfo.processInfo.environment["MERIDIAN_REPORT_DRIVER"] != nil {
+            warn("video driver: \(SDL.videoDriver), renderer: \(window.renderer.name)")
+        }
         let host = try MapHost(window: window, camera: camera, source: try view.makeSource())
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
         host.run()
-        if !exitAfterFirstPresent {
-            let cam = host.camera
-            do { try ViewState(center: cam.centerCoordinate, zoom: cam.zoom).save(to: stateURL) } catch {
-                warn("could not save the view: \(error)")
-            }
-        }
-        SDL.quit()
+        return host.camera
     }
 }

@@ -68,9 +68,17 @@ public struct Scene {
         }
         list.commands += ancestors + children + exact
         // Then the ring around the view, loaded at lower priority.
+        let missing = wanted
         for tile in TileCover.tiles(covering: rect, tileZoom: z, buffer: bufferRing) {
             let w = tile.wrapped
             if !tiles.isReady(w), seen.insert(w).inserted { wanted.append(w) }
+        }
+        // Last, the parents of missing tiles: a quarter as many, so a coarse picture arrives
+        // fast in a new area and a tile that fails to load is still covered.
+        for tile in missing {
+            if let p = tile.parent, p.z >= tileZoomRange.lowerBound, !tiles.isReady(p), seen.insert(p).inserted {
+                wanted.append(p)
+            }
         }
         list.wantedTiles = wanted
     }

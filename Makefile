@@ -1,0 +1,34 @@
+# Meridian — `make run` starts the map, `make test` runs every test. Both set up first.
+SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+.PHONY: run test setup build debug bench render clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release
+
+debug: setup
+	$(SWIFT) build
+
+run: build
+	.build/release/meridian
+
+# Unit tests run in parallel; end-to-end tests (real X server, compositor and binary) one at
+# a time, so that timing-sensitive input is not starved of CPU by other tests.
+test: debug
+	$(SWIFT) test --skip EndToEndTests
+	$(SWIFT) test --filter EndToEndTests --no-parallel
+
+bench: build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then .build/release/meridian bench; \
+	else xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench; fi
+
+# The README's screenshot.
+render: build
+	.build/release/meridian render --tiles debug --center 48.8566,2.3522 --zoom 4.5 --size 960x540 --out docs/screenshot.png
+
+clean:
+	rm -rf .build

@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+
+/// The real `meridian` binary: $MERIDIAN_BIN, else the debug build in this package.
+let meridianBinary: String = ProcessInfo.processInfo.environment["MERIDIAN_BIN"]
+    ?? packageRoot.appendingPathComponent(".build/debug/meridian").path
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion (bounded by `timeout`), capturing its output.
+@discardableResult
+func run(_ path: String, _ args: [String], env: [String: String] = [:], timeout: Double = 60) throws -> RunResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = args
+    p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Read while it runs so a chatty child cannot block on a full pipe.
+    nonisolated(unsafe) var o = Data(), e = Data()
+    let g = DispatchGroup()
+    g.enter(); DispatchQueue.global().async { o = out.fileHandleForReading.readDataToEndOfFile(); g.leave() }
+    g.enter(); DispatchQueue.global().async { e = err.fileHandleForReading.readDataToEndOfFile(); g.leave() }
+    let deadline = Date().addingTimeInterval(timeout)
+    while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    stop(p)
+    g.wait()
+    p.waitUntilExit()
+    return RunResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// Ends a process: SIGTERM, then SIGKILL if it has not gone within two seconds.
+func stop(_ p: Process) {
+    guard p.isRunning else { return }
+    p.terminate()
+    let deadline = Date().addingTimeInterval(2)
+    while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+}
+
+func which(_ tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let p = "\(dir)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}
+
+func temporaryDirectory(_ name: String) -> URL {
+    let u = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-\(name)-\(UUID().uuidString.prefix(8))")
+    try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
+    return u
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A private X server for one test.
+final class Xvfb {
+    let display: String
+    private let process: Process
+
+    init(width: Int = 1280, height: Int = 1024) throws {
+        guard let xvfb = which("Xvfb") else { throw HarnessError("Xvfb is not installed (make test installs it)") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: xvfb)
+        let pipe = Pipe()
+        p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        var number = ""
+        let h = pipe.fileHandleForReading
+        while !number.hasSuffix("\n") {
+            let d = h.availableData
+            if d.isEmpty { throw HarnessError("Xvfb did not start") }
+            number += String(decoding: d, as: UTF8.self)
+        }
+        display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
+        process = p
+    }
+
+    deinit { stop(process) }
+
+    func xdotool(_ args: String...) throws -> String {
+        guard let x = which("xdotool") else { throw HarnessError("xdotool is not installed") }
+        let r = try run(x, args, env: ["DISPLAY": display], timeout: 20)
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits for a window whose title starts with `title` and returns its id.
+    func waitForWindow(_ title: String, timeout: Double = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let id = (try? xdotool("search", "--name", "^\(title)"))?.split(separator: "\n").first { return String(id) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw HarnessError("no window titled \(title) appeared")
+    }
+}
+
+/// A running `meridian` window process.
+final class App {
+    let process: Process
+    let stderr = Pipe()
+
+    init(_ args: [String], env: [String: String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: meridianBinary)
+        process.arguments = args
+        process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits for the process to end; false if it had to be killed.
+    func waitForExit(timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { stop(process); return false }
+        return true
+    }
+
+    var errorOutput: String { String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self) }
+
+    deinit { stop(process) }
+}
+
+/// Spherical Web Mercator, written out again here so tests check the app against an
+/// independent formula rather than against its own code.
+func worldPoint(lat: Double, lon: Double) -> (x: Double, y: Double) {
+    let x = (lon + 180) / 360 * 256
+    let s = sin(lat * .pi / 180)
+    let y = (0.5 - log((1 + s) / (1 - s)) / (4 * .pi)) * 256
+    return (x, y)
+}
+
+struct SavedView: Decodable {
+    struct C: Decodable { var lat: Double; var lon: Double }
+    var center: C
+    var zoom: Double
+    static func read(_ dir: URL) throws -> SavedView {
+        try JSONDecoder().decode(SavedView.self, from: Data(contentsOf: dir.appendingPathComponent("meridian/view.json")))
+    }
+}

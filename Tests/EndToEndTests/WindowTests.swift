@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// The real binary in a real X server, driven by xdotool like a person with a mouse.
+@Suite(.serialized)
+struct WindowTests {
+    /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left.
+    func start(_ x: Xvfb, state: URL, extra: [String] = []) throws -> (App, String) {
+        let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path])
+        let id = try x.waitForWindow("Meridian")
+        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        Thread.sleep(forTimeInterval: 0.5)
+        return (app, id)
+    }
+
+    func quit(_ x: Xvfb, _ id: String, _ app: App) throws {
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(app.waitForExit(timeout: 10), "Ctrl+Q did not quit")
+        #expect(app.process.terminationStatus == 0)
+    }
+
+    @Test func titleStartsWithMeridian() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("title")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state)
+        #expect(try x.xdotool("getwindowname", id).hasPrefix("Meridian"))
+        try quit(x, id, app)
+    }
+
+    @Test func slowDragPansByExactlyThePointersPath() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("pan")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state)
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300")
+        Thread.sleep(forTimeInterval: 0.2)
+        _ = try x.xdotool("mousedown", "1")
+        for i in 1...20 {
+            _ = try x.xdotool("mousemove", "--window", id, "\(400 + i * 5)", "\(300 + i * 5 / 2)")
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        Thread.sleep(forTimeInterval: 0.4) // pause: no flick
+        _ = try x.xdotool("mouseup", "1")
+        Thread.sleep(forTimeInterval: 0.3)
+        try quit(x, id, app)
+        let v = try SavedView.read(state)
+        let p = worldPoint(lat: v.center.lat, lon: v.center.lon)
+        // The centre moved by (−100, −50) px of map at z3 (8 px per world unit).
+        #expect(abs((p.x - 128) * 8 - (-100)) <= 1, "dx \((p.x - 128) * 8)")
+        #expect(abs((p.y - 128) * 8 - (-50)) <= 1, "dy \((p.y - 128) * 8)")
+        #expect(v.zoom == 3)
+    }
+
+    @Test func oneWheelNotchZoomsHalfALevelAroundTheCursor() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("wheel")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state)
+        _ = try x.xdotool("mousemove", "--window", id, "600", "300")
+        Thread.sleep(forTimeInterval: 0.2)
+        _ = try x.xdotool("click", "4") // wheel up
+        Thread.sleep(forTimeInterval: 0.6)
+        try quit(x, id, app)
+        let v = try SavedView.read(state)
+        #expect(abs(v.zoom - 3.5) < 1e-9)
+        // What was under the cursor at z3 — world (128 + 200/8, 128) — is still under it.
+        let c = worldPoint(lat: v.center.lat, lon: v.center.lon)
+        let k = pow(2, v.zoom)
+        let underX = c.x + (600 - 400) / k, underY = c.y + (300 - 300) / k
+        #expect(abs((underX - 153) * k) <= 1 && abs((underY - 128) * k) <= 1)
+    }
+
+    @Test func theLastViewIsRestoredAtTheNextStart() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("restore")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let saved = state.appendingPathComponent("meridian/view.json")
+        try FileManager.default.createDirectory(at: saved.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"center":{"lat":51.5,"lon":-0.12},"zoom":9.25}"#.utf8).write(to: saved)
+        let app = try App(["--size", "640x480", "--tiles", "debug"], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path])
+        let id = try x.waitForWindow("Meridian")
+        Thread.sleep(forTimeInterval: 0.3)
+        try quit(x, id, app)
+        let v = try SavedView.read(state)
+        #expect(abs(v.center.lat - 51.5) < 1e-9 && abs(v.center.lon + 0.12) < 1e-9 && v.zoom == 9.25)
+    }
+
+    /// Closing the window and SIGTERM (a session logging out) both arrive as SDL_QUIT: the
+    /// app must quit cleanly and save. (Without a window manager, xdotool cannot send the
+    /// close request itself; the Wayland test closes the window through the compositor.)
+    @Test func terminationQuitsCleanlyAndSaves() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("close")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, _) = try start(x, state: state)
+        app.process.terminate()
+        #expect(app.waitForExit(timeout: 10))
+        #expect(app.process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("meridian/view.json").path))
+    }
+
+    /// A screenshot of the real window shows the debug grid (labels drawn, not a blank window).
+    @Test func theWindowShowsTheMap() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("shot")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state)
+        Thread.sleep(forTimeInterval: 0.5)
+        let shot = state.appendingPathComponent("shot.png").path
+        let r = try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display])
+        #expect(r.status == 0, "\(r.stderr)")
+        try quit(x, id, app)
+        let png = try PNG(shot)
+        #expect(png.distinctColours > 20)
+        // At 0,0 z3 the corner of four tiles is at the window's centre; their labels are 128 px away.
+        #expect(png.darkFraction(x: 400 - 128 - 60, y: 300 - 128 - 15, w: 120, h: 30) > 0.05)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import MapCore
+import MapGeometry
+import Testing
+
+/// A set of tiles that are "loaded".
+struct ReadyTiles: TileAvailability {
+    var ready: Set<TileID>
+    func isReady(_ tile: TileID) -> Bool { ready.contains(tile) }
+}
+
+struct SceneTests {
+    let size = ScreenSize(width: 800, height: 600)
+
+    func scene(zoom: Double, center: Coordinate = Coordinate(latitude: 10, longitude: 10)) -> Scene {
+        Scene(camera: Camera(center: center, zoom: zoom, viewportSize: size), tileZoomRange: 0...18)
+    }
+
+    @Test func readyTilesCoverTheViewportWithoutGapsOrOverlaps() {
+        let s = scene(zoom: 5.3)
+        let z = 5
+        let all = Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: z).map(\.wrapped))
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: all))
+        #expect(list.missingTiles == 0)
+        let rects = list.tileCommands.map(\.2)
+        #expect(rects.count == all.count)
+        // Every pixel centre on a coarse grid is covered exactly once.
+        for y in stride(from: 0.5, to: 600, by: 37) {
+            for x in stride(from: 0.5, to: 800, by: 41) {
+                let n = rects.filter { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }.count
+                #expect(n == 1, "(\(x),\(y)) covered \(n) times")
+            }
+        }
+        // Tiles at zoom 5.3 are shown 2^0.3 times their size.
+        #expect(abs(rects[0].width - 256 * pow(2, 0.3)) < 1e-9)
+    }
+
+    @Test func missingTilesAreCoveredByTheirParentsPart() {
+        let s = scene(zoom: 6)
+        let parentsOnly = Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map { $0.wrapped.parent! })
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: parentsOnly))
+        #expect(list.missingTiles > 0)
+        let cmds = list.tileCommands
+        #expect(cmds.allSatisfy { $0.0.z == 5 })
+        #expect(cmds.allSatisfy { $0.1.width == 0.5 && $0.1.height == 0.5 })
+        // Nothing blank: every visible z6 tile got a fallback.
+        #expect(cmds.count == list.missingTiles)
+        // And the scene asks for exactly the missing tiles first.
+        #expect(Set(list.wantedTiles.prefix(list.missingTiles)) == Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map(\.wrapped)))
+    }
+
+    @Test func farAncestorsAndChildrenFillIn() {
+        let s = scene(zoom: 8)
+        let visible = TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 8).map(\.wrapped)
+        var ready: Set<TileID> = [TileID(z: 0, x: 0, y: 0)]
+        ready.formUnion(visible[0].children) // after zooming out: the children of one tile are loaded
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: ready))
+        let cmds = list.tileCommands
+        // The world tile stands in under every missing tile; the children draw on top of it.
+        #expect(cmds.filter { $0.0.z == 0 }.count == visible.count)
+        #expect(cmds.filter { $0.0.z == 9 }.count == 4)
+        let lastZ0 = cmds.lastIndex { $0.0.z == 0 }!, firstZ9 = cmds.firstIndex { $0.0.z == 9 }!
+        #expect(lastZ0 < firstZ9)
+        // 1/256 of the world tile per z8 tile.
+        #expect(cmds.first { $0.0.z == 0 }!.1.width == 1.0 / 256)
+    }
+
+    @Test func antimeridianViewUsesWrappedTiles() {
+        let s = scene(zoom: 4, center: Coordinate(latitude: 0, longitude: 179.9))
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: []))
+        #expect(list.wantedTiles.allSatisfy { $0.isValid })
+        #expect(list.wantedTiles.contains { $0.x == 0 } && list.wantedTiles.contains { $0.x == 15 })
+    }
+
+    @Test func overZoomUsesTheSourcesDeepestTiles() {
+        var s = scene(zoom: 9.7)
+        s.tileZoomRange = 0...7
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: []))
+        #expect(list.wantedTiles.allSatisfy { $0.z <= 7 })
+        #expect(list.wantedTiles.prefix(list.missingTiles).allSatisfy { $0.z == 7 })
+    }
+
+    @Test func parentsOfMissingTilesAreWantedLast() {
+        let s = scene(zoom: 6)
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: []))
+        let firstParent = list.wantedTiles.firstIndex { $0.z == 5 }!
+        #expect(list.wantedTiles[firstParent...].allSatisfy { $0.z == 5 })
+        #expect(list.wantedTiles[..<firstParent].allSatisfy { $0.z == 6 })
+        let visible = TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map(\.wrapped)
+        #expect(Set(list.wantedTiles[firstParent...]) == Set(visible.map { $0.parent! }))
+    }
+
+    @Test func firstCommandClearsToTheBackground() {
+        let list = scene(zoom: 3).compose(at: 0, tiles: ReadyTiles(ready: []))
+        guard case .clear = list.commands.first else { Issue.record("no clear"); return }
+    }
+}

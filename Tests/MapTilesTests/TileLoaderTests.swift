@@ -1,0 +1,132 @@
+import Foundation
+import MapGeometry
+import MapTiles
+import Testing
+
+/// A source that counts requests and can be slowed down or made to fail, in front of real threads.
+final class CountingSource: TileSource, @unchecked Sendable {
+    let lock = NSLock()
+    var requested: [TileID] = []
+    let delay: Double
+    let failing: Set<TileID>
+    init(delay: Double = 0, failing: Set<TileID> = []) { self.delay = delay; self.failing = failing }
+    var name: String { "counting" }
+    var zoomRange: ClosedRange<Int> { 0...10 }
+    var attribution: String { "" }
+    func payload(for tile: TileID) throws -> TilePayload? {
+        lock.lock(); requested.append(tile); lock.unlock()
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        if failing.contains(tile) { throw TileSourceError("broken") }
+        return tile.x % 3 == 2 ? nil : .debugGrid(tile)
+    }
+}
+
+struct TileLoaderTests {
+    let tinyDecoder: TileDecoder = { tile, _ in Bitmap(width: 1, height: 1, pixels: [UInt32(tile.x)], premultiplied: false) }
+
+    func drainAll(_ l: TileLoader, expecting n: Int) -> [TileResult] {
+        var out: [TileResult] = []
+        let deadline = Date().addingTimeInterval(10)
+        while out.count < n && Date() < deadline {
+            _ = l.waitUntilIdle(deadline: deadline)
+            out += l.drain()
+        }
+        return out
+    }
+
+    @Test func loadsEveryWantedTileOnceOnWorkers() {
+        let src = CountingSource()
+        let l = TileLoader(source: src, workers: 2, decode: tinyDecoder)
+        let tiles = (0..<6).map { TileID(z: 3, x: $0, y: 1) }
+        l.want(tiles)
+        let results = drainAll(l, expecting: 6)
+        #expect(Set(results.map(\.tile)) == Set(tiles))
+        // Asking again for tiles already delivered does not load them again.
+        l.want(tiles)
+        l.stop()
+        #expect(src.requested.count == 6)
+        for r in results {
+            switch r.outcome {
+            case .bitmap(let b): #expect(b.pixels == [UInt32(r.tile.x)])
+            case .empty: #expect(r.tile.x % 3 == 2)
+            case .failed: Issue.record("unexpected failure")
+            }
+        }
+    }
+
+    @Test func unwantedQueuedTilesAreCancelled() {
+        let src = CountingSource(delay: 0.05)
+        let l = TileLoader(source: src, workers: 1, decode: tinyDecoder)
+        l.want((0..<10).map { TileID(z: 4, x: $0, y: 0) })
+        Thread.sleep(forTimeInterval: 0.02) // the first is under way
+        l.want([TileID(z: 4, x: 9, y: 9)])
+        _ = l.waitUntilIdle(deadline: Date().addingTimeInterval(5))
+        l.stop()
+        #expect(src.requested.count == 2)
+        #expect(src.requested.last == TileID(z: 4, x: 9, y: 9))
+    }
+
+    @Test func failuresAreReportedOnceAndNotRetriedEveryFrame() {
+        let bad = TileID(z: 2, x: 1, y: 1)
+        let src = CountingSource(failing: [bad])
+        let l = TileLoader(source: src, workers: 2, decode: tinyDecoder)
+        l.want([bad])
+        let r = drainAll(l, expecting: 1)
+        guard case .failed(let message)? = r.first?.outcome else { Issue.record("no failure"); return }
+        #expect(message.contains("2/1/1") && message.contains("broken"))
+        for _ in 0..<5 { l.want([bad]) }
+        _ = l.waitUntilIdle(deadline: Date().addingTimeInterval(2))
+        l.stop()
+        #expect(src.requested.count == 1)
+    }
+
+    @Test func tilesOutsideTheSourcesZoomsAreNotRequested() {
+        let src = CountingSource()
+        let l = TileLoader(source: src, workers: 1, decode: tinyDecoder)
+        l.want([TileID(z: 15, x: 0, y: 0)])
+        _ = l.waitUntilIdle(deadline: Date().addingTimeInterval(2))
+        l.stop()
+        #expect(src.requested.isEmpty)
+    }
+
+    @Test func wakeIsCalledWhenResultsArrive() {
+        let woke = NSLock()
+        nonisolated(unsafe) var count = 0
+        let l = TileLoader(source: CountingSource(), workers: 2, decode: tinyDecoder, wake: { woke.lock(); count += 1; woke.unlock() })
+        l.want([TileID(z: 1, x: 0, y: 0), TileID(z: 1, x: 1, y: 0)])
+        _ = drainAll(l, expecting: 2)
+        l.stop()
+        woke.lock(); #expect(count == 2); woke.unlock()
+    }
+}
+
+struct DirectorySourceTests {
+    @Test func findsZoomsAndFilesAndSaysWhatIsWrong() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-dir-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("2/1"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("4/3"), withIntermediateDirectories: true)
+        try Data([0x89, 0x50]).write(to: dir.appendingPathComponent("2/1/1.png"))
+        try Data().write(to: dir.appendingPathComponent("4/3/3.jpg"))
+        let src = try DirectorySource(root: dir)
+        #expect(src.zoomRange == 2...4)
+        guard case .encodedImage(let d)? = try src.payload(for: TileID(z: 2, x: 1, y: 1)) else { Issue.record("no payload"); return }
+        #expect(d == Data([0x89, 0x50]))
+        #expect(try src.payload(for: TileID(z: 2, x: 0, y: 0)) == nil)
+        #expect(throws: TileSourceError.self) { try src.payload(for: TileID(z: 4, x: 3, y: 3)) }
+        #expect(throws: TileSourceError.self) { try DirectorySource(root: dir.appendingPathComponent("nope")) }
+        #expect(throws: TileSourceError.self) { try DirectorySource(root: dir.appendingPathComponent("2/1")) }
+    }
+}
+
+struct BitmapTests {
+    @Test func unpremultiplyRestoresStraightAlpha() {
+        // 50% red, premultiplied: 0x80800000 → straight 0x80FF0000.
+        var b = Bitmap(width: 3, height: 1, pixels: [0x8080_0000, 0xFF12_3456, 0x0000_0000], premultiplied: true)
+        b.unpremultiply()
+        #expect(b.pixels == [0x80FF_0000, 0xFF12_3456, 0])
+        #expect(!b.premultiplied)
+        b.unpremultiply() // idempotent
+        #expect(b.pixels[0] == 0x80FF_0000)
+    }
+}

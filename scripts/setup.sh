@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what Meridian needs on Debian 12 with apt-get (sudo when not root): the C libraries
+# it links, and the X server, compositor and tools its end-to-end tests drive.
+# Only what is missing is installed, so a second run costs a second.
+set -euo pipefail
+
+packages=(
+  pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libsqlite3-dev
+  fonts-dejavu-core
+  xvfb xauth xdotool x11-utils imagemagick sway
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: the Swift 6 toolchain is not on PATH (expected at /opt/swift/usr/bin)" >&2
+  exit 1
+fi
