@@ -118,4 +118,23 @@ struct WindowTests {
         // At 0,0 z3 the corner of four tiles is at the window's centre; their labels are 128 px away.
         #expect(png.darkFraction(x: 400 - 128 - 60, y: 300 - 128 - 15, w: 120, h: 30) > 0.05)
     }
+
+    /// After a resize the whole new area is drawn, around the same centre.
+    @Test func resizingRelaysOutAroundTheCentre() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("resize")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state)
+        _ = try x.xdotool("windowsize", "--sync", id, "1000", "700")
+        Thread.sleep(forTimeInterval: 0.8)
+        let shot = state.appendingPathComponent("shot.png").path
+        #expect(try run(which("import")!, ["-window", "root", "-crop", "1000x700+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
+        try quit(x, id, app)
+        let png = try PNG(shot)
+        // The centre (0,0) is now at (500,350): the label of tile 3/5/3 is centred 384 px right
+        // and 128 px down of it, in the part of the window that did not exist before.
+        #expect(png.darkFraction(x: 884 - 60, y: 478 - 15, w: 120, h: 30) > 0.05)
+        let v = try SavedView.read(state)
+        #expect(abs(v.center.lat) < 1e-9 && abs(v.center.lon) < 1e-9)
+    }
 }
