@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup build debug bench render clean
+.PHONY: run test setup build debug bench render clean basemap
 
 setup:
 	@scripts/setup.sh
@@ -32,3 +32,9 @@ render: build
 
 clean:
 	rm -rf .build
+
+# Rebuilds the embedded basemap from its public sources (see Sources/basemap-builder/README.md).
+basemap: setup
+	scripts/fetch-basemap-sources.sh .cache/basemap-src
+	$(SWIFT) build -c release --product basemap-builder
+	.build/release/basemap-builder .cache/basemap-src Resources/basemap.mbtiles

@@ -30,6 +30,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"]),
+
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),

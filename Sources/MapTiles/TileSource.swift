@@ -5,8 +5,9 @@ import MapGeometry
 public enum TilePayload: Sendable {
     /// An encoded raster (PNG, JPEG, WebP), decoded by the window's image decoder.
     case encodedImage(Data)
-    /// A Mapbox Vector Tile, rasterized by the graphics layer.
-    case vector(Data)
+    /// A Mapbox Vector Tile, rasterized by the graphics layer. `tile` is the tile the bytes
+    /// belong to: the requested one, or an ancestor when drawing beyond the data's zooms.
+    case vector(Data, tile: TileID)
     /// The debug grid: drawn from the id alone.
     case debugGrid(TileID)
 }

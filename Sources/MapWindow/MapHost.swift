@@ -2,6 +2,7 @@ import CSDL2
 import Foundation
 import MapCore
 import MapGeometry
+import MapGraphics
 import MapTiles
 
 /// The window's frame loop (DESIGN.md "The frame"): drain input and tiles, compose at the
@@ -32,9 +33,16 @@ public final class MapHost {
     /// Texture uploads per frame are bounded in time so a burst of tiles cannot stall a frame.
     public var uploadBudget = 0.001
 
-    public init(window: SDLWindow, camera: Camera, source: TileSource) throws {
+    private let painter: VectorTilePainter
+    /// What shows where no tile is (beyond the poles, before the first tile arrives).
+    public var background: Color
+
+    public init(window: SDLWindow, camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
+                background: Color = Color(hex: 0xE8E6E1)) throws {
         self.window = window
         self.source = source
+        self.painter = painter
+        self.background = background
         clock = VsyncClock(refreshRateHint: window.refreshRateHint)
         pixelRatio = window.pixelRatio
         var cam = camera
@@ -48,7 +56,7 @@ public final class MapHost {
         store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
                              viewport: window.largestPixelSize)
         compositor = Compositor(renderer: window.renderer, textures: store)
-        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio),
+        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter),
                             wake: { [wake] in wake.signal() })
     }
 
@@ -117,7 +125,7 @@ public final class MapHost {
             store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: ratio),
                                  viewport: window.largestPixelSize)
             compositor = Compositor(renderer: window.renderer, textures: store)
-            loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: ratio),
+            loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: ratio, painter: painter),
                                 wake: { [wake] in wake.signal() })
         }
     }
@@ -132,7 +140,7 @@ public final class MapHost {
         }
         controller.advance(to: t)
         drainTiles(until: start + uploadBudget)
-        let scene = Scene(camera: controller.camera, tileZoomRange: source.zoomRange)
+        let scene = Scene(camera: controller.camera, background: background, tileZoomRange: source.zoomRange)
         let list = scene.compose(at: t, tiles: store)
         loader.want(list.wantedTiles)
         compositor.execute(list, pixelRatio: pixelRatio)

@@ -3,6 +3,7 @@ import CSDL2Image
 import Foundation
 import MapCore
 import MapGeometry
+import MapGraphics
 import MapTiles
 
 /// Owns the surface the software renderer draws into.
@@ -49,12 +50,13 @@ public final class OffscreenRenderer {
     /// Loads what the view needs (waiting up to `timeout`), then composes at `t` and draws.
     /// Returns messages about tiles that failed (drawn with their parents instead).
     @discardableResult
-    public func render(camera: Camera, source: TileSource, at t: Double, timeout: Double = 20) throws -> [String] {
-        let loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio))
+    public func render(camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
+                       background: Color = Color(hex: 0xE8E6E1), at t: Double, timeout: Double = 20) throws -> [String] {
+        let loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter))
         defer { loader.stop() }
         let deadline = Date().addingTimeInterval(timeout)
         var messages: [String] = []
-        let scene = Scene(camera: camera, tileZoomRange: source.zoomRange)
+        let scene = Scene(camera: camera, background: background, tileZoomRange: source.zoomRange)
         var list = scene.compose(at: t, tiles: store)
         // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {

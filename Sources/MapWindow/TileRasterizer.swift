@@ -9,14 +9,14 @@ public enum TileRasterizer {
     /// Drawn tiles are this many pixels across at a pixel ratio.
     public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int((256 * pixelRatio).rounded())) }
 
-    public static func decoder(pixelRatio: Double) -> TileDecoder {
+    public static func decoder(pixelRatio: Double, painter: VectorTilePainter) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
-        return { _, payload in
+        return { tile, payload in
             var bitmap: Bitmap
             switch payload {
             case let .debugGrid(id): bitmap = try DebugTilePainter.paint(id, pixelSize: pixels)
             case let .encodedImage(data): bitmap = try ImageDecoder.decode(data)
-            case .vector: throw TileSourceError("vector tiles need the basemap renderer")
+            case let .vector(data, dataTile): bitmap = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
             }
             // Straight alpha for SDL, converted here on the worker rather than on the frame.
             bitmap.unpremultiply()

@@ -45,7 +45,8 @@ struct Open: ParsableCommand {
         if ProcessInfo.processInfo.environment["MERIDIAN_REPORT_DRIVER"] != nil {
             warn("video driver: \(SDL.videoDriver), renderer: \(window.renderer.name)")
         }
-        let host = try MapHost(window: window, camera: camera, source: try view.makeSource())
+        let source = try view.makeSource()
+        let host = try MapHost(window: window, camera: camera, source: source, background: view.background(for: source))
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
         host.run()
         return host.camera

@@ -37,7 +37,8 @@ struct Render: ParsableCommand {
         do {
             let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
                                           pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
-            for m in try r.render(camera: camera, source: try view.makeSource(), at: at, timeout: timeout) { warn(m) }
+            let source = try view.makeSource()
+            for m in try r.render(camera: camera, source: source, background: view.background(for: source), at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
         } catch {
             warn("render failed: \(error)")

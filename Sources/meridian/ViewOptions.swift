@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapCore
 import MapGeometry
+import MapGraphics
 import MapTiles
 
 /// "LAT,LON" on the command line.
@@ -31,8 +32,8 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Zoom level, 0 to 20 (fractions allowed).", valueName: "Z"))
     var zoom: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Tile source: 'debug' or a directory of {z}/{x}/{y}.png tiles.", valueName: "SOURCE"))
-    var tiles: String = "debug"
+    @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'debug', an .mbtiles file, or a directory of {z}/{x}/{y}.png tiles.", valueName: "SOURCE"))
+    var tiles: String = "basemap"
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
@@ -42,13 +43,28 @@ struct ViewOptions: ParsableArguments {
     }
 
     func makeSource() throws -> TileSource {
-        switch tiles {
-        case "debug": return DebugGridSource()
-        default:
-            do { return try DirectorySource(root: URL(fileURLWithPath: tiles)) } catch {
-                throw ValidationError("--tiles: \(error)")
+        do {
+            switch tiles {
+            case "debug":
+                return DebugGridSource()
+            case "basemap":
+                guard let url = Resources.url("basemap.mbtiles") else {
+                    throw TileSourceError("the embedded basemap is missing (looked in: \(Resources.candidates("basemap.mbtiles").map(\.path).joined(separator: ", ")))")
+                }
+                return try MBTilesSource(path: url.path)
+            case let path where path.hasSuffix(".mbtiles"):
+                return try MBTilesSource(path: path)
+            default:
+                return try DirectorySource(root: URL(fileURLWithPath: tiles))
             }
+        } catch {
+            throw ValidationError("--tiles: \(error)")
         }
+    }
+
+    /// What shows where there is no tile: water under a vector map, neutral grey otherwise.
+    func background(for source: TileSource) -> Color {
+        (source as? MBTilesSource)?.isVector == true ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
     }
 
     /// The first view ever: the whole world.

@@ -1,0 +1,69 @@
+import CSQLite
+import Foundation
+import MapGeometry
+
+/// Tiles from an MBTiles file (SQLite; rows in TMS order). Vector tiles are served beyond
+/// the file's deepest zoom from their ancestor there, to be drawn larger (vector over-zoom).
+public final class MBTilesSource: TileSource, @unchecked Sendable {
+    public let database: SQLiteDatabase
+    public let metadata: [String: String]
+    public let isVector: Bool
+    public let dataZoomRange: ClosedRange<Int>
+    public var name: String { "mbtiles:" + database.path }
+    public var attribution: String { metadata["attribution"] ?? "" }
+
+    /// Vector tiles are drawn at every zoom up to this one.
+    public static let maxDisplayZoom = 20
+
+    public var zoomRange: ClosedRange<Int> {
+        isVector ? dataZoomRange.lowerBound...Self.maxDisplayZoom : dataZoomRange
+    }
+
+    public init(path: String) throws {
+        database = try SQLiteDatabase(readOnly: path)
+        var meta: [String: String] = [:]
+        do {
+            for (k, v) in try database.rows("SELECT name, value FROM metadata", [], {
+                (SQLiteDatabase.text($0, 0), SQLiteDatabase.text($0, 1))
+            }) { meta[k] = v }
+        } catch {
+            throw TileSourceError("\(path): not an MBTiles file (no metadata table)")
+        }
+        metadata = meta
+        let format = meta["format"] ?? ""
+        guard ["pbf", "png", "jpg", "jpeg", "webp"].contains(format) else {
+            throw TileSourceError("\(path): unsupported tile format '\(format)' in metadata")
+        }
+        isVector = format == "pbf"
+        var lo = Int(meta["minzoom"] ?? ""), hi = Int(meta["maxzoom"] ?? "")
+        if lo == nil || hi == nil {
+            let r = try database.rows("SELECT min(zoom_level), max(zoom_level) FROM tiles", [], {
+                (Int(sqlite3_column_int64($0, 0)), Int(sqlite3_column_int64($0, 1)))
+            })
+            lo = lo ?? r.first?.0
+            hi = hi ?? r.first?.1
+        }
+        guard let lo, let hi, lo >= 0, hi <= TileID.maxZoom, lo <= hi else {
+            throw TileSourceError("\(path): no zoom levels (metadata minzoom/maxzoom missing and no tiles)")
+        }
+        dataZoomRange = lo...hi
+    }
+
+    /// The stored bytes of a tile, nil where the file has none.
+    public func data(for tile: TileID) throws -> Data? {
+        let rows = try database.rows("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                                     [.int(Int64(tile.z)), .int(Int64(tile.x)), .int(Int64(tile.tmsY))]) { SQLiteDatabase.blob($0, 0) }
+        return rows.first
+    }
+
+    public func payload(for tile: TileID) throws -> TilePayload? {
+        guard isVector else { return try data(for: tile).map { .encodedImage($0) } }
+        let source = tile.z > dataZoomRange.upperBound ? tile.ancestor(atZoom: dataZoomRange.upperBound) : tile
+        let bytes = try data(for: source) ?? Data()
+        if bytes.starts(with: [0x1f, 0x8b]) {
+            throw TileSourceError("\(source) in \(database.path): gzip-compressed tiles are not supported")
+        }
+        // No tile stored means nothing there but water: an empty tile, drawn as such.
+        return .vector(bytes, tile: source)
+    }
+}

@@ -1,0 +1,75 @@
+import CSQLite
+import Foundation
+
+public struct SQLiteError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// A read-only SQLite connection shared by loader threads: one prepared statement per query,
+/// used under a lock (SQLite's own mutex would serialise the calls anyway).
+public final class SQLiteDatabase: @unchecked Sendable {
+    private var db: OpaquePointer?
+    private let lock = NSLock()
+    private var statements: [String: OpaquePointer] = [:]
+    public let path: String
+
+    public init(readOnly path: String) throws {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteError(description: "\(path): no such file") }
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX
+        guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
+            let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(db)
+            throw SQLiteError(description: "\(path): \(msg)")
+        }
+        // Touch the schema now, so "not a database" is reported at open, not at the first tile.
+        _ = try rows("SELECT name FROM sqlite_master LIMIT 1") { _ in () }
+    }
+
+    deinit {
+        for s in statements.values { sqlite3_finalize(s) }
+        sqlite3_close(db)
+    }
+
+    public enum Value { case int(Int64), text(String) }
+
+    /// Runs a query with bound parameters; `row` reads each result row from the statement.
+    public func rows<T>(_ sql: String, _ params: [Value] = [], _ row: (OpaquePointer) throws -> T) throws -> [T] {
+        lock.lock(); defer { lock.unlock() }
+        let st = try statement(sql)
+        defer { sqlite3_reset(st); sqlite3_clear_bindings(st) }
+        for (i, p) in params.enumerated() {
+            switch p {
+            case let .int(v): sqlite3_bind_int64(st, Int32(i + 1), v)
+            case let .text(s): sqlite3_bind_text(st, Int32(i + 1), s, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }
+        var out: [T] = []
+        while true {
+            let rc = sqlite3_step(st)
+            if rc == SQLITE_ROW { out.append(try row(st)); continue }
+            if rc == SQLITE_DONE { return out }
+            throw SQLiteError(description: "\(path): \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+
+    private func statement(_ sql: String) throws -> OpaquePointer {
+        if let s = statements[sql] { return s }
+        var st: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &st, nil) == SQLITE_OK, let st else {
+            throw SQLiteError(description: "\(path): \(String(cString: sqlite3_errmsg(db)))")
+        }
+        statements[sql] = st
+        return st
+    }
+
+    public static func text(_ st: OpaquePointer, _ col: Int32) -> String {
+        sqlite3_column_text(st, col).map { String(cString: $0) } ?? ""
+    }
+
+    public static func blob(_ st: OpaquePointer, _ col: Int32) -> Data {
+        let n = Int(sqlite3_column_bytes(st, col))
+        guard n > 0, let p = sqlite3_column_blob(st, col) else { return Data() }
+        return Data(bytes: p, count: n)
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Finds files Meridian ships: installed under /usr/share/meridian (the .deb), next to a
+/// relocated binary (BIN/../share/meridian), or in the source tree's Resources/ for a
+/// development build (.build/CONFIG/meridian). $MERIDIAN_DATA_DIR overrides all.
+enum Resources {
+    static func url(_ name: String) -> URL? {
+        candidates(name).first { FileManager.default.isReadableFile(atPath: $0.path) }
+    }
+
+    static func candidates(_ name: String) -> [URL] {
+        var dirs: [URL] = []
+        if let d = ProcessInfo.processInfo.environment["MERIDIAN_DATA_DIR"], !d.isEmpty { dirs.append(URL(fileURLWithPath: d)) }
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        dirs.append(exe.appendingPathComponent("../share/meridian"))
+        dirs.append(exe.appendingPathComponent("../../Resources"))      // .build/release/meridian
+        dirs.append(exe.appendingPathComponent("../../../Resources"))   // .build/x86_64-…/release/meridian
+        dirs.append(URL(fileURLWithPath: "/usr/share/meridian"))
+        return dirs.map { $0.appendingPathComponent(name).standardizedFileURL }
+    }
+}
