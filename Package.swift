@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSDL2Image", pkgConfig: "SDL2_image", providers: [.apt(["libsdl2-image-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "CSystem"),
@@ -23,7 +24,7 @@ let package = Package(
         .target(name: "MapCore", dependencies: ["MapGeometry"]),
         .target(name: "MapTiles", dependencies: ["MapGeometry", "CSQLite", "CSystem"]),
         .target(name: "MapData", dependencies: ["MapGeometry", "MapCore"]),
-        .target(name: "MapGraphics", dependencies: ["MapGeometry", "MapCore", "MapTiles", "CCairo"]),
+        .target(name: "MapGraphics", dependencies: ["MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
         .target(name: "MapWindow", dependencies: ["MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image"]),
         .executableTarget(name: "meridian", dependencies: [
             "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",

@@ -28,7 +28,7 @@ public final class VectorTilePainter: @unchecked Sendable {
     }
 
     /// Rasterizes `tile` (pixelSize square) from the vector data of `dataTile` (itself or an ancestor).
-    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int) throws -> Bitmap {
+    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int) throws -> DecodedTile {
         let vt = data.isEmpty ? VectorTile(layers: []) : try decode(data, tile: dataTile)
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
         let cr = canvas.context
@@ -97,6 +97,6 @@ public final class VectorTilePainter: @unchecked Sendable {
         if z >= style.riverMinZoom { stroke("rivers", style.river, width: style.riverWidth(zoom: z)) }
         if z >= style.stateMinZoom { stroke("states", style.state, width: style.stateWidth(zoom: z), dash: [3, 2]) }
         stroke("borders", style.border, width: style.borderWidth(zoom: z))
-        return canvas.bitmap()
+        return DecodedTile(bitmap: canvas.bitmap(), places: vt.places(in: tile, dataTile: dataTile))
     }
 }

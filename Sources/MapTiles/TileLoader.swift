@@ -5,7 +5,7 @@ import MapGeometry
 /// The outcome of loading one tile, handed from a worker to the frame loop.
 public struct TileResult: Sendable {
     public enum Outcome: Sendable {
-        case bitmap(Bitmap)
+        case bitmap(Bitmap, places: [TilePlace])
         /// The source has nothing there; the background shows through.
         case empty
         case failed(String)
@@ -14,8 +14,15 @@ public struct TileResult: Sendable {
     public let outcome: Outcome
 }
 
+/// Pixels for a tile, and the named places inside it (for labels drawn in screen space).
+public struct DecodedTile: Sendable {
+    public var bitmap: Bitmap
+    public var places: [TilePlace]
+    public init(bitmap: Bitmap, places: [TilePlace] = []) { self.bitmap = bitmap; self.places = places }
+}
+
 /// Turns a payload into pixels on a worker thread.
-public typealias TileDecoder = @Sendable (TileID, TilePayload) throws -> Bitmap
+public typealias TileDecoder = @Sendable (TileID, TilePayload) throws -> DecodedTile
 
 /// Loads tiles on worker threads. The frame loop says what it wants (most important first)
 /// each frame; queued requests it no longer wants are cancelled; finished tiles wait in a
@@ -113,7 +120,8 @@ public final class TileLoader: @unchecked Sendable {
             let outcome: TileResult.Outcome
             do {
                 if let payload = try source.payload(for: tile) {
-                    outcome = .bitmap(try decode(tile, payload))
+                    let d = try decode(tile, payload)
+                    outcome = .bitmap(d.bitmap, places: d.places)
                 } else {
                     outcome = .empty
                 }

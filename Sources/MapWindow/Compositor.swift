@@ -7,10 +7,12 @@ import MapCore
 public final class Compositor {
     let renderer: SDLRenderer
     let textures: TextureStore
+    let sprites: SpriteStore
 
-    public init(renderer: SDLRenderer, textures: TextureStore) {
+    public init(renderer: SDLRenderer, textures: TextureStore, sprites: SpriteStore) {
         self.renderer = renderer
         self.textures = textures
+        self.sprites = sprites
     }
 
     /// Logical points → device pixels. Edges are rounded one by one, so neighbours that share
@@ -40,6 +42,15 @@ public final class Compositor {
                 var s = SDL_Rect(x: region.x + Int32((src.x * w).rounded()), y: region.y + Int32((src.y * h).rounded()),
                                  w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
                 var d = pixelRect(dst, k)
+                SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
+                SDL_RenderCopy(r, tex.raw, &s, &d)
+            case let .sprite(key, dst, opacity):
+                guard let (tex, region) = sprites.texture(for: key) else { continue }
+                var s = region
+                // Drawn at their own pixel size, sprites snap their origin to a pixel and keep
+                // their size, so text is never resampled; only scaled sprites are stretched.
+                var d = SDL_Rect(x: Int32((dst.x * k).rounded()), y: Int32((dst.y * k).rounded()), w: s.w, h: s.h)
+                if abs(dst.width * k - Double(s.w)) > 0.5 || abs(dst.height * k - Double(s.h)) > 0.5 { d = pixelRect(dst, k) }
                 SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
                 SDL_RenderCopy(r, tex.raw, &s, &d)
             }

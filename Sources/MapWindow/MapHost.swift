@@ -22,6 +22,7 @@ public final class MapHost {
     public var onMessage: (String) -> Void = { FileHandle.standardError.write(Data(("meridian: " + $0 + "\n").utf8)) }
 
     private var store: TextureStore
+    private var sprites: SpriteStore
     private var compositor: Compositor
     private var loader: TileLoader
     private let wakeType: UInt32
@@ -32,6 +33,8 @@ public final class MapHost {
     private var firstPresentDone = false
     /// Texture uploads per frame are bounded in time so a burst of tiles cannot stall a frame.
     public var uploadBudget = 0.001
+    /// Seconds per frame spent rasterizing sprites after the present.
+    public var spriteBudget = 0.003
 
     private let painter: VectorTilePainter
     /// What shows where no tile is (beyond the poles, before the first tile arrives).
@@ -55,7 +58,8 @@ public final class MapHost {
         wake = WakeSignal(eventType: type)
         store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
                              viewport: window.largestPixelSize)
-        compositor = Compositor(renderer: window.renderer, textures: store)
+        sprites = SpriteStore(renderer: window.renderer, pixelRatio: pixelRatio)
+        compositor = Compositor(renderer: window.renderer, textures: store, sprites: sprites)
         loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter),
                             wake: { [wake] in wake.signal() })
     }
@@ -83,8 +87,8 @@ public final class MapHost {
             if quitting { break }
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
-            let t = frame()
-            needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil
+            let (t, spritesMade) = frame()
+            needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0
         }
     }
 
@@ -108,6 +112,7 @@ public final class MapHost {
                 switch action {
                 case .quit: quitting = true
                 case .toggleFullscreen: window.toggleFullscreen()
+                case .redraw: changed = true
                 }
             }
             changed = changed || controller.camera != before || controller.isAnimating(at: t)
@@ -124,15 +129,17 @@ public final class MapHost {
             loader.stop()
             store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: ratio),
                                  viewport: window.largestPixelSize)
-            compositor = Compositor(renderer: window.renderer, textures: store)
+            sprites = SpriteStore(renderer: window.renderer, pixelRatio: ratio)
+            compositor = Compositor(renderer: window.renderer, textures: store, sprites: sprites)
             loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: ratio, painter: painter),
                                 wake: { [wake] in wake.signal() })
         }
     }
 
-    /// Builds and presents one frame; returns its time.
+    /// Builds and presents one frame; returns its time and how many sprites it rasterized
+    /// for the next one.
     @discardableResult
-    private func frame() -> Double {
+    private func frame() -> (Double, Int) {
         let start = clock.now
         let t = clock.frameTime()
         if let script {
@@ -140,21 +147,25 @@ public final class MapHost {
         }
         controller.advance(to: t)
         drainTiles(until: start + uploadBudget)
-        let scene = Scene(camera: controller.camera, background: background, tileZoomRange: source.zoomRange)
-        let list = scene.compose(at: t, tiles: store)
+        var scene = Scene(camera: controller.camera, background: background, tileZoomRange: source.zoomRange)
+        scene.attribution = source.attribution
+        scene.imperialUnits = controller.imperialUnits
+        let list = scene.compose(at: t, tiles: store, sprites: sprites)
         loader.want(list.wantedTiles)
         compositor.execute(list, pixelRatio: pixelRatio)
         let built = clock.now - start
         SDL_RenderPresent(window.renderer.raw)
         clock.didPresent()
         stats.record(build: built, presentedAt: clock.now)
-        // Atlas pages are made here, in the slack after a present, not inside a frame.
+        // Atlas pages and new sprites are made here, in the slack after a present, not inside
+        // a frame; new sprites show in the next one.
         store.prepareSlots()
+        let made = list.wantedSprites.isEmpty ? 0 : sprites.prepare(list.wantedSprites, until: clock.now + spriteBudget, clock: { [clock] in clock.now })
         if !firstPresentDone {
             firstPresentDone = true
             onFirstPresent?()
         }
-        return t
+        return (t, made)
     }
 
     private func drainTiles(until deadline: Double) {

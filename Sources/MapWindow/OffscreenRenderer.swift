@@ -21,7 +21,10 @@ public final class OffscreenRenderer {
     public let renderer: SDLRenderer
     public let pixelRatio: Double
     private let store: TextureStore
+    private let sprites: SpriteStore
     private let compositor: Compositor
+    /// The labels the last render placed.
+    public private(set) var placedLabels: [PlacedLabel] = []
 
     public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
         guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
@@ -37,7 +40,8 @@ public final class OffscreenRenderer {
         self.pixelRatio = pixelRatio
         store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
                              viewport: (pixelWidth, pixelHeight))
-        compositor = Compositor(renderer: renderer, textures: store)
+        sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
+        compositor = Compositor(renderer: renderer, textures: store, sprites: sprites)
     }
 
 
@@ -51,25 +55,34 @@ public final class OffscreenRenderer {
     /// Returns messages about tiles that failed (drawn with their parents instead).
     @discardableResult
     public func render(camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
-                       background: Color = Color(hex: 0xE8E6E1), at t: Double, timeout: Double = 20) throws -> [String] {
+                       background: Color = Color(hex: 0xE8E6E1), imperialUnits: Bool = false,
+                       at t: Double, timeout: Double = 20) throws -> [String] {
         let loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter))
         defer { loader.stop() }
         let deadline = Date().addingTimeInterval(timeout)
         var messages: [String] = []
-        let scene = Scene(camera: camera, background: background, tileZoomRange: source.zoomRange)
-        var list = scene.compose(at: t, tiles: store)
+        var scene = Scene(camera: camera, background: background, tileZoomRange: source.zoomRange)
+        scene.attribution = source.attribution
+        scene.imperialUnits = imperialUnits
+        var list = scene.compose(at: t, tiles: store, sprites: sprites)
         // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {
             loader.want(list.wantedTiles)
             let idle = loader.waitUntilIdle(deadline: deadline)
             let results = loader.drain()
             for r in results { if let m = store.accept(r) { messages.append(m) } }
-            list = scene.compose(at: t, tiles: store)
+            list = scene.compose(at: t, tiles: store, sprites: sprites)
             if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
             if results.isEmpty { break } // what is still missing failed; parents cover it
         }
+        // Then every sprite the picture wants; a rasterized label's true size can free or
+        // take room for another, so settle in a few rounds.
+        for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
+            list = scene.compose(at: t, tiles: store, sprites: sprites)
+        }
         compositor.execute(list, pixelRatio: pixelRatio)
         SDL_RenderPresent(renderer.raw)
+        placedLabels = list.placedLabels
         return messages
     }
 

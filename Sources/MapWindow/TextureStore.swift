@@ -9,8 +9,8 @@ import MapTiles
 /// texture. Answers the scene's "is this tile ready?".
 public final class TextureStore: TileAvailability {
     enum Entry {
-        case slot(TextureAtlas.Slot)
-        case texture(SDLTexture)
+        case slot(TextureAtlas.Slot, [PlaceLabel])
+        case texture(SDLTexture, [PlaceLabel])
         /// The source has no tile here: settled, nothing to draw.
         case empty
     }
@@ -39,14 +39,21 @@ public final class TextureStore: TileAvailability {
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 
+    public func places(in tile: TileID) -> [PlaceLabel] {
+        switch cache.peek(tile) {
+        case let .slot(_, p)?, let .texture(_, p)?: return p
+        default: return []
+        }
+    }
+
     public var byteCount: Int { cache.totalCost }
     public var count: Int { cache.count }
 
     /// The texture and the part of it holding the tile, marking it recently used; nil when empty.
     func texture(for tile: TileID) -> (SDLTexture, SDL_Rect)? {
         switch cache.value(for: tile) {
-        case let .slot(s)?: return (atlas.texture(s), atlas.sourceRect(s))
-        case let .texture(t)?: return (t, SDL_Rect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))
+        case let .slot(s, _)?: return (atlas.texture(s), atlas.sourceRect(s))
+        case let .texture(t, _)?: return (t, SDL_Rect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))
         default: return nil
         }
     }
@@ -55,20 +62,21 @@ public final class TextureStore: TileAvailability {
     /// the failure message is returned for the user.
     public func accept(_ result: TileResult) -> String? {
         switch result.outcome {
-        case var .bitmap(bitmap):
+        case .bitmap(var bitmap, let tilePlaces):
             bitmap.unpremultiply()
+            let places = tilePlaces.map { PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital) }
             do {
                 if bitmap.width == atlas.tileSize && bitmap.height == atlas.tileSize {
                     var slot = try atlas.upload(bitmap)
                     // Full: recycle the slot of the tile drawn least recently.
                     while slot == nil, evictLeastRecentSlot() { slot = try atlas.upload(bitmap) }
                     guard let slot else { return "tile \(result.tile): no texture space" }
-                    insert(.slot(slot), for: result.tile, cost: atlas.bytesPerSlot)
+                    insert(.slot(slot, places), for: result.tile, cost: atlas.bytesPerSlot)
                 } else {
                     let tex = try bitmap.pixels.withUnsafeBytes {
                         try renderer.makeTexture(width: bitmap.width, height: bitmap.height, pixels: $0.baseAddress!)
                     }
-                    insert(.texture(tex), for: result.tile, cost: tex.byteCount)
+                    insert(.texture(tex, places), for: result.tile, cost: tex.byteCount)
                 }
                 uploads += 1
                 return nil
@@ -85,20 +93,20 @@ public final class TextureStore: TileAvailability {
 
     private func evictLeastRecentSlot() -> Bool {
         while let (_, e) = cache.removeLeastRecent() {
-            if case let .slot(s) = e { atlas.release(s); return true }
+            if case let .slot(s, _) = e { atlas.release(s); return true }
         }
         return false
     }
 
     private func insert(_ e: Entry, for tile: TileID, cost: Int) {
-        if case let .slot(old)? = cache.peek(tile) { atlas.release(old) }
+        if case let .slot(old, _)? = cache.peek(tile) { atlas.release(old) }
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
-            if case let .slot(s) = evicted { atlas.release(s) }
+            if case let .slot(s, _) = evicted { atlas.release(s) }
         }
     }
 
     public func removeAll() {
-        for key in cache.keysByRecency { if case let .slot(s)? = cache.peek(key) { atlas.release(s) } }
+        for key in cache.keysByRecency { if case let .slot(s, _)? = cache.peek(key) { atlas.release(s) } }
         cache.removeAll()
     }
 }

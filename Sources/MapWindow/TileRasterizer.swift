@@ -12,15 +12,15 @@ public enum TileRasterizer {
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         return { tile, payload in
-            var bitmap: Bitmap
+            var decoded: DecodedTile
             switch payload {
-            case let .debugGrid(id): bitmap = try DebugTilePainter.paint(id, pixelSize: pixels)
-            case let .encodedImage(data): bitmap = try ImageDecoder.decode(data)
-            case let .vector(data, dataTile): bitmap = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
+            case let .debugGrid(id): decoded = DecodedTile(bitmap: try DebugTilePainter.paint(id, pixelSize: pixels))
+            case let .encodedImage(data): decoded = DecodedTile(bitmap: try ImageDecoder.decode(data))
+            case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
             }
             // Straight alpha for SDL, converted here on the worker rather than on the frame.
-            bitmap.unpremultiply()
-            return bitmap
+            decoded.bitmap.unpremultiply()
+            return decoded
         }
     }
 }

@@ -42,7 +42,8 @@ enum Places {
     }
 
     static func minZoom(population p: Int, capital: Bool) -> Int {
-        if capital { return p >= 3_000_000 ? 1 : p >= 500_000 ? 2 : 3 }
+        // Small capitals (Vaduz, Monaco) wait for the zoom of towns their size.
+        if capital { return p >= 3_000_000 ? 1 : p >= 500_000 ? 2 : p >= 150_000 ? 3 : 5 }
         switch p {
         case 5_000_000...: return 2
         case 1_000_000...: return 3

@@ -33,4 +33,6 @@ public enum InputEvent: Hashable, Sendable {
 public enum HostAction: Hashable, Sendable {
     case quit
     case toggleFullscreen
+    /// Something drawn changed without the camera moving.
+    case redraw
 }

@@ -6,6 +6,8 @@ import MapGeometry
 public struct MapController: Sendable {
     public var camera: Camera
     public private(set) var animator = CameraAnimator()
+    /// The scale bar in miles and feet instead of kilometres and metres (key U).
+    public var imperialUnits = false
     private var drag: Drag?
     private var velocity = VelocityTracker()
 
@@ -96,6 +98,7 @@ public struct MapController: Sendable {
         switch key {
         case .letter("q") where mods.contains(.control): return [.quit]
         case .f11: return [.toggleFullscreen]
+        case .letter("u"): imperialUnits.toggle(); return [.redraw]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)
         case .up: animator.pan(byScreen: ScreenPoint(x: 0, y: -d), at: t)

@@ -18,6 +18,8 @@ public enum DrawCommand: Hashable, Sendable {
     /// Places the texture of a (wrapped) tile, or part of it, into a screen rectangle.
     case tile(TileID, source: UnitRect, destination: ScreenRect, opacity: Double)
     case fillRect(ScreenRect, Color)
+    /// Places a rasterized sprite (text, dot) into a screen rectangle.
+    case sprite(SpriteKey, destination: ScreenRect, opacity: Double)
 }
 
 /// What a frame shows, in paint order, plus what it wished it had.
@@ -27,6 +29,10 @@ public struct DrawList: Sendable {
     public var wantedTiles: [TileID] = []
     /// Tiles the scene had to replace with a parent or children: the map is not fully drawn.
     public var missingTiles = 0
+    /// Sprites the scene would have drawn had they been rasterized, most important first.
+    public var wantedSprites: [SpriteKey] = []
+    /// The labels that won a place this frame.
+    public var placedLabels: [PlacedLabel] = []
 
     public init() {}
 

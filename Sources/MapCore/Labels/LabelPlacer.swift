@@ -1,0 +1,75 @@
+import Foundation
+import MapGeometry
+
+/// Greedy label placement: the most important places first, each trying its text right,
+/// left, above and below its dot, taking the first spot that collides with nothing placed.
+/// Positions are worked out in world pixels at the current zoom, so panning moves every
+/// label together and never reshuffles them. Labels are never rotated.
+public struct LabelPlacer {
+    /// Room kept free around each label, in points.
+    public var padding = 3.0
+    public var dotSize = 5.0
+    /// At most this many labels per million square points of screen: density follows zoom
+    /// through the data (more places appear in deeper tiles) and through collisions.
+    public var maxPerMegapoint = 140.0
+
+    public init() {}
+
+    public func place(_ candidates: [PlaceLabel], camera: Camera, sprites: SpriteAvailability) -> [PlacedLabel] {
+        let view = ScreenRect(x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height)
+        // Places just outside the view still claim their space, so a label near the edge
+        // does not change when its neighbour scrolls into view.
+        let m = Self.margin
+        let area = ScreenRect(x: -m, y: -m, width: view.width + 2 * m, height: view.height + 2 * m)
+        let limit = Int(maxPerMegapoint * view.width * view.height / 1e6) + 8
+        var taken: [ScreenRect] = []
+        var out: [PlacedLabel] = []
+        var seen = Set<String>()
+        for c in candidates.sorted(by: PlaceLabel.morePrioritary) {
+            guard out.count < limit else { break }  // counted over the margin too
+            // The same place can arrive from two tiles (a parent standing in); keep one.
+            let identity = "\(c.name)|\(Int(c.point.x * 1e6))|\(Int(c.point.y * 1e6))"
+            guard seen.insert(identity).inserted else { continue }
+            // A label not rasterized yet competes with an estimated size: only winners are
+            // rasterized, and its spot is held so that nothing shuffles when it arrives.
+            let key = SpriteKey.text(c.name, c.style)
+            let ready = sprites.size(of: key)
+            let size = ready ?? Self.estimatedSize(c.name, c.style)
+            let p = camera.screenPoint(for: c.point)
+            let d = dotSize
+            let dot = ScreenRect(x: p.x - d / 2, y: p.y - d / 2, width: d, height: d)
+            guard area.intersects(dot) else { continue }
+            let gap = d / 2 + 2
+            let options = [
+                ScreenRect(x: p.x + gap, y: p.y - size.height / 2, width: size.width, height: size.height),
+                ScreenRect(x: p.x - gap - size.width, y: p.y - size.height / 2, width: size.width, height: size.height),
+                ScreenRect(x: p.x - size.width / 2, y: p.y - gap - size.height, width: size.width, height: size.height),
+                ScreenRect(x: p.x - size.width / 2, y: p.y + gap, width: size.width, height: size.height),
+            ]
+            let pad = padding
+            func padded(_ r: ScreenRect) -> ScreenRect { ScreenRect(x: r.x - pad, y: r.y - pad, width: r.width + 2 * pad, height: r.height + 2 * pad) }
+            guard !taken.contains(where: { $0.intersects(dot) }) else { continue }
+            for o in options where !taken.contains(where: { $0.intersects(padded(o)) }) && !o.intersects(dot) {
+                taken.append(padded(o))
+                taken.append(dot)
+                out.append(PlacedLabel(place: c, dot: dot, text: o, ready: ready != nil))
+                break
+            }
+        }
+        return out.filter { view.intersects($0.text) || view.intersects($0.dot) }
+    }
+
+    public static let margin = 192.0
+
+    /// About how big a label's sprite will be (DejaVu Sans averages ~0.6 em per character).
+    public static func estimatedSize(_ text: String, _ style: TextStyle) -> ScreenSize {
+        let (size, halo): (Double, Double)
+        switch style {
+        case .place: (size, halo) = (10.5, 2.2)
+        case .majorPlace: (size, halo) = (11.5, 2.4)
+        case .capital: (size, halo) = (12, 2.5)
+        case .chrome: (size, halo) = (9.5, 0)
+        }
+        return ScreenSize(width: Double(text.count) * size * 0.62 + 2 * halo + 2, height: size * 1.25 + 2 * halo + 2)
+    }
+}

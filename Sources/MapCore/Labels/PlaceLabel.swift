@@ -1,0 +1,34 @@
+import Foundation
+import MapGeometry
+
+/// A named place that may get a label.
+public struct PlaceLabel: Hashable, Sendable {
+    public var name: String
+    public var point: MapPoint
+    public var population: Int
+    public var capital: Bool
+
+    public init(name: String, point: MapPoint, population: Int, capital: Bool) {
+        self.name = name; self.point = point; self.population = population; self.capital = capital
+    }
+
+    /// Capitals first, then the bigger place; the name breaks ties so order is stable.
+    public static func morePrioritary(_ a: PlaceLabel, _ b: PlaceLabel) -> Bool {
+        if a.capital != b.capital { return a.capital }
+        if a.population != b.population { return a.population > b.population }
+        return a.name < b.name
+    }
+
+    public var style: TextStyle {
+        capital ? .capital : population >= 1_000_000 ? .majorPlace : .place
+    }
+}
+
+/// A label that won its place: where the dot and the text go, in screen points.
+public struct PlacedLabel: Hashable, Sendable {
+    public var place: PlaceLabel
+    public var dot: ScreenRect
+    public var text: ScreenRect
+    /// False while its text is still to be rasterized (the spot is held, nothing drawn).
+    public var ready: Bool = true
+}

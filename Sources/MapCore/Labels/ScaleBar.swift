@@ -1,0 +1,38 @@
+import Foundation
+import MapGeometry
+
+/// The scale bar: the longest round distance (1, 2 or 5 × 10ⁿ) that fits in `maxWidth`
+/// points at the centre of the view, in metric or imperial units.
+public struct ScaleBar: Hashable, Sendable {
+    public var width: Double
+    public var label: String
+
+    public static func make(camera: Camera, imperial: Bool, maxWidth: Double = 110) -> ScaleBar {
+        let metersPerPoint = WebMercator.metersPerMapPoint(atLatitude: camera.centerCoordinate.latitude) / camera.scale
+        let maxMeters = metersPerPoint * maxWidth
+        if imperial {
+            let feet = maxMeters * 3.280839895
+            if feet >= 5280 {
+                let miles = nice(feet / 5280)
+                return ScaleBar(width: miles * 1609.344 / metersPerPoint, label: "\(format(miles)) mi")
+            }
+            let f = nice(feet)
+            return ScaleBar(width: f * 0.3048 / metersPerPoint, label: "\(format(f)) ft")
+        }
+        let m = nice(maxMeters)
+        return m >= 1000 ? ScaleBar(width: m / metersPerPoint, label: "\(format(m / 1000)) km")
+                         : ScaleBar(width: m / metersPerPoint, label: "\(format(m)) m")
+    }
+
+    /// The largest 1, 2 or 5 × 10ⁿ not above v.
+    static func nice(_ v: Double) -> Double {
+        guard v > 0 else { return 0 }
+        let p = pow(10, floor(log10(v)))
+        for k in [5.0, 2, 1] where k * p <= v * (1 + 1e-12) { return k * p }
+        return p
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(format: "%g", v)
+    }
+}

@@ -1,0 +1,87 @@
+import CCairo
+import CPango
+import Foundation
+import MapCore
+import MapTiles
+
+/// Renders text sprites with Pango: a white halo under the glyphs so names stay legible on
+/// any background. Each sprite is drawn once per device pixel ratio and then only placed.
+public enum TextRasterizer {
+    struct Font {
+        let family: String
+        let size: Double
+        let weight: PangoWeight
+        let color: Color
+        let halo: Double
+    }
+
+    static func font(_ style: TextStyle, _ s: BasemapStyle) -> Font {
+        switch style {
+        case .place: return Font(family: "DejaVu Sans", size: 10.5, weight: PANGO_WEIGHT_NORMAL, color: s.label, halo: 2.2)
+        case .majorPlace: return Font(family: "DejaVu Sans", size: 11.5, weight: PANGO_WEIGHT_NORMAL, color: s.label, halo: 2.4)
+        case .capital: return Font(family: "DejaVu Sans", size: 12, weight: PANGO_WEIGHT_BOLD, color: s.capitalLabel, halo: 2.5)
+        case .chrome: return Font(family: "DejaVu Sans", size: 9.5, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0x333333), halo: 0)
+        }
+    }
+
+    /// The text as a premultiplied bitmap at `pixelRatio` device pixels per point.
+    public static func render(_ text: String, style: TextStyle, pixelRatio k: Double, basemap: BasemapStyle = .standard) throws -> Bitmap {
+        let f = font(style, basemap)
+        // Measure on a scratch surface first.
+        let probe = try CairoCanvas(width: 1, height: 1)
+        let layout = makeLayout(probe.context, text, f, k)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        let pad = Int((f.halo * k).rounded(.up)) + 1
+        let w = max(Int(logical.width), 1) + 2 * pad, h = max(Int(logical.height), 1) + 2 * pad
+        let canvas = try CairoCanvas(width: w, height: h)
+        let cr = canvas.context
+        let drawn = makeLayout(cr, text, f, k)
+        defer { g_object_unref(UnsafeMutableRawPointer(drawn)) }
+        cairo_move_to(cr, Double(pad - Int(logical.x)), Double(pad - Int(logical.y)))
+        if f.halo > 0 {
+            pango_cairo_layout_path(cr, drawn)
+            canvas.setColor(basemap.labelHalo)
+            cairo_set_line_width(cr, 2 * f.halo * k)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+            cairo_move_to(cr, Double(pad - Int(logical.x)), Double(pad - Int(logical.y)))
+        }
+        canvas.setColor(f.color)
+        pango_cairo_show_layout(cr, drawn)
+        return canvas.bitmap()
+    }
+
+    private static func makeLayout(_ cr: OpaquePointer, _ text: String, _ f: Font, _ k: Double) -> OpaquePointer {
+        let layout = pango_cairo_create_layout(cr)!
+        let desc = pango_font_description_new()!
+        pango_font_description_set_family(desc, f.family)
+        pango_font_description_set_weight(desc, f.weight)
+        pango_font_description_set_absolute_size(desc, f.size * k * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, desc)
+        pango_font_description_free(desc)
+        pango_layout_set_text(layout, text, -1)
+        return layout
+    }
+
+    /// A round dot with a thin light rim: marks a place under its label.
+    public static func placeDot(capital: Bool, pixelRatio k: Double, basemap: BasemapStyle = .standard) throws -> Bitmap {
+        let d = 5.0, size = Int((d + 3) * k + 0.5)
+        let canvas = try CairoCanvas(width: size, height: size)
+        let cr = canvas.context
+        let c = Double(size) / 2
+        cairo_arc(cr, c, c, d / 2 * k, 0, 2 * .pi)
+        canvas.setColor(capital ? basemap.capitalLabel : Color(hex: 0x55555F))
+        cairo_fill_preserve(cr)
+        canvas.setColor(Color(hex: 0xFFFFFF, alpha: 0.9))
+        cairo_set_line_width(cr, 1.2 * k)
+        cairo_stroke(cr)
+        if capital {
+            cairo_arc(cr, c, c, d / 5 * k, 0, 2 * .pi)
+            canvas.setColor(Color(hex: 0xFFFFFF))
+            cairo_fill(cr)
+        }
+        return canvas.bitmap()
+    }
+}

@@ -1,0 +1,97 @@
+import CSDL2
+import Foundation
+import MapCore
+import MapGraphics
+import MapTiles
+
+/// Sprites (text, dots) rasterized once with Cairo/Pango and packed into one atlas texture
+/// in shelves (rows of similar height). Rasterizing happens on demand, within a time budget
+/// per frame; what is not ready yet is simply not drawn until a later frame.
+public final class SpriteStore: SpriteAvailability {
+    private struct Entry {
+        let rect: SDL_Rect
+        let size: ScreenSize
+    }
+    private struct Shelf {
+        let y: Int32
+        let height: Int32
+        var x: Int32
+    }
+
+    private let renderer: SDLRenderer
+    private let pixelRatio: Double
+    private let side: Int32
+    private var page: SDLTexture?
+    private var entries: [SpriteKey: Entry] = [:]
+    private var shelves: [Shelf] = []
+    private var failed = Set<SpriteKey>()
+
+    public init(renderer: SDLRenderer, pixelRatio: Double) {
+        self.renderer = renderer
+        self.pixelRatio = pixelRatio
+        side = Int32(min(4096, 1024 * max(1, Int(pixelRatio.rounded(.up)))))
+    }
+
+    public func size(of sprite: SpriteKey) -> ScreenSize? { entries[sprite]?.size }
+
+    func texture(for sprite: SpriteKey) -> (SDLTexture, SDL_Rect)? {
+        guard let e = entries[sprite], let page else { return nil }
+        return (page, e.rect)
+    }
+
+    /// Rasterizes wanted sprites, most important first, until `deadline` on `clock` (at
+    /// least one). Returns how many it made; sprites that fail are not tried again.
+    @discardableResult
+    public func prepare(_ wanted: [SpriteKey], until deadline: Double = .infinity, clock: () -> Double = { 0 }) -> Int {
+        var made = 0
+        for key in wanted where entries[key] == nil && !failed.contains(key) {
+            do { try add(key, bitmap: rasterize(key)); made += 1 } catch { failed.insert(key) }
+            if clock() > deadline { break }
+        }
+        return made
+    }
+
+    private func rasterize(_ key: SpriteKey) throws -> Bitmap {
+        switch key {
+        case let .text(s, style): return try TextRasterizer.render(s, style: style, pixelRatio: pixelRatio)
+        case let .placeDot(capital): return try TextRasterizer.placeDot(capital: capital, pixelRatio: pixelRatio)
+        }
+    }
+
+    private func add(_ key: SpriteKey, bitmap source: Bitmap) throws {
+        var bitmap = source
+        bitmap.unpremultiply()
+        let w = Int32(bitmap.width), h = Int32(bitmap.height)
+        guard w + 1 <= side, h + 1 <= side else { throw SDLError(message: "sprite too large") }
+        if page == nil {
+            guard let t = SDL_CreateTexture(renderer.raw, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                            Int32(SDL_TEXTUREACCESS_STATIC.rawValue), side, side) else { throw SDLError("sprite atlas") }
+            SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
+            SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
+            page = SDLTexture(raw: t, width: Int(side), height: Int(side), renderer: renderer)
+        }
+        guard let origin = allocate(w + 1, h + 1) else {
+            // Full: start over; what is on screen is rasterized again in the next frames.
+            entries.removeAll()
+            shelves.removeAll()
+            return try add(key, bitmap: source)
+        }
+        var rect = SDL_Rect(x: origin.x, y: origin.y, w: w, h: h)
+        _ = bitmap.pixels.withUnsafeBytes { SDL_UpdateTexture(page!.raw, &rect, $0.baseAddress, w * 4) }
+        entries[key] = Entry(rect: rect, size: ScreenSize(width: Double(w) / pixelRatio, height: Double(h) / pixelRatio))
+    }
+
+    /// A spot for a w×h box: on a shelf of about that height with room, or on a new shelf.
+    private func allocate(_ w: Int32, _ h: Int32) -> (x: Int32, y: Int32)? {
+        let height = (h + 3) / 4 * 4
+        if let i = shelves.firstIndex(where: { $0.height == height && $0.x + w <= side }) {
+            let x = shelves[i].x
+            shelves[i].x += w
+            return (x, shelves[i].y)
+        }
+        let y = shelves.last.map { $0.y + $0.height } ?? 0
+        guard y + height <= side else { return nil }
+        shelves.append(Shelf(y: y, height: height, x: w))
+        return (0, y)
+    }
+}
