@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry", "CSQLite"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapTiles", "MapCore", "MapGeometry"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry"]),

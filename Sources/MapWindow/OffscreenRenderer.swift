@@ -55,7 +55,7 @@ public final class OffscreenRenderer {
     /// Returns messages about tiles that failed (drawn with their parents instead).
     @discardableResult
     public func render(camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
-                       background: Color = Color(hex: 0xE8E6E1), imperialUnits: Bool = false,
+                       background: Color = Color(hex: 0xE8E6E1), imperialUnits: Bool = false, labels: Bool = true,
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter))
         defer { loader.stop() }
@@ -64,6 +64,7 @@ public final class OffscreenRenderer {
         var scene = Scene(camera: camera, background: background, tileZoomRange: source.zoomRange)
         scene.attribution = source.attribution
         scene.imperialUnits = imperialUnits
+        scene.showsLabels = labels
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {

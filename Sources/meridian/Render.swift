@@ -25,6 +25,15 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the PNG.", valueName: "FILE.png"))
     var out: String
 
+    @Flag(name: .long, help: "Leave place labels out.")
+    var noLabels = false
+
+    @Flag(name: .long, help: "Scale bar in miles and feet.")
+    var imperial = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write the placed labels (name, screen boxes) as JSON.", valueName: "FILE.json"))
+    var labelsOut: String?
+
     func validate() throws {
         guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
@@ -38,11 +47,21 @@ struct Render: ParsableCommand {
             let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
                                           pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
             let source = try view.makeSource()
-            for m in try r.render(camera: camera, source: source, background: view.background(for: source), at: at, timeout: timeout) { warn(m) }
+            for m in try r.render(camera: camera, source: source, background: view.background(for: source),
+                                  imperialUnits: imperial, labels: !noLabels, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
+            if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }
         } catch {
             warn("render failed: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    private func writeLabels(_ labels: [PlacedLabel], to path: String) throws {
+        struct Out: Encodable { var name: String; var capital: Bool; var x: Double; var y: Double; var width: Double; var height: Double }
+        let rows = labels.map { Out(name: $0.place.name, capital: $0.place.capital, x: $0.text.x, y: $0.text.y, width: $0.text.width, height: $0.text.height) }
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try enc.encode(rows).write(to: URL(fileURLWithPath: path))
     }
 }

@@ -22,7 +22,7 @@ final class CountingSource: TileSource, @unchecked Sendable {
 }
 
 struct TileLoaderTests {
-    let tinyDecoder: TileDecoder = { tile, _ in Bitmap(width: 1, height: 1, pixels: [UInt32(tile.x)], premultiplied: false) }
+    let tinyDecoder: TileDecoder = { tile, _ in DecodedTile(bitmap: Bitmap(width: 1, height: 1, pixels: [UInt32(tile.x)], premultiplied: false)) }
 
     func drainAll(_ l: TileLoader, expecting n: Int) -> [TileResult] {
         var out: [TileResult] = []
@@ -47,7 +47,7 @@ struct TileLoaderTests {
         #expect(src.requested.count == 6)
         for r in results {
             switch r.outcome {
-            case .bitmap(let b): #expect(b.pixels == [UInt32(r.tile.x)])
+            case .bitmap(let b, _): #expect(b.pixels == [UInt32(r.tile.x)])
             case .empty: #expect(r.tile.x % 3 == 2)
             case .failed: Issue.record("unexpected failure")
             }

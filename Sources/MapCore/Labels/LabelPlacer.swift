@@ -15,14 +15,16 @@ public struct LabelPlacer {
 
     public init() {}
 
-    public func place(_ candidates: [PlaceLabel], camera: Camera, sprites: SpriteAvailability) -> [PlacedLabel] {
+    /// `reserved`: screen areas no label may cover (the scale bar, the attribution).
+    public func place(_ candidates: [PlaceLabel], camera: Camera, sprites: SpriteAvailability,
+                      reserved: [ScreenRect] = []) -> [PlacedLabel] {
         let view = ScreenRect(x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height)
         // Places just outside the view still claim their space, so a label near the edge
         // does not change when its neighbour scrolls into view.
         let m = Self.margin
         let area = ScreenRect(x: -m, y: -m, width: view.width + 2 * m, height: view.height + 2 * m)
         let limit = Int(maxPerMegapoint * view.width * view.height / 1e6) + 8
-        var taken: [ScreenRect] = []
+        var taken: [ScreenRect] = reserved
         var out: [PlacedLabel] = []
         var seen = Set<String>()
         for c in candidates.sorted(by: PlaceLabel.morePrioritary) {

@@ -29,6 +29,7 @@ public struct Scene {
     public var attribution = ""
     public var imperialUnits = false
     public var showsScaleBar = true
+    public var showsLabels = true
     public var labelPlacer = LabelPlacer()
 
     public init(camera: Camera, background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19) {
@@ -41,8 +42,11 @@ public struct Scene {
         var list = DrawList()
         list.commands.append(.clear(background))
         let shown = composeTiles(into: &list, tiles: tiles)
-        composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites)
-        composeChrome(into: &list, sprites: sprites)
+        var chrome = DrawList()
+        let plates = composeChrome(into: &chrome, sprites: sprites)
+        if showsLabels { composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites, reserved: plates) }
+        list.commands += chrome.commands
+        list.wantedSprites = chrome.wantedSprites + list.wantedSprites
         return list
     }
 
@@ -108,12 +112,13 @@ public struct Scene {
         return shown
     }
 
-    private func composeLabels(into list: inout DrawList, from shown: [TileID], tiles: TileAvailability, sprites: SpriteAvailability) {
+    private func composeLabels(into list: inout DrawList, from shown: [TileID], tiles: TileAvailability,
+                               sprites: SpriteAvailability, reserved: [ScreenRect]) {
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
         for t in shown where used.insert(t).inserted { candidates += tiles.places(in: t) }
         guard !candidates.isEmpty else { return }
-        let placed = labelPlacer.place(candidates, camera: camera, sprites: sprites)
+        let placed = labelPlacer.place(candidates, camera: camera, sprites: sprites, reserved: reserved)
         var wanted: [SpriteKey] = []
         for p in placed {
             let dot = SpriteKey.placeDot(capital: p.place.capital), text = SpriteKey.text(p.place.name, p.place.style)
@@ -130,7 +135,9 @@ public struct Scene {
     }
 
     /// The scale bar (bottom left) and the attribution (bottom right), on light plates.
-    private func composeChrome(into list: inout DrawList, sprites: SpriteAvailability) {
+    /// Returns the plates, which labels keep clear of.
+    private func composeChrome(into list: inout DrawList, sprites: SpriteAvailability) -> [ScreenRect] {
+        var plates: [ScreenRect] = []
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let plate = Color(hex: 0xFFFFFF, alpha: 0.72)
         let ink = Color(hex: 0x333333)
@@ -138,22 +145,27 @@ public struct Scene {
             let key = SpriteKey.text(attribution, .chrome)
             if let s = sprites.size(of: key) {
                 let r = ScreenRect(x: w - s.width - 4, y: h - s.height - 2, width: s.width, height: s.height)
-                list.commands.append(.fillRect(ScreenRect(x: r.x - 3, y: r.y, width: s.width + 7, height: s.height + 2), plate))
+                let back = ScreenRect(x: r.x - 3, y: r.y, width: s.width + 7, height: s.height + 2)
+                plates.append(back)
+                list.commands.append(.fillRect(back, plate))
                 list.commands.append(.sprite(key, destination: r, opacity: 1))
             } else {
                 list.wantedSprites.insert(key, at: 0)
             }
         }
-        guard showsScaleBar else { return }
+        guard showsScaleBar else { return plates }
         let bar = ScaleBar.make(camera: camera, imperial: imperialUnits)
         let key = SpriteKey.text(bar.label, .chrome)
-        guard let s = sprites.size(of: key) else { list.wantedSprites.insert(key, at: 0); return }
+        guard let s = sprites.size(of: key) else { list.wantedSprites.insert(key, at: 0); return plates }
         let x = 10.0, base = h - 10
-        list.commands.append(.fillRect(ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12), plate))
+        let back = ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12)
+        plates.append(back)
+        list.commands.append(.fillRect(back, plate))
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 3, width: bar.width, height: 2), ink))
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), ink))
         list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), ink))
         list.commands.append(.sprite(key, destination: ScreenRect(x: x + bar.width + 4, y: base - s.height - 2, width: s.width, height: s.height), opacity: 1))
+        return plates
     }
 
     private func readyAncestor(of tile: TileID, tiles: TileAvailability) -> (TileID, UnitRect)? {
