@@ -28,7 +28,7 @@ bench: build
 
 # The README's screenshot.
 render: build
-	.build/release/meridian render --tiles debug --center 48.8566,2.3522 --zoom 4.5 --size 960x540 --out docs/screenshot.png
+	.build/release/meridian render --center 47.5,9 --zoom 5.2 --size 960x540 --out docs/screenshot.png
 
 clean:
 	rm -rf .build

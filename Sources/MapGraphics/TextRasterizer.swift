@@ -65,6 +65,12 @@ public enum TextRasterizer {
         return layout
     }
 
+    /// Loads fontconfig's configuration and font caches (process-wide), so that the first
+    /// label drawn on the frame thread does not pay for it.
+    public static func warmUp() {
+        _ = try? render("Meridian", style: .capital, pixelRatio: 1)
+    }
+
     /// A round dot with a thin light rim: marks a place under its label.
     public static func placeDot(capital: Bool, pixelRatio k: Double, basemap: BasemapStyle = .standard) throws -> Bitmap {
         let d = 5.0, size = Int((d + 3) * k + 0.5)

@@ -16,6 +16,9 @@ public final class MapHost {
     public let clock: VsyncClock
     /// Called once, right after the first frame is on screen.
     public var onFirstPresent: (() -> Void)?
+    /// Called once, after the first frame with every visible tile and label drawn.
+    public var onFullyDrawn: (() -> Void)?
+    private var fullyDrawnDone = false
     /// Drives the camera instead of the user (benchmarks); returns nil when the script is over.
     public var script: ((Double) -> Camera?)?
     /// Messages a person should see (failed tiles…), also printed to stderr.
@@ -32,7 +35,7 @@ public final class MapHost {
     private var quitting = false
     private var firstPresentDone = false
     /// Texture uploads per frame are bounded in time so a burst of tiles cannot stall a frame.
-    public var uploadBudget = 0.001
+    public var uploadBudget = 0.0005
     /// Seconds per frame spent rasterizing sprites after the present.
     public var spriteBudget = 0.003
 
@@ -62,6 +65,8 @@ public final class MapHost {
         compositor = Compositor(renderer: window.renderer, textures: store, sprites: sprites)
         loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter),
                             wake: { [wake] in wake.signal() })
+        // Fontconfig's first use costs ~100 ms; pay it on another thread while tiles load.
+        Thread.detachNewThread { TextRasterizer.warmUp() }
     }
 
     deinit { loader.stop() }
@@ -157,13 +162,17 @@ public final class MapHost {
         SDL_RenderPresent(window.renderer.raw)
         clock.didPresent()
         stats.record(build: built, presentedAt: clock.now)
+        if !firstPresentDone {
+            firstPresentDone = true
+            onFirstPresent?()
+        }
         // Atlas pages and new sprites are made here, in the slack after a present, not inside
         // a frame; new sprites show in the next one.
         store.prepareSlots()
         let made = list.wantedSprites.isEmpty ? 0 : sprites.prepare(list.wantedSprites, until: clock.now + spriteBudget, clock: { [clock] in clock.now })
-        if !firstPresentDone {
-            firstPresentDone = true
-            onFirstPresent?()
+        if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty {
+            fullyDrawnDone = true
+            onFullyDrawn?()
         }
         return (t, made)
     }

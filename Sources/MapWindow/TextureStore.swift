@@ -22,6 +22,10 @@ public final class TextureStore: TileAvailability {
 
     /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
     /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times.
+    /// Enough candidates per tile that small capitals, which mostly collide away, cannot
+    /// crowd out big cities; few enough that a frame never sorts thousands.
+    static let placesPerTile = 40
+
     public init(renderer: SDLRenderer, tilePixels: Int, viewport: (width: Int, height: Int),
                 capacityBytes: Int = 192 << 20) {
         self.renderer = renderer
@@ -64,7 +68,9 @@ public final class TextureStore: TileAvailability {
         switch result.outcome {
         case .bitmap(var bitmap, let tilePlaces):
             bitmap.unpremultiply()
-            let places = tilePlaces.map { PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital) }
+            // Sorted once here; no more than fit in a tile are kept, so a frame never sorts thousands.
+            let places = Array(tilePlaces.map { PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital) }
+                .sorted(by: PlaceLabel.morePrioritary).prefix(Self.placesPerTile))
             do {
                 if bitmap.width == atlas.tileSize && bitmap.height == atlas.tileSize {
                     var slot = try atlas.upload(bitmap)

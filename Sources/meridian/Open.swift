@@ -17,6 +17,12 @@ struct Open: ParsableCommand {
     @Flag(name: .long, help: .hidden)
     var exitAfterFirstPresent = false
 
+    @Flag(name: .long, help: .hidden)
+    var exitWhenDrawn = false
+
+    /// Bench runs leave no state behind.
+    private var isBenchRun: Bool { exitAfterFirstPresent || exitWhenDrawn }
+
     func run() throws {
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
@@ -26,7 +32,7 @@ struct Open: ParsableCommand {
         let last = try showWindow(camera: Camera(center: center, zoom: zoom, viewportSize: size.screenSize))
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
-        if !exitAfterFirstPresent {
+        if !isBenchRun {
             do { try ViewState(center: last.centerCoordinate, zoom: last.zoom).save(to: stateURL) } catch {
                 warn("could not save the view: \(error)")
             }
@@ -48,6 +54,7 @@ struct Open: ParsableCommand {
         let source = try view.makeSource()
         let host = try MapHost(window: window, camera: camera, source: source, background: view.background(for: source))
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
+        if exitWhenDrawn { host.onFullyDrawn = { [unowned host] in host.requestQuit() } }
         host.run()
         return host.camera
     }

@@ -95,6 +95,10 @@ struct TileLoaderTests {
         let l = TileLoader(source: CountingSource(), workers: 2, decode: tinyDecoder, wake: { woke.lock(); count += 1; woke.unlock() })
         l.want([TileID(z: 1, x: 0, y: 0), TileID(z: 1, x: 1, y: 0)])
         _ = drainAll(l, expecting: 2)
+        // The worker wakes the loop after queueing each result, so the second wake may come
+        // just after the drain: wait for it (bounded).
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline { woke.lock(); let c = count; woke.unlock(); if c >= 2 { break }; Thread.sleep(forTimeInterval: 0.005) }
         l.stop()
         woke.lock(); #expect(count == 2); woke.unlock()
     }

@@ -11,7 +11,7 @@ public struct LabelPlacer {
     public var dotSize = 5.0
     /// At most this many labels per million square points of screen: density follows zoom
     /// through the data (more places appear in deeper tiles) and through collisions.
-    public var maxPerMegapoint = 140.0
+    public var maxPerMegapoint = 80.0
 
     public init() {}
 
@@ -23,8 +23,9 @@ public struct LabelPlacer {
         // does not change when its neighbour scrolls into view.
         let m = Self.margin
         let area = ScreenRect(x: -m, y: -m, width: view.width + 2 * m, height: view.height + 2 * m)
-        let limit = Int(maxPerMegapoint * view.width * view.height / 1e6) + 8
-        var taken: [ScreenRect] = reserved
+        let limit = Int(maxPerMegapoint * area.width * area.height / 1e6) + 8
+        var taken = RectGrid(cell: 64)
+        for r in reserved { taken.insert(r) }
         var out: [PlacedLabel] = []
         var seen = Set<String>()
         for c in candidates.sorted(by: PlaceLabel.morePrioritary) {
@@ -50,10 +51,10 @@ public struct LabelPlacer {
             ]
             let pad = padding
             func padded(_ r: ScreenRect) -> ScreenRect { ScreenRect(x: r.x - pad, y: r.y - pad, width: r.width + 2 * pad, height: r.height + 2 * pad) }
-            guard !taken.contains(where: { $0.intersects(dot) }) else { continue }
-            for o in options where !taken.contains(where: { $0.intersects(padded(o)) }) && !o.intersects(dot) {
-                taken.append(padded(o))
-                taken.append(dot)
+            guard !taken.intersects(dot) else { continue }
+            for o in options where !taken.intersects(padded(o)) && !o.intersects(dot) {
+                taken.insert(padded(o))
+                taken.insert(dot)
                 out.append(PlacedLabel(place: c, dot: dot, text: o, ready: ready != nil))
                 break
             }
@@ -73,5 +74,28 @@ public struct LabelPlacer {
         case .chrome: (size, halo) = (9.5, 0)
         }
         return ScreenSize(width: Double(text.count) * size * 0.62 + 2 * halo + 2, height: size * 1.25 + 2 * halo + 2)
+    }
+}
+
+/// Rectangles bucketed by a square grid, so "does this box hit anything placed?" looks at a
+/// few neighbours instead of every label.
+struct RectGrid {
+    let cell: Double
+    private var buckets: [Int: [ScreenRect]] = [:]
+
+    init(cell: Double) { self.cell = cell }
+
+    private func keys(_ r: ScreenRect) -> [Int] {
+        let x0 = Int((r.x / cell).rounded(.down)), x1 = Int((r.maxX / cell).rounded(.down))
+        let y0 = Int((r.y / cell).rounded(.down)), y1 = Int((r.maxY / cell).rounded(.down))
+        var out: [Int] = []
+        for y in y0...max(y0, y1) { for x in x0...max(x0, x1) { out.append(y &* 1_000_003 &+ x) } }
+        return out
+    }
+
+    mutating func insert(_ r: ScreenRect) { for k in keys(r) { buckets[k, default: []].append(r) } }
+
+    func intersects(_ r: ScreenRect) -> Bool {
+        keys(r).contains { k in buckets[k]?.contains { $0.intersects(r) } ?? false }
     }
 }

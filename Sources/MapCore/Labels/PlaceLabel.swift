@@ -12,12 +12,15 @@ public struct PlaceLabel: Hashable, Sendable {
         self.name = name; self.point = point; self.population = population; self.capital = capital
     }
 
-    /// Capitals first, then the bigger place; the name breaks ties so order is stable.
+    /// Bigger places first, a capital counting as four times its population (so Paris
+    /// beats any French town, but Barcelona beats Andorra la Vella); the name breaks ties so
+    /// the order is stable.
     public static func morePrioritary(_ a: PlaceLabel, _ b: PlaceLabel) -> Bool {
-        if a.capital != b.capital { return a.capital }
-        if a.population != b.population { return a.population > b.population }
+        if a.rank != b.rank { return a.rank > b.rank }
         return a.name < b.name
     }
+
+    public var rank: Int { capital ? population * 4 : population }
 
     public var style: TextStyle {
         capital ? .capital : population >= 1_000_000 ? .majorPlace : .place
