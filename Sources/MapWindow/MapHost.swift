@@ -24,10 +24,11 @@ public final class MapHost {
     /// Messages a person should see (failed tiles…), also printed to stderr.
     public var onMessage: (String) -> Void = { FileHandle.standardError.write(Data(("meridian: " + $0 + "\n").utf8)) }
 
-    private var store: TextureStore
-    private var sprites: SpriteStore
-    private var compositor: Compositor
-    private var loader: TileLoader
+    private var pipeline: RenderPipeline
+    private var store: TextureStore { pipeline.store }
+    private var sprites: SpriteStore { pipeline.sprites }
+    private var compositor: Compositor { pipeline.compositor }
+    private var loader: TileLoader { pipeline.loader }
     private let wakeType: UInt32
     private let wake: WakeSignal
     private var pixelRatio: Double
@@ -59,12 +60,8 @@ public final class MapHost {
         guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
         wakeType = type
         wake = WakeSignal(eventType: type)
-        store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
-                             viewport: window.largestPixelSize)
-        sprites = SpriteStore(renderer: window.renderer, pixelRatio: pixelRatio)
-        compositor = Compositor(renderer: window.renderer, textures: store, sprites: sprites)
-        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter),
-                            wake: { [wake] in wake.signal() })
+        pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
+                                  painter: painter, pixelRatio: pixelRatio, wake: { [wake] in wake.signal() })
         // Fontconfig's first use costs ~100 ms; pay it on another thread while tiles load.
         Thread.detachNewThread { TextRasterizer.warmUp() }
     }
@@ -132,12 +129,8 @@ public final class MapHost {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
             loader.stop()
-            store = TextureStore(renderer: window.renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: ratio),
-                                 viewport: window.largestPixelSize)
-            sprites = SpriteStore(renderer: window.renderer, pixelRatio: ratio)
-            compositor = Compositor(renderer: window.renderer, textures: store, sprites: sprites)
-            loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: ratio, painter: painter),
-                                wake: { [wake] in wake.signal() })
+            pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
+                                      painter: painter, pixelRatio: ratio, wake: { [wake] in wake.signal() })
         }
     }
 

@@ -20,9 +20,6 @@ public final class OffscreenRenderer {
     private let owner: SurfaceHandle
     public let renderer: SDLRenderer
     public let pixelRatio: Double
-    private let store: TextureStore
-    private let sprites: SpriteStore
-    private let compositor: Compositor
     /// The labels the last render placed.
     public private(set) var placedLabels: [PlacedLabel] = []
 
@@ -38,12 +35,7 @@ public final class OffscreenRenderer {
         owner = SurfaceHandle(s)
         renderer = SDLRenderer(raw: r, target: owner)
         self.pixelRatio = pixelRatio
-        store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio),
-                             viewport: (pixelWidth, pixelHeight))
-        sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
-        compositor = Compositor(renderer: renderer, textures: store, sprites: sprites)
     }
-
 
     public struct Timeout: Error, CustomStringConvertible {
         public let missing: Int
@@ -57,7 +49,9 @@ public final class OffscreenRenderer {
     public func render(camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                        background: Color = Color(hex: 0xE8E6E1), imperialUnits: Bool = false, labels: Bool = true,
                        at t: Double, timeout: Double = 20) throws -> [String] {
-        let loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter))
+        let pipeline = RenderPipeline(renderer: renderer, viewport: (Int(surface.pointee.w), Int(surface.pointee.h)),
+                                      source: source, painter: painter, pixelRatio: pixelRatio)
+        let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
         defer { loader.stop() }
         let deadline = Date().addingTimeInterval(timeout)
         var messages: [String] = []
@@ -81,7 +75,7 @@ public final class OffscreenRenderer {
         for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
             list = scene.compose(at: t, tiles: store, sprites: sprites)
         }
-        compositor.execute(list, pixelRatio: pixelRatio)
+        pipeline.compositor.execute(list, pixelRatio: pixelRatio)
         SDL_RenderPresent(renderer.raw)
         placedLabels = list.placedLabels
         return messages
