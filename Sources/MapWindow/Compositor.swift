@@ -44,6 +44,12 @@ public final class Compositor {
                 var d = pixelRect(dst, k)
                 SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
                 SDL_RenderCopy(r, tex.raw, &s, &d)
+            case let .rotatedSprite(key, dst, opacity, degrees):
+                guard let (tex, region) = sprites.texture(for: key) else { continue }
+                var s = region
+                var d = SDL_FRect(x: Float(dst.x * k), y: Float(dst.y * k), w: Float(dst.width * k), h: Float(dst.height * k))
+                SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
+                SDL_RenderCopyExF(r, tex.raw, &s, &d, degrees, nil, SDL_FLIP_NONE)
             case let .sprite(key, dst, opacity):
                 guard let (tex, region) = sprites.texture(for: key) else { continue }
                 var s = region

@@ -43,6 +43,9 @@ public final class MapHost {
     private let painter: VectorTilePainter
     /// What shows where no tile is (beyond the poles, before the first tile arrives).
     public var background: Color
+    /// Overlays drawn above the map.
+    public var circles: [CircleOverlay] = []
+    public var location: LocationAnnotation?
 
     public init(window: SDLWindow, camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                 background: Color = Color(hex: 0xE8E6E1)) throws {
@@ -89,8 +92,9 @@ public final class MapHost {
             if quitting { break }
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
-            let (t, spritesMade) = frame()
-            needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0
+            let (t, spritesMade, animating) = frame()
+            // Frames go on only while something moves on screen; otherwise the loop sleeps.
+            needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0 || animating
         }
     }
 
@@ -134,10 +138,10 @@ public final class MapHost {
         }
     }
 
-    /// Builds and presents one frame; returns its time and how many sprites it rasterized
-    /// for the next one.
+    /// Builds and presents one frame; returns its time, how many sprites it rasterized for
+    /// the next one, and whether anything on screen animates.
     @discardableResult
-    private func frame() -> (Double, Int) {
+    private func frame() -> (Double, Int, Bool) {
         let start = clock.now
         let t = clock.frameTime()
         if let script {
@@ -148,7 +152,14 @@ public final class MapHost {
         var scene = Scene(camera: controller.camera, background: background, tileZoomRange: source.zoomRange)
         scene.attribution = source.attribution
         scene.imperialUnits = controller.imperialUnits
-        let list = scene.compose(at: t, tiles: store, sprites: sprites)
+        scene.circles = circles
+        scene.location = location
+        var list = scene.compose(at: t, tiles: store, sprites: sprites)
+        if !firstPresentDone {
+            // Overlays pulse from the very first frame: rasterize their few sprites now.
+            let overlays = list.wantedSprites.filter { if case .text = $0 { return false } else { return true } }
+            if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, sprites: sprites) }
+        }
         loader.want(list.wantedTiles)
         compositor.execute(list, pixelRatio: pixelRatio)
         let built = clock.now - start
@@ -167,7 +178,7 @@ public final class MapHost {
             fullyDrawnDone = true
             onFullyDrawn?()
         }
-        return (t, made)
+        return (t, made, list.animating)
     }
 
     private func drainTiles(until deadline: Double) {

@@ -22,6 +22,8 @@ public final class OffscreenRenderer {
     public let pixelRatio: Double
     /// The labels the last render placed.
     public private(set) var placedLabels: [PlacedLabel] = []
+    /// The draw list of the last render.
+    public private(set) var lastDrawList = DrawList()
 
     public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
         guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
@@ -48,6 +50,7 @@ public final class OffscreenRenderer {
     @discardableResult
     public func render(camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                        background: Color = Color(hex: 0xE8E6E1), imperialUnits: Bool = false, labels: Bool = true,
+                       circles: [CircleOverlay] = [], location: LocationAnnotation? = nil,
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let pipeline = RenderPipeline(renderer: renderer, viewport: (Int(surface.pointee.w), Int(surface.pointee.h)),
                                       source: source, painter: painter, pixelRatio: pixelRatio)
@@ -59,6 +62,8 @@ public final class OffscreenRenderer {
         scene.attribution = source.attribution
         scene.imperialUnits = imperialUnits
         scene.showsLabels = labels
+        scene.circles = circles
+        scene.location = location
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {
@@ -78,6 +83,7 @@ public final class OffscreenRenderer {
         pipeline.compositor.execute(list, pixelRatio: pixelRatio)
         SDL_RenderPresent(renderer.raw)
         placedLabels = list.placedLabels
+        lastDrawList = list
         return messages
     }
 

@@ -32,19 +32,25 @@ public final class SpriteStore: SpriteAvailability {
         side = Int32(min(4096, 1024 * max(1, Int(pixelRatio.rounded(.up)))))
     }
 
-    public func size(of sprite: SpriteKey) -> ScreenSize? { entries[sprite]?.size }
+    public func size(of sprite: SpriteKey) -> ScreenSize? { entries[sprite]?.size ?? largeSizes[sprite] }
 
     func texture(for sprite: SpriteKey) -> (SDLTexture, SDL_Rect)? {
+        if let big = large[sprite] { return (big, SDL_Rect(x: 0, y: 0, w: Int32(big.width), h: Int32(big.height))) }
         guard let e = entries[sprite], let page else { return nil }
         return (page, e.rect)
     }
+
+    /// Sprites taller than this (circles, halos) have textures of their own; text stays shelved.
+    private var large: [SpriteKey: SDLTexture] = [:]
+    private var largeSizes: [SpriteKey: ScreenSize] = [:]
+    static let largeHeight = 96
 
     /// Rasterizes wanted sprites, most important first, until `deadline` on `clock` (at
     /// least one). Returns how many it made; sprites that fail are not tried again.
     @discardableResult
     public func prepare(_ wanted: [SpriteKey], until deadline: Double = .infinity, clock: () -> Double = { 0 }) -> Int {
         var made = 0
-        for key in wanted where entries[key] == nil && !failed.contains(key) {
+        for key in wanted where size(of: key) == nil && !failed.contains(key) {
             do { try add(key, bitmap: rasterize(key)); made += 1 } catch { failed.insert(key) }
             if clock() > deadline { break }
         }
@@ -55,6 +61,11 @@ public final class SpriteStore: SpriteAvailability {
         switch key {
         case let .text(s, style): return try TextRasterizer.render(s, style: style, pixelRatio: pixelRatio)
         case let .placeDot(capital): return try TextRasterizer.placeDot(capital: capital, pixelRatio: pixelRatio)
+        case let .pulseCircle(color, r): return try OverlaySprites.circle(color, radius: r, pixelRatio: pixelRatio)
+        case let .accuracyDisc(color, r): return try OverlaySprites.accuracyDisc(color, radius: r, pixelRatio: pixelRatio)
+        case let .halo(color, raster): return try OverlaySprites.halo(color, raster: raster, pixelRatio: pixelRatio)
+        case let .locationDot(color): return try OverlaySprites.locationDot(color, pixelRatio: pixelRatio)
+        case let .headingCone(color): return try OverlaySprites.headingCone(color, pixelRatio: pixelRatio)
         }
     }
 
@@ -62,6 +73,12 @@ public final class SpriteStore: SpriteAvailability {
         var bitmap = source
         bitmap.unpremultiply()
         let w = Int32(bitmap.width), h = Int32(bitmap.height)
+        if h > Self.largeHeight || w >= side {
+            let tex = try bitmap.pixels.withUnsafeBytes { try renderer.makeTexture(width: bitmap.width, height: bitmap.height, pixels: $0.baseAddress!) }
+            large[key] = tex
+            largeSizes[key] = ScreenSize(width: Double(w) / pixelRatio, height: Double(h) / pixelRatio)
+            return
+        }
         guard w + 1 <= side, h + 1 <= side else { throw SDLError(message: "sprite too large") }
         if page == nil {
             guard let t = SDL_CreateTexture(renderer.raw, SDL_PIXELFORMAT_ARGB8888.rawValue,

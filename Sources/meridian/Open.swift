@@ -10,6 +10,7 @@ struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "open", abstract: "Open the map window (default).")
 
     @OptionGroup var view: ViewOptions
+    @OptionGroup var overlays: OverlayOptions
 
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
     var size = WindowSize(width: 1280, height: 800)
@@ -53,6 +54,9 @@ struct Open: ParsableCommand {
         }
         let source = try view.makeSource()
         let host = try MapHost(window: window, camera: camera, source: source, background: view.background(for: source))
+        host.circles = overlays.circles
+        // The demo location (no overlay options) sits where the window first looks.
+        host.location = overlays.location(demoAt: camera.centerCoordinate)
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
         if exitWhenDrawn { host.onFullyDrawn = { [unowned host] in host.requestQuit() } }
         host.run()

@@ -9,6 +9,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Render the map to a PNG without a display.")
 
     @OptionGroup var view: ViewOptions
+    @OptionGroup var overlays: OverlayOptions
 
     @Option(name: .long, help: ArgumentHelp("Image size in points.", valueName: "WxH"))
     var size: WindowSize
@@ -48,7 +49,8 @@ struct Render: ParsableCommand {
                                           pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
             let source = try view.makeSource()
             for m in try r.render(camera: camera, source: source, background: view.background(for: source),
-                                  imperialUnits: imperial, labels: !noLabels, at: at, timeout: timeout) { warn(m) }
+                                  imperialUnits: imperial, labels: !noLabels, circles: overlays.circles,
+                                  location: overlays.location(demoAt: nil), at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
             if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }
         } catch {

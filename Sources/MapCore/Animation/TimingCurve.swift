@@ -22,6 +22,16 @@ public struct TimingCurve: Hashable, Sendable {
         return Self.bezier(s, y1, y2)
     }
 
+    /// The elapsed fraction at which the curve reaches `progress` (curves here are monotonic).
+    public func time(forProgress progress: Double) -> Double {
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if value(at: mid) < progress { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
     // B(s) for one axis with end points 0 and 1.
     private static func bezier(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
         let u = 1 - s

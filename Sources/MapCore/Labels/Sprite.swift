@@ -13,6 +13,23 @@ public enum SpriteKey: Hashable, Sendable {
     case text(String, TextStyle)
     /// The small dot marking a place.
     case placeDot(capital: Bool)
+    /// A filled, stroked circle rasterized at `radius` points, scaled and faded when placed.
+    case pulseCircle(Color, radius: Int)
+    /// The translucent accuracy disc under the location dot.
+    case accuracyDisc(Color, radius: Int)
+    /// The location halo rasterized at `HaloPulse.rasterFractions[raster]` of its full size.
+    case halo(Color, raster: Int)
+    /// The 23-point "you are here" dot with its white ring and soft shadow.
+    case locationDot(Color)
+    /// A cone of light pointing north, rotated to the heading when placed.
+    case headingCone(Color)
+
+    /// Raster radius (points) for a circle drawn up to `radius` points: the next power of two,
+    /// so that a circle is scaled down at most 2× and a few rasters serve every zoom.
+    public static func circleBucket(forRadius radius: Double) -> Int {
+        let r = max(radius, 4)
+        return min(1 << Int(log2(r).rounded(.up)), 256)
+    }
 }
 
 /// Which sprites are rasterized, and their size in points. The window answers from its

@@ -20,6 +20,8 @@ public enum DrawCommand: Hashable, Sendable {
     case fillRect(ScreenRect, Color)
     /// Places a rasterized sprite (text, dot) into a screen rectangle.
     case sprite(SpriteKey, destination: ScreenRect, opacity: Double)
+    /// The same, turned clockwise by `degrees` about the rectangle's centre.
+    case rotatedSprite(SpriteKey, destination: ScreenRect, opacity: Double, degrees: Double)
 }
 
 /// What a frame shows, in paint order, plus what it wished it had.
@@ -33,6 +35,18 @@ public struct DrawList: Sendable {
     public var wantedSprites: [SpriteKey] = []
     /// The labels that won a place this frame.
     public var placedLabels: [PlacedLabel] = []
+    /// Something on screen moves by itself (a pulse, a glide): the host must draw again.
+    public var animating = false
+
+    /// The sprite commands, with what they place and where.
+    public var spriteCommands: [(SpriteKey, ScreenRect, Double)] {
+        commands.compactMap {
+            switch $0 {
+            case let .sprite(k, r, o), let .rotatedSprite(k, r, o, _): return (k, r, o)
+            default: return nil
+            }
+        }
+    }
 
     public init() {}
 

@@ -31,6 +31,8 @@ public struct Scene {
     public var showsScaleBar = true
     public var showsLabels = true
     public var labelPlacer = LabelPlacer()
+    public var circles: [CircleOverlay] = []
+    public var location: LocationAnnotation?
 
     public init(camera: Camera, background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19) {
         self.camera = camera
@@ -44,7 +46,14 @@ public struct Scene {
         let shown = composeTiles(into: &list, tiles: tiles)
         var chrome = DrawList()
         let plates = composeChrome(into: &chrome, sprites: sprites)
-        if showsLabels { composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites, reserved: plates) }
+        // Labels keep clear of the chrome and of the location dot drawn above them.
+        var reserved = plates
+        if let loc = location {
+            let p = camera.screenPoint(for: loc.point(at: t)), r = LocationAnnotation.dotDiameter / 2 + 2
+            reserved.append(ScreenRect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
+        }
+        if showsLabels { composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites, reserved: reserved) }
+        composeOverlays(into: &list, at: t, sprites: sprites)
         list.commands += chrome.commands
         list.wantedSprites = chrome.wantedSprites + list.wantedSprites
         return list

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import MapCore
+import MapGeometry
+
+/// `--location LAT,LON[,ACCURACY_M[,HEADING_DEG]]`
+struct LocationSpec: ExpressibleByArgument {
+    var coordinate: Coordinate
+    var accuracy: Double
+    var heading: Double?
+
+    init?(argument: String) {
+        let p = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard (2...4).contains(p.count), p.allSatisfy({ $0 != nil && $0!.isFinite }),
+              let c = Coordinate(parsing: "\(p[0]!),\(p[1]!)") else { return nil }
+        coordinate = c
+        accuracy = p.count > 2 ? p[2]! : 0
+        heading = p.count > 3 ? p[3]! : nil
+        guard accuracy >= 0 && accuracy <= 20_000_000 else { return nil }
+    }
+}
+
+/// `--circle LAT,LON,RADIUS_M[,COLOR]`
+struct CircleSpec: ExpressibleByArgument {
+    var center: Coordinate
+    var radius: Double
+    var color: Color?
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard (3...4).contains(parts.count), let c = Coordinate(parsing: "\(parts[0]),\(parts[1])"),
+              let r = Double(parts[2]), r.isFinite, r > 0, r <= 20_000_000 else { return nil }
+        center = c
+        radius = r
+        if parts.count == 4 { guard let col = Color(parsing: parts[3]) else { return nil }; color = col }
+    }
+}
+
+extension Color: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+/// Overlays on the map: the location annotation and pulsing circles.
+struct OverlayOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show \"you are here\" with an accuracy circle and heading.", valueName: "LAT,LON[,ACCURACY_M[,HEADING_DEG]]"))
+    var location: LocationSpec?
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Add a pulsing circle (repeatable). COLOR is #RRGGBB or a name.", valueName: "LAT,LON,RADIUS_M[,COLOR]"))
+    var circle: [CircleSpec] = []
+
+    @Option(name: .long, help: ArgumentHelp("Colour of the location annotation (all its parts).", valueName: "COLOR"))
+    var pulseColor: Color = .systemBlue
+
+    @Option(name: .long, help: "Seconds the location halo takes to expand.")
+    var pulseDuration = 1.0
+
+    @Option(name: .long, help: "Seconds between location pulses.")
+    var pulseDelay = 1.0
+
+    @Option(name: .long, help: ArgumentHelp("Circles keep this on-screen radius instead of their meters.", valueName: "PT"))
+    var fixedRadius: Double?
+
+    @Flag(name: .long, help: "No demo location when none is given.")
+    var noLocation = false
+
+    func validate() throws {
+        guard pulseDuration.isFinite, pulseDuration > 0, pulseDuration <= 60 else { throw ValidationError("--pulse-duration must be between 0 and 60 seconds") }
+        guard pulseDelay.isFinite, pulseDelay >= 0, pulseDelay <= 60 else { throw ValidationError("--pulse-delay must be between 0 and 60 seconds") }
+        if let f = fixedRadius, !(f.isFinite && f > 0 && f <= 2000) { throw ValidationError("--fixed-radius must be between 0 and 2000 points") }
+    }
+
+    var circles: [CircleOverlay] {
+        circle.map { CircleOverlay(center: $0.center, radiusMeters: $0.radius, color: $0.color ?? Color(hex: 0xFF3B30), fixedRadiusPoints: fixedRadius) }
+    }
+
+    /// The location to show; `demoAt` (the window's first centre) when none was asked for.
+    func location(demoAt: Coordinate?) -> LocationAnnotation? {
+        let halo = HaloPulse(duration: pulseDuration, delay: pulseDelay)
+        if let l = location {
+            return LocationAnnotation(coordinate: l.coordinate, accuracy: l.accuracy, heading: l.heading, color: pulseColor, halo: halo)
+        }
+        guard !noLocation, circle.isEmpty, let demo = demoAt else { return nil }
+        return LocationAnnotation(coordinate: demo, accuracy: 500, color: pulseColor, halo: halo)
+    }
+}
