@@ -24,9 +24,59 @@ public final class Compositor {
                         w: Int32(clamping: Int(x1 - x0)), h: Int32(clamping: Int(y1 - y0)))
     }
 
-    public func execute(_ list: DrawList, pixelRatio k: Double) {
+    /// The base layer rendered once, reused while only overlays animate above it.
+    private var cache: SDLTexture?
+    private var cachedBase: ArraySlice<DrawCommand>?
+    private var previousBase: ArraySlice<DrawCommand>?
+    /// Counts for tests and the bench: frames drawn from the cache, and cache refills.
+    public private(set) var cacheHits = 0
+    public private(set) var cacheFills = 0
+
+    /// Executes `list`. When its base layer is the same as in the last frame, the base is
+    /// rendered into a texture once and then copied, so a pulse over a still map costs one
+    /// blit plus a few sprites instead of every tile and label again. While the map moves the
+    /// base is drawn directly (a cache would be stale every frame).
+    public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int)) {
+        let base = list.commands[..<min(list.baseCount, list.commands.count)]
+        defer { previousBase = base }
+        guard list.baseCount > 0, list.baseCount < list.commands.count else {
+            cachedBase = nil
+            run(list.commands[...], k)
+            return
+        }
+        if let cache, cachedBase == base, cache.width == outputSize.width, cache.height == outputSize.height {
+            cacheHits += 1
+        } else if previousBase == base, fillCache(base, k, outputSize) {
+            cacheFills += 1
+        } else {
+            cachedBase = nil
+            run(list.commands[...], k)
+            return
+        }
+        SDL_RenderCopy(renderer.raw, cache!.raw, nil, nil)
+        run(list.commands[list.baseCount...], k)
+    }
+
+    private func fillCache(_ base: ArraySlice<DrawCommand>, _ k: Double, _ size: (width: Int, height: Int)) -> Bool {
+        if cache == nil || cache!.width != size.width || cache!.height != size.height {
+            cache = nil
+            guard let t = SDL_CreateTexture(renderer.raw, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                            Int32(SDL_TEXTUREACCESS_TARGET.rawValue), Int32(size.width), Int32(size.height)) else { return false }
+            // An opaque 1:1 copy: no blending, no filtering — llvmpipe's cheapest path.
+            SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE)
+            SDL_SetTextureScaleMode(t, SDL_ScaleModeNearest)
+            cache = SDLTexture(raw: t, width: size.width, height: size.height, renderer: renderer)
+        }
+        guard SDL_SetRenderTarget(renderer.raw, cache!.raw) == 0 else { cache = nil; return false }
+        run(base, k)
+        SDL_SetRenderTarget(renderer.raw, nil)
+        cachedBase = base
+        return true
+    }
+
+    private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double) {
         let r = renderer.raw
-        for command in list.commands {
+        for command in commands {
             switch command {
             case let .clear(c):
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))

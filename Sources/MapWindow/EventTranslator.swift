@@ -38,7 +38,9 @@ struct EventTranslator {
             return (.wheel(dy: dy, precise: precise, at: ScreenPoint(x: Double(w.mouseX), y: Double(w.mouseY))), nil)
         case SDL_KEYDOWN:
             guard let k = key(e.key.keysym.sym) else { return (nil, nil) }
-            return (.keyDown(k, modifiers()), nil)
+            // The modifiers as they were when this key went down: events are pumped a frame at
+            // a time, and by the time `q` is read Ctrl may already be up again.
+            return (.keyDown(k, modifiers(UInt32(e.key.keysym.mod))), nil)
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(e.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_RESIZED: return (nil, .resized)
@@ -65,8 +67,9 @@ struct EventTranslator {
         }
     }
 
-    private func modifiers() -> KeyModifiers {
-        let m = SDL_GetModState().rawValue
+    /// Modifier flags from a key event, or the current state for mouse events (which carry none).
+    private func modifiers(_ state: UInt32 = SDL_GetModState().rawValue) -> KeyModifiers {
+        let m = state
         var out: KeyModifiers = []
         if m & KMOD_SHIFT.rawValue != 0 { out.insert(.shift) }
         if m & KMOD_CTRL.rawValue != 0 { out.insert(.control) }

@@ -35,6 +35,9 @@ public final class MapHost {
     private var hidden = false
     private var quitting = false
     private var firstPresentDone = false
+    /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS"), so
+    /// tests can see when the loop draws and when it sleeps.
+    private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
     /// Texture uploads per frame are bounded in time so a burst of tiles cannot stall a frame.
     public var uploadBudget = 0.0005
     /// Seconds per frame spent rasterizing sprites after the present.
@@ -72,6 +75,8 @@ public final class MapHost {
     deinit { loader.stop() }
 
     public var camera: Camera { controller.camera }
+    /// Frames whose map came from the compositor's cache, and how often it was refilled.
+    public var baseCacheCounts: (hits: Int, fills: Int) { (compositor.cacheHits, compositor.cacheFills) }
 
     /// Runs until the user quits (or the script ends). `drawFirst`: draw a frame before
     /// waiting for anything (false when re-entering a loop whose picture is already shown).
@@ -95,6 +100,10 @@ public final class MapHost {
             let (t, spritesMade, animating) = frame()
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
             needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0 || animating
+        }
+        if logPresents {
+            FileHandle.standardError.write(Data(String(format: "quit %.4f cache-hits %d cache-fills %d\n", clock.now,
+                                                       compositor.cacheHits, compositor.cacheFills).utf8))
         }
     }
 
@@ -161,11 +170,12 @@ public final class MapHost {
             if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, sprites: sprites) }
         }
         loader.want(list.wantedTiles)
-        compositor.execute(list, pixelRatio: pixelRatio)
+        compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize)
         let built = clock.now - start
         SDL_RenderPresent(window.renderer.raw)
         clock.didPresent()
         stats.record(build: built, presentedAt: clock.now)
+        if logPresents { FileHandle.standardError.write(Data(String(format: "present %.4f\n", clock.now).utf8)) }
         if !firstPresentDone {
             firstPresentDone = true
             onFirstPresent?()

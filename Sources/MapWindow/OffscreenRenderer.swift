@@ -80,7 +80,7 @@ public final class OffscreenRenderer {
         for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
             list = scene.compose(at: t, tiles: store, sprites: sprites)
         }
-        pipeline.compositor.execute(list, pixelRatio: pixelRatio)
+        pipeline.compositor.execute(list, pixelRatio: pixelRatio, outputSize: renderer.outputSize)
         SDL_RenderPresent(renderer.raw)
         placedLabels = list.placedLabels
         lastDrawList = list

@@ -39,10 +39,10 @@ struct Bench: ParsableCommand {
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try enc.encode(rows), as: UTF8.self))
         } else {
-            print("metric".padding(toLength: 44, withPad: " ", startingAt: 0) + "value".padding(toLength: 14, withPad: " ", startingAt: 0) + "target")
+            print("metric".padding(toLength: 54, withPad: " ", startingAt: 0) + "value".padding(toLength: 14, withPad: " ", startingAt: 0) + "target")
             for r in rows {
                 let v = String(format: "%.3f %@", r.value, r.unit)
-                print(r.name.padding(toLength: 44, withPad: " ", startingAt: 0) + v.padding(toLength: 14, withPad: " ", startingAt: 0) + r.target)
+                print(r.name.padding(toLength: 54, withPad: " ", startingAt: 0) + v.padding(toLength: 14, withPad: " ", startingAt: 0) + r.target)
             }
         }
     }
@@ -107,56 +107,77 @@ struct Bench: ParsableCommand {
     private func windowRows() throws -> [Row] {
         let options = try ViewOptions.parse(["--tiles", tiles])
         let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080)
-        let start = Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: 3, viewportSize: window.size)
-        let host = try MapHost(window: window, camera: start, source: try options.makeSource())
-        // The first screen loads before the user can act; start-up has its own row above.
+        let paris = Coordinate(latitude: 48.85, longitude: 2.35)
+        let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
+        let source = try options.makeSource()
+        let host = try MapHost(window: window, camera: start, source: source, background: options.background(for: source))
+        // The first screen loads before the user can act; start-up has its own rows above.
         quit(after: 1)
         host.run()
+
+        let plain = zoomScript(host, from: start)
+        // The same with the location annotation and 50 pulsing circles around it.
+        host.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
+        var rng = SystemRandomNumberGenerator()
+        host.circles = (0..<50).map { i in
+            CircleOverlay(center: Coordinate(latitude: 48.85 + .random(in: -0.6...0.6, using: &rng), longitude: 2.35 + .random(in: -1...1, using: &rng)),
+                          radiusMeters: .random(in: 300...3000, using: &rng), color: Color(hex: [0xFF3B30, 0x34C759, 0xFF9500, 0xAF52DE][i % 4]),
+                          start: Double(i) * 0.016)
+        }
+        let overlays = zoomScript(host, from: start)
+
+        // Idle, twice as long as the script: first with the location pulsing in view, then
+        // with nothing animating. Tiles settle for a second before each.
+        let idleSeconds = 2 * seconds
+        host.controller.camera = { var c = start; c.setZoom(12); c.setCenter(WebMercator.project(paris)); return c }()
+        host.circles = []
+        quit(after: 1); host.run()
+        var before = cpuSeconds()
+        host.resetStats()
+        quit(after: idleSeconds); host.run() // the pulse keeps the loop drawing, as it would have
+        let pulseCPU = cpuSeconds() - before, pulseFrames = host.stats.presents
+        host.location = nil
+        quit(after: 1); host.run()
+        host.resetStats()
+        before = cpuSeconds()
+        quit(after: idleSeconds); host.run(drawFirst: false)
+        let idleCPU = cpuSeconds() - before, idleFrames = host.stats.presents
+        let period = host.clock.period
+        func ms(_ v: [Double], _ p: Double) -> Double { FrameStats.percentile(v, p) * 1000 }
+        return [
+            Row(name: "zoom script frames", value: Double(plain.presents), unit: "", target: ""),
+            Row(name: "frame build p50", value: ms(plain.buildTimes, 50), unit: "ms", target: ""),
+            Row(name: "frame build p99", value: ms(plain.buildTimes, 99), unit: "ms", target: "≤ 2 ms"),
+            Row(name: "present interval p50", value: ms(plain.presentIntervals, 50), unit: "ms", target: String(format: "period %.2f ms", period * 1000)),
+            Row(name: "present interval p99", value: ms(plain.presentIntervals, 99), unit: "ms", target: String(format: "≤ %.2f ms", 2 * period * 1000)),
+            Row(name: "present interval max", value: (plain.presentIntervals.max() ?? .nan) * 1000, unit: "ms", target: ""),
+            Row(name: "present intervals > 2 periods", value: Double(plain.presentIntervals.filter { $0 > 2 * period }.count), unit: "", target: "0"),
+            Row(name: "with 1 location + 50 pulsing circles: build p50", value: ms(overlays.buildTimes, 50), unit: "ms", target: ""),
+            Row(name: "with 1 location + 50 pulsing circles: build p99", value: ms(overlays.buildTimes, 99), unit: "ms", target: "≤ 2 ms"),
+            Row(name: "with 1 location + 50 circles: intervals > 2 periods", value: Double(overlays.presentIntervals.filter { $0 > 2 * period }.count), unit: "", target: "0"),
+            Row(name: String(format: "CPU over %.0f s, location pulsing in view", idleSeconds), value: pulseCPU, unit: "s", target: "report"),
+            Row(name: String(format: "frames over %.0f s, location pulsing in view", idleSeconds), value: Double(pulseFrames), unit: "", target: "vsync rate"),
+            Row(name: String(format: "CPU over %.0f s, nothing animating", idleSeconds), value: idleCPU, unit: "s", target: "≤ 0.01 s per 5 s"),
+            Row(name: String(format: "frames over %.0f s, nothing animating", idleSeconds), value: Double(idleFrames), unit: "", target: "0"),
+        ]
+    }
+
+    /// z3 → z12 → z3 along a cosine over `seconds`, while the centre drifts east and north.
+    private func zoomScript(_ host: MapHost, from start: Camera) -> FrameStats {
         host.resetStats()
         var t0: Double?
         let duration = seconds
-        // z3 → z12 → z3 along a cosine, while the centre drifts east and north.
         host.script = { t in
             if t0 == nil { t0 = t }
             let e = t - t0!
             guard e <= duration else { return nil }
-            let phase = (1 - cos(2 * .pi * e / duration)) / 2
             var cam = start
-            cam.setZoom(3 + 9 * phase)
-            let c = Coordinate(latitude: 48.85 + 0.5 * e / duration, longitude: 2.35 + 1.0 * e / duration)
-            cam.setCenter(WebMercator.project(c))
+            cam.setZoom(3 + 9 * (1 - cos(2 * .pi * e / duration)) / 2)
+            cam.setCenter(WebMercator.project(Coordinate(latitude: 48.85 + 0.5 * e / duration, longitude: 2.35 + 1.0 * e / duration)))
             return cam
         }
         host.run()
-        let s = host.stats
-        let period = host.clock.period
-        let build50 = FrameStats.percentile(s.buildTimes, 50) * 1000
-        let build99 = FrameStats.percentile(s.buildTimes, 99) * 1000
-        let int50 = FrameStats.percentile(s.presentIntervals, 50) * 1000
-        let int99 = FrameStats.percentile(s.presentIntervals, 99) * 1000
-        let intMax = (s.presentIntervals.max() ?? .nan) * 1000
-        let longIntervals = s.presentIntervals.filter { $0 > 2 * period }.count
-
-        // Let the last tiles of the script arrive, then idle: nothing moves, nothing animates.
-        quit(after: 1)
-        host.run()
-        host.resetStats()
-        let before = cpuSeconds()
-        quit(after: duration)
-        host.run(drawFirst: false)
-        let idleCPU = cpuSeconds() - before
-        let idleFrames = host.stats.presents
-        return [
-            Row(name: "zoom script frames", value: Double(s.presents), unit: "", target: ""),
-            Row(name: "frame build p50", value: build50, unit: "ms", target: ""),
-            Row(name: "frame build p99", value: build99, unit: "ms", target: "≤ 2 ms"),
-            Row(name: "present interval p50", value: int50, unit: "ms", target: String(format: "period %.2f ms", period * 1000)),
-            Row(name: "present interval p99", value: int99, unit: "ms", target: String(format: "≤ %.2f ms", 2 * period * 1000)),
-            Row(name: "present interval max", value: intMax, unit: "ms", target: ""),
-            Row(name: "present intervals > 2 periods", value: Double(longIntervals), unit: "", target: "0"),
-            Row(name: String(format: "idle CPU over %.0f s", duration), value: idleCPU, unit: "s", target: "≤ 0.01 s"),
-            Row(name: "idle frames presented", value: Double(idleFrames), unit: "", target: "0"),
-        ]
+        return host.stats
     }
 
     /// Ends the loop after `seconds` with a quit event from an SDL timer.

@@ -4,10 +4,11 @@ import Testing
 /// The real binary in a real X server, driven by xdotool like a person with a mouse.
 @Suite(.serialized)
 struct WindowTests {
-    /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left.
-    func start(_ x: Xvfb, state: URL, extra: [String] = []) throws -> (App, String) {
+    /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left (no demo location
+    /// unless `extra` asks for overlays).
+    func start(_ x: Xvfb, state: URL, extra: [String] = ["--no-location"], env: [String: String] = [:]) throws -> (App, String) {
         let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path])
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path].merging(env) { $1 })
         let id = try x.waitForWindow("Meridian")
         _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
         Thread.sleep(forTimeInterval: 0.5)
@@ -136,5 +137,56 @@ struct WindowTests {
         #expect(png.darkFraction(x: 884 - 60, y: 478 - 15, w: 120, h: 30) > 0.05)
         let v = try SavedView.read(state)
         #expect(abs(v.center.lat) < 1e-9 && abs(v.center.lon) < 1e-9)
+    }
+
+    /// With the location pulsing on screen the loop presents at the display's rate; dragged
+    /// off screen, it stops presenting altogether.
+    @Test func framesFlowOnlyWhileAPulseIsOnScreen() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("pulse")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state, extra: ["--location", "0,0,200"], env: ["MERIDIAN_FRAME_LOG": "1"])
+        Thread.sleep(forTimeInterval: 2)
+        // Drag the map 500 px to the right: the location (at the centre) leaves the window.
+        _ = try x.xdotool("mousemove", "--window", id, "100", "300")
+        _ = try x.xdotool("mousedown", "1")
+        for i in 1...10 { _ = try x.xdotool("mousemove", "--window", id, "\(100 + i * 60)", "300"); Thread.sleep(forTimeInterval: 0.02) }
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try x.xdotool("mouseup", "1")
+        Thread.sleep(forTimeInterval: 2.5)
+        try quit(x, id, app)
+        // Present times, on the app's clock; the app clock starts ~when our t0 does.
+        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let times = log.split(separator: "\n").compactMap { $0.hasPrefix("present ") ? Double($0.dropFirst(8)) : nil }
+        #expect(times.count > 60, "only \(times.count) presents")
+        let first = times.first ?? 0
+        let pulsing = times.filter { $0 > first + 0.5 && $0 < first + 1.5 }.count
+        #expect(pulsing >= 45, "\(pulsing) presents in the second second (vsync is ~60 Hz)")
+        // The app logs when it quits: the last 2 s before that (after the pan) are silent.
+        let quitLine = try #require(log.split(separator: "\n").first { $0.hasPrefix("quit ") })
+        let quit = try #require(Double(quitLine.split(separator: " ")[1]))
+        let quiet = times.filter { $0 > quit - 2.0 }.count
+        #expect(quiet == 0, "\(quiet) presents with nothing on screen moving")
+    }
+
+    /// While only the pulse animates, the map comes from the compositor's cache; what is on
+    /// screen must still be the map (grid labels) with the dot at the centre.
+    @Test func pulseFramesDrawnFromTheCacheShowTheMap() throws {
+        let x = try Xvfb()
+        let state = temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let (app, id) = try start(x, state: state, extra: ["--location", "0,0,200"], env: ["MERIDIAN_FRAME_LOG": "1"])
+        Thread.sleep(forTimeInterval: 1.5)
+        let shot = state.appendingPathComponent("shot.png").path
+        #expect(try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
+        try quit(x, id, app)
+        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let quitLine = try #require(log.split(separator: "\n").first { $0.hasPrefix("quit ") })
+        let hits = Int(quitLine.split(separator: " ")[3]) ?? 0
+        #expect(hits > 30, "\(quitLine)")
+        let png = try PNG(shot)
+        let dot = png.pixel(400, 300)
+        #expect(dot.r < 60 && dot.b > 200, "dot \(dot)")
+        #expect(png.darkFraction(x: 400 - 128 - 60, y: 300 - 128 - 15, w: 120, h: 30) > 0.05)
     }
 }

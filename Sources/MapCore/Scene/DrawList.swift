@@ -37,6 +37,9 @@ public struct DrawList: Sendable {
     public var placedLabels: [PlacedLabel] = []
     /// Something on screen moves by itself (a pulse, a glide): the host must draw again.
     public var animating = false
+    /// The first `baseCount` commands are the map itself (tiles, labels): what a compositor
+    /// may keep rendered while only the overlays above it animate.
+    public var baseCount = 0
 
     /// The sprite commands, with what they place and where.
     public var spriteCommands: [(SpriteKey, ScreenRect, Double)] {

@@ -53,6 +53,7 @@ public struct Scene {
             reserved.append(ScreenRect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
         }
         if showsLabels { composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites, reserved: reserved) }
+        list.baseCount = list.commands.count
         composeOverlays(into: &list, at: t, sprites: sprites)
         list.commands += chrome.commands
         list.wantedSprites = chrome.wantedSprites + list.wantedSprites
