@@ -38,8 +38,9 @@ public final class MapHost {
     /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS"), so
     /// tests can see when the loop draws and when it sleeps.
     private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
-    /// Texture uploads per frame are bounded in time so a burst of tiles cannot stall a frame.
-    public var uploadBudget = 0.0005
+    /// Texture uploads after each present are bounded in time so a burst of tiles cannot
+    /// push the next frame past its vsync.
+    public var uploadBudget = 0.001
     /// Seconds per frame spent rasterizing sprites after the present.
     public var spriteBudget = 0.003
 
@@ -147,8 +148,8 @@ public final class MapHost {
         }
     }
 
-    /// Builds and presents one frame; returns its time, how many sprites it rasterized for
-    /// the next one, and whether anything on screen animates.
+    /// Builds and presents one frame; returns its time, how many tiles and sprites it made
+    /// ready for the next one, and whether anything on screen animates.
     @discardableResult
     private func frame() -> (Double, Int, Bool) {
         let start = clock.now
@@ -157,7 +158,6 @@ public final class MapHost {
             if let cam = script(t) { controller.camera = cam } else { self.script = nil; quitting = true }
         }
         controller.advance(to: t)
-        drainTiles(until: start + uploadBudget)
         var scene = Scene(camera: controller.camera, background: background, tileZoomRange: source.zoomRange)
         scene.attribution = source.attribution
         scene.imperialUnits = controller.imperialUnits
@@ -180,10 +180,12 @@ public final class MapHost {
             firstPresentDone = true
             onFirstPresent?()
         }
-        // Atlas pages and new sprites are made here, in the slack after a present, not inside
-        // a frame; new sprites show in the next one.
+        // Tile uploads, atlas pages and new sprites happen here, in the slack after a present,
+        // not inside a frame: llvmpipe has finished drawing, so updating a texture cannot
+        // stall on the frame in flight. What arrives shows in the next frame.
+        let uploaded = drainTiles(until: clock.now + uploadBudget)
         store.prepareSlots()
-        let made = list.wantedSprites.isEmpty ? 0 : sprites.prepare(list.wantedSprites, until: clock.now + spriteBudget, clock: { [clock] in clock.now })
+        let made = uploaded + (list.wantedSprites.isEmpty ? 0 : sprites.prepare(list.wantedSprites, until: clock.now + spriteBudget, clock: { [clock] in clock.now }))
         if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty {
             fullyDrawnDone = true
             onFullyDrawn?()
@@ -191,11 +193,15 @@ public final class MapHost {
         return (t, made, list.animating)
     }
 
-    private func drainTiles(until deadline: Double) {
+    /// Uploads finished tiles until `deadline` (at least one); returns how many.
+    private func drainTiles(until deadline: Double) -> Int {
+        var n = 0
         repeat {
-            guard let r = loader.drain(max: 1).first else { return }
+            guard let r = loader.drain(max: 1).first else { return n }
             if let message = store.accept(r) { onMessage(message) }
+            n += 1
         } while clock.now < deadline
+        return n
     }
 
     public func resetStats() { stats.reset() }

@@ -27,18 +27,28 @@ public struct LabelPlacer {
         var taken = RectGrid(cell: 64)
         for r in reserved { taken.insert(r) }
         var out: [PlacedLabel] = []
-        var seen = Set<String>()
-        for c in candidates.sorted(by: PlaceLabel.morePrioritary) {
+        // Only places inside the area compete; they are ordered by a precomputed key (rank,
+        // then position for a stable order) — this runs every frame of a zoom.
+        var order: [(rank: Int, x: Double, y: Double, point: ScreenPoint, index: Int)] = []
+        order.reserveCapacity(candidates.count)
+        for (i, c) in candidates.enumerated() {
+            let p = camera.screenPoint(for: c.point)
+            guard p.x >= area.x, p.x <= area.maxX, p.y >= area.y, p.y <= area.maxY else { continue }
+            order.append((c.rank, c.point.x, c.point.y, p, i))
+        }
+        order.sort { $0.rank != $1.rank ? $0.rank > $1.rank : ($0.x != $1.x ? $0.x < $1.x : $0.y < $1.y) }
+        // The same place can arrive from two tiles (a parent standing in); keep one.
+        var seen = Set<SIMD2<Int64>>()
+        for o in order {
             guard out.count < limit else { break }  // counted over the margin too
-            // The same place can arrive from two tiles (a parent standing in); keep one.
-            let identity = "\(c.name)|\(Int(c.point.x * 1e6))|\(Int(c.point.y * 1e6))"
-            guard seen.insert(identity).inserted else { continue }
+            let c = candidates[o.index]
+            guard seen.insert(SIMD2(Int64(c.point.x * 1e7), Int64(c.point.y * 1e7))).inserted else { continue }
             // A label not rasterized yet competes with an estimated size: only winners are
             // rasterized, and its spot is held so that nothing shuffles when it arrives.
             let key = SpriteKey.text(c.name, c.style)
             let ready = sprites.size(of: key)
             let size = ready ?? Self.estimatedSize(c.name, c.style)
-            let p = camera.screenPoint(for: c.point)
+            let p = o.point
             let d = dotSize
             let dot = ScreenRect(x: p.x - d / 2, y: p.y - d / 2, width: d, height: d)
             guard area.intersects(dot) else { continue }
