@@ -8,14 +8,14 @@ import MapTiles
 public enum OverlaySprites {
     /// A pulsing circle of radius `r` points: a filled disc and a crisp rim, inside an image
     /// exactly 2r points across.
-    public static func circle(_ color: Color, radius r: Int, pixelRatio k: Double) throws -> Bitmap {
+    public static func circle(_ style: CircleStyle, radius r: Int, pixelRatio k: Double) throws -> Bitmap {
         let size = Int((Double(2 * r) * k).rounded())
         let canvas = try CairoCanvas(width: size, height: size)
-        let cr = canvas.context, c = Double(size) / 2, stroke = 1.5 * k
-        cairo_arc(cr, c, c, c - stroke / 2 - 0.5, 0, 2 * .pi)
-        canvas.setColor(Color(r: color.r, g: color.g, b: color.b, a: 0.55))
+        let cr = canvas.context, c = Double(size) / 2, stroke = style.lineWidth * k
+        cairo_arc(cr, c, c, max(c - stroke / 2 - 0.5, 0.5), 0, 2 * .pi)
+        canvas.setColor(style.fill)
         cairo_fill_preserve(cr)
-        canvas.setColor(color)
+        canvas.setColor(style.stroke)
         cairo_set_line_width(cr, stroke)
         cairo_stroke(cr)
         return canvas.bitmap()

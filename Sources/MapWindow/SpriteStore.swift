@@ -61,7 +61,7 @@ public final class SpriteStore: SpriteAvailability {
         switch key {
         case let .text(s, style): return try TextRasterizer.render(s, style: style, pixelRatio: pixelRatio)
         case let .placeDot(capital): return try TextRasterizer.placeDot(capital: capital, pixelRatio: pixelRatio)
-        case let .pulseCircle(color, r): return try OverlaySprites.circle(color, radius: r, pixelRatio: pixelRatio)
+        case let .pulseCircle(style, r): return try OverlaySprites.circle(style, radius: r, pixelRatio: pixelRatio)
         case let .accuracyDisc(color, r): return try OverlaySprites.accuracyDisc(color, radius: r, pixelRatio: pixelRatio)
         case let .halo(color, raster): return try OverlaySprites.halo(color, raster: raster, pixelRatio: pixelRatio)
         case let .locationDot(color): return try OverlaySprites.locationDot(color, pixelRatio: pixelRatio)

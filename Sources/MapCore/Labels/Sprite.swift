@@ -14,7 +14,7 @@ public enum SpriteKey: Hashable, Sendable {
     /// The small dot marking a place.
     case placeDot(capital: Bool)
     /// A filled, stroked circle rasterized at `radius` points, scaled and faded when placed.
-    case pulseCircle(Color, radius: Int)
+    case pulseCircle(CircleStyle, radius: Int)
     /// The translucent accuracy disc under the location dot.
     case accuracyDisc(Color, radius: Int)
     /// The location halo rasterized at `HaloPulse.rasterFractions[raster]` of its full size.

@@ -1,6 +1,23 @@
 import Foundation
 import MapGeometry
 
+/// How a circle is painted. The pulse's opacity multiplies all of it.
+public struct CircleStyle: Hashable, Sendable {
+    public var fill: Color
+    public var stroke: Color
+    /// Rim width in points.
+    public var lineWidth: Double
+
+    public init(fill: Color, stroke: Color, lineWidth: Double = 1.5) {
+        self.fill = fill; self.stroke = stroke; self.lineWidth = lineWidth
+    }
+
+    /// A translucent fill and a solid rim of one colour.
+    public init(color: Color) {
+        self.init(fill: Color(r: color.r, g: color.g, b: color.b, a: 0.55), stroke: color)
+    }
+}
+
 /// A circle on the map: an estimated region whose radius is in meters (so it grows and
 /// shrinks with zoom), or a fixed size in points. It may pulse.
 public struct CircleOverlay: Hashable, Sendable {
@@ -8,17 +25,17 @@ public struct CircleOverlay: Hashable, Sendable {
     public var radiusMeters: Double
     /// When set, the circle keeps this on-screen radius at every zoom.
     public var fixedRadiusPoints: Double?
-    public var color: Color
+    public var style: CircleStyle
     /// Nil: a still circle.
     public var pulse: CirclePulse?
     /// When its pulse started (clock time).
     public var start: Double
 
-    public init(center: Coordinate, radiusMeters: Double, color: Color = .systemBlue, pulse: CirclePulse? = CirclePulse(),
-                fixedRadiusPoints: Double? = nil, start: Double = 0) {
+    public init(center: Coordinate, radiusMeters: Double, color: Color = .systemBlue, style: CircleStyle? = nil,
+                pulse: CirclePulse? = CirclePulse(), fixedRadiusPoints: Double? = nil, start: Double = 0) {
         self.center = center
         self.radiusMeters = radiusMeters
-        self.color = color
+        self.style = style ?? CircleStyle(color: color)
         self.pulse = pulse
         self.fixedRadiusPoints = fixedRadiusPoints
         self.start = start

@@ -27,7 +27,7 @@ extension Scene {
             let r = circle.radiusPoints(camera: camera)
             let (scale, opacity) = circle.pulse?.state(at: t, start: circle.start) ?? (1, 1)
             // One raster for the whole pulse, chosen by its largest size: no switching mid-pulse.
-            let key = SpriteKey.pulseCircle(circle.color, radius: SpriteKey.circleBucket(forRadius: r * (circle.pulse?.scale.upperBound ?? 1)))
+            let key = SpriteKey.pulseCircle(circle.style, radius: SpriteKey.circleBucket(forRadius: r * (circle.pulse?.scale.upperBound ?? 1)))
             if place(key, center: c, radius: r * scale, opacity: opacity), circle.pulse != nil { list.animating = true }
         }
 
