@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "MapTiles", dependencies: ["MapGeometry", "CSQLite", "CSystem"]),
         .target(name: "MapData", dependencies: ["MapGeometry", "MapCore"]),
         .target(name: "MapGraphics", dependencies: ["MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
-        .target(name: "MapWindow", dependencies: ["MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image"]),
+        .target(name: "MapWindow", dependencies: ["MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem"]),
         .executableTarget(name: "meridian", dependencies: [
             "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -39,7 +39,9 @@ public final class Compositor {
     public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int)) {
         let base = list.commands[..<min(list.baseCount, list.commands.count)]
         defer { previousBase = base }
-        guard list.baseCount > 0, list.baseCount < list.commands.count else {
+        // Only a pulse over a still map repeats the base frame after frame; a one-off frame
+        // would pay for the fill (a synchronous render-target pass) for nothing.
+        guard list.animating, list.baseCount > 0, list.baseCount < list.commands.count else {
             cachedBase = nil
             run(list.commands[...], k)
             return

@@ -1,4 +1,5 @@
 import CSDL2
+import CSystem
 import Foundation
 import MapCore
 import MapGeometry
@@ -69,8 +70,11 @@ public final class MapHost {
         wake = WakeSignal(eventType: type)
         pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
                                   painter: painter, pixelRatio: pixelRatio, wake: { [wake] in wake.signal() })
-        // Fontconfig's first use costs ~100 ms; pay it on another thread while tiles load.
-        Thread.detachNewThread { TextRasterizer.warmUp() }
+        // Fontconfig's first use costs ~100 ms; pay it on a background thread while tiles load.
+        Thread.detachNewThread {
+            meridian_make_thread_background()
+            TextRasterizer.warmUp()
+        }
     }
 
     deinit { loader.stop() }
@@ -166,7 +170,12 @@ public final class MapHost {
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
-            let overlays = list.wantedSprites.filter { if case .text = $0 { return false } else { return true } }
+            let overlays = list.wantedSprites.filter {
+                switch $0 {
+                case .text, .placeDot: return false
+                default: return true
+                }
+            }
             if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, sprites: sprites) }
         }
         loader.want(list.wantedTiles)
