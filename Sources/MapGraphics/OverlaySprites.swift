@@ -21,18 +21,11 @@ public enum OverlaySprites {
         return canvas.bitmap()
     }
 
-    /// The accuracy disc: a faint fill and a thin rim.
+    /// The accuracy disc: the same circle with a faint fill and a thin rim.
     public static func accuracyDisc(_ color: Color, radius r: Int, pixelRatio k: Double) throws -> Bitmap {
-        let size = Int((Double(2 * r) * k).rounded())
-        let canvas = try CairoCanvas(width: size, height: size)
-        let cr = canvas.context, c = Double(size) / 2, stroke = 1.0 * k
-        cairo_arc(cr, c, c, c - stroke / 2 - 0.5, 0, 2 * .pi)
-        canvas.setColor(Color(r: color.r, g: color.g, b: color.b, a: 0.13))
-        cairo_fill_preserve(cr)
-        canvas.setColor(Color(r: color.r, g: color.g, b: color.b, a: 0.45))
-        cairo_set_line_width(cr, stroke)
-        cairo_stroke(cr)
-        return canvas.bitmap()
+        try circle(CircleStyle(fill: Color(r: color.r, g: color.g, b: color.b, a: 0.13),
+                               stroke: Color(r: color.r, g: color.g, b: color.b, a: 0.45), lineWidth: 1),
+                   radius: r, pixelRatio: k)
     }
 
     /// The halo at one of its raster sizes: a ripple, faint inside and brightest near its edge.
