@@ -24,7 +24,10 @@ struct WaylandTests {
         let work = temporaryDirectory("wayland")
         defer { try? FileManager.default.removeItem(at: work) }
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: work.path)
-        let bin = meridianBinary
+        // The checkout may live where the test user cannot read (CI clones under /root): run a copy.
+        let bin = work.appendingPathComponent("meridian").path
+        try FileManager.default.copyItem(atPath: meridianBinary, toPath: bin)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin)
         // Starts sway, waits for its socket, runs meridian on it, then asks it to quit by
         // closing its window through sway's IPC; prints the driver meridian chose.
         let script = """
