@@ -75,12 +75,6 @@ public final class TileLoader: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// True while anything is queued, loading or waiting to be drained.
-    public var isBusy: Bool {
-        condition.lock(); defer { condition.unlock() }
-        return !queue.isEmpty || !inFlight.isEmpty || !results.isEmpty
-    }
-
     public var hasResults: Bool {
         condition.lock(); defer { condition.unlock() }
         return !results.isEmpty

@@ -80,8 +80,6 @@ public final class MapHost {
     deinit { loader.stop() }
 
     public var camera: Camera { controller.camera }
-    /// Frames whose map came from the compositor's cache, and how often it was refilled.
-    public var baseCacheCounts: (hits: Int, fills: Int) { (compositor.cacheHits, compositor.cacheFills) }
 
     /// Runs until the user quits (or the script ends). `drawFirst`: draw a frame before
     /// waiting for anything (false when re-entering a loop whose picture is already shown).

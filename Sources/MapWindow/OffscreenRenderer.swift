@@ -22,8 +22,6 @@ public final class OffscreenRenderer {
     public let pixelRatio: Double
     /// The labels the last render placed.
     public private(set) var placedLabels: [PlacedLabel] = []
-    /// The draw list of the last render.
-    public private(set) var lastDrawList = DrawList()
 
     public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
         guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
@@ -83,7 +81,6 @@ public final class OffscreenRenderer {
         pipeline.compositor.execute(list, pixelRatio: pixelRatio, outputSize: renderer.outputSize)
         SDL_RenderPresent(renderer.raw)
         placedLabels = list.placedLabels
-        lastDrawList = list
         return messages
     }
 

@@ -18,7 +18,6 @@ public final class TextureStore: TileAvailability {
     private var cache: LRUCache<TileID, Entry>
     private let renderer: SDLRenderer
     private let atlas: TextureAtlas
-    public private(set) var uploads = 0
 
     /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
     /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times.
@@ -50,8 +49,6 @@ public final class TextureStore: TileAvailability {
         }
     }
 
-    public var byteCount: Int { cache.totalCost }
-    public var count: Int { cache.count }
 
     /// The texture and the part of it holding the tile, marking it recently used; nil when empty.
     func texture(for tile: TileID) -> (SDLTexture, SDL_Rect)? {
@@ -84,7 +81,6 @@ public final class TextureStore: TileAvailability {
                     }
                     insert(.texture(tex, places), for: result.tile, cost: tex.byteCount)
                 }
-                uploads += 1
                 return nil
             } catch {
                 return "tile \(result.tile): \(error)"

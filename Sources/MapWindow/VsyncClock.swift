@@ -12,8 +12,6 @@ public final class VsyncClock: FrameClock {
     private var lastPresent: Double?
     private var intervals: [Double] = []
     private let hint: Double
-    /// Whether the renderer's presents block on vsync, judged from what they do.
-    public private(set) var pacingItself = false
 
     public init(refreshRateHint: Double = 0) {
         hint = refreshRateHint >= 24 && refreshRateHint <= 360 ? 1 / refreshRateHint : 1 / 60.0
@@ -48,7 +46,6 @@ public final class VsyncClock: FrameClock {
             let dt = t - last
             // Presents that return almost at once mean no vsync: sleep to the period ourselves.
             if dt < hint * 0.5 {
-                pacingItself = true
                 let wait = hint - dt
                 if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
                 t = now

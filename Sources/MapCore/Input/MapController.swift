@@ -69,9 +69,9 @@ public struct MapController: Sendable {
                 camera.keep(d.pressMap, at: p)
                 animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)
             }
-        case .focusLost, .pointerLeft:
+        case .focusLost:
             // A drag whose release we will never see must not stick to the pointer.
-            if event == .focusLost { drag = nil }
+            drag = nil
         case let .wheel(dy, precise, p):
             advance(to: t)
             if precise {
