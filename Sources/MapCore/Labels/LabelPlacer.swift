@@ -29,14 +29,14 @@ public struct LabelPlacer {
         var out: [PlacedLabel] = []
         // Only places inside the area compete; they are ordered by a precomputed key (rank,
         // then position for a stable order) — this runs every frame of a zoom.
-        var order: [(rank: Int, x: Double, y: Double, point: ScreenPoint, index: Int)] = []
+        var order: [(rank: Int, at: MapPoint, point: ScreenPoint, index: Int)] = []
         order.reserveCapacity(candidates.count)
         for (i, c) in candidates.enumerated() {
             let p = camera.screenPoint(for: c.point)
             guard p.x >= area.x, p.x <= area.maxX, p.y >= area.y, p.y <= area.maxY else { continue }
-            order.append((c.rank, c.point.x, c.point.y, p, i))
+            order.append((c.rank, c.point, p, i))
         }
-        order.sort { $0.rank != $1.rank ? $0.rank > $1.rank : ($0.x != $1.x ? $0.x < $1.x : $0.y < $1.y) }
+        order.sort { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
         // The same place can arrive from two tiles (a parent standing in); keep one.
         var seen = Set<SIMD2<Int64>>()
         for o in order {

@@ -13,11 +13,16 @@ public struct PlaceLabel: Hashable, Sendable {
     }
 
     /// Bigger places first, a capital counting as four times its population (so Paris
-    /// beats any French town, but Barcelona beats Andorra la Vella); the name breaks ties so
-    /// the order is stable.
+    /// beats any French town, but Barcelona beats Andorra la Vella); position breaks ties so
+    /// the order is stable. The one order for both the per-tile cut and the placer.
     public static func morePrioritary(_ a: PlaceLabel, _ b: PlaceLabel) -> Bool {
-        if a.rank != b.rank { return a.rank > b.rank }
-        return a.name < b.name
+        precedes(rank: a.rank, a.point, rank: b.rank, b.point)
+    }
+
+    /// `morePrioritary` on precomputed ranks, for sorting many places a frame.
+    public static func precedes(rank ra: Int, _ pa: MapPoint, rank rb: Int, _ pb: MapPoint) -> Bool {
+        if ra != rb { return ra > rb }
+        return pa.x != pb.x ? pa.x < pb.x : pa.y < pb.y
     }
 
     public var rank: Int { capital ? population * 4 : population }
