@@ -27,6 +27,8 @@ public struct PinFile: Sendable {
         public var problems: [String] = []
         /// Where an unreadable file was moved, so that saving cannot destroy it.
         public var movedAside: URL?
+        /// The file could not be read nor moved aside: saving would destroy it.
+        public var mustNotSave = false
     }
 
     /// Reads the pins. A missing file is no pins; a file that is not a FeatureCollection is
@@ -42,6 +44,7 @@ public struct PinFile: Sendable {
                   obj["type"] as? String == "FeatureCollection" else {
                 throw PinFileError("not a GeoJSON FeatureCollection")
             }
+            guard obj["features"] is [Any] else { throw PinFileError("no \"features\" array") }
             root = obj
         } catch {
             let reason = (error as? PinFileError)?.description ?? "not valid JSON (\(error.localizedDescription))"
@@ -54,14 +57,12 @@ public struct PinFile: Sendable {
                 out.movedAside = aside
                 out.problems.append("\(url.path): \(reason); moved aside to \(aside.lastPathComponent), starting with no pins")
             } catch {
-                out.problems.append("\(url.path): \(reason), and it could not be moved aside (\(error.localizedDescription))")
+                out.problems.append("\(url.path): \(reason), and it could not be moved aside (\(error.localizedDescription)); changes will not be saved")
+                out.mustNotSave = true
             }
             return out
         }
-        guard let features = root["features"] as? [Any] else {
-            out.problems.append("\(name): no \"features\" array")
-            return out
-        }
+        let features = root["features"] as? [Any] ?? []
         var ids = Set<String>()
         for (i, f) in features.enumerated() {
             do {

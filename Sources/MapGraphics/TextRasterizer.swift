@@ -21,6 +21,7 @@ public enum TextRasterizer {
         case .majorPlace: return Font(family: "DejaVu Sans", size: 11.5, weight: PANGO_WEIGHT_NORMAL, color: s.label, halo: 2.4)
         case .capital: return Font(family: "DejaVu Sans", size: 12, weight: PANGO_WEIGHT_BOLD, color: s.capitalLabel, halo: 2.5)
         case .chrome: return Font(family: "DejaVu Sans", size: 9.5, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0x333333), halo: 0)
+        case .notice: return Font(family: "DejaVu Sans", size: 12, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0xFFFFFF), halo: 0)
         }
     }
 
@@ -53,7 +54,7 @@ public enum TextRasterizer {
         return canvas.bitmap()
     }
 
-    private static func makeLayout(_ cr: OpaquePointer, _ text: String, _ f: Font, _ k: Double) -> OpaquePointer {
+    static func makeLayout(_ cr: OpaquePointer, _ text: String, _ f: Font, _ k: Double) -> OpaquePointer {
         let layout = pango_cairo_create_layout(cr)!
         let desc = pango_font_description_new()!
         pango_font_description_set_family(desc, f.family)

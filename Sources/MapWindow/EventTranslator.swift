@@ -41,6 +41,11 @@ struct EventTranslator {
             // The modifiers as they were when this key went down: events are pumped a frame at
             // a time, and by the time `q` is read Ctrl may already be up again.
             return (.keyDown(k, modifiers(UInt32(e.key.keysym.mod))), nil)
+        case SDL_TEXTINPUT:
+            let text = withUnsafeBytes(of: e.text.text) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            return (text.isEmpty ? nil : .text(text), nil)
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(e.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_RESIZED: return (nil, .resized)

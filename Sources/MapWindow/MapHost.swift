@@ -51,6 +51,14 @@ public final class MapHost {
     /// Overlays drawn above the map.
     public var circles: [CircleOverlay] = []
     public var location: LocationAnnotation?
+    /// Every drag-state change, selection, addition, move, deletion and rename of a pin, on
+    /// the frame thread, in order (MapKit's delegate calls, as one callback).
+    public var onPinEvent: (PinEvent) -> Void = { _ in }
+    /// Messages for the user (thread-safe: posted from anywhere, shown at the top until clicked).
+    private let noticeLock = NSLock()
+    private var notices: [String] = []
+    private var noticeFrame: ScreenRect?
+    private var textInputOn = false
 
     public init(window: SDLWindow, camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                 background: Color = Color(hex: 0xE8E6E1)) throws {
@@ -68,6 +76,8 @@ public final class MapHost {
         guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
         wakeType = type
         wake = WakeSignal(eventType: type)
+        // SDL starts with text input on; it is wanted only while a pin's title is typed.
+        SDL_StopTextInput()
         pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
                                   painter: painter, pixelRatio: pixelRatio, wake: { [wake] in wake.signal() })
         // Fontconfig's first use costs ~100 ms; pay it on a background thread while tiles load.
@@ -80,6 +90,44 @@ public final class MapHost {
     deinit { loader.stop() }
 
     public var camera: Camera { controller.camera }
+
+    /// The pins on the map, in paint order.
+    public var pins: [Pin] {
+        get { controller.pins.pins }
+        set { controller.pins = PinEditor(pins: newValue) }
+    }
+
+    /// Shows `message` at the top of the window until the user clicks it away (and prints it).
+    /// May be called from any thread.
+    public func showNotice(_ message: String) {
+        FileHandle.standardError.write(Data(("meridian: " + message + "\n").utf8))
+        noticeLock.lock()
+        notices.append(message)
+        noticeLock.unlock()
+        wake.signal()
+    }
+
+    private var currentNotice: String? {
+        noticeLock.lock(); defer { noticeLock.unlock() }
+        return notices.first
+    }
+
+    private func dismissNotice() {
+        noticeLock.lock()
+        if !notices.isEmpty { notices.removeFirst() }
+        noticeLock.unlock()
+        noticeFrame = nil
+    }
+
+    /// Hands the pins' news to the embedder, and gives the keyboard to a title being typed.
+    private func deliverPinEvents() {
+        for e in controller.takePinEvents() { onPinEvent(e) }
+        let typing = controller.pins.renameText != nil
+        if typing != textInputOn {
+            textInputOn = typing
+            if typing { SDL_StartTextInput() } else { SDL_StopTextInput() }
+        }
+    }
 
     /// Runs until the user quits (or the script ends). `drawFirst`: draw a frame before
     /// waiting for anything (false when re-entering a loop whose picture is already shown).
@@ -97,6 +145,7 @@ public final class MapHost {
             while SDL_PollEvent(&event) != 0 {
                 needsFrame = process(&event, translator) || needsFrame
             }
+            deliverPinEvents()
             if quitting { break }
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
@@ -104,6 +153,9 @@ public final class MapHost {
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
             needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0 || animating
         }
+        // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.
+        controller.finishPinGestures(at: clock.now)
+        deliverPinEvents()
         if logPresents {
             FileHandle.standardError.write(Data(String(format: "quit %.4f cache-hits %d cache-fills %d\n", clock.now,
                                                        compositor.cacheHits, compositor.cacheFills).utf8))
@@ -124,6 +176,18 @@ public final class MapHost {
         case nil: break
         }
         if let input {
+            // The notice takes the click that closes it, and Esc.
+            if let frame = noticeFrame {
+                switch input {
+                case let .pointerDown(_, p, _, _) where frame.contains(p):
+                    dismissNotice(); return true
+                case .keyDown(.escape, _) where !controller.pins.drag.isActive && controller.pins.renameText == nil && controller.pins.selected == nil:
+                    dismissNotice(); return true
+                default: break
+                }
+            }
+            // Typed text only matters while a title is being edited.
+            if case .text = input, controller.pins.renameText == nil { return changed }
             let before = controller.camera
             let t = clock.eventTime(sdlTicks: event.common.timestamp)
             for action in controller.handle(input, at: t) {
@@ -165,6 +229,8 @@ public final class MapHost {
         scene.imperialUnits = controller.imperialUnits
         scene.circles = circles
         scene.location = location
+        scene.pins = controller.pins
+        scene.notice = currentNotice
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
@@ -176,6 +242,9 @@ public final class MapHost {
             }
             if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, sprites: sprites) }
         }
+        controller.pins.calloutFrame = list.calloutFrame
+        controller.pins.calloutTitleFrame = list.calloutTitleFrame
+        noticeFrame = list.noticeFrame
         loader.want(list.wantedTiles)
         compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize)
         let built = clock.now - start

@@ -66,6 +66,11 @@ public final class SpriteStore: SpriteAvailability {
         case let .halo(color, raster): return try OverlaySprites.halo(color, raster: raster, pixelRatio: pixelRatio)
         case let .locationDot(color): return try OverlaySprites.locationDot(color, pixelRatio: pixelRatio)
         case let .headingCone(color): return try OverlaySprites.headingCone(color, pixelRatio: pixelRatio)
+        case let .pin(color): return try PinSprites.pin(color, pixelRatio: pixelRatio)
+        case .pinShadow: return try PinSprites.shadow(pixelRatio: pixelRatio)
+        case .pinGroundMark: return try PinSprites.groundMark(pixelRatio: pixelRatio)
+        case let .callout(title, detail, editing):
+            return try PinSprites.callout(title: title, detail: detail, editing: editing, pixelRatio: pixelRatio)
         }
     }
 

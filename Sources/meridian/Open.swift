@@ -15,6 +15,9 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
     var size = WindowSize(width: 1280, height: 800)
 
+    @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
+    var pins: String?
+
     @Flag(name: .long, help: .hidden)
     var exitAfterFirstPresent = false
 
@@ -40,6 +43,27 @@ struct Open: ParsableCommand {
         }
     }
 
+    /// Loads the pins file into the window and saves it after every change; returns the saver
+    /// (nil when the file must not be written: it could not be read nor moved aside).
+    private func loadPins(into host: MapHost) -> PinSaver? {
+        let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
+        let loaded = file.load()
+        host.pins = loaded.pins
+        if let first = loaded.problems.first {
+            for p in loaded.problems.dropFirst() { warn(p) }
+            let more = loaded.problems.count > 1 ? " (and \(loaded.problems.count - 1) more problems, listed on stderr)" : ""
+            host.showNotice(first + more)
+        }
+        let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
+        guard !loaded.mustNotSave else { return nil }
+        let saver = PinSaver(file: file, onError: { [weak host] in host?.showNotice($0) })
+        host.onPinEvent = { [unowned host] event in
+            if frameLog { FileHandle.standardError.write(Data("pin \(event)\n".utf8)) }
+            if event.changesPins { saver.save(host.pins) }
+        }
+        return saver
+    }
+
     /// Runs the window until the user quits; returns the last camera.
     private func showWindow(camera: Camera) throws -> Camera {
         let window: SDLWindow
@@ -57,9 +81,11 @@ struct Open: ParsableCommand {
         host.circles = overlays.circles
         // The demo location (no overlay options) sits where the window first looks.
         host.location = overlays.location(demoAt: camera.centerCoordinate)
+        let saver = loadPins(into: host)
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
         if exitWhenDrawn { host.onFullyDrawn = { [unowned host] in host.requestQuit() } }
         host.run()
+        saver?.flush()
         return host.camera
     }
 }

@@ -27,6 +27,7 @@ public struct ScreenRect: Hashable, Sendable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public func intersects(_ r: ScreenRect) -> Bool { x < r.maxX && r.x < maxX && y < r.maxY && r.y < maxY }
+    public func contains(_ p: ScreenPoint) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
 }
 
 /// A straight-alpha RGBA colour, components 0…1.

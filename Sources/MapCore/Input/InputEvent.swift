@@ -24,6 +24,8 @@ public enum InputEvent: Hashable, Sendable {
     /// Positive dy zooms in. `precise` is a touchpad's continuous scroll rather than wheel notches.
     case wheel(dy: Double, precise: Bool, at: ScreenPoint)
     case keyDown(Key, KeyModifiers)
+    /// Text typed (after the keyboard layout and input method), for renaming.
+    case text(String)
     case pointerLeft
     case focusLost
     case quitRequested

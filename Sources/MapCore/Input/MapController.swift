@@ -5,11 +5,18 @@ import MapGeometry
 /// around the cursor, keys to pan and zoom. Pure: time comes with every call.
 public struct MapController: Sendable {
     public var camera: Camera
-    public private(set) var animator = CameraAnimator()
+    public internal(set) var animator = CameraAnimator()
     /// The scale bar in miles and feet instead of kilometres and metres (key U).
     public var imperialUnits = false
     private var drag: Drag?
     private var velocity = VelocityTracker()
+    /// The pins on the map and what the user is doing to them.
+    public var pins = PinEditor()
+    /// What happened to the pins since the host last asked (`takePinEvents`).
+    var pinEvents: [PinEvent] = []
+    /// The pointer, while a pin is carried (auto-pan near the edges needs it between events).
+    var pinPointer: ScreenPoint?
+    var lastAutoPan: Double?
 
     /// One wheel notch, in zoom levels.
     public static let wheelStep = 0.5
@@ -30,10 +37,13 @@ public struct MapController: Sendable {
     public var isDragging: Bool { drag?.moved == true }
 
     /// True while the camera moves by itself: the host must keep producing frames.
-    public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) }
+    public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) || pins.isAnimating(at: t) }
 
-    /// Advances the camera's animations to time t.
-    public mutating func advance(to t: Double) { animator.apply(to: &camera, at: t) }
+    /// Advances the camera's animations and the pins' gestures to time t.
+    public mutating func advance(to t: Double) {
+        animator.apply(to: &camera, at: t)
+        advancePins(to: t)
+    }
 
     public mutating func resize(to size: ScreenSize, pixelRatio: Double) {
         camera.viewportSize = size
@@ -42,6 +52,7 @@ public struct MapController: Sendable {
 
     @discardableResult
     public mutating func handle(_ event: InputEvent, at t: Double) -> [HostAction] {
+        if let actions = handlePinInput(event, at: t) { return actions }
         switch event {
         case let .pointerDown(.left, p, clicks, mods):
             advance(to: t)
@@ -65,6 +76,8 @@ public struct MapController: Sendable {
         case let .pointerUp(.left, p):
             guard let d = drag else { return [] }
             drag = nil
+            // A click on the map (no drag) puts the selected pin away.
+            if !d.moved { pinEvents += pins.select(nil) }
             if d.moved {
                 camera.keep(d.pressMap, at: p)
                 animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)

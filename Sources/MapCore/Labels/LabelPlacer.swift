@@ -82,6 +82,7 @@ public struct LabelPlacer {
         case .majorPlace: (size, halo) = (11.5, 2.4)
         case .capital: (size, halo) = (12, 2.5)
         case .chrome: (size, halo) = (9.5, 0)
+        case .notice: (size, halo) = (12, 0)
         }
         return ScreenSize(width: Double(text.count) * size * 0.62 + 2 * halo + 2, height: size * 1.25 + 2 * halo + 2)
     }

@@ -6,6 +6,8 @@ public enum TextStyle: Hashable, Sendable {
     case capital
     case majorPlace
     case chrome
+    /// A message for the user at the top of the window.
+    case notice
 }
 
 /// Something drawn once and then placed by the compositor: text, dots, halos.
@@ -23,6 +25,14 @@ public enum SpriteKey: Hashable, Sendable {
     case locationDot(Color)
     /// A cone of light pointing north, rotated to the heading when placed.
     case headingCone(Color)
+    /// A pin's image, head and needle, its tip at the bottom centre (`Pin.imageSize`).
+    case pin(Color)
+    /// The soft shadow a pin casts on the ground (`Pin.shadowSize`, tip at `Pin.shadowTip`).
+    case pinShadow
+    /// The mark on the ground where a carried pin will land.
+    case pinGroundMark
+    /// A selected pin's bubble: title (with a caret while `editing`) over its coordinates.
+    case callout(title: String, detail: String, editing: CalloutEditing)
 
     /// Raster radius (points) for a circle drawn up to `radius` points: the next power of two,
     /// so that a circle is scaled down at most 2× and a few rasters serve every zoom.

@@ -19,6 +19,11 @@ public struct Pin: Hashable, Sendable, Identifiable {
 
     /// The pin's image, in points: the head sits on a needle whose tip is the coordinate.
     public static let imageSize = ScreenSize(width: 22, height: 36)
+    /// The shadow's image, and where in it the needle's tip stands: the shadow falls to the
+    /// right, as from a light high up on the left.
+    public static let shadowSize = ScreenSize(width: 30, height: 12)
+    public static let shadowTip = ScreenPoint(x: 9, y: 6)
+    public static let groundMarkSize = 12.0
     /// Presses this close count as pressing the pin — wider than the image, as a finger or
     /// an imprecise hand needs (at least 44 × 44 points).
     public static let hitSize = ScreenSize(width: 44, height: 52)

@@ -38,6 +38,8 @@ public struct PinDragMachine: Sendable {
     /// Where the pin began (for canceling) and where it will land.
     public private(set) var origin: Coordinate?
     public private(set) var landing: Coordinate?
+    /// Where the ground mark stood when the drag was canceled: the float back starts there.
+    public private(set) var cancelFrom: Coordinate?
     /// When the current lift, drop or float-back began.
     public private(set) var phaseStart = 0.0
 
@@ -106,6 +108,7 @@ public struct PinDragMachine: Sendable {
         if armedPin != nil && state == .none { finish(); return [] }
         guard let id = pin, state == .starting || state == .dragging else { return [] }
         state = .canceling
+        cancelFrom = landing
         landing = origin
         phaseStart = t
         return [.stateChanged(pin: id, .canceling)]
@@ -118,12 +121,25 @@ public struct PinDragMachine: Sendable {
         case .none: return 0
         case .starting: return TimingCurve.easeOut.value(at: p)
         case .dragging: return 1
-        case .ending, .canceling:
-            // Down over 0.3 s with a small settle: a dip below the ground mark and back.
-            let q = (t - phaseStart) / Self.dropDuration
-            let fall = 1 - TimingCurve.easeIn.value(at: q / 0.8)
-            return q < 0.8 ? fall : -0.08 * sin(.pi * (q - 0.8) / 0.2)
+        case .ending, .canceling: return Self.dropHeight(progress: (t - phaseStart) / Self.dropDuration)
         }
+    }
+
+    /// A drop from its own height: down over the first 80 % of the time, then a small settle
+    /// (a dip below the ground and back). `q` is 0 at the start and 1 at the end.
+    public static func dropHeight(progress q: Double) -> Double {
+        if q >= 1 { return 0 }
+        if q < 0.8 { return 1 - TimingCurve.easeIn.value(at: max(q, 0) / 0.8) }
+        return -0.08 * sin(.pi * (q - 0.8) / 0.2)
+    }
+
+    /// Where the dragged pin stands on the ground at t: under the pointer while dragging, on
+    /// its way back to the origin while canceling.
+    public func ground(at t: Double) -> Coordinate? {
+        guard state == .canceling, let from = cancelFrom, let to = origin else { return landing }
+        let q = TimingCurve.easeInEaseOut.value(at: min(max((t - phaseStart) / Self.dropDuration, 0), 1))
+        let a = WebMercator.project(from), b = WebMercator.project(to)
+        return WebMercator.unproject(MapPoint(x: a.x + (b.x - a.x) * q, y: a.y + (b.y - a.y) * q))
     }
 
     private mutating func lift(_ id: String, _ t: Double) -> [PinDragEvent] {
@@ -140,5 +156,6 @@ public struct PinDragMachine: Sendable {
         state = .none
         origin = nil
         landing = nil
+        cancelFrom = nil
     }
 }

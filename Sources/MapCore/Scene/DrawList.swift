@@ -40,6 +40,13 @@ public struct DrawList: Sendable {
     /// The first `baseCount` commands are the map itself (tiles, labels): what a compositor
     /// may keep rendered while only the overlays above it animate.
     public var baseCount = 0
+    /// The selected pin's callout, and its title line, as drawn (clicks on them are theirs).
+    public var calloutFrame: ScreenRect?
+    public var calloutTitleFrame: ScreenRect?
+    /// The notice at the top, as drawn (a click on it closes it).
+    public var noticeFrame: ScreenRect?
+    /// How many pins were drawn (after culling off-screen and hidden ones).
+    public var pinsDrawn = 0
 
     /// The sprite commands, with what they place and where.
     public var spriteCommands: [(SpriteKey, ScreenRect, Double)] {

@@ -33,6 +33,9 @@ public struct Scene {
     public var labelPlacer = LabelPlacer()
     public var circles: [CircleOverlay] = []
     public var location: LocationAnnotation?
+    public var pins = PinEditor()
+    /// A message for the user, shown at the top of the window until dismissed.
+    public var notice: String?
 
     public init(camera: Camera, background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19) {
         self.camera = camera
@@ -56,6 +59,7 @@ public struct Scene {
         list.baseCount = list.commands.count
         composeOverlays(into: &list, at: t, sprites: sprites)
         list.commands += chrome.commands
+        composeNotice(into: &list, sprites: sprites)
         list.wantedSprites = chrome.wantedSprites + list.wantedSprites
         return list
     }

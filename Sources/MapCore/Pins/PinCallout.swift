@@ -1,0 +1,39 @@
+import Foundation
+import MapGeometry
+
+/// How a callout's title shows: plain, being typed (with a caret), or just opened for
+/// renaming, with the whole title selected (typing replaces it).
+public enum CalloutEditing: Hashable, Sendable {
+    case none, caret, selectedAll
+}
+
+/// The bubble above a selected pin: its layout in points (shared by the scene, which places
+/// it and hit-tests its title, and the painter, which draws it) and what it says.
+public enum PinCallout {
+    public static let padding = 10.0
+    public static let titleHeight = 20.0
+    public static let detailHeight = 16.0
+    /// The little triangle pointing down at the pin.
+    public static let arrowHeight = 8.0
+    public static let minWidth = 120.0
+    public static let maxWidth = 360.0
+    /// Between the callout's arrow and the pin's head.
+    public static let gap = 2.0
+    public static let untitled = "Untitled pin"
+
+    public static var height: Double { 2 * padding + titleHeight + detailHeight + arrowHeight }
+
+    /// "48.85660° N, 2.35220° E": five decimals are about a metre.
+    public static func detail(for c: Coordinate) -> String {
+        String(format: "%.5f° %@, %.5f° %@", abs(c.latitude), c.latitude < 0 ? "S" : "N",
+               abs(c.longitude), c.longitude < 0 ? "W" : "E")
+    }
+
+    /// The sprite for `pin`'s callout, showing `editing` text with a caret while renaming.
+    public static func sprite(for pin: Pin, editing: String?, selectedAll: Bool = false) -> SpriteKey {
+        if let text = editing {
+            return .callout(title: text, detail: detail(for: pin.coordinate), editing: selectedAll ? .selectedAll : .caret)
+        }
+        return .callout(title: pin.title.isEmpty ? untitled : pin.title, detail: detail(for: pin.coordinate), editing: .none)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MapGeometry
+
+/// Pins: all shadows first (they lie on the ground), then the pins north to south, then the
+/// carried pin above the rest with its ground mark. Off-screen pins cost one comparison, and a
+/// pin whose tip falls in the same few-point cell as a pin drawn over it is left out: it would
+/// be hidden anyway, and 10,000 pins seen from afar stay cheap. Returns the callout's commands,
+/// which go above everything else on the map.
+extension Scene {
+    /// Pins whose tips share a cell this many points wide look like one pin.
+    static let pinCell = 4.0
+
+    func composePins(into list: inout DrawList, at t: Double, sprites: SpriteAvailability) -> [DrawCommand] {
+        guard !pins.pins.isEmpty else { return [] }
+        let size = Pin.imageSize
+        let w = camera.viewportSize.width, h = camera.viewportSize.height
+        let carried = pins.drag.pin
+        let shadowReady = sprites.size(of: .pinShadow) != nil
+
+        // Topmost first, marking cells, so that the pin drawn over a cell is the one kept.
+        let cols = Int(w / Self.pinCell) + 1, rows = Int(h / Self.pinCell) + 1
+        var taken = [UInt64](repeating: 0, count: (cols * rows + 63) / 64)
+        var shown: [(Int, ScreenPoint)] = []
+        for i in pins.pins.indices.reversed() where pins.pins[i].id != carried {
+            var tip = camera.screenPoint(for: pins.points[i])
+            guard tip.x > -size.width, tip.x < w + size.width, tip.y > 0, tip.y < h + size.height else { continue }
+            if let start = pins.drops[pins.pins[i].id] {
+                tip.y -= size.height * PinDragMachine.dropHeight(progress: (t - start) / PinDragMachine.dropDuration)
+                list.animating = true
+            }
+            let cx = Int(min(max(tip.x, 0), w) / Self.pinCell), cy = Int(min(max(tip.y, 0), h) / Self.pinCell)
+            let cell = cy * cols + cx
+            if taken[cell >> 6] & (1 << UInt64(cell & 63)) != 0 { continue }
+            taken[cell >> 6] |= 1 << UInt64(cell & 63)
+            shown.append((i, tip))
+        }
+        shown.reverse()
+        if !shadowReady { list.wantedSprites.append(.pinShadow) }
+        // Pins share a few colours: look each one up once, not once per pin.
+        var colors: [(Color, Bool)] = []
+        func ready(_ c: Color) -> Bool {
+            if let known = colors.first(where: { $0.0 == c }) { return known.1 }
+            let ok = sprites.size(of: .pin(c)) != nil
+            if !ok { list.wantedSprites.append(.pin(c)) }
+            colors.append((c, ok))
+            return ok
+        }
+        if shadowReady {
+            for (i, tip) in shown {
+                let ground = pins.drops[pins.pins[i].id] == nil ? tip : camera.screenPoint(for: pins.points[i])
+                list.commands.append(.sprite(.pinShadow, destination: shadowRect(ground, scale: 1), opacity: 1))
+            }
+        }
+        for (i, tip) in shown where ready(pins.pins[i].color) {
+            list.commands.append(.sprite(.pin(pins.pins[i].color), destination: pinRect(tip), opacity: 1))
+        }
+        list.pinsDrawn = shown.count
+
+        var selectedTip: ScreenPoint?
+        if let id = carried, let pin = pins.pin(id), let groundAt = pins.drag.ground(at: t) {
+            // The carried pin floats above the point where it will land, shown by its shadow
+            // and a mark on the ground.
+            let ground = camera.screenPoint(for: groundAt)
+            let lift = pins.drag.lift(at: t)
+            if lift > 0.05 { place(.pinGroundMark, centeredAt: ground, side: Pin.groundMarkSize, opacity: min(lift * 2, 1), into: &list, sprites: sprites) }
+            let spread = 1 + 0.35 * max(lift, 0)
+            place(.pinShadow, rect: shadowRect(ground, scale: spread), opacity: 1 - 0.45 * max(lift, 0), into: &list, sprites: sprites)
+            place(.pin(pin.color), rect: pinRect(ScreenPoint(x: ground.x, y: ground.y - size.height * lift)), opacity: 1, into: &list, sprites: sprites)
+            list.animating = list.animating || pins.drag.state != .dragging
+            list.pinsDrawn += 1
+        } else if let id = pins.selected, let i = pins.index(of: id) {
+            selectedTip = camera.screenPoint(for: pins.points[i])
+        }
+        guard let tip = selectedTip, let id = pins.selected, let pin = pins.pin(id) else { return [] }
+        return composeCallout(for: pin, tip: tip, into: &list, sprites: sprites)
+    }
+
+    private func composeCallout(for pin: Pin, tip: ScreenPoint, into list: inout DrawList, sprites: SpriteAvailability) -> [DrawCommand] {
+        let key = PinCallout.sprite(for: pin, editing: pins.renameText, selectedAll: pins.renameSelectsAll)
+        guard let s = sprites.size(of: key) else {
+            list.wantedSprites.insert(key, at: 0)
+            return []
+        }
+        let rect = ScreenRect(x: (tip.x - s.width / 2).rounded(), y: (tip.y - Pin.imageSize.height - PinCallout.gap - s.height).rounded(),
+                              width: s.width, height: s.height)
+        list.calloutFrame = rect
+        list.calloutTitleFrame = ScreenRect(x: rect.x, y: rect.y, width: rect.width, height: PinCallout.padding + PinCallout.titleHeight)
+        return [.sprite(key, destination: rect, opacity: 1)]
+    }
+
+    private func pinRect(_ tip: ScreenPoint) -> ScreenRect {
+        ScreenRect(x: tip.x - Pin.imageSize.width / 2, y: tip.y - Pin.imageSize.height, width: Pin.imageSize.width, height: Pin.imageSize.height)
+    }
+
+    private func shadowRect(_ ground: ScreenPoint, scale: Double) -> ScreenRect {
+        let s = Pin.shadowSize, a = Pin.shadowTip
+        return ScreenRect(x: ground.x - a.x * scale, y: ground.y - a.y * scale, width: s.width * scale, height: s.height * scale)
+    }
+
+    private func place(_ key: SpriteKey, centeredAt c: ScreenPoint, side: Double, opacity: Double, into list: inout DrawList, sprites: SpriteAvailability) {
+        place(key, rect: ScreenRect(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side), opacity: opacity, into: &list, sprites: sprites)
+    }
+
+    private func place(_ key: SpriteKey, rect: ScreenRect, opacity: Double, into list: inout DrawList, sprites: SpriteAvailability) {
+        if sprites.size(of: key) != nil { list.commands.append(.sprite(key, destination: rect, opacity: opacity)) }
+        else if !list.wantedSprites.contains(key) { list.wantedSprites.append(key) }
+    }
+}
