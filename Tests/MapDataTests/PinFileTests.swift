@@ -68,3 +68,13 @@ struct PinFileTests {
         #expect(PinFile.defaultURL(environment: ["HOME": "/h"]).path == "/h/.local/share/meridian/pins.geojson")
     }
 }
+
+extension PinFileTests {
+    @Test func aCollectionWithoutFeaturesIsMovedAsideToo() throws {
+        let d = dir(); defer { try? FileManager.default.removeItem(at: d) }
+        let url = d.appendingPathComponent("pins.geojson")
+        try Data("{\"type\": \"FeatureCollection\"}".utf8).write(to: url)
+        let r = PinFile(url: url).load()
+        #expect(r.movedAside != nil && r.problems[0].contains("no \"features\" array") && !r.mustNotSave)
+    }
+}
