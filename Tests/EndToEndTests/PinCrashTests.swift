@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Pins are never lost: the app is killed with SIGKILL at random moments while it saves a
+/// stream of changes, and after every kill the file is whole and valid — the old version or
+/// a newer one, never a torn mix — and the next start reads it without complaint.
+struct PinCrashTests {
+    @Test func sigkillMidSaveNeverLeavesABrokenFile() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("pin-crash")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("pins.geojson")
+        try Data(PinWindowTests.original.utf8).write(to: file)
+        var rng = SeededGenerator(seed: 2026)
+        var count = 1
+        var saved = 0
+        for round in 0..<8 {
+            let app = try App(["--center", "10,20", "--zoom", "5", "--size", "800x600", "--tiles", "debug", "--no-location",
+                               "--pins", file.path],
+                              env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
+            let id = try x.waitForWindow("Meridian")
+            _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+            Thread.sleep(forTimeInterval: 0.3)
+            // A stream of right-clicks, each adding a pin and so saving the file (`click` would
+            // wait 100 ms after each).
+            var script: [String] = []
+            for i in 0..<300 {
+                script += ["mousemove", "--window", id, "\(60 + (i * 37) % 680)", "\(80 + (i * 53) % 480)", "mousedown", "3", "mouseup", "3", "sleep", "0.005"]
+            }
+            let clicker = Process()
+            clicker.executableURL = URL(fileURLWithPath: which("xdotool")!)
+            clicker.arguments = script
+            clicker.environment = ["DISPLAY": x.display]
+            clicker.standardError = FileHandle.nullDevice
+            try clicker.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.4, using: &rng))
+            kill(app.process.processIdentifier, SIGKILL)
+            app.process.waitUntilExit()
+            stop(clicker)
+            #expect(app.process.terminationReason == .uncaughtSignal, "round \(round): the app was not killed")
+            let errors = app.errorOutput
+            #expect(!errors.contains("corrupt") && !errors.contains("feature"), "round \(round) started with: \(errors)")
+
+            // Whole and valid: a FeatureCollection of Point features, none lost.
+            let data = try Data(contentsOf: file)
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(json?["type"] as? String == "FeatureCollection", "round \(round): not a FeatureCollection")
+            let pins = try PinWindowTests.read(file)
+            #expect(pins.count >= count, "round \(round): \(pins.count) pins, had \(count)")
+            #expect(pins.contains { $0.id == "test-pin" })
+            #expect(Set(pins.map(\.id)).count == pins.count)
+            saved += pins.count - count
+            count = pins.count
+        }
+        print("pin crash test: \(saved) pins added and saved across 8 SIGKILLs")
+        // Hundreds of changes went through the saver in all.
+        #expect(saved >= 200, "only \(saved) changes were saved")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("corrupt") }
+        #expect(aside.isEmpty)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// Pins in the real window, driven by xdotool, checked through the pins file the app saves.
+@Suite(.serialized)
+struct PinWindowTests {
+    /// The test pin, at the window's centre when the app starts: its tip at (400, 300).
+    static let lat = 10.0, lon = 20.0, zoom = 5.0
+    static let head = (x: 400, y: 300 - 26)
+
+    struct FilePin: Equatable { var id: String; var title: String; var lat: Double; var lon: Double }
+
+    static func read(_ url: URL) throws -> [FilePin] {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        return (json["features"] as! [[String: Any]]).map { f in
+            let c = (f["geometry"] as! [String: Any])["coordinates"] as! [Double]
+            let p = f["properties"] as! [String: Any]
+            return FilePin(id: p["id"] as! String, title: p["title"] as! String, lat: c[1], lon: c[0])
+        }
+    }
+
+    /// Screen offset of `p` from the test pin's tip, in pixels at the test zoom.
+    static func offset(_ p: FilePin) -> (x: Double, y: Double) {
+        let a = worldPoint(lat: p.lat, lon: p.lon), b = worldPoint(lat: lat, lon: lon), k = pow(2, zoom)
+        return ((a.x - b.x) * k, (a.y - b.y) * k)
+    }
+
+    static let original = """
+    {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[20.0,10.0]},"properties":{"id":"test-pin","title":"Test pin","color":"#FF3B30"}}]}
+    """
+
+    func start(_ x: Xvfb, dir: URL, pins: String = original) throws -> (App, String, URL) {
+        let file = dir.appendingPathComponent("pins.geojson")
+        try Data(pins.utf8).write(to: file)
+        let app = try App(["--center", "\(Self.lat),\(Self.lon)", "--zoom", "\(Self.zoom)", "--size", "800x600", "--tiles", "debug",
+                           "--no-location", "--pins", file.path],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
+                                "MERIDIAN_FRAME_LOG": "1"])
+        let id = try x.waitForWindow("Meridian")
+        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        Thread.sleep(forTimeInterval: 0.5)
+        return (app, id, file)
+    }
+
+    func quit(_ x: Xvfb, _ app: App) throws {
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(app.waitForExit(timeout: 10), "Ctrl+Q did not quit")
+        #expect(app.process.terminationStatus == 0)
+    }
+
+    /// Waits until the saved file satisfies `ok` (saves happen off the frame thread).
+    func waitFor(_ file: URL, timeout: Double = 5, _ ok: ([FilePin]) -> Bool) throws -> [FilePin] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [FilePin] = []
+        while Date() < deadline {
+            if let pins = try? Self.read(file) { last = pins; if ok(pins) { return pins } }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return last
+    }
+
+    /// Presses the pin's head, holds 0.4 s, optionally moves, optionally presses Esc, releases.
+    func drag(_ x: Xvfb, _ id: String, by d: (Int, Int)?, escape: Bool = false) throws {
+        _ = try x.xdotool("mousemove", "--window", id, "\(Self.head.x)", "\(Self.head.y)")
+        Thread.sleep(forTimeInterval: 0.15)
+        _ = try x.xdotool("mousedown", "1")
+        Thread.sleep(forTimeInterval: 0.4)
+        if let d {
+            _ = try x.xdotool("mousemove_relative", "--", "\(d.0)", "\(d.1)")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        if escape {
+            _ = try x.xdotool("key", "Escape")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        _ = try x.xdotool("mouseup", "1")
+        Thread.sleep(forTimeInterval: 0.5)   // the drop takes 0.3 s
+    }
+
+    @Test func pressHoldMoveReleaseMovesThePinByExactlyTheDrag() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("pin-drag")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id, file) = try start(x, dir: dir)
+        try drag(x, id, by: (80, 40))
+        try quit(x, app)
+        let pins = try Self.read(file)
+        #expect(pins.count == 1 && pins[0].id == "test-pin" && pins[0].title == "Test pin")
+        let o = Self.offset(pins[0])
+        #expect(abs(o.x - 80) <= 1 && abs(o.y - 40) <= 1, "moved by \(o)")
+        // The view did not pan: a press on a pin is the pin's.
+        let v = try SavedView.read(dir)
+        #expect(abs(v.center.lat - Self.lat) < 1e-9 && abs(v.center.lon - Self.lon) < 1e-9)
+        let log = app.errorOutput
+        for state in ["starting", "dragging", "ending", "none"] { #expect(log.contains("PinDragState.\(state)"), "no \(state) in the log") }
+    }
+
+    @Test("Esc before release, and press-hold-release without moving, leave the file as it was", arguments: [true, false])
+    func unchanged(escape: Bool) throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("pin-still")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id, file) = try start(x, dir: dir)
+        try drag(x, id, by: escape ? (80, 40) : nil, escape: escape)
+        try quit(x, app)
+        // Not a byte changed: nothing was saved.
+        #expect(try String(contentsOf: file, encoding: .utf8) == Self.original)
+        let log = app.errorOutput
+        #expect(log.contains(escape ? "PinDragState.canceling" : "PinDragState.ending"))
+    }
+
+    @Test func rightClickAddsDeleteRemovesUndoRestores() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("pin-add")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id, file) = try start(x, dir: dir)
+        _ = try x.xdotool("mousemove", "--window", id, "600", "150")
+        Thread.sleep(forTimeInterval: 0.15)
+        _ = try x.xdotool("click", "3")
+        let added = try waitFor(file) { $0.count == 2 }
+        #expect(added.count == 2)
+        guard let new = added.first(where: { $0.id != "test-pin" }) else { return }
+        let o = Self.offset(new)
+        #expect(abs(o.x - 200) <= 1 && abs(o.y - (-150)) <= 1, "added at \(o)")
+        _ = try x.xdotool("key", "Delete")
+        #expect(try waitFor(file) { $0.count == 1 }.map(\.id) == ["test-pin"])
+        _ = try x.xdotool("key", "ctrl+z")
+        #expect(try waitFor(file) { $0.count == 2 }.contains(new))
+        try quit(x, app)
+        #expect(try Self.read(file).contains(new))
+    }
+
+    @Test func anUnreadableFileIsMovedAsideAndTheWindowSaysSo() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("pin-corrupt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id, file) = try start(x, dir: dir, pins: "{\"type\": \"FeatureCollection\", \"features\": [{")
+        Thread.sleep(forTimeInterval: 0.3)
+        let shot = dir.appendingPathComponent("shot.png").path
+        #expect(try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
+        // A right-click adds a pin: the new file is written, the corrupt one is kept aside.
+        _ = try x.xdotool("mousemove", "--window", id, "300", "300")
+        _ = try x.xdotool("click", "3")
+        #expect(try waitFor(file) { $0.count == 1 }.count == 1)
+        try quit(x, app)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("pins.geojson.corrupt-") }
+        #expect(aside.count == 1)
+        #expect(try String(contentsOf: dir.appendingPathComponent(aside[0]), encoding: .utf8) == "{\"type\": \"FeatureCollection\", \"features\": [{")
+        #expect(app.errorOutput.contains("moved aside to pins.geojson.corrupt-"))
+        // The notice: a dark plate at the top centre of the window.
+        let png = try PNG(shot)
+        let p = png.pixel(400, 16)
+        #expect(p.r < 70 && p.g < 70 && p.b < 70, "top centre is \(p)")
+        #expect(png.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5)
+    }
+}
