@@ -87,6 +87,34 @@ public enum PinSprites {
         return canvas.bitmap()
     }
 
+    /// A bubble for crowded pins: a red disc with a white ring and the count in bold white,
+    /// larger for larger counts.
+    public static func cluster(_ label: String, pixelRatio k: Double) throws -> Bitmap {
+        let d = label.count <= 2 ? 24.0 : label.count <= 3 ? 28.0 : 34.0
+        let canvas = try CairoCanvas(width: Int(((d + 4) * k).rounded()), height: Int(((d + 4) * k).rounded()))
+        let cr = canvas.context
+        cairo_scale(cr, k, k)
+        let c = (d + 4) / 2
+        cairo_arc(cr, c, c + 0.8, d / 2 + 1.2, 0, 2 * .pi)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.18)
+        cairo_fill(cr)
+        cairo_arc(cr, c, c, d / 2, 0, 2 * .pi)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_fill(cr)
+        cairo_arc(cr, c, c, d / 2 - 2, 0, 2 * .pi)
+        cairo_set_source_rgb(cr, 0.93, 0.22, 0.17)
+        cairo_fill(cr)
+        let font = TextRasterizer.Font(family: "DejaVu Sans", size: label.count <= 3 ? 11 : 10, weight: PANGO_WEIGHT_BOLD, color: Color(hex: 0xFFFFFF), halo: 0)
+        let l = TextRasterizer.makeLayout(cr, label, font, 1)
+        defer { g_object_unref(UnsafeMutableRawPointer(l)) }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(l, &ink, &logical)
+        cairo_move_to(cr, c - Double(logical.width) / 2, c - Double(logical.height) / 2)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        pango_cairo_show_layout(cr, l)
+        return canvas.bitmap()
+    }
+
     /// The callout: a white rounded bubble with a soft shadow and an arrow, the title in bold
     /// (ellipsized when long, with a caret while it is being typed) over the coordinates.
     public static func callout(title: String, detail: String, editing mode: CalloutEditing, pixelRatio k: Double) throws -> Bitmap {

@@ -76,9 +76,14 @@ public final class Compositor {
         return true
     }
 
+    private var batch = SpriteBatch()
+
     private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double) {
         let r = renderer.raw
+        defer { batch.flush(r) }
         for command in commands {
+            // Consecutive sprites from one texture go out together; anything else goes after them.
+            if case .sprite = command {} else { batch.flush(r) }
             switch command {
             case let .clear(c):
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
@@ -104,13 +109,12 @@ public final class Compositor {
                 SDL_RenderCopyExF(r, tex.raw, &s, &d, degrees, nil, SDL_FLIP_NONE)
             case let .sprite(key, dst, opacity):
                 guard let (tex, region) = sprites.texture(for: key) else { continue }
-                var s = region
+                let s = region
                 // Drawn at their own pixel size, sprites snap their origin to a pixel and keep
                 // their size, so text is never resampled; only scaled sprites are stretched.
                 var d = SDL_Rect(x: Int32((dst.x * k).rounded()), y: Int32((dst.y * k).rounded()), w: s.w, h: s.h)
                 if abs(dst.width * k - Double(s.w)) > 0.5 || abs(dst.height * k - Double(s.h)) > 0.5 { d = pixelRect(dst, k) }
-                SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-                SDL_RenderCopy(r, tex.raw, &s, &d)
+                batch.add(tex, source: s, dest: d, opacity: Color.byte(opacity), renderer: r)
             }
         }
     }

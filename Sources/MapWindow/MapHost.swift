@@ -244,6 +244,8 @@ public final class MapHost {
         }
         controller.pins.calloutFrame = list.calloutFrame
         controller.pins.calloutTitleFrame = list.calloutTitleFrame
+        controller.pins.clusterFrames = list.pinClusters.map(\.frame)
+        controller.pins.pressablePins = list.pressablePins
         noticeFrame = list.noticeFrame
         loader.want(list.wantedTiles)
         compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize)

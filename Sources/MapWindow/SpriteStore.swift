@@ -69,6 +69,7 @@ public final class SpriteStore: SpriteAvailability {
         case let .pin(color): return try PinSprites.pin(color, pixelRatio: pixelRatio)
         case .pinShadow: return try PinSprites.shadow(pixelRatio: pixelRatio)
         case .pinGroundMark: return try PinSprites.groundMark(pixelRatio: pixelRatio)
+        case let .pinCluster(label): return try PinSprites.cluster(label, pixelRatio: pixelRatio)
         case let .callout(title, detail, editing):
             return try PinSprites.callout(title: title, detail: detail, editing: editing, pixelRatio: pixelRatio)
         }

@@ -125,6 +125,16 @@ struct Bench: ParsableCommand {
                           start: Double(i) * 0.016)
         }
         let overlays = zoomScript(host, from: start)
+        host.circles = []
+        host.location = nil
+        // 10,000 pins over Europe in four colours, the same zoom script.
+        host.pins = (0..<10_000).map { i in
+            Pin(id: "\(i)", coordinate: Coordinate(latitude: .random(in: 35...60, using: &rng), longitude: .random(in: -10...30, using: &rng)),
+                title: "Pin \(i)", color: Color(hex: [0xFF3B30, 0x34C759, 0x007AFF, 0xAF52DE][i % 4]))
+        }
+        let manyPins = zoomScript(host, from: start)
+        host.pins = []
+        host.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
 
         // Idle, twice as long as the script: first with the location pulsing in view, then
         // with nothing animating. Tiles settle for a second before each.
@@ -155,6 +165,9 @@ struct Bench: ParsableCommand {
             Row(name: "with 1 location + 50 pulsing circles: build p50", value: ms(overlays.buildTimes, 50), unit: "ms", target: ""),
             Row(name: "with 1 location + 50 pulsing circles: build p99", value: ms(overlays.buildTimes, 99), unit: "ms", target: "≤ 2 ms"),
             Row(name: "with 1 location + 50 circles: intervals > 2 periods", value: Double(overlays.presentIntervals.filter { $0 > 2 * period }.count), unit: "", target: "0"),
+            Row(name: "with 10,000 pins: build p50", value: ms(manyPins.buildTimes, 50), unit: "ms", target: ""),
+            Row(name: "with 10,000 pins: build p99", value: ms(manyPins.buildTimes, 99), unit: "ms", target: "≤ 2 ms"),
+            Row(name: "with 10,000 pins: intervals > 2 periods", value: Double(manyPins.presentIntervals.filter { $0 > 2 * period }.count), unit: "", target: "0"),
             Row(name: String(format: "CPU over %.0f s, location pulsing in view", idleSeconds), value: pulseCPU, unit: "s", target: "report"),
             Row(name: String(format: "frames over %.0f s, location pulsing in view", idleSeconds), value: Double(pulseFrames), unit: "", target: "vsync rate"),
             Row(name: String(format: "CPU over %.0f s, nothing animating", idleSeconds), value: idleCPU, unit: "s", target: "≤ 0.01 s per 5 s"),

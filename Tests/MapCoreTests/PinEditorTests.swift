@@ -181,3 +181,18 @@ struct PinEditorTests {
         #expect(d.pins.pin("p")!.coordinate == Self.paris && d.pins.drag.state == .none)
     }
 }
+
+extension PinEditorTests {
+    @Test func aClickOnABubbleZoomsInTwoLevelsAroundItAndHiddenPinsCannotBePressed() {
+        var c = controller()
+        c.pins.clusterFrames = [ScreenRect(x: 600, y: 100, width: 30, height: 30)]
+        c.pins.pressablePins = []                               // the test pin is inside a bubble
+        c.handle(.pointerDown(.left, ScreenPoint(x: 615, y: 115), clicks: 1, []), at: 0)
+        c.advance(to: 1)
+        #expect(abs(c.camera.zoom - 12) < 1e-9)
+        var d = controller()
+        d.pins.pressablePins = []
+        d.handle(.pointerDown(.left, head, clicks: 1, []), at: 0)
+        #expect(!d.pins.drag.isActive)                          // the press pans the map instead
+    }
+}

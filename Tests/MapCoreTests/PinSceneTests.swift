@@ -34,7 +34,7 @@ struct PinSceneTests {
         #expect(k[pinsAt.last!] == .pin(Color(hex: 0x34C759)))
     }
 
-    @Test func offScreenPinsAreCulledAndStackedOnesThinned() {
+    @Test func offScreenPinsAreCulledAndCrowdsGatherIntoCountedBubbles() {
         var g = SeededGenerator(seed: 7)
         var pins: [Pin] = []
         for i in 0..<10_000 {
@@ -42,16 +42,37 @@ struct PinSceneTests {
             pins.append(Pin(id: "\(i)", coordinate: c, title: ""))
         }
         let near = scene(pins, zoom: 10).compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
-        let far = scene(pins, zoom: 3).compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
-        // z10 over Paris shows a sliver of Europe; z3 shows all of it, thinned to one per 4-pt cell.
-        #expect(near.pinsDrawn < 20)
-        #expect(far.pinsDrawn > 1000 && far.pinsDrawn < 10_000)
-        #expect(far.spriteCommands.filter { $0.0 == .pinShadow }.count == far.pinsDrawn)
-        // Every drawn pin's tip is on screen (or within a pin of it).
-        for (key, rect, _) in far.spriteCommands where key == .pin(Color(hex: 0xFF3B30)) {
-            let tipX = rect.x + rect.width / 2, tipY = rect.maxY
-            #expect(tipX > -22 && tipX < 822 && tipY > 0 && tipY < 636)
-        }
+        // z10 over Paris shows a sliver of Europe: a few pins, each drawn, no bubbles.
+        #expect(near.pinsDrawn < 20 && near.pinClusters.isEmpty && near.pressablePins == nil)
+        let s3 = scene(pins, zoom: 3)
+        let far = s3.compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
+        // z3 shows all of Europe: bubbles, and every pin on screen is drawn or counted once.
+        let onScreen = pins.filter {
+            let p = s3.camera.screenPoint(for: $0.coordinate)
+            return p.x > -22 && p.x < 822 && p.y > 0 && p.y < 636
+        }.count
+        #expect(onScreen == 10_000)
+        #expect(!far.pinClusters.isEmpty && far.pinClusters.count < 400)
+        #expect(far.pinsDrawn + far.pinClusters.reduce(0) { $0 + $1.count } == onScreen)
+        #expect(far.pressablePins?.count == far.pinsDrawn)
+        #expect(far.spriteCommands.contains { $0.0 == .pinCluster("100+") })
+    }
+
+    @Test func stackedPinsBelowTheBudgetAreThinnedNotClustered() {
+        // 400 pins within a few points of each other at z10: one is visible, so one is drawn.
+        let pins = (0..<400).map { Pin(id: "\($0)", coordinate: Coordinate(latitude: 48.8566 + Double($0 % 20) * 1e-5, longitude: 2.3522 + Double($0 / 20) * 1e-5), title: "") }
+        let list = scene(pins).compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
+        #expect(list.pinClusters.isEmpty && list.pinsDrawn >= 1 && list.pinsDrawn <= 4)
+    }
+
+    @Test func clusterLabelsAreExactWhenSmallAndRoundedWhenLarge() {
+        let table = [(2, "2"), (99, "99"), (100, "100+"), (999, "900+"), (1000, "1k+"), (12_345, "12k+")]
+        for (n, label) in table { #expect(PlacedPinCluster.label(n) == label) }
+        // 1,000 pins within a few metres: over the budget, one bubble that says so.
+        var g = SeededGenerator(seed: 1)
+        let pins = (0..<1000).map { Pin(id: "\($0)", coordinate: Coordinate(latitude: 48.8566 + Double.random(in: 0...1e-4, using: &g), longitude: 2.3522), title: "") }
+        let list = scene(pins).compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
+        #expect(list.pinClusters.map(\.count) == [1000] && keys(list).contains(.pinCluster("1k+")) && list.pinsDrawn == 0)
     }
 
     @Test func theCarriedPinFloatsOverItsGroundMarkAboveTheOthers() {

@@ -28,7 +28,13 @@ extension MapController {
                 return []
             }
             pinEvents += pins.commitRename()
-            guard let pin = pins.hit(p, camera: camera) else { return nil }
+            guard let pin = pins.hit(p, camera: camera) else {
+                // A click on a bubble of crowded pins zooms in two levels to spread them.
+                guard let bubble = pins.clusterFrames.first(where: { $0.contains(p) }) else { return nil }
+                let c = ScreenPoint(x: bubble.x + bubble.width / 2, y: bubble.y + bubble.height / 2)
+                animator.zoom(by: 2, around: c, camera: camera, at: t, duration: Self.doubleClickDuration)
+                return []
+            }
             animator.stopAll()
             pinPointer = p
             pinEvents += pins.press(pin, at: p, camera: camera, t: t)

@@ -29,6 +29,8 @@ public enum SpriteKey: Hashable, Sendable {
     case pin(Color)
     /// The soft shadow a pin casts on the ground (`Pin.shadowSize`, tip at `Pin.shadowTip`).
     case pinShadow
+    /// A bubble standing for many crowded pins, with their count.
+    case pinCluster(String)
     /// The mark on the ground where a carried pin will land.
     case pinGroundMark
     /// A selected pin's bubble: title (with a caret while `editing`) over its coordinates.

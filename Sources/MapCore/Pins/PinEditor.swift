@@ -21,6 +21,9 @@ public struct PinEditor: Sendable {
     /// The selected pin's callout and its title line as last drawn (for clicks on them).
     public var calloutFrame: ScreenRect?
     public var calloutTitleFrame: ScreenRect?
+    /// As last drawn: the cluster bubbles, and which pins stood alone while clustered.
+    public var clusterFrames: [ScreenRect] = []
+    public var pressablePins: Set<String>?
     /// The colour and title of pins added with a right-click.
     public var newPinColor = Color(hex: 0xFF3B30)
     public var newPinTitle = "Dropped Pin"
@@ -36,7 +39,7 @@ public struct PinEditor: Sendable {
     public func hit(_ p: ScreenPoint, camera: Camera) -> Pin? {
         for i in pins.indices.reversed() {
             let tip = camera.screenPoint(for: points[i])
-            if Pin.hitRect(tip: tip).contains(p) { return pins[i] }
+            if Pin.hitRect(tip: tip).contains(p), pressablePins?.contains(pins[i].id) ?? true { return pins[i] }
         }
         return nil
     }

@@ -47,6 +47,10 @@ public struct DrawList: Sendable {
     public var noticeFrame: ScreenRect?
     /// How many pins were drawn (after culling off-screen and hidden ones).
     public var pinsDrawn = 0
+    /// Bubbles standing for crowded pins (when more than `Scene.pinBudget` are on screen).
+    public var pinClusters: [PlacedPinCluster] = []
+    /// While pins are clustered, the ones drawn on their own (nil: every pin is drawn).
+    public var pressablePins: Set<String>?
 
     /// The sprite commands, with what they place and where.
     public var spriteCommands: [(SpriteKey, ScreenRect, Double)] {

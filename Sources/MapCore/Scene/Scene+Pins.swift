@@ -9,6 +9,12 @@ import MapGeometry
 extension Scene {
     /// Pins whose tips share a cell this many points wide look like one pin.
     static let pinCell = 4.0
+    /// Beyond this many pins on screen, crowded pins gather into clusters: every pin costs
+    /// its pixels on a software renderer, and a carpet of thousands of pins says nothing.
+    public static let pinBudget = 500
+    /// Cluster cells, in points at the zoom level below the current one (fixed on the map,
+    /// so panning never reshuffles them; they change only when the zoom crosses a level).
+    static let clusterCell = 48.0
 
     func composePins(into list: inout DrawList, at t: Double, sprites: SpriteAvailability) -> [DrawCommand] {
         guard !pins.pins.isEmpty else { return [] }
@@ -17,10 +23,8 @@ extension Scene {
         let carried = pins.drag.pin
         let shadowReady = sprites.size(of: .pinShadow) != nil
 
-        // Topmost first, marking cells, so that the pin drawn over a cell is the one kept.
-        let cols = Int(w / Self.pinCell) + 1, rows = Int(h / Self.pinCell) + 1
-        var taken = [UInt64](repeating: 0, count: (cols * rows + 63) / 64)
-        var shown: [(Int, ScreenPoint)] = []
+        // Every pin on screen, topmost first.
+        var visible: [(Int, ScreenPoint)] = []
         for i in pins.pins.indices.reversed() where pins.pins[i].id != carried {
             var tip = camera.screenPoint(for: pins.points[i])
             guard tip.x > -size.width, tip.x < w + size.width, tip.y > 0, tip.y < h + size.height else { continue }
@@ -28,11 +32,17 @@ extension Scene {
                 tip.y -= size.height * PinDragMachine.dropHeight(progress: (t - start) / PinDragMachine.dropDuration)
                 list.animating = true
             }
-            let cx = Int(min(max(tip.x, 0), w) / Self.pinCell), cy = Int(min(max(tip.y, 0), h) / Self.pinCell)
-            let cell = cy * cols + cx
-            if taken[cell >> 6] & (1 << UInt64(cell & 63)) != 0 { continue }
-            taken[cell >> 6] |= 1 << UInt64(cell & 63)
-            shown.append((i, tip))
+            visible.append((i, tip))
+        }
+        var shown: [(Int, ScreenPoint)]
+        if visible.count > Self.pinBudget {
+            let (singles, clusters) = cluster(visible)
+            shown = singles
+            // Pins inside bubbles cannot be pressed; the ones standing alone can.
+            list.pressablePins = Set(singles.map { pins.pins[$0.0].id })
+            for c in clusters { placeCluster(c, into: &list, sprites: sprites) }
+        } else {
+            shown = thin(visible, width: w, height: h)
         }
         shown.reverse()
         if !shadowReady { list.wantedSprites.append(.pinShadow) }
@@ -86,6 +96,60 @@ extension Scene {
         list.calloutFrame = rect
         list.calloutTitleFrame = ScreenRect(x: rect.x, y: rect.y, width: rect.width, height: PinCallout.padding + PinCallout.titleHeight)
         return [.sprite(key, destination: rect, opacity: 1)]
+    }
+
+    /// Keeps the topmost pin of each few-point cell: the rest would be hidden under it.
+    private func thin(_ visible: [(Int, ScreenPoint)], width w: Double, height h: Double) -> [(Int, ScreenPoint)] {
+        let cols = Int(w / Self.pinCell) + 1, rows = Int(h / Self.pinCell) + 1
+        var taken = [UInt64](repeating: 0, count: (cols * rows + 63) / 64)
+        var shown: [(Int, ScreenPoint)] = []
+        for (i, tip) in visible {
+            let cx = Int(min(max(tip.x, 0), w) / Self.pinCell), cy = Int(min(max(tip.y, 0), h) / Self.pinCell)
+            let cell = cy * cols + cx
+            if taken[cell >> 6] & (1 << UInt64(cell & 63)) != 0 { continue }
+            taken[cell >> 6] |= 1 << UInt64(cell & 63)
+            shown.append((i, tip))
+        }
+        return shown
+    }
+
+    /// Groups pins by map cells: a cell holding one pin shows the pin, a crowded cell one
+    /// bubble with the count at the pins' mean position.
+    private func cluster(_ visible: [(Int, ScreenPoint)]) -> (singles: [(Int, ScreenPoint)], clusters: [PinCluster]) {
+        let cell = Self.clusterCell / pow(2, camera.zoom.rounded(.down))
+        var cells: [Int: PinCluster] = [:]
+        cells.reserveCapacity(1024)
+        for (i, tip) in visible {
+            let p = pins.points[i]
+            let key = Int((p.y / cell).rounded(.down)) &* 1_000_003 &+ Int((p.x / cell).rounded(.down))
+            if var c = cells[key] {
+                c.count += 1
+                c.sum = c.sum + tip
+                cells[key] = c
+            } else {
+                cells[key] = PinCluster(first: i, firstTip: tip, count: 1, sum: tip)
+            }
+        }
+        var singles: [(Int, ScreenPoint)] = [], clusters: [PinCluster] = []
+        for c in cells.values {
+            if c.count == 1 { singles.append((c.first, c.firstTip)) } else { clusters.append(c) }
+        }
+        // Topmost first, like `visible`: by paint order, later pins over earlier ones.
+        singles.sort { $0.0 > $1.0 }
+        clusters.sort { $0.first < $1.first }
+        return (singles, clusters)
+    }
+
+    private func placeCluster(_ c: PinCluster, into list: inout DrawList, sprites: SpriteAvailability) {
+        let key = SpriteKey.pinCluster(PlacedPinCluster.label(c.count))
+        let center = ScreenPoint(x: c.sum.x / Double(c.count), y: c.sum.y / Double(c.count) - 10)
+        guard let s = sprites.size(of: key) else {
+            if !list.wantedSprites.contains(key) { list.wantedSprites.append(key) }
+            return
+        }
+        let rect = ScreenRect(x: (center.x - s.width / 2).rounded(), y: (center.y - s.height / 2).rounded(), width: s.width, height: s.height)
+        list.commands.append(.sprite(key, destination: rect, opacity: 1))
+        list.pinClusters.append(PlacedPinCluster(frame: rect, count: c.count))
     }
 
     private func pinRect(_ tip: ScreenPoint) -> ScreenRect {
