@@ -98,6 +98,23 @@ extension Scene {
         return [.sprite(key, destination: rect, opacity: 1)]
     }
 
+    /// Where pins stand, for place labels to keep clear of (the carried pin moves, so it does
+    /// not count; with crowds of pins, labels do not try).
+    func pinRectsForLabels() -> [ScreenRect] {
+        guard !pins.pins.isEmpty, pins.pins.count <= 4 * Self.pinBudget else { return [] }
+        let w = camera.viewportSize.width, h = camera.viewportSize.height
+        var rects: [ScreenRect] = []
+        for i in pins.pins.indices where pins.pins[i].id != pins.drag.pin {
+            let tip = camera.screenPoint(for: pins.points[i])
+            guard tip.x > -40, tip.x < w + 40, tip.y > -10, tip.y < h + 40 else { continue }
+            // The head, and the thin needle under it: a label may sit beside the needle.
+            rects.append(ScreenRect(x: tip.x - 9, y: tip.y - Pin.imageSize.height, width: 18, height: 19))
+            rects.append(ScreenRect(x: tip.x - 2, y: tip.y - Pin.imageSize.height + 19, width: 4, height: Pin.imageSize.height - 19))
+            if rects.count > 2 * Self.pinBudget { return [] }
+        }
+        return rects
+    }
+
     /// Keeps the topmost pin of each few-point cell: the rest would be hidden under it.
     private func thin(_ visible: [(Int, ScreenPoint)], width w: Double, height h: Double) -> [(Int, ScreenPoint)] {
         let cols = Int(w / Self.pinCell) + 1, rows = Int(h / Self.pinCell) + 1

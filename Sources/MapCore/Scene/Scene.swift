@@ -55,6 +55,7 @@ public struct Scene {
             let p = camera.screenPoint(for: loc.point(at: t)), r = LocationAnnotation.dotDiameter / 2 + 2
             reserved.append(ScreenRect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
         }
+        reserved += pinRectsForLabels()
         if showsLabels { composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites, reserved: reserved) }
         list.baseCount = list.commands.count
         composeOverlays(into: &list, at: t, sprites: sprites)
