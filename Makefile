@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup build debug bench render clean basemap
+.PHONY: run test setup build debug bench render clean basemap deb test-package
 
 setup:
 	@scripts/setup.sh
@@ -21,6 +21,15 @@ run: build
 test: debug
 	$(SWIFT) test --skip EndToEndTests
 	$(SWIFT) test --filter EndToEndTests --no-parallel
+	scripts/test-package.sh
+
+# meridian_VERSION_amd64.deb in .build-deb/ (release build, Swift runtime linked statically).
+deb: setup
+	scripts/build-deb.sh
+
+# The package's checks and a clean Debian 12 install (debootstrap; needs root). `make test` runs it.
+test-package: setup
+	scripts/test-package.sh
 
 bench: build
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then .build/release/meridian bench; \
@@ -31,7 +40,7 @@ render: build
 	.build/release/meridian render --center 47.5,9 --zoom 5.2 --size 960x540 --out docs/screenshot.png
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-deb
 
 # Rebuilds the embedded basemap from its public sources (see Sources/basemap-builder/README.md).
 basemap: setup

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Meridian needs on Debian 12 with apt-get (sudo when not root): the C libraries
-# it links, and the X server, compositor and tools its end-to-end tests drive.
+# it links, the X server, compositor and tools its end-to-end tests drive, and what builds and
+# checks the .deb (dpkg-shlibdeps, lintian, desktop-file-validate, appstreamcli, man, debootstrap).
 # Only what is missing is installed, so a second run costs a second.
 set -euo pipefail
 
@@ -8,6 +9,7 @@ packages=(
   pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libsqlite3-dev
   fonts-dejavu-core
   xvfb xauth xdotool x11-utils imagemagick sway
+  dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap
 )
 
 missing=()

@@ -13,6 +13,9 @@ public struct SDLError: Error, CustomStringConvertible {
 /// SDL's process-wide state: initialised once, with the video driver chosen as DESIGN.md says.
 public enum SDL {
     private static var videoReady = false
+    /// The application id: the .desktop file's name, the Wayland app_id and the X11 window
+    /// class, so that docks and task switchers show Meridian's icon for its window.
+    public static let appID = "io.github.meridian.Meridian"
 
     /// The drivers to try, in order: the user's choice, else Wayland inside a Wayland session
     /// (SDL 2.26 would pick X11 there), else X11. Never SDL's invisible fallbacks (offscreen,
@@ -30,8 +33,8 @@ public enum SDL {
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         SDL_SetHint("SDL_APP_NAME", "Meridian")
-        SDL_SetHint("SDL_VIDEO_WAYLAND_WMCLASS", "meridian")
-        SDL_SetHint("SDL_VIDEO_X11_WMCLASS", "meridian")
+        SDL_SetHint("SDL_VIDEO_WAYLAND_WMCLASS", appID)
+        SDL_SetHint("SDL_VIDEO_X11_WMCLASS", appID)
         let candidates = videoDriverCandidates(environment: ProcessInfo.processInfo.environment)
         guard !candidates.isEmpty else {
             throw SDLError(message: "no display to open a window on (neither WAYLAND_DISPLAY nor DISPLAY is set)")

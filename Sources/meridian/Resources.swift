@@ -11,7 +11,8 @@ enum Resources {
     static func candidates(_ name: String) -> [URL] {
         var dirs: [URL] = []
         if let d = ProcessInfo.processInfo.environment["MERIDIAN_DATA_DIR"], !d.isEmpty { dirs.append(URL(fileURLWithPath: d)) }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // The running binary itself, wherever PATH found it (argv[0] may be a bare name).
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         dirs.append(exe.appendingPathComponent("../share/meridian"))
         dirs.append(exe.appendingPathComponent("../../Resources"))      // .build/release/meridian
         dirs.append(exe.appendingPathComponent("../../../Resources"))   // .build/x86_64-…/release/meridian

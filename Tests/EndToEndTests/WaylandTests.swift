@@ -43,10 +43,10 @@ struct WaylandTests {
         export SWAYSOCK=$(ls "$XDG_RUNTIME_DIR"/sway-ipc.* | head -1)
         XDG_STATE_HOME=\(work.path)/state MERIDIAN_REPORT_DRIVER=1 \(bin) --center 10,10 --zoom 4 --size 640x480 --tiles debug > \(work.path)/app.log 2>&1 &
         APP=$!
-        for i in $(seq 1 100); do swaymsg -t get_tree 2>/dev/null | grep -q '"app_id": "meridian"' && break; sleep 0.1; done
-        swaymsg -t get_tree | grep -o '"app_id": "[a-z]*"' | head -3
+        for i in $(seq 1 100); do swaymsg -t get_tree 2>/dev/null | grep -q '"app_id": "io.github.meridian.Meridian"' && break; sleep 0.1; done
+        swaymsg -t get_tree | grep -o '"app_id": "[A-Za-z.]*"' | head -3
         sleep 1
-        swaymsg '[app_id="meridian"] kill' > /dev/null
+        swaymsg '[app_id="io.github.meridian.Meridian"] kill' > /dev/null
         for i in $(seq 1 100); do kill -0 $APP 2>/dev/null || break; sleep 0.1; done
         if kill -0 $APP 2>/dev/null; then echo "STILL RUNNING"; kill -9 $APP; fi
         wait $APP; echo "APP EXIT $?"
@@ -54,7 +54,7 @@ struct WaylandTests {
         cat \(work.path)/app.log
         """
         let r = try asUser(script, timeout: 90)
-        #expect(r.stdout.contains(#""app_id": "meridian""#), "window not seen by sway:\n\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains(#""app_id": "io.github.meridian.Meridian""#), "window not seen by sway:\n\(r.stdout)\n\(r.stderr)")
         #expect(r.stdout.contains("APP EXIT 0"), "\(r.stdout)\n\(r.stderr)")
         #expect(r.stdout.contains("video driver: wayland"), "\(r.stdout)")
         #expect(!r.stdout.contains("STILL RUNNING"))

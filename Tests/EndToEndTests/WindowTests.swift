@@ -28,6 +28,9 @@ struct WindowTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state)
         #expect(try x.xdotool("getwindowname", id).hasPrefix("Meridian"))
+        // The window class names the .desktop file, so docks show Meridian's icon.
+        let wmClass = try run(which("xprop")!, ["-id", id, "WM_CLASS"], env: ["DISPLAY": x.display])
+        #expect(wmClass.stdout.contains("\"io.github.meridian.Meridian\""), "\(wmClass.stdout)")
         try quit(x, id, app)
     }
 

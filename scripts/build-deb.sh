@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds meridian_VERSION_amd64.deb: a release build with the Swift runtime linked statically
+# (the package needs no toolchain), the basemap, desktop entry, icons drawn by icon-renderer,
+# AppStream metainfo, man page and copyright. Depends: comes from dpkg-shlibdeps.
+#   scripts/build-deb.sh [OUTPUT_DIR]      (default: .build-deb)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-.build-deb}"
+scratch=.build-deb
+id=io.github.meridian.Meridian
+version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/meridian/Meridian.swift)
+[ -n "$version" ] || { echo "build-deb: no version in Sources/meridian/Meridian.swift" >&2; exit 1; }
+
+# Full RELRO (relro + bindnow): the GOT is read-only after start, as Debian's hardening asks.
+swift build -c release --static-swift-stdlib --product meridian --scratch-path "$scratch" \
+    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+swift build -c release --product icon-renderer --scratch-path "$scratch"
+bin="$scratch/release/meridian"
+
+root="$scratch/pkg/meridian_${version}_amd64"
+rm -rf "$root"
+mkdir -p "$root/DEBIAN"
+umask 022
+
+install -D -m 755 "$bin" "$root/usr/bin/meridian"
+# No debug info, no .comment, and no RUNPATH ($ORIGIN: nothing is looked up beside the binary).
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/meridian"
+chrpath -d "$root/usr/bin/meridian"
+install -D -m 644 Resources/basemap.mbtiles "$root/usr/share/meridian/basemap.mbtiles"
+install -D -m 644 "packaging/$id.desktop" "$root/usr/share/applications/$id.desktop"
+install -D -m 644 "packaging/$id.metainfo.xml" "$root/usr/share/metainfo/$id.metainfo.xml"
+"$scratch/release/icon-renderer" "$root/usr/share/icons/hicolor" >/dev/null
+find "$root/usr/share/icons" -type f -exec chmod 644 {} +
+install -d "$root/usr/share/man/man1" "$root/usr/share/doc/meridian"
+gzip -9n < packaging/meridian.1 > "$root/usr/share/man/man1/meridian.1.gz"
+gzip -9n < packaging/changelog > "$root/usr/share/doc/meridian/changelog.gz"
+install -m 644 packaging/copyright "$root/usr/share/doc/meridian/copyright"
+chmod 644 "$root"/usr/share/man/man1/*.gz "$root"/usr/share/doc/meridian/*
+
+# Depends: from the libraries the binary links, as dpkg-shlibdeps finds them.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/debian"
+printf 'Source: meridian\n\nPackage: meridian\nArchitecture: amd64\n' > "$work/debian/control"
+abs_root=$(cd "$root" && pwd)
+depends=$(cd "$work" && dpkg-shlibdeps -O -e"$abs_root/usr/bin/meridian" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+(cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/md5sums"
+
+sed -e "s/@VERSION@/$version/" -e "s/@DEPENDS@/$depends, fonts-dejavu-core/" -e "s/@SIZE@/$size/" \
+    packaging/control.in > "$root/DEBIAN/control"
+mkdir -p "$out"
+deb="$out/meridian_${version}_amd64.deb"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+echo "$deb"
