@@ -34,6 +34,12 @@ public struct MapRect: Hashable, Sendable {
     public var maxX: Double { origin.x + size.width }
     public var maxY: Double { origin.y + size.height }
     public var midX: Double { origin.x + size.width / 2 }
+
+    /// The smallest rectangle holding both.
+    public func union(_ r: MapRect) -> MapRect {
+        let x0 = min(minX, r.minX), y0 = min(minY, r.minY)
+        return MapRect(x: x0, y: y0, width: max(maxX, r.maxX) - x0, height: max(maxY, r.maxY) - y0)
+    }
     public var midY: Double { origin.y + size.height / 2 }
     public var center: MapPoint { MapPoint(x: midX, y: midY) }
 

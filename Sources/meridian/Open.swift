@@ -3,6 +3,7 @@ import Foundation
 import MapCore
 import MapData
 import MapGeometry
+import MapTiles
 import MapWindow
 
 /// Opens the map window (the default command).
@@ -18,6 +19,9 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
     var pins: String?
 
+    @Argument(help: ArgumentHelp("GPX or GeoJSON files to open (the view moves to show them).", valueName: "FILE"))
+    var files: [String] = []
+
     @Flag(name: .long, help: .hidden)
     var exitAfterFirstPresent = false
 
@@ -28,12 +32,16 @@ struct Open: ParsableCommand {
     private var isBenchRun: Bool { exitAfterFirstPresent || exitWhenDrawn }
 
     func run() throws {
+        // Errors a person must see go to the window (started from the desktop, there is no
+        // terminal), and to stderr.
+        var notices: [String] = []
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
-        do { saved = try ViewState.load(from: stateURL) } catch { warn("\(error); starting from the default view") }
-        let center = view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter
-        let zoom = view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom
-        let last = try showWindow(camera: Camera(center: center, zoom: zoom, viewportSize: size.screenSize))
+        do { saved = try ViewState.load(from: stateURL) } catch { notices.append("\(error); starting from the default view") }
+        var camera = Camera(center: view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
+                            zoom: view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
+        if let shown = showFiles(&camera, notices: &notices) { notices.insert(shown, at: 0) }
+        let last = try showWindow(camera: camera, notices: notices)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
@@ -64,8 +72,28 @@ struct Open: ParsableCommand {
         return saver
     }
 
+    /// Moves the view to show the files' points (unless --center/--zoom say otherwise);
+    /// returns what to tell the user. Files that cannot be read are reported, not fatal.
+    private func showFiles(_ camera: inout Camera, notices: inout [String]) -> String? {
+        var rect: MapRect?
+        var opened: [String] = []
+        for path in files {
+            do {
+                let extent = try GeoFileExtent.read(URL(fileURLWithPath: path))
+                rect = rect.map { $0.union(extent.mapRect) } ?? extent.mapRect
+                opened.append("\(URL(fileURLWithPath: path).lastPathComponent) (\(extent.pointCount) points)")
+            } catch {
+                notices.append("\(error)")
+            }
+        }
+        guard let rect, view.center == nil, view.zoom == nil else { return nil }
+        camera.setZoom(min(camera.zoomToFit(rect, padding: 48), 16))
+        camera.setCenter(MapPoint(x: rect.midX, y: rect.midY))
+        return "Showing where \(opened.joined(separator: ", ")) lie; drawing tracks and shapes from files is not built yet"
+    }
+
     /// Runs the window until the user quits; returns the last camera.
-    private func showWindow(camera: Camera) throws -> Camera {
+    private func showWindow(camera: Camera, notices: [String]) throws -> Camera {
         let window: SDLWindow
         do {
             window = try SDLWindow(title: "Meridian", width: size.width, height: size.height)
@@ -76,8 +104,15 @@ struct Open: ParsableCommand {
         if ProcessInfo.processInfo.environment["MERIDIAN_REPORT_DRIVER"] != nil {
             warn("video driver: \(SDL.videoDriver), renderer: \(window.renderer.name)")
         }
-        let source = try view.makeSource()
+        var notices = notices
+        let source: TileSource
+        do { source = try view.makeSource() } catch where view.tiles == "basemap" {
+            // A broken install should still open a window that says what is wrong.
+            notices.append("\(error); showing a placeholder grid")
+            source = DebugGridSource()
+        }
         let host = try MapHost(window: window, camera: camera, source: source, background: view.background(for: source))
+        for n in notices { host.showNotice(n) }
         host.circles = overlays.circles
         // The demo location (no overlay options) sits where the window first looks.
         host.location = overlays.location(demoAt: camera.centerCoordinate)

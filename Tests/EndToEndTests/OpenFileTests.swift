@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// What the desktop does on a double-click: `meridian FILE…` (Exec=meridian %F).
+struct OpenFileTests {
+    @Test func filesOnTheCommandLineMoveTheViewAndBadOnesAreReportedInTheWindow() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("open-file")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("walk.gpx"), bad = dir.appendingPathComponent("broken.gpx")
+        try Data("""
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="test"><trk><trkseg>
+        <trkpt lat="-33.90" lon="18.40"/><trkpt lat="-33.80" lon="18.50"/>
+        </trkseg></trk></gpx>
+        """.utf8).write(to: good)
+        try Data("<gpx>\n<wpt lat=\"abc\" lon=\"1\"/>\n</gpx>\n".utf8).write(to: bad)
+        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path,
+                           good.path, bad.path],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
+        let id = try x.waitForWindow("Meridian")
+        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        Thread.sleep(forTimeInterval: 0.8)
+        let shot = dir.appendingPathComponent("shot.png").path
+        #expect(try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(app.waitForExit(timeout: 10) && app.process.terminationStatus == 0)
+        let errors = app.errorOutput
+        #expect(errors.contains("\(bad.path):2: <wpt> without numeric lat and lon"), "\(errors)")
+        #expect(errors.contains("Showing where walk.gpx (2 points) lie"))
+        // The view went to the track (Cape Town), zoomed in to fit it.
+        let v = try SavedView.read(dir)
+        #expect(abs(v.center.lat - (-33.85)) < 0.01 && abs(v.center.lon - 18.45) < 0.01, "\(v.center)")
+        #expect(v.zoom > 10 && v.zoom < 13)
+        // The notices: a dark plate at the top of the window.
+        let png = try PNG(shot)
+        #expect(png.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5)
+    }
+}

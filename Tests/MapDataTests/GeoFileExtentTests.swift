@@ -1,0 +1,69 @@
+import Foundation
+import MapData
+import Testing
+
+struct GeoFileExtentTests {
+    func file(_ name: String, _ text: String) throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("extent-\(UUID())")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        let u = d.appendingPathComponent(name)
+        try Data(text.utf8).write(to: u)
+        return u
+    }
+
+    @Test func gpxTrackRouteAndWayPointsAllCount() throws {
+        let u = try file("walk.gpx", """
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+          <wpt lat="48.85" lon="2.29"><name>Eiffel</name></wpt>
+          <rte><rtept lat="48.80" lon="2.40"/></rte>
+          <trk><trkseg><trkpt lat="48.86" lon="2.35"/><trkpt lat="48.90" lon="2.30"/></trkseg></trk>
+        </gpx>
+        """)
+        #expect(try GeoFileExtent.read(u) == GeoFileExtent(south: 48.80, west: 2.29, north: 48.90, east: 2.40, pointCount: 4))
+    }
+
+    @Test("Bad GPX is an error naming the file, the line and the reason", arguments: [
+        ("<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"/>\n</trkseg></trk>\n<wpt lat=\"1\" lon=\"2\" <\n</gpx>", 5, "not well-formed"),
+        ("<gpx>\n<trk><trkseg>\n<trkpt lat=\"x\" lon=\"2\"/>\n</trkseg></trk></gpx>", 3, "without numeric lat and lon"),
+        ("<gpx>\n<wpt lat=\"95\" lon=\"2\"/>\n</gpx>", 2, "out of range"),
+        ("<kml>\n</kml>", 1, "not a GPX document"),
+    ])
+    func badGPX(text: String, line: Int, reason: String) throws {
+        let u = try file("bad.gpx", text)
+        do {
+            _ = try GeoFileExtent.read(u)
+            Issue.record("no error for \(text)")
+        } catch let e as GeoFileError {
+            #expect(e.file == u.path && e.line == line && e.reason.contains(reason), "\(e)")
+            #expect(e.description.hasPrefix("\(u.path):\(line): "))
+        }
+    }
+
+    @Test func geoJSONPositionsInEveryGeometry() throws {
+        let u = try file("shapes.geojson", """
+        {"type":"FeatureCollection","features":[
+          {"type":"Feature","geometry":{"type":"LineString","coordinates":[[10,50],[11,51]]},"properties":{}},
+          {"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[-3,40],[-2,40],[-2,41],[-3,40]]]},"properties":{}},
+          {"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[5,45,120]}]}}
+        ]}
+        """)
+        #expect(try GeoFileExtent.read(u) == GeoFileExtent(south: 40, west: -3, north: 51, east: 11, pointCount: 7))
+    }
+
+    @Test("Bad GeoJSON is an error that says why", arguments: [
+        ("{\"type\": \"FeatureCollection\", \"features\": [", "not valid JSON"),
+        ("[1, 2]", "not a GeoJSON object"),
+        ("{\"type\":\"Point\",\"coordinates\":[200,10]}", "out of range"),
+        ("{\"type\":\"FeatureCollection\",\"features\":[]}", "holds no points"),
+    ])
+    func badGeoJSON(text: String, reason: String) throws {
+        let u = try file("bad.geojson", text)
+        #expect(throws: GeoFileError.self) { try GeoFileExtent.read(u) }
+        do { _ = try GeoFileExtent.read(u) } catch { #expect("\(error)".hasPrefix(u.path + ": ") && "\(error)".contains(reason), "\(error)") }
+    }
+
+    @Test func aMissingFileSaysSo() {
+        #expect(throws: GeoFileError.self) { try GeoFileExtent.read(URL(fileURLWithPath: "/nonexistent/x.gpx")) }
+    }
+}
