@@ -33,8 +33,9 @@ public enum SDL {
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         SDL_SetHint("SDL_APP_NAME", "Meridian")
-        SDL_SetHint("SDL_VIDEO_WAYLAND_WMCLASS", appID)
-        SDL_SetHint("SDL_VIDEO_X11_WMCLASS", appID)
+        // SDL 2.26 reads these two from the environment (as hints they are ignored).
+        setenv("SDL_VIDEO_WAYLAND_WMCLASS", appID, 0)
+        setenv("SDL_VIDEO_X11_WMCLASS", appID, 0)
         let candidates = videoDriverCandidates(environment: ProcessInfo.processInfo.environment)
         guard !candidates.isEmpty else {
             throw SDLError(message: "no display to open a window on (neither WAYLAND_DISPLAY nor DISPLAY is set)")
