@@ -109,7 +109,9 @@ public final class MapHost {
 
     private var currentNotice: String? {
         noticeLock.lock(); defer { noticeLock.unlock() }
-        return notices.first
+        guard let first = notices.first else { return nil }
+        // One at a time; the count says that closing it shows the next.
+        return notices.count > 1 ? first + "  (\(notices.count - 1) more)" : first
     }
 
     private func dismissNotice() {
