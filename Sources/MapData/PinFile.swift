@@ -101,15 +101,11 @@ public struct PinFile: Sendable {
         let features: [[String: Any]] = pins.map { p in
             ["type": "Feature",
              "geometry": ["type": "Point", "coordinates": [p.coordinate.longitude, p.coordinate.latitude]],
-             "properties": ["id": p.id, "title": p.title, "color": Self.hex(p.color)]]
+             "properties": ["id": p.id, "title": p.title, "color": p.color.hexString]]
         }
         let doc: [String: Any] = ["type": "FeatureCollection", "features": features]
         let data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys])
         try AtomicFile.write(data, to: url)
-    }
-
-    static func hex(_ c: Color) -> String {
-        String(format: "#%02X%02X%02X", Color.byte(c.r), Color.byte(c.g), Color.byte(c.b))
     }
 }
 

@@ -39,9 +39,7 @@ struct CircleSpec: ExpressibleByArgument {
 extension Color: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
     /// Help shows a default colour as #RRGGBB, as it is typed.
-    public var defaultValueDescription: String {
-        String(format: "#%02X%02X%02X", Color.byte(r), Color.byte(g), Color.byte(b))
-    }
+    public var defaultValueDescription: String { hexString }
 }
 
 /// Overlays on the map: the location annotation and pulsing circles.

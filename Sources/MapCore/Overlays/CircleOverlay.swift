@@ -69,4 +69,9 @@ extension Color {
         guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
         self.init(hex: v)
     }
+
+    /// "#RRGGBB" (alpha left out): what `init?(parsing:)` reads back.
+    public var hexString: String {
+        String(format: "#%02X%02X%02X", Color.byte(r), Color.byte(g), Color.byte(b))
+    }
 }
