@@ -21,14 +21,17 @@ extension Scene {
         let size = Pin.imageSize
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let carried = pins.drag.pin
+        let carriedIndex = carried.flatMap { pins.index(of: $0) }
         let shadowReady = sprites.size(of: .pinShadow) != nil
+        // Pins falling into place are rare: with none, the per-pin id lookups are skipped.
+        let dropping = !pins.drops.isEmpty
 
         // Every pin on screen, topmost first.
         var visible: [(Int, ScreenPoint)] = []
-        for i in pins.pins.indices.reversed() where pins.pins[i].id != carried {
+        for i in pins.pins.indices.reversed() where i != carriedIndex {
             var tip = camera.screenPoint(for: pins.points[i])
             guard tip.x > -size.width, tip.x < w + size.width, tip.y > 0, tip.y < h + size.height else { continue }
-            if let start = pins.drops[pins.pins[i].id] {
+            if dropping, let start = pins.drops[pins.pins[i].id] {
                 tip.y -= size.height * PinDragMachine.dropHeight(progress: (t - start) / PinDragMachine.dropDuration)
                 list.animating = true
             }
@@ -57,7 +60,7 @@ extension Scene {
         }
         if shadowReady {
             for (i, tip) in shown {
-                let ground = pins.drops[pins.pins[i].id] == nil ? tip : camera.screenPoint(for: pins.points[i])
+                let ground = dropping && pins.drops[pins.pins[i].id] != nil ? camera.screenPoint(for: pins.points[i]) : tip
                 list.commands.append(.sprite(.pinShadow, destination: shadowRect(ground, scale: 1), opacity: 1))
             }
         }
@@ -66,8 +69,9 @@ extension Scene {
         }
         list.pinsDrawn = shown.count
 
-        var selectedTip: ScreenPoint?
-        if let id = carried, let pin = pins.pin(id), let groundAt = pins.drag.ground(at: t) {
+        var selected: Int?
+        if let i = carriedIndex, let groundAt = pins.drag.ground(at: t) {
+            let pin = pins.pins[i]
             // The carried pin floats above the point where it will land, shown by its shadow
             // and a mark on the ground.
             let ground = camera.screenPoint(for: groundAt)
@@ -78,11 +82,11 @@ extension Scene {
             place(.pin(pin.color), rect: pinRect(ScreenPoint(x: ground.x, y: ground.y - size.height * lift)), opacity: 1, into: &list, sprites: sprites)
             list.animating = list.animating || pins.drag.state != .dragging
             list.pinsDrawn += 1
-        } else if let id = pins.selected, let i = pins.index(of: id) {
-            selectedTip = camera.screenPoint(for: pins.points[i])
+        } else if let id = pins.selected {
+            selected = pins.index(of: id)
         }
-        guard let tip = selectedTip, let id = pins.selected, let pin = pins.pin(id) else { return [] }
-        return composeCallout(for: pin, tip: tip, into: &list, sprites: sprites)
+        guard let i = selected else { return [] }
+        return composeCallout(for: pins.pins[i], tip: camera.screenPoint(for: pins.points[i]), into: &list, sprites: sprites)
     }
 
     private func composeCallout(for pin: Pin, tip: ScreenPoint, into list: inout DrawList, sprites: SpriteAvailability) -> [DrawCommand] {
