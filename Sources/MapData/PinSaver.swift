@@ -29,13 +29,10 @@ public final class PinSaver: @unchecked Sendable {
         if start { queue.async { self.drain() } }
     }
 
-    /// Returns once everything handed over is on disk (or has failed and been reported).
+    /// Returns once everything handed over is on disk (or has failed and been reported): a
+    /// save schedules its drain before returning, and a drain runs until nothing is pending.
     public func flush() {
         queue.sync {}
-        lock.lock()
-        let left = pending
-        lock.unlock()
-        if left != nil { queue.sync { self.drain() } }
     }
 
     private func drain() {
