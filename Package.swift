@@ -32,7 +32,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"]),
-        .executableTarget(name: "icon-renderer", dependencies: ["CCairo"]),
+        .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"]),
 
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),

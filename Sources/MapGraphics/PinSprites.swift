@@ -11,8 +11,15 @@ public enum PinSprites {
     public static func pin(_ color: Color, pixelRatio k: Double) throws -> Bitmap {
         let size = Pin.imageSize
         let canvas = try CairoCanvas(width: Int((size.width * k).rounded()), height: Int((size.height * k).rounded()))
-        let cr = canvas.context
-        cairo_scale(cr, k, k)
+        cairo_scale(canvas.context, k, k)
+        drawPin(canvas.context, color)
+        return canvas.bitmap()
+    }
+
+    /// Draws the pin into `cr` in its own space, `Pin.imageSize` points with the tip at the
+    /// bottom centre: the map's sprites and the application icon share this drawing.
+    public static func drawPin(_ cr: OpaquePointer, _ color: Color) {
+        let size = Pin.imageSize
         let cx = size.width / 2, headY = 10.0, r = 8.5
         // Needle: a dark edge under a light steel line, tapering to the tip.
         cairo_move_to(cr, cx - 1.3, headY + r - 2)
@@ -43,7 +50,6 @@ public enum PinSprites {
         cairo_arc(cr, cx - 2.8, headY - 3, 2.1, 0, 2 * .pi)
         cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
         cairo_fill(cr)
-        return canvas.bitmap()
     }
 
     /// A soft, slanted ellipse falling to the right of the tip.

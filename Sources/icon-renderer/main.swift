@@ -1,5 +1,7 @@
 import CCairo
 import Foundation
+import MapCore
+import MapGraphics
 
 // Draws Meridian's application icon — a map tile with a coast, a river and a red pin — once
 // as SVG and as PNGs at the hicolor sizes, with the same Cairo code for all of them.
@@ -61,7 +63,7 @@ func drawIcon(_ cr: OpaquePointer) {
     cairo_set_line_width(cr, 1)
     cairo_stroke(cr)
 
-    // The pin: shadow, needle, glossy head.
+    // The pin's shadow, then the pin.
     cairo_save(cr)
     cairo_translate(cr, 78, 98)
     cairo_scale(cr, 1, 0.35)
@@ -73,32 +75,13 @@ func drawIcon(_ cr: OpaquePointer) {
     cairo_fill(cr)
     cairo_pattern_destroy(shadow)
     cairo_restore(cr)
-    cairo_move_to(cr, 67, 60)
-    cairo_line_to(cr, 73, 60)
-    cairo_line_to(cr, 70.6, 99)
-    cairo_line_to(cr, 69.4, 99)
-    cairo_close_path(cr)
-    let steel = cairo_pattern_create_linear(67, 0, 73, 0)!
-    cairo_pattern_add_color_stop_rgb(steel, 0, 0.42, 0.43, 0.46)
-    cairo_pattern_add_color_stop_rgb(steel, 0.45, 0.9, 0.9, 0.92)
-    cairo_pattern_add_color_stop_rgb(steel, 1, 0.36, 0.37, 0.4)
-    cairo_set_source(cr, steel)
-    cairo_fill(cr)
-    cairo_pattern_destroy(steel)
-    cairo_arc(cr, 70, 44, 21, 0, 2 * .pi)
-    let head = cairo_pattern_create_radial(62, 36, 2, 70, 44, 21)!
-    cairo_pattern_add_color_stop_rgb(head, 0, 1, 0.68, 0.64)
-    cairo_pattern_add_color_stop_rgb(head, 0.45, 1, 0.23, 0.19)
-    cairo_pattern_add_color_stop_rgb(head, 1, 0.72, 0.12, 0.1)
-    cairo_set_source(cr, head)
-    cairo_fill_preserve(cr)
-    cairo_pattern_destroy(head)
-    rgb(0x8C1A12, 0.9)
-    cairo_set_line_width(cr, 1.5)
-    cairo_stroke(cr)
-    cairo_arc(cr, 63, 36, 5.5, 0, 2 * .pi)
-    rgb(0xFFFFFF, 0.75)
-    cairo_fill(cr)
+    // The map's own pin, scaled up, its tip where the shadow falls.
+    cairo_save(cr)
+    let k = 2.4
+    cairo_translate(cr, 70 - Pin.imageSize.width / 2 * k, 99 - Pin.imageSize.height * k)
+    cairo_scale(cr, k, k)
+    PinSprites.drawPin(cr, Color(hex: 0xFF3B30))
+    cairo_restore(cr)
 }
 
 func check(_ status: cairo_status_t, _ what: String) {
