@@ -88,7 +88,7 @@ struct Open: ParsableCommand {
         }
         guard let rect, view.center == nil, view.zoom == nil else { return nil }
         camera.setZoom(min(camera.zoomToFit(rect, padding: 48), 16))
-        camera.setCenter(MapPoint(x: rect.midX, y: rect.midY))
+        camera.setCenter(rect.center)
         return "Showing where \(opened.joined(separator: ", ")) lie; drawing tracks and shapes from files is not built yet"
     }
 
