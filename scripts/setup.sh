@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libsqlite3-dev
+  pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libsqlite3-dev zlib1g-dev libxml2-dev
   fonts-dejavu-core
   xvfb xauth xdotool x11-utils imagemagick sway
   dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap

@@ -5,7 +5,7 @@ public enum TileCover {
     /// The integer zoom whose tiles are drawn at a fractional zoom. Rounding (rather than
     /// flooring) keeps tiles between 0.71× and 1.41× their native size, so text stays legible.
     public static func tileZoom(forZoom zoom: Double, minZoom: Int = 0, maxZoom: Int) -> Int {
-        min(max(Int(zoom.rounded()), minZoom), maxZoom)
+        min(max(Int(saturating: zoom.rounded()), minZoom), maxZoom)
     }
 
     /// Tiles at `tileZoom` intersecting `rect` (world units), plus `buffer` rings around them.
@@ -15,10 +15,10 @@ public enum TileCover {
     public static func tiles(covering rect: MapRect, tileZoom z: Int, buffer: Int = 0) -> [TileID] {
         let n = 1 << z
         let size = WebMercator.worldSize / Double(n)
-        let x0 = Int(floor(rect.minX / size)) - buffer
-        let x1 = Int(ceil(rect.maxX / size)) - 1 + buffer
-        let y0 = max(Int(floor(rect.minY / size)) - buffer, 0)
-        let y1 = min(Int(ceil(rect.maxY / size)) - 1 + buffer, n - 1)
+        let x0 = Int(saturating: floor(rect.minX / size)) - buffer
+        let x1 = Int(saturating: ceil(rect.maxX / size)) - 1 + buffer
+        let y0 = max(Int(saturating: floor(rect.minY / size)) - buffer, 0)
+        let y1 = min(Int(saturating: ceil(rect.maxY / size)) - 1 + buffer, n - 1)
         guard x1 >= x0, y1 >= y0 else { return [] }
         // A zoomed-out view wider than the world needs each column at most a few times.
         var tiles: [TileID] = []

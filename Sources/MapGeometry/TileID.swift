@@ -19,8 +19,8 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
         let n = Double(1 << zoom)
         let scale = n / WebMercator.worldSize
         z = zoom
-        x = min(Int(floor(p.x * scale)), (1 << zoom) - 1)
-        y = min(max(Int(floor(p.y * scale)), 0), (1 << zoom) - 1)
+        x = min(Int(saturating: floor(p.x * scale)), (1 << zoom) - 1)
+        y = min(max(Int(saturating: floor(p.y * scale)), 0), (1 << zoom) - 1)
     }
 
     /// The same tile with x wrapped into the world (a column east of the antimeridian is the west one).

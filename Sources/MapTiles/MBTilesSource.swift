@@ -59,9 +59,11 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard isVector else { return try data(for: tile).map { .encodedImage($0) } }
         let source = tile.z > dataZoomRange.upperBound ? tile.ancestor(atZoom: dataZoomRange.upperBound) : tile
-        let bytes = try data(for: source) ?? Data()
-        if bytes.starts(with: [0x1f, 0x8b]) {
-            throw TileSourceError("\(source) in \(database.path): gzip-compressed tiles are not supported")
+        var bytes = try data(for: source) ?? Data()
+        if Gzip.isCompressed(bytes) {
+            do { bytes = try Gzip.decompress(bytes) } catch let e as TileSourceError {
+                throw TileSourceError("\(source) in \(database.path): \(e.description)")
+            }
         }
         // No tile stored means nothing there but water: an empty tile, drawn as such.
         return .vector(bytes, tile: source)

@@ -40,8 +40,8 @@ public enum MVTDecoder {
             case (2, 2): raws.append(try feature(r.subReader(try r.lengthDelimited())))
             case (3, 2): keys.append(try r.string())
             case (4, 2): values.append(try value(r.subReader(try r.lengthDelimited())))
-            case (5, 0): extent = Int(try r.varint())
-            case (15, 0): version = Int(try r.varint())
+            case (5, 0): extent = Int(clamping: try r.varint())
+            case (15, 0): version = Int(clamping: try r.varint())
             default: try r.skip(wire: wire)
             }
         }
@@ -77,7 +77,7 @@ public enum MVTDecoder {
             switch (field, wire) {
             case (1, 0): f.id = try r.varint()
             case (2, 2): f.tags = try r.packedVarints()
-            case (3, 0): f.type = Int(try r.varint())
+            case (3, 0): f.type = Int(clamping: try r.varint())
             case (4, 2): f.geometry = try r.packedVarints()
             default: try r.skip(wire: wire)
             }

@@ -42,9 +42,11 @@ public struct ProtobufReader {
     /// The byte range of a length-delimited field.
     public mutating func lengthDelimited() throws -> Range<Int> {
         let n = try varint()
-        guard n <= UInt64(end - offset) else { throw ProtobufError("field of \(n) bytes overruns the message at byte \(offset)") }
-        let r = offset..<(offset + Int(n))
-        offset += Int(n)
+        guard n <= UInt64(end - offset), let count = Int(exactly: n) else {
+            throw ProtobufError("field of \(n) bytes overruns the message at byte \(offset)")
+        }
+        let r = offset..<(offset + count)
+        offset += count
         return r
     }
 

@@ -23,7 +23,7 @@ extension VectorTile {
             let point = MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit)
             guard bounds.contains(point) else { continue }
             out.append(TilePlace(name: name, point: point,
-                                 population: Int(f.properties["population"]?.number ?? 0),
+                                 population: min(max(0, Int(saturating: f.properties["population"]?.number ?? 0)), 100_000_000_000),
                                  capital: (f.properties["capital"]?.number ?? 0) != 0))
         }
         return out

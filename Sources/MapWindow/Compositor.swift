@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import MapCore
+import MapGeometry
 
 /// Executes a draw list on an SDL renderer: clears, places and fades textures. No Cairo here:
 /// everything it draws was rasterized before.
@@ -20,8 +21,39 @@ public final class Compositor {
     private func pixelRect(_ r: ScreenRect, _ k: Double) -> SDL_Rect {
         let x0 = (r.x * k).rounded(), y0 = (r.y * k).rounded()
         let x1 = (r.maxX * k).rounded(), y1 = (r.maxY * k).rounded()
-        return SDL_Rect(x: Int32(clamping: Int(x0)), y: Int32(clamping: Int(y0)),
-                        w: Int32(clamping: Int(x1 - x0)), h: Int32(clamping: Int(y1 - y0)))
+        return SDL_Rect(x: Int32(saturating: x0), y: Int32(saturating: y0),
+                        w: Int32(saturating: x1 - x0), h: Int32(saturating: y1 - y0))
+    }
+
+    /// The part of `dst` (points) on screen, with the matching part of a `src` region (unit
+    /// fractions of it): a circle a million points wide is drawn as the slice that shows,
+    /// and nothing off screen ever reaches an integer conversion. Nil when nothing shows.
+    /// The slice keeps at least two texels of `texels` (SDL's software renderer draws nothing
+    /// from a sub-texel source), so a magnified slice may reach a little beyond the view.
+    private func visiblePart(of dst: ScreenRect, in view: ScreenRect, texels: (w: Int32, h: Int32)? = nil) -> (ScreenRect, UnitRect)? {
+        guard dst.width > 0, dst.height > 0, dst.x.isFinite, dst.y.isFinite, dst.intersects(view) else { return nil }
+        var x0 = max(dst.x, view.x), y0 = max(dst.y, view.y)
+        var x1 = min(dst.maxX, view.maxX), y1 = min(dst.maxY, view.maxY)
+        guard x1 > x0, y1 > y0 else { return nil }
+        if let (tw, th) = texels {
+            let minW = min(dst.width, 2 * dst.width / Double(max(tw, 1))), minH = min(dst.height, 2 * dst.height / Double(max(th, 1)))
+            // Where two texels span more than a few screens, the software rasterizer's fixed
+            // point would overflow: those two texels are stretched over the view instead
+            // (at that magnification the picture is one colour anyway).
+            if minW > 4096 || minH > 4096 {
+                let cx = (x0 + x1) / 2, cy = (y0 + y1) / 2
+                let u = min(max((cx - dst.x) / dst.width - 1 / Double(max(tw, 1)), 0), 1 - 2 / Double(max(tw, 1)))
+                let v = min(max((cy - dst.y) / dst.height - 1 / Double(max(th, 1)), 0), 1 - 2 / Double(max(th, 1)))
+                return (ScreenRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                        UnitRect(x: u, y: v, width: 2 / Double(max(tw, 1)), height: 2 / Double(max(th, 1))))
+            }
+            if x1 - x0 < minW { let c = min(max((x0 + x1) / 2, dst.x + minW / 2), dst.maxX - minW / 2); x0 = c - minW / 2; x1 = c + minW / 2 }
+            if y1 - y0 < minH { let c = min(max((y0 + y1) / 2, dst.y + minH / 2), dst.maxY - minH / 2); y0 = c - minH / 2; y1 = c + minH / 2 }
+        }
+        if x0 == dst.x, y0 == dst.y, x1 == dst.maxX, y1 == dst.maxY { return (dst, .full) }
+        let part = UnitRect(x: (x0 - dst.x) / dst.width, y: (y0 - dst.y) / dst.height,
+                            width: (x1 - x0) / dst.width, height: (y1 - y0) / dst.height)
+        return (ScreenRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), part)
     }
 
     /// The base layer rendered once, reused while only overlays animate above it.
@@ -81,6 +113,9 @@ public final class Compositor {
     private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double) {
         let r = renderer.raw
         defer { batch.flush(r) }
+        let out = renderer.outputSize
+        // The screen in points, one point of margin so edge pixels still get their rounding.
+        let view = ScreenRect(x: -1, y: -1, width: Double(out.width) / k + 2, height: Double(out.height) / k + 2)
         for command in commands {
             // Consecutive sprites from one texture go out together; anything else goes after them.
             if case .sprite = command {} else { batch.flush(r) }
@@ -88,13 +123,14 @@ public final class Compositor {
             case let .clear(c):
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
                 SDL_RenderClear(r)
-            case let .fillRect(rect, c):
+            case let .fillRect(full, c):
+                guard let (rect, _) = visiblePart(of: full, in: view) else { continue }
                 SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
                 var pr = pixelRect(rect, k)
                 SDL_RenderFillRect(r, &pr)
             case let .tile(id, src, dst, opacity):
-                guard let (tex, region) = textures.texture(for: id) else { continue }
+                guard dst.intersects(view), let (tex, region) = textures.texture(for: id) else { continue }
                 let w = Double(region.w), h = Double(region.h)
                 var s = SDL_Rect(x: region.x + Int32((src.x * w).rounded()), y: region.y + Int32((src.y * h).rounded()),
                                  w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
@@ -102,19 +138,24 @@ public final class Compositor {
                 SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
                 SDL_RenderCopy(r, tex.raw, &s, &d)
             case let .rotatedSprite(key, dst, opacity, degrees):
-                guard let (tex, region) = sprites.texture(for: key) else { continue }
+                // Turned sprites are small (a heading cone): culled, never clipped.
+                guard dst.width < 4 * view.width, dst.height < 4 * view.height, visiblePart(of: dst, in: view) != nil,
+                      let (tex, region) = sprites.texture(for: key) else { continue }
                 var s = region
                 var d = SDL_FRect(x: Float(dst.x * k), y: Float(dst.y * k), w: Float(dst.width * k), h: Float(dst.height * k))
                 SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
                 SDL_RenderCopyExF(r, tex.raw, &s, &d, degrees, nil, SDL_FLIP_NONE)
             case let .sprite(key, dst, opacity):
-                guard let (tex, region) = sprites.texture(for: key) else { continue }
-                let s = region
+                guard dst.intersects(view), let (tex, region) = sprites.texture(for: key),
+                      let (shown, part) = visiblePart(of: dst, in: view, texels: (region.w, region.h)) else { continue }
                 // Drawn at their own pixel size, sprites snap their origin to a pixel and keep
                 // their size, so text is never resampled; only scaled sprites are stretched.
-                var d = SDL_Rect(x: Int32((dst.x * k).rounded()), y: Int32((dst.y * k).rounded()), w: s.w, h: s.h)
-                if abs(dst.width * k - Double(s.w)) > 0.5 || abs(dst.height * k - Double(s.h)) > 0.5 { d = pixelRect(dst, k) }
-                batch.add(tex, source: s, dest: d, opacity: Color.byte(opacity), renderer: r)
+                if part == .full, abs(dst.width * k - Double(region.w)) <= 0.5, abs(dst.height * k - Double(region.h)) <= 0.5 {
+                    let d = SDL_Rect(x: Int32(saturating: (dst.x * k).rounded()), y: Int32(saturating: (dst.y * k).rounded()), w: region.w, h: region.h)
+                    batch.add(tex, source: region, part: .full, dest: d, opacity: Color.byte(opacity), renderer: r)
+                } else {
+                    batch.add(tex, source: region, part: part, dest: pixelRect(shown, k), opacity: Color.byte(opacity), renderer: r)
+                }
             }
         }
     }

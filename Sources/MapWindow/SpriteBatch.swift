@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import MapCore
 
 /// Sprites that share a texture, drawn with one SDL_RenderGeometry call instead of one copy
 /// each: thousands of pins or labels cost one draw, not thousands (on llvmpipe every draw
@@ -16,13 +17,15 @@ struct SpriteBatch {
         indices.reserveCapacity(6144)
     }
 
-    /// Adds the `source` pixels of `tex` placed at `dest` (device pixels) with `opacity`;
-    /// a different texture draws what is pending first.
-    mutating func add(_ tex: SDLTexture, source s: SDL_Rect, dest d: SDL_Rect, opacity: UInt8, renderer: OpaquePointer) {
+    /// Adds the `part` (unit fractions) of the `source` pixels of `tex`, placed at `dest`
+    /// (device pixels) with `opacity`; a different texture draws what is pending first.
+    mutating func add(_ tex: SDLTexture, source s: SDL_Rect, part: UnitRect, dest d: SDL_Rect, opacity: UInt8, renderer: OpaquePointer) {
         if let t = texture, t !== tex { flush(renderer) }
         texture = tex
-        let w = Float(tex.width), h = Float(tex.height)
-        let u0 = Float(s.x) / w, v0 = Float(s.y) / h, u1 = Float(s.x + s.w) / w, v1 = Float(s.y + s.h) / h
+        let w = Double(tex.width), h = Double(tex.height)
+        let sx = Double(s.x) + part.x * Double(s.w), sy = Double(s.y) + part.y * Double(s.h)
+        let u0 = Float(sx / w), v0 = Float(sy / h)
+        let u1 = Float((sx + part.width * Double(s.w)) / w), v1 = Float((sy + part.height * Double(s.h)) / h)
         let x0 = Float(d.x), y0 = Float(d.y), x1 = Float(d.x + d.w), y1 = Float(d.y + d.h)
         let c = SDL_Color(r: 255, g: 255, b: 255, a: opacity)
         let n = Int32(vertices.count)

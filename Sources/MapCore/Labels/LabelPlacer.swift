@@ -23,7 +23,7 @@ public struct LabelPlacer {
         // does not change when its neighbour scrolls into view.
         let m = Self.margin
         let area = ScreenRect(x: -m, y: -m, width: view.width + 2 * m, height: view.height + 2 * m)
-        let limit = Int(maxPerMegapoint * area.width * area.height / 1e6) + 8
+        let limit = Int(saturating: maxPerMegapoint * area.width * area.height / 1e6) + 8
         var taken = RectGrid(cell: 64)
         for r in reserved { taken.insert(r) }
         var out: [PlacedLabel] = []
@@ -38,11 +38,11 @@ public struct LabelPlacer {
         }
         order.sort { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
         // The same place can arrive from two tiles (a parent standing in); keep one.
-        var seen = Set<SIMD2<Int64>>()
+        var seen = Set<SIMD2<Int>>()
         for o in order {
             guard out.count < limit else { break }  // counted over the margin too
             let c = candidates[o.index]
-            guard seen.insert(SIMD2(Int64(c.point.x * 1e7), Int64(c.point.y * 1e7))).inserted else { continue }
+            guard seen.insert(SIMD2(Int(saturating: c.point.x * 1e7), Int(saturating: c.point.y * 1e7))).inserted else { continue }
             // A label not rasterized yet competes with an estimated size: only winners are
             // rasterized, and its spot is held so that nothing shuffles when it arrives.
             let key = SpriteKey.text(c.name, c.style)
@@ -97,8 +97,8 @@ struct RectGrid {
     init(cell: Double) { self.cell = cell }
 
     private func keys(_ r: ScreenRect) -> [Int] {
-        let x0 = Int((r.x / cell).rounded(.down)), x1 = Int((r.maxX / cell).rounded(.down))
-        let y0 = Int((r.y / cell).rounded(.down)), y1 = Int((r.maxY / cell).rounded(.down))
+        let x0 = Int(saturating: (r.x / cell).rounded(.down)), x1 = Int(saturating: (r.maxX / cell).rounded(.down))
+        let y0 = Int(saturating: (r.y / cell).rounded(.down)), y1 = Int(saturating: (r.maxY / cell).rounded(.down))
         var out: [Int] = []
         for y in y0...max(y0, y1) { for x in x0...max(x0, x1) { out.append(y &* 1_000_003 &+ x) } }
         return out

@@ -39,8 +39,9 @@ public enum SpriteKey: Hashable, Sendable {
     /// Raster radius (points) for a circle drawn up to `radius` points: the next power of two,
     /// so that a circle is scaled down at most 2× and a few rasters serve every zoom.
     public static func circleBucket(forRadius radius: Double) -> Int {
-        let r = max(radius, 4)
-        return min(1 << Int(log2(r).rounded(.up)), 256)
+        // Clamped first: a circle at the pole is infinitely many points wide.
+        let r = radius.isNaN ? 4 : min(max(radius, 4), 256)
+        return 1 << Int(log2(r).rounded(.up))
     }
 }
 

@@ -50,7 +50,9 @@ public struct CircleOverlay: Hashable, Sendable {
 extension Camera {
     /// On-screen points spanned by `meters` at a latitude and zoom.
     public static func points(forMeters meters: Double, atLatitude lat: Double, zoom: Double) -> Double {
-        WebMercator.mapPoints(forMeters: meters, atLatitude: lat) * pow(2, zoom)
+        // Mercator ends at ±85.05°: nearer the poles a meter would span unboundedly many points.
+        let shown = min(max(lat, -Coordinate.maxMercatorLatitude), Coordinate.maxMercatorLatitude)
+        return WebMercator.mapPoints(forMeters: meters, atLatitude: shown) * pow(2, zoom)
     }
 }
 

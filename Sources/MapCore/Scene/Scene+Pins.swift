@@ -121,11 +121,11 @@ extension Scene {
 
     /// Keeps the topmost pin of each few-point cell: the rest would be hidden under it.
     private func thin(_ visible: [(Int, ScreenPoint)], width w: Double, height h: Double) -> [(Int, ScreenPoint)] {
-        let cols = Int(w / Self.pinCell) + 1, rows = Int(h / Self.pinCell) + 1
+        let cols = Int(saturating: w / Self.pinCell) + 1, rows = Int(saturating: h / Self.pinCell) + 1
         var taken = [UInt64](repeating: 0, count: (cols * rows + 63) / 64)
         var shown: [(Int, ScreenPoint)] = []
         for (i, tip) in visible {
-            let cx = Int(min(max(tip.x, 0), w) / Self.pinCell), cy = Int(min(max(tip.y, 0), h) / Self.pinCell)
+            let cx = Int(saturating: min(max(tip.x, 0), w) / Self.pinCell), cy = Int(saturating: min(max(tip.y, 0), h) / Self.pinCell)
             let cell = cy * cols + cx
             if taken[cell >> 6] & (1 << UInt64(cell & 63)) != 0 { continue }
             taken[cell >> 6] |= 1 << UInt64(cell & 63)
@@ -142,7 +142,7 @@ extension Scene {
         cells.reserveCapacity(1024)
         for (i, tip) in visible {
             let p = pins.points[i]
-            let key = Int((p.y / cell).rounded(.down)) &* 1_000_003 &+ Int((p.x / cell).rounded(.down))
+            let key = Int(saturating: (p.y / cell).rounded(.down)) &* 1_000_003 &+ Int(saturating: (p.x / cell).rounded(.down))
             if var c = cells[key] {
                 c.count += 1
                 c.sum = c.sum + tip
