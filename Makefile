@@ -2,10 +2,14 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup build debug bench render clean basemap deb test-package
+.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz
 
+# What building and running need; test tools, packaging tools and X come with setup-test.
 setup:
 	@scripts/setup.sh
+
+setup-test:
+	@scripts/setup.sh --test
 
 build: setup
 	$(SWIFT) build -c release
@@ -18,20 +22,27 @@ run: build
 
 # Unit tests run in parallel; end-to-end tests (real X server, compositor and binary) one at
 # a time, so that timing-sensitive input is not starved of CPU by other tests.
-test: debug
+test: setup-test
+	$(SWIFT) build
 	$(SWIFT) test --skip EndToEndTests
 	$(SWIFT) test --filter EndToEndTests --no-parallel
+	scripts/fuzz.sh 20
 	scripts/test-package.sh
 
+# Every fuzz target for SECONDS each (make fuzz FUZZ_SECONDS=300 for a longer hunt).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 # meridian_VERSION_amd64.deb in .build-deb/ (release build, Swift runtime linked statically).
-deb: setup
+deb: setup-test
 	scripts/build-deb.sh
 
 # The package's checks and a clean Debian 12 install (debootstrap; needs root). `make test` runs it.
-test-package: setup
+test-package: setup-test
 	scripts/test-package.sh
 
-bench: build
+bench: setup-test build
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then .build/release/meridian bench; \
 	else xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench; fi
 

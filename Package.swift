@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // One-way dependencies, as ../shared/DESIGN.md draws them:
@@ -18,17 +19,19 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "CSystem"),
-        .target(name: "MapGeometry"),
-        .target(name: "MapCore", dependencies: ["MapGeometry"]),
-        .target(name: "MapTiles", dependencies: ["MapGeometry", "CSQLite", "CZlib", "CSystem"]),
-        .target(name: "MapData", dependencies: ["MapGeometry", "MapCore"]),
-        .target(name: "MapGraphics", dependencies: ["MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
-        .target(name: "MapWindow", dependencies: ["MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem"]),
+        .target(name: "Platform", dependencies: ["CSystem"]),
+        .target(name: "MapGeometry", dependencies: ["Platform"]),
+        .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
+        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CSystem"]),
+        .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
+        .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
+        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem"]),
         .executableTarget(name: "meridian", dependencies: [
-            "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
+            "Platform", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -38,10 +41,20 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapTiles", "MapCore", "MapGeometry"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]
 )
+
+// Fuzz targets (libFuzzer), built only by scripts/fuzz.sh: MERIDIAN_FUZZ=1 swift build
+// --sanitize=fuzzer. Each feeds hostile bytes to one reader; Fuzz/Corpus holds their seeds.
+if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
+    for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
+                         ("fuzz-geofiles", ["MapData"]), ("fuzz-viewstate", ["MapData"])] {
+        package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
+                                                 path: "Fuzz/Targets/\(name)"))
+    }
+}

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Installs what Meridian needs on Debian 12 with apt-get (sudo when not root): the C libraries
-# it links, the X server, compositor and tools its end-to-end tests drive, and what builds and
-# checks the .deb (dpkg-shlibdeps, lintian, desktop-file-validate, appstreamcli, man, debootstrap).
-# Only what is missing is installed, so a second run costs a second.
+# Installs what Meridian needs on Debian 12 with apt-get (sudo when not root). With no
+# argument: what building and running need (the C libraries it links, the font its labels
+# use). With --test: also the X server, compositor and tools the end-to-end tests drive, and
+# what builds and checks the .deb (dpkg-shlibdeps, lintian, desktop-file-validate,
+# appstreamcli, man, debootstrap). Only what is missing is installed: a second run costs a second.
 set -euo pipefail
 
 packages=(
   pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libsqlite3-dev zlib1g-dev libxml2-dev
   fonts-dejavu-core
-  xvfb xauth xdotool x11-utils imagemagick sway
-  dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap
 )
+if [ "${1:-}" = "--test" ]; then
+  packages+=(
+    xvfb xauth xdotool x11-utils imagemagick sway
+    dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -65,10 +65,17 @@ pass "meridian render: a $(identify -format '%wx%h' "$root/tmp/x.png") basemap i
 # A window: Xvfb on this machine, its socket shared with the fresh root.
 mkdir -p "$root/tmp/.X11-unix"
 mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
-display=$((200 + RANDOM % 400))
-Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+# Xvfb picks a free display itself and writes its number once it accepts connections
+# (-displayfd); then a client must connect before anything is started on it.
+exec {displayfd}<> <(:)
+Xvfb -displayfd "$displayfd" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb_pid=$!
-for _ in $(seq 1 50); do [ -S "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+display=""
+read -r -t 20 display <&"$displayfd" || true
+exec {displayfd}<&-
+[ -n "$display" ] || fail "Xvfb did not start (no display number within 20 s)"
+for _ in $(seq 1 100); do DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 || fail "Xvfb :$display does not accept connections"
 # Started as the desktop starts it (Exec=meridian %F) with a GPX file.
 printf '<?xml version="1.0"?>\n<gpx version="1.1" creator="test"><wpt lat="46.2" lon="6.1"/><wpt lat="46.3" lon="6.2"/></gpx>\n' > "$root/tmp/walk.gpx"
 exec_line=$(sed -n 's/^Exec=//p' "$root/usr/share/applications/io.github.meridian.Meridian.desktop")

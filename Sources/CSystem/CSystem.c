@@ -1,10 +1,17 @@
 #define _GNU_SOURCE
 #include "CSystem.h"
 #include <pthread.h>
+#include <stdio.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+void meridian_set_thread_name(const char *name) {
+    char short_name[16];
+    snprintf(short_name, sizeof short_name, "%s", name);
+    pthread_setname_np(pthread_self(), short_name);
+}
 
 int meridian_make_thread_background(void) {
     struct sched_param p = { .sched_priority = 0 };

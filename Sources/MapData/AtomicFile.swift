@@ -1,7 +1,6 @@
-import Foundation
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import Platform
 
 public struct FileWriteError: Error, CustomStringConvertible {
     public let path: String
@@ -14,10 +13,8 @@ public struct FileWriteError: Error, CustomStringConvertible {
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        } catch {
-            throw FileWriteError(path: dir.path, reason: "cannot create directory (\(error.localizedDescription))")
+        if let problem = FileIO.makeDirectories(dir.path) {
+            throw FileWriteError(path: dir.path, reason: "cannot create directory (\(problem))")
         }
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -1,7 +1,6 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// Where the points of a GPX or GeoJSON file lie: enough to show the user the right part of
@@ -24,8 +23,8 @@ public struct GeoFileExtent: Sendable, Equatable {
 
     public static func read(_ url: URL) throws -> GeoFileExtent {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(error.localizedDescription))")
+        do { data = try FileIO.read(url.path) } catch let e as FileReadError {
+            throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(e.reason))")
         }
         let ext = url.pathExtension.lowercased()
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
@@ -56,44 +55,52 @@ public struct GeoFileExtent: Sendable, Equatable {
     }
 
     private static func readGPX(_ data: Data, _ url: URL, into points: inout Accumulator) throws {
-        let reader = GPXPoints()
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        if !parser.parse() || reader.problem != nil {
-            let line = reader.problem?.line ?? parser.lineNumber
-            let reason = reader.problem?.reason ?? "not well-formed XML (\(parser.parserError?.localizedDescription ?? "parse error"))"
-            throw GeoFileError(file: url.path, line: line, reason: reason)
+        var sawGPX = false
+        do {
+            let xml = try XMLStreamReader(data: data, name: url.path)
+            while try xml.next() {
+                guard xml.node == .element else { continue }
+                let name = xml.localName
+                if name == "gpx" { sawGPX = true }
+                guard name == "trkpt" || name == "rtept" || name == "wpt" else { continue }
+                guard let lat = xml.attribute("lat").flatMap(Double.init), let lon = xml.attribute("lon").flatMap(Double.init) else {
+                    throw GeoFileError(file: url.path, line: xml.line, reason: "<\(name)> without numeric lat and lon")
+                }
+                guard points.add(lat, lon) else {
+                    throw GeoFileError(file: url.path, line: xml.line, reason: "coordinates out of range (lat \(lat), lon \(lon))")
+                }
+            }
+        } catch let e as XMLReadError {
+            throw GeoFileError(file: url.path, line: e.line, reason: e.reason)
         }
-        guard reader.sawGPX else { throw GeoFileError(file: url.path, line: 1, reason: "not a GPX document (no <gpx> element)") }
-        for (lat, lon, line) in reader.points where !points.add(lat, lon) {
-            throw GeoFileError(file: url.path, line: line, reason: "coordinates out of range (lat \(lat), lon \(lon))")
-        }
+        guard sawGPX else { throw GeoFileError(file: url.path, line: 1, reason: "not a GPX document (no <gpx> element)") }
     }
 
     private static func readGeoJSON(_ data: Data, _ url: URL, into points: inout Accumulator) throws {
-        let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw GeoFileError(file: url.path, line: nil, reason: "not valid JSON (\(error.localizedDescription))")
+        let root: JSONValue
+        do { root = try JSONValue.parse(data) } catch {
+            throw GeoFileError(file: url.path, line: nil, reason: "\(error)")
         }
-        guard let obj = root as? [String: Any], obj["type"] is String else {
+        guard root["type"]?.string != nil else {
             throw GeoFileError(file: url.path, line: nil, reason: "not a GeoJSON object (no \"type\")")
         }
         // Every position in every geometry: arrays whose first two members are numbers.
-        func walk(_ any: Any) throws {
-            if let a = any as? [Any] {
-                if a.count >= 2, let lon = (a[0] as? NSNumber)?.doubleValue, let lat = (a[1] as? NSNumber)?.doubleValue,
-                   !(a[0] is [Any]) {
+        func walk(_ v: JSONValue, depth: Int) throws {
+            // Nesting deeper than any geometry needs is a hostile file, not a map.
+            guard depth < 64 else { throw GeoFileError(file: url.path, line: nil, reason: "nested deeper than 64 levels") }
+            if let a = v.array {
+                if a.count >= 2, let lon = a[0].number, let lat = a[1].number {
                     guard points.add(lat, lon) else {
                         throw GeoFileError(file: url.path, line: nil, reason: "coordinates out of range (\(lon), \(lat))")
                     }
                 } else {
-                    for x in a { try walk(x) }
+                    for x in a { try walk(x, depth: depth + 1) }
                 }
-            } else if let d = any as? [String: Any] {
-                for key in ["coordinates", "geometry", "geometries", "features"] { if let v = d[key] { try walk(v) } }
+            } else if v.object != nil {
+                for key in ["coordinates", "geometry", "geometries", "features"] { if let x = v[key] { try walk(x, depth: depth + 1) } }
             }
         }
-        try walk(obj)
+        try walk(root, depth: 0)
     }
 }
 
@@ -102,24 +109,4 @@ public struct GeoFileError: Error, CustomStringConvertible, Sendable {
     public let line: Int?
     public let reason: String
     public var description: String { line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)" }
-}
-
-/// Collects the lat/lon of GPX track, route and way points (GPX 1.0 and 1.1).
-private final class GPXPoints: NSObject, XMLParserDelegate {
-    var points: [(Double, Double, Int)] = []
-    var sawGPX = false
-    var problem: (line: Int, reason: String)?
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        let local = name.split(separator: ":").last.map(String.init) ?? name
-        if local == "gpx" { sawGPX = true }
-        guard ["trkpt", "rtept", "wpt"].contains(local), problem == nil else { return }
-        guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) else {
-            problem = (parser.lineNumber, "<\(local)> without numeric lat and lon")
-            parser.abortParsing()
-            return
-        }
-        points.append((lat, lon, parser.lineNumber))
-    }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapGeometry
 
@@ -16,7 +18,7 @@ public struct PinFile: Sendable {
         if let d = environment["XDG_DATA_HOME"], d.hasPrefix("/") {
             base = URL(fileURLWithPath: d)
         } else {
-            base = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
+            base = URL(fileURLWithPath: environment["HOME"] ?? FileIO.homeDirectory).appendingPathComponent(".local/share")
         }
         return base.appendingPathComponent("meridian/pins.geojson")
     }
@@ -33,36 +35,33 @@ public struct PinFile: Sendable {
 
     /// Reads the pins. A missing file is no pins; a file that is not a FeatureCollection is
     /// moved aside to `NAME.corrupt-YYYYMMDD-HHMMSS`; bad features are skipped and reported.
-    public func load(now: Date = Date()) -> Loaded {
+    /// `readOnly`: report an unreadable file but leave it where it is (for `render`).
+    public func load(now: Date = Date(), readOnly: Bool = false) -> Loaded {
         var out = Loaded()
-        guard FileManager.default.fileExists(atPath: url.path) else { return out }
+        guard FileIO.exists(url.path) else { return out }
         let name = url.lastPathComponent
-        let root: [String: Any]
+        let features: [JSONValue]
         do {
-            let data = try Data(contentsOf: url)
-            guard let obj = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  obj["type"] as? String == "FeatureCollection" else {
-                throw PinFileError("not a GeoJSON FeatureCollection")
-            }
-            guard obj["features"] is [Any] else { throw PinFileError("no \"features\" array") }
-            root = obj
+            let root = try JSONValue.parse(FileIO.read(url.path, limit: Self.sizeLimit))
+            guard root["type"]?.string == "FeatureCollection" else { throw PinFileError("not a GeoJSON FeatureCollection") }
+            guard let list = root["features"]?.array else { throw PinFileError("no \"features\" array") }
+            features = list
         } catch {
-            let reason = (error as? PinFileError)?.description ?? "not valid JSON (\(error.localizedDescription))"
-            let f = DateFormatter()
-            f.dateFormat = "yyyyMMdd-HHmmss"
-            f.timeZone = TimeZone(identifier: "UTC")
-            let aside = url.deletingLastPathComponent().appendingPathComponent("\(name).corrupt-\(f.string(from: now))")
-            do {
-                try FileManager.default.moveItem(at: url, to: aside)
+            if readOnly {
+                out.problems.append("\(url.path): \(error)")
+                out.mustNotSave = true
+                return out
+            }
+            let aside = url.deletingLastPathComponent().appendingPathComponent("\(name).corrupt-\(Self.stamp(now))")
+            if rename(url.path, aside.path) == 0 {
                 out.movedAside = aside
-                out.problems.append("\(url.path): \(reason); moved aside to \(aside.lastPathComponent), starting with no pins")
-            } catch {
-                out.problems.append("\(url.path): \(reason), and it could not be moved aside (\(error.localizedDescription)); changes will not be saved")
+                out.problems.append("\(url.path): \(error); moved aside to \(aside.lastPathComponent), starting with no pins")
+            } else {
+                out.problems.append("\(url.path): \(error), and it could not be moved aside (\(FileIO.reason())); changes will not be saved")
                 out.mustNotSave = true
             }
             return out
         }
-        let features = root["features"] as? [Any] ?? []
         var ids = Set<String>()
         for (i, f) in features.enumerated() {
             do {
@@ -81,31 +80,45 @@ public struct PinFile: Sendable {
         return out
     }
 
-    static func pin(from any: Any) throws -> Pin {
-        guard let f = any as? [String: Any], f["type"] as? String == "Feature" else { throw PinFileError("not a Feature") }
-        guard let g = f["geometry"] as? [String: Any], g["type"] as? String == "Point" else { throw PinFileError("geometry is not a Point") }
-        guard let c = g["coordinates"] as? [Any], c.count >= 2, let lon = (c[0] as? NSNumber)?.doubleValue,
-              let lat = (c[1] as? NSNumber)?.doubleValue else { throw PinFileError("no coordinates") }
+    /// A pins file larger than this is not a pins file (a million pins take about 200 MB).
+    static let sizeLimit = 256 << 20
+
+    /// "20261121-143005" in UTC, for the name of a file moved aside.
+    static func stamp(_ date: Date) -> String {
+        var t = time_t(Int(saturating: date.timeIntervalSince1970))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(cFormat: "%04d%02d%02d-%02d%02d%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+
+    static func pin(from f: JSONValue) throws -> Pin {
+        guard f["type"]?.string == "Feature" else { throw PinFileError("not a Feature") }
+        guard let g = f["geometry"], g["type"]?.string == "Point" else { throw PinFileError("geometry is not a Point") }
+        guard let c = g["coordinates"]?.array, c.count >= 2, let lon = c[0].number, let lat = c[1].number else {
+            throw PinFileError("no coordinates")
+        }
         let coordinate = Coordinate(latitude: lat, longitude: lon)
         guard coordinate.isValid else { throw PinFileError("coordinates out of range (\(lon), \(lat))") }
-        let props = f["properties"] as? [String: Any] ?? [:]
-        let id = (props["id"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
-        let title = props["title"] as? String ?? ""
-        let color = (props["color"] as? String).flatMap(Color.init(parsing:)) ?? Color(hex: 0xFF3B30)
+        let props = f["properties"]
+        let id = props?["id"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+        let title = props?["title"]?.string ?? ""
+        let color = props?["color"]?.string.flatMap(Color.init(parsing:)) ?? Color(hex: 0xFF3B30)
         return Pin(id: id, coordinate: coordinate, title: title, color: color)
     }
 
     /// Writes all pins atomically (temp file, fsync, rename): the file on disk is always the
     /// old version or the new one.
     public func save(_ pins: [Pin]) throws {
-        let features: [[String: Any]] = pins.map { p in
-            ["type": "Feature",
-             "geometry": ["type": "Point", "coordinates": [p.coordinate.longitude, p.coordinate.latitude]],
-             "properties": ["id": p.id, "title": p.title, "color": p.color.hexString]]
+        let features: [JSONValue] = pins.map { p in
+            .object(["type": .string("Feature"),
+                     "geometry": .object(["type": .string("Point"),
+                                          "coordinates": .array([.number(p.coordinate.longitude), .number(p.coordinate.latitude)])]),
+                     "properties": .object(["id": .string(p.id), "title": .string(p.title), "color": .string(p.color.hexString)])])
         }
-        let doc: [String: Any] = ["type": "FeatureCollection", "features": features]
-        let data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys])
-        try AtomicFile.write(data, to: url)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(encoder.encode(JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)])), to: url)
     }
 }
 

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
+import Dispatch
 import MapCore
 
 /// Saves pins off the frame thread: each change hands over the whole collection, the latest
@@ -7,7 +10,7 @@ import MapCore
 public final class PinSaver: @unchecked Sendable {
     public let file: PinFile
     private let queue = DispatchQueue(label: "meridian.pins.save", qos: .utility)
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pending: [Pin]?
     private var scheduled = false
     /// Told of a failed save (on the saving thread) with a message for the user.

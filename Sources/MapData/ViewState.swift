@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// The last view, restored at the next start: {"center":{"lat":…,"lon":…},"zoom":…}.
@@ -23,7 +25,7 @@ public struct ViewState: Codable, Equatable, Sendable {
         if let s = environment["XDG_STATE_HOME"], s.hasPrefix("/") {
             base = URL(fileURLWithPath: s)
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
+            let home = environment["HOME"] ?? FileIO.homeDirectory
             base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
         }
         return base.appendingPathComponent("meridian/view.json")
@@ -42,9 +44,10 @@ public struct ViewState: Codable, Equatable, Sendable {
 
     /// The saved view, nil when there is none yet; a damaged file is an error (and is left alone).
     public static func load(from url: URL) throws -> ViewState? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard FileIO.exists(url.path) else { return nil }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw LoadError.unreadable(url.path, error.localizedDescription) }
+        // A view is a few dozen bytes; anything huge is not one.
+        do { data = try FileIO.read(url.path, limit: 1 << 20) } catch let e as FileReadError { throw LoadError.unreadable(url.path, e.reason) }
         let v: ViewState
         do { v = try JSONDecoder().decode(ViewState.self, from: data) } catch {
             throw LoadError.invalid(url.path, "\(error)")

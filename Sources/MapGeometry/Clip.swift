@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Clipping of rings and lines to an axis-aligned rectangle (tile bounds plus a buffer).
 public enum Clip {

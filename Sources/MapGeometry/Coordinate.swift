@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// A WGS84 position in degrees.
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
@@ -29,12 +31,12 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         return l - 180
     }
 
-    public var description: String { String(format: "%.6f,%.6f", latitude, longitude) }
+    public var description: String { String(cFormat: "%.6f,%.6f", latitude, longitude) }
 
     /// Parses "LAT,LON" as typed on a command line.
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map(\.trimmed)
         guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
         let c = Coordinate(latitude: lat, longitude: lon)
         guard c.isValid else { return nil }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A position on the Web Mercator plane in "world units": the whole world is
 /// `WebMercator.worldSize` (256) units square at zoom 0 and x grows east, y grows south.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Douglas–Peucker line simplification: drops points that lie within `tolerance` of the
 /// line through their neighbours. Iterative (no recursion depth limit on long coastlines).

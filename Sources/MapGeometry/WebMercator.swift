@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The spherical Web Mercator projection (EPSG:3857) used by every slippy map.
 public enum WebMercator {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 
 /// The look of the embedded basemap: a calm palette in which water, land and borders are

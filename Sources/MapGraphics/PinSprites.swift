@@ -1,6 +1,7 @@
 import CCairo
 import CPango
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 import MapTiles
 

@@ -1,5 +1,7 @@
 import CCairo
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapGeometry
 import MapTiles
@@ -10,7 +12,7 @@ import MapTiles
 /// Thread-safe: loader workers share one painter.
 public final class VectorTilePainter: @unchecked Sendable {
     public let style: BasemapStyle
-    private let lock = NSLock()
+    private let lock = Lock()
     private var decoded = LRUCache<TileID, VectorTile>(capacity: 64 << 20)
 
     public init(style: BasemapStyle = .standard) { self.style = style }

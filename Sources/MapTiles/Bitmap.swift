@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Pixels in memory: 32-bit ARGB words (0xAARRGGBB in native order, as Cairo's ARGB32 and
 /// SDL's ARGB8888 both lay them out), row after row with no padding.

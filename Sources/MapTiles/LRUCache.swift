@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A least-recently-used cache bounded by the summed cost (bytes) of its values.
 /// Lookups and inserts are O(1): a hash map onto a doubly linked list of nodes.

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// Tiles from an MBTiles file (SQLite; rows in TMS order). Vector tiles are served beyond

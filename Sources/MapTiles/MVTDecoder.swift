@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Decodes MVT bytes. Every count, index and length is checked: a malformed tile is a
 /// `ProtobufError` naming what is wrong, never a crash.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Encodes vector tiles (MVT 2.1): the basemap builder writes them, tests build tiles with it.
 public enum MVTEncoder {

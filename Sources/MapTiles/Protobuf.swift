@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 public struct ProtobufError: Error, CustomStringConvertible, Equatable {
     public let description: String

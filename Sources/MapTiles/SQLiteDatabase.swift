@@ -1,5 +1,7 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 public struct SQLiteError: Error, CustomStringConvertible {
     public let description: String
@@ -9,7 +11,7 @@ public struct SQLiteError: Error, CustomStringConvertible {
 /// used under a lock (SQLite's own mutex would serialise the calls anyway).
 public final class SQLiteDatabase: @unchecked Sendable {
     private var db: OpaquePointer?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var statements: [String: OpaquePointer] = [:]
     public let path: String
 

@@ -1,5 +1,7 @@
 import CSystem
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// The outcome of loading one tile, handed from a worker to the frame loop.
@@ -32,13 +34,12 @@ public final class TileLoader: @unchecked Sendable {
     public let source: TileSource
     private let decode: TileDecoder
     private let wake: @Sendable () -> Void
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var queue: [TileID] = []
     private var inFlight = Set<TileID>()
     private var results: [TileResult] = []
     private var resultIDs = Set<TileID>()
     private var stopping = false
-    private var workers: [Thread] = []
     /// Failures are not retried every frame.
     private var failed = Set<TileID>()
 
@@ -48,11 +49,7 @@ public final class TileLoader: @unchecked Sendable {
         self.decode = decode
         self.wake = wake
         for i in 0..<count {
-            let t = Thread { [weak self] in self?.work() }
-            t.name = "meridian.tiles.\(i)"
-            t.qualityOfService = .userInitiated
-            workers.append(t)
-            t.start()
+            startThread(name: "tiles.\(i)") { [weak self] in self?.work() }
         }
     }
 
@@ -90,8 +87,9 @@ public final class TileLoader: @unchecked Sendable {
         return out
     }
 
-    /// Blocks until nothing is queued or loading, or the deadline passes. For headless renders.
-    public func waitUntilIdle(deadline: Date) -> Bool {
+    /// Blocks until nothing is queued or loading, or `deadline` (`MonotonicClock` seconds)
+    /// passes. For headless renders.
+    public func waitUntilIdle(deadline: Double) -> Bool {
         condition.lock(); defer { condition.unlock() }
         while !queue.isEmpty || !inFlight.isEmpty {
             if !condition.wait(until: deadline) { return false }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// What a source hands over for a tile, before it becomes pixels.
@@ -47,8 +49,7 @@ public struct DirectorySource: TileSource {
 
     /// Finds the zoom levels present; a folder with none is an error worth telling.
     public init(root: URL, attribution: String = "") throws {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue else {
+        guard FileIO.isDirectory(root.path) else {
             throw TileSourceError("\(root.path): not a directory")
         }
         let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
@@ -65,10 +66,11 @@ public struct DirectorySource: TileSource {
         let base = root.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y)")
         for ext in Self.extensions {
             let url = base.appendingPathExtension(ext)
-            if let data = FileManager.default.contents(atPath: url.path) {
-                guard !data.isEmpty else { throw TileSourceError("\(url.path): empty file") }
-                return .encodedImage(data)
-            }
+            guard FileIO.exists(url.path) else { continue }
+            // Larger than any real tile: a wrong file, not worth decoding.
+            let data = try FileIO.read(url.path, limit: 8 << 20)
+            guard !data.isEmpty else { throw TileSourceError("\(url.path): empty file") }
+            return .encodedImage(data)
         }
         return nil
     }

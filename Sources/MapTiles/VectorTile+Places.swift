@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// A named place read from a tile's `places` layer.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A decoded Mapbox Vector Tile (spec 2.1): layers of features whose geometry is in tile
 /// coordinates, 0…extent across the tile (beyond it in the buffer).

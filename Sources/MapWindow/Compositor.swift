@@ -1,5 +1,7 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapGeometry
 

@@ -1,5 +1,6 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 
 /// What the frame loop must do about an SDL event besides passing input on.

@@ -1,15 +1,27 @@
-import Foundation
+import FoundationEssentials
 
-/// What the frame loop measured: how long frames took to build and how far apart they were shown.
+/// What the frame loop measured, in bounded memory: the last `capacity` frames' costs and
+/// present intervals (a ring), plus running counts. A pulse left on screen all day keeps
+/// the newest window of samples, never a growing list.
 public struct FrameStats: Sendable {
-    public var buildTimes: [Double] = []
-    public var presentIntervals: [Double] = []
-    public var presents = 0
+    /// Samples kept per series; at 60 Hz about two minutes.
+    public static let capacity = 8192
+
+    /// The frame thread's CPU seconds for each whole loop iteration: events, drain, compose,
+    /// execute, present, uploads and sprite rasterization after the present.
+    public private(set) var frameCPU = Ring(capacity: capacity)
+    /// Wall seconds from the start of an iteration to the call of SDL_RenderPresent (the part
+    /// the frame thread controls before it waits on vsync).
+    public private(set) var buildTimes = Ring(capacity: capacity)
+    /// Seconds between consecutive presents.
+    public private(set) var presentIntervals = Ring(capacity: capacity)
+    public private(set) var presents = 0
     private var lastPresent: Double?
 
     public init() {}
 
-    mutating func record(build: Double, presentedAt t: Double) {
+    mutating func record(cpu: Double, build: Double, presentedAt t: Double) {
+        frameCPU.append(cpu)
         buildTimes.append(build)
         if let last = lastPresent { presentIntervals.append(t - last) }
         lastPresent = t
@@ -24,5 +36,29 @@ public struct FrameStats: Sendable {
         let s = values.sorted()
         let i = min(s.count - 1, max(0, Int((p / 100 * Double(s.count - 1)).rounded())))
         return s[i]
+    }
+
+    /// A fixed-size window of the newest samples.
+    public struct Ring: Sendable {
+        private var storage: [Double] = []
+        private var next = 0
+        public let capacity: Int
+        /// Every sample ever appended, including those the window has let go.
+        public private(set) var total = 0
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        mutating func append(_ v: Double) {
+            if storage.count < capacity { storage.append(v) } else { storage[next] = v }
+            next = (next + 1) % capacity
+            total += 1
+        }
+
+        /// The samples in the window, oldest first.
+        public var values: [Double] { storage.count < capacity ? storage : Array(storage[next...] + storage[..<next]) }
+        public var count: Int { storage.count }
+        public func percentile(_ p: Double) -> Double { FrameStats.percentile(storage, p) }
+        public var max: Double { storage.max() ?? .nan }
+        public func count(above limit: Double) -> Int { storage.filter { $0 > limit }.count }
     }
 }

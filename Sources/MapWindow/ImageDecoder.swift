@@ -1,6 +1,7 @@
 import CSDL2
 import CSDL2Image
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapTiles
 
 /// Decodes PNG, JPEG and WebP with SDL2_image into ARGB bitmaps. Thread-safe for distinct data.

@@ -1,6 +1,8 @@
 import CSDL2
 import CSystem
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapGeometry
 import MapGraphics
@@ -23,7 +25,7 @@ public final class MapHost {
     /// Drives the camera instead of the user (benchmarks); returns nil when the script is over.
     public var script: ((Double) -> Camera?)?
     /// Messages a person should see (failed tiles…), also printed to stderr.
-    public var onMessage: (String) -> Void = { FileHandle.standardError.write(Data(("meridian: " + $0 + "\n").utf8)) }
+    public var onMessage: (String) -> Void = { FileIO.printError("meridian: " + $0) }
 
     private var pipeline: RenderPipeline
     private var store: TextureStore { pipeline.store }
@@ -46,32 +48,39 @@ public final class MapHost {
     public var spriteBudget = 0.003
 
     private let painter: VectorTilePainter
-    /// What shows where no tile is (beyond the poles, before the first tile arrives).
-    public var background: Color
-    /// Overlays drawn above the map.
-    public var circles: [CircleOverlay] = []
-    public var location: LocationAnnotation?
+    /// The map the window shows: base settings and layers. Its camera and pins belong to the
+    /// controller (input changes them) and its notice to `showNotice`; they are copied in
+    /// for each frame, so every frame is composed from one complete state.
+    public var state: Scene
+    /// Test hooks: with MERIDIAN_FIXED_TIME every frame is composed at that time, and with
+    /// MERIDIAN_DRAWLIST_OUT the first fully drawn frame's draw list is written there, so a
+    /// test can compare the window's list with `render --drawlist-out` for the same state.
+    private let fixedTime = ProcessInfo.processInfo.environment["MERIDIAN_FIXED_TIME"].flatMap(Double.init)
+    private let drawListOut = ProcessInfo.processInfo.environment["MERIDIAN_DRAWLIST_OUT"]
     /// Every drag-state change, selection, addition, move, deletion and rename of a pin, on
     /// the frame thread, in order (MapKit's delegate calls, as one callback).
     public var onPinEvent: (PinEvent) -> Void = { _ in }
     /// Messages for the user (thread-safe: posted from anywhere, shown at the top until clicked).
-    private let noticeLock = NSLock()
+    private let noticeLock = Lock()
     private var notices: [String] = []
     private var noticeFrame: ScreenRect?
     private var textInputOn = false
 
-    public init(window: SDLWindow, camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
-                background: Color = Color(hex: 0xE8E6E1)) throws {
+    /// Shows `state` (its camera fitted to the window) with tiles from `source`.
+    public init(window: SDLWindow, state: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter()) throws {
         self.window = window
         self.source = source
         self.painter = painter
-        self.background = background
+        self.state = state
+        let camera = state.camera
         clock = VsyncClock(refreshRateHint: window.refreshRateHint)
         pixelRatio = window.pixelRatio
         var cam = camera
         cam.viewportSize = window.size
         cam.pixelRatio = pixelRatio
         controller = MapController(camera: cam)
+        controller.pins = state.pins
+        controller.imperialUnits = state.imperialUnits
         let type = SDL_RegisterEvents(1)
         guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
         wakeType = type
@@ -81,7 +90,7 @@ public final class MapHost {
         pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
                                   painter: painter, pixelRatio: pixelRatio, wake: { [wake] in wake.signal() })
         // Fontconfig's first use costs ~100 ms; pay it on a background thread while tiles load.
-        Thread.detachNewThread {
+        startThread(name: "fontconfig") {
             meridian_make_thread_background()
             TextRasterizer.warmUp()
         }
@@ -100,7 +109,7 @@ public final class MapHost {
     /// Shows `message` at the top of the window until the user clicks it away (and prints it).
     /// May be called from any thread.
     public func showNotice(_ message: String) {
-        FileHandle.standardError.write(Data(("meridian: " + message + "\n").utf8))
+        FileIO.printError("meridian: " + message)
         noticeLock.lock()
         notices.append(message)
         noticeLock.unlock()
@@ -139,9 +148,13 @@ public final class MapHost {
         var needsFrame = drawFirst
         quitting = false
         while !quitting {
+            // The frame's cost is this thread's CPU for the whole iteration, from the moment
+            // it wakes: events, drain, compose, execute, present and the uploads after it.
+            var cpuStart = MonotonicClock.threadCPU
             if !needsFrame || hidden {
                 // Idle means idle: no frames and no wake-ups until something happens.
                 guard SDL_WaitEvent(&event) != 0 else { continue }
+                cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame
             }
             while SDL_PollEvent(&event) != 0 {
@@ -151,7 +164,7 @@ public final class MapHost {
             if quitting { break }
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
-            let (t, spritesMade, animating) = frame()
+            let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
             needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0 || animating
         }
@@ -159,8 +172,8 @@ public final class MapHost {
         controller.finishPinGestures(at: clock.now)
         deliverPinEvents()
         if logPresents {
-            FileHandle.standardError.write(Data(String(format: "quit %.4f cache-hits %d cache-fills %d\n", clock.now,
-                                                       compositor.cacheHits, compositor.cacheFills).utf8))
+            FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d", clock.now,
+                                              compositor.cacheHits, compositor.cacheFills))
         }
     }
 
@@ -219,29 +232,22 @@ public final class MapHost {
     /// Builds and presents one frame; returns its time, how many tiles and sprites it made
     /// ready for the next one, and whether anything on screen animates.
     @discardableResult
-    private func frame() -> (Double, Int, Bool) {
+    private func frame(cpuStart: Double) -> (Double, Int, Bool) {
         let start = clock.now
-        let t = clock.frameTime()
+        let t = fixedTime ?? clock.frameTime()
         if let script {
             if let cam = script(t) { controller.camera = cam } else { self.script = nil; quitting = true }
         }
         controller.advance(to: t)
-        var scene = Scene(camera: controller.camera, background: background, tileZoomRange: source.zoomRange)
-        scene.attribution = source.attribution
-        scene.imperialUnits = controller.imperialUnits
-        scene.circles = circles
-        scene.location = location
+        var scene = state
+        scene.camera = controller.camera
         scene.pins = controller.pins
+        scene.imperialUnits = controller.imperialUnits
         scene.notice = currentNotice
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
-            let overlays = list.wantedSprites.filter {
-                switch $0 {
-                case .text, .placeDot: return false
-                default: return true
-                }
-            }
+            let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
             if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, sprites: sprites) }
         }
         controller.pins.calloutFrame = list.calloutFrame
@@ -254,8 +260,8 @@ public final class MapHost {
         let built = clock.now - start
         SDL_RenderPresent(window.renderer.raw)
         clock.didPresent()
-        stats.record(build: built, presentedAt: clock.now)
-        if logPresents { FileHandle.standardError.write(Data(String(format: "present %.4f\n", clock.now).utf8)) }
+        let presentedAt = clock.now
+        if logPresents { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
         if !firstPresentDone {
             firstPresentDone = true
             onFirstPresent?()
@@ -266,8 +272,10 @@ public final class MapHost {
         let uploaded = drainTiles(until: clock.now + uploadBudget)
         store.prepareSlots()
         let made = uploaded + (list.wantedSprites.isEmpty ? 0 : sprites.prepare(list.wantedSprites, until: clock.now + spriteBudget, clock: { [clock] in clock.now }))
+        stats.record(cpu: MonotonicClock.threadCPU - cpuStart, build: built, presentedAt: presentedAt)
         if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty {
             fullyDrawnDone = true
+            if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()
         }
         return (t, made, list.animating)
@@ -289,7 +297,7 @@ public final class MapHost {
 
 /// Wakes the frame loop from a worker thread with one SDL user event, coalesced.
 final class WakeSignal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pending = false
     private let eventType: UInt32
 

@@ -1,6 +1,8 @@
 import CSDL2
 import CSDL2Image
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapGeometry
 import MapGraphics
@@ -22,6 +24,8 @@ public final class OffscreenRenderer {
     public let pixelRatio: Double
     /// The labels the last render placed.
     public private(set) var placedLabels: [PlacedLabel] = []
+    /// What the last render drew.
+    public private(set) var lastDrawList = DrawList()
 
     public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
         guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
@@ -46,22 +50,14 @@ public final class OffscreenRenderer {
     /// Loads what the view needs (waiting up to `timeout`), then composes at `t` and draws.
     /// Returns messages about tiles that failed (drawn with their parents instead).
     @discardableResult
-    public func render(camera: Camera, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
-                       background: Color = Color(hex: 0xE8E6E1), imperialUnits: Bool = false, labels: Bool = true,
-                       circles: [CircleOverlay] = [], location: LocationAnnotation? = nil,
+    public func render(_ scene: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let pipeline = RenderPipeline(renderer: renderer, viewport: (Int(surface.pointee.w), Int(surface.pointee.h)),
                                       source: source, painter: painter, pixelRatio: pixelRatio)
         let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
         defer { loader.stop() }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
-        var scene = Scene(camera: camera, background: background, tileZoomRange: source.zoomRange)
-        scene.attribution = source.attribution
-        scene.imperialUnits = imperialUnits
-        scene.showsLabels = labels
-        scene.circles = circles
-        scene.location = location
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {
@@ -81,6 +77,7 @@ public final class OffscreenRenderer {
         pipeline.compositor.execute(list, pixelRatio: pixelRatio, outputSize: renderer.outputSize)
         SDL_RenderPresent(renderer.raw)
         placedLabels = list.placedLabels
+        lastDrawList = list
         return messages
     }
 

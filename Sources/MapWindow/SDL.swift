@@ -1,5 +1,7 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 public struct SDLError: Error, CustomStringConvertible {
     public let description: String

@@ -1,5 +1,6 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 
 /// Owns the SDL_Window itself; the renderer holds it so the window outlives the renderer.

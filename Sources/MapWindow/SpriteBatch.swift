@@ -1,5 +1,6 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 
 /// Sprites that share a texture, drawn with one SDL_RenderGeometry call instead of one copy

@@ -1,5 +1,6 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 import MapGraphics
 import MapTiles
@@ -58,21 +59,7 @@ public final class SpriteStore: SpriteAvailability {
     }
 
     private func rasterize(_ key: SpriteKey) throws -> Bitmap {
-        switch key {
-        case let .text(s, style): return try TextRasterizer.render(s, style: style, pixelRatio: pixelRatio)
-        case let .placeDot(capital): return try TextRasterizer.placeDot(capital: capital, pixelRatio: pixelRatio)
-        case let .pulseCircle(style, r): return try OverlaySprites.circle(style, radius: r, pixelRatio: pixelRatio)
-        case let .accuracyDisc(color, r): return try OverlaySprites.accuracyDisc(color, radius: r, pixelRatio: pixelRatio)
-        case let .halo(color, raster): return try OverlaySprites.halo(color, raster: raster, pixelRatio: pixelRatio)
-        case let .locationDot(color): return try OverlaySprites.locationDot(color, pixelRatio: pixelRatio)
-        case let .headingCone(color): return try OverlaySprites.headingCone(color, pixelRatio: pixelRatio)
-        case let .pin(color): return try PinSprites.pin(color, pixelRatio: pixelRatio)
-        case .pinShadow: return try PinSprites.shadow(pixelRatio: pixelRatio)
-        case .pinGroundMark: return try PinSprites.groundMark(pixelRatio: pixelRatio)
-        case let .pinCluster(label): return try PinSprites.cluster(label, pixelRatio: pixelRatio)
-        case let .callout(title, detail, editing):
-            return try PinSprites.callout(title: title, detail: detail, editing: editing, pixelRatio: pixelRatio)
-        }
+        try SpritePainters.paint(key, pixelRatio: pixelRatio)
     }
 
     private func add(_ key: SpriteKey, bitmap source: Bitmap) throws {

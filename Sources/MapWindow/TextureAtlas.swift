@@ -1,5 +1,6 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapTiles
 
 /// Large textures cut into equal slots, one tile each. Creating a texture costs ~0.85 ms on

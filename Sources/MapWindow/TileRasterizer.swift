@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 import MapGraphics
 import MapTiles

@@ -1,5 +1,6 @@
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
 
 /// The frame clock of DESIGN.md: presents are stamped with the performance counter, the period

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 @main
 struct Meridian: ParsableCommand {
@@ -18,5 +20,5 @@ struct Meridian: ParsableCommand {
 
 /// Prints a message for a person on stderr.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("meridian: \(message)\n".utf8))
+    FileIO.printError("meridian: \(message)")
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapData
 import MapGeometry
@@ -53,10 +55,7 @@ struct Open: ParsableCommand {
 
     /// Loads the pins file into the window and saves it after every change; returns the saver
     /// (nil when the file must not be written: it could not be read nor moved aside).
-    private func loadPins(into host: MapHost) -> PinSaver? {
-        let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
-        let loaded = file.load()
-        host.pins = loaded.pins
+    private func loadPins(into host: MapHost, file: PinFile, loaded: PinFile.Loaded) -> PinSaver? {
         if let first = loaded.problems.first {
             for p in loaded.problems.dropFirst() { warn(p) }
             let more = loaded.problems.count > 1 ? " (and \(loaded.problems.count - 1) more problems, listed on stderr)" : ""
@@ -66,7 +65,7 @@ struct Open: ParsableCommand {
         guard !loaded.mustNotSave else { return nil }
         let saver = PinSaver(file: file, onError: { [weak host] in host?.showNotice($0) })
         host.onPinEvent = { [unowned host] event in
-            if frameLog { FileHandle.standardError.write(Data("pin \(event)\n".utf8)) }
+            if frameLog { FileIO.printError("pin \(event)") }
             if event.changesPins { saver.save(host.pins) }
         }
         return saver
@@ -111,12 +110,14 @@ struct Open: ParsableCommand {
             notices.append("\(error); showing a placeholder grid")
             source = DebugGridSource()
         }
-        let host = try MapHost(window: window, camera: camera, source: source, background: view.background(for: source))
-        for n in notices { host.showNotice(n) }
-        host.circles = overlays.circles
+        let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
+        let loaded = file.load()
         // The demo location (no overlay options) sits where the window first looks.
-        host.location = overlays.location(demoAt: camera.centerCoordinate)
-        let saver = loadPins(into: host)
+        let scene = makeScene(camera: camera, source: source, view: view, overlays: overlays,
+                              demoAt: camera.centerCoordinate, pins: loaded.pins)
+        let host = try MapHost(window: window, state: scene, source: source)
+        for n in notices { host.showNotice(n) }
+        let saver = loadPins(into: host, file: file, loaded: loaded)
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
         if exitWhenDrawn { host.onFullyDrawn = { [unowned host] in host.requestQuit() } }
         host.run()

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapCore
 import MapGeometry
 
@@ -10,7 +12,7 @@ struct LocationSpec: ExpressibleByArgument {
     var heading: Double?
 
     init?(argument: String) {
-        let p = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let p = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmed) }
         guard (2...4).contains(p.count), p.allSatisfy({ $0 != nil && $0!.isFinite }),
               let c = Coordinate(parsing: "\(p[0]!),\(p[1]!)") else { return nil }
         coordinate = c
@@ -27,7 +29,7 @@ struct CircleSpec: ExpressibleByArgument {
     var color: Color?
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmed)
         guard (3...4).contains(parts.count), let c = Coordinate(parsing: "\(parts[0]),\(parts[1])"),
               let r = Double(parts[2]), r.isFinite, r > 0, r <= 20_000_000 else { return nil }
         center = c

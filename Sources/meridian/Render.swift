@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapCore
+import MapData
+import Platform
 import MapGeometry
 import MapWindow
 
@@ -35,6 +38,12 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also write the placed labels (name, screen boxes) as JSON.", valueName: "FILE.json"))
     var labelsOut: String?
 
+    @Option(name: .long, help: ArgumentHelp("Draw the pins of this GeoJSON file (read only).", valueName: "FILE"))
+    var pins: String?
+
+    @Option(name: .long, help: .hidden)
+    var drawlistOut: String?
+
     func validate() throws {
         guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
@@ -48,10 +57,19 @@ struct Render: ParsableCommand {
             let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
                                           pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
             let source = try view.makeSource()
-            for m in try r.render(camera: camera, source: source, background: view.background(for: source),
-                                  imperialUnits: imperial, labels: !noLabels, circles: overlays.circles,
-                                  location: overlays.location(demoAt: nil), at: at, timeout: timeout) { warn(m) }
+            var pinList: [Pin] = []
+            if let pins {
+                // Render only reads: a file it cannot read is reported and left as it is.
+                let loaded = PinFile(url: URL(fileURLWithPath: pins)).load(readOnly: true)
+                for p in loaded.problems { warn(p) }
+                pinList = loaded.pins
+            }
+            var scene = makeScene(camera: camera, source: source, view: view, overlays: overlays, demoAt: nil, pins: pinList)
+            scene.showsLabels = !noLabels
+            scene.imperialUnits = imperial
+            for m in try r.render(scene, source: source, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
+            if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
             if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }
         } catch {
             warn("render failed: \(error)")

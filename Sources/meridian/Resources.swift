@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds files Meridian ships: installed under /usr/share/meridian (the .deb), next to a
 /// relocated binary (BIN/../share/meridian), or in the source tree's Resources/ for a
@@ -8,11 +9,18 @@ enum Resources {
         candidates(name).first { FileManager.default.isReadableFile(atPath: $0.path) }
     }
 
+    /// The running binary's own path, from /proc/self/exe.
+    static var executablePath: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return n > 0 ? String(cString: buffer) : CommandLine.arguments[0]
+    }
+
     static func candidates(_ name: String) -> [URL] {
         var dirs: [URL] = []
         if let d = ProcessInfo.processInfo.environment["MERIDIAN_DATA_DIR"], !d.isEmpty { dirs.append(URL(fileURLWithPath: d)) }
         // The running binary itself, wherever PATH found it (argv[0] may be a bare name).
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let exe = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
         dirs.append(exe.appendingPathComponent("../share/meridian"))
         dirs.append(exe.appendingPathComponent("../../Resources"))      // .build/release/meridian
         dirs.append(exe.appendingPathComponent("../../../Resources"))   // .build/x86_64-…/release/meridian

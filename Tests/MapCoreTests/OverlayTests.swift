@@ -88,7 +88,7 @@ struct OverlayTests {
     }
 
     func circleRect(_ list: DrawList) -> ScreenRect? {
-        list.spriteCommands.first { if case .pulseCircle = $0.0 { return true } else { return false } }?.1
+        list.spriteCommands.first { $0.0.spec(as: CircleSprite.self) != nil }?.1
     }
 
     @Test func aMeterCircleDoublesPerZoomLevelAFixedOneDoesNot() {
@@ -112,7 +112,7 @@ struct OverlayTests {
         var s = scene(zoom: 14)
         s.circles = [CircleOverlay(center: Coordinate(latitude: 48.85, longitude: 2.35), radiusMeters: 100, fixedRadiusPoints: 50)]
         let list = s.compose(at: 0.4, tiles: NoTiles(), sprites: AllSprites())
-        let cmd = list.spriteCommands.first { if case .pulseCircle = $0.0 { return true } else { return false } }!
+        let cmd = list.spriteCommands.first { $0.0.spec(as: CircleSprite.self) != nil }!
         #expect(abs(cmd.1.width - 100 * 1.0) < 1e-9)  // scale 1.0 at 0.4 s
         #expect(abs(cmd.2 - 0.275) < 1e-9)
         #expect(list.animating)
@@ -123,12 +123,12 @@ struct OverlayTests {
         s.circles = [CircleOverlay(center: Coordinate(latitude: 48.851, longitude: 2.351), radiusMeters: 50)]
         s.location = LocationAnnotation(coordinate: Coordinate(latitude: 48.85, longitude: 2.35), accuracy: 80, heading: 90)
         let kinds = s.compose(at: 0.3, tiles: NoTiles(), sprites: AllSprites()).spriteCommands.map { cmd -> String in
-            switch cmd.0 {
-            case .pulseCircle: return "circle"
-            case .accuracyDisc: return "accuracy"
-            case .halo: return "halo"
-            case .headingCone: return "heading"
-            case .locationDot: return "dot"
+            if cmd.0.spec(as: CircleSprite.self) != nil { return "circle" }
+            switch cmd.0.spec(as: LocationSprite.self) {
+            case .accuracyDisc?: return "accuracy"
+            case .halo?: return "halo"
+            case .headingCone?: return "heading"
+            case .dot?: return "dot"
             default: return "other"
             }
         }.filter { $0 != "other" }
@@ -155,7 +155,7 @@ struct OverlayTests {
         s.circles = [CircleOverlay(center: Coordinate(latitude: -10, longitude: 100), radiusMeters: 200)]
         let list = s.compose(at: 1, tiles: NoTiles(), sprites: AllSprites())
         #expect(!list.animating)
-        #expect(list.spriteCommands.allSatisfy { if case .text = $0.0 { return true } else { return false } }) // chrome only
+        #expect(list.spriteCommands.allSatisfy { if case .text? = $0.0.spec(as: LabelSprite.self) { return true } else { return false } }) // chrome only
         s.location = LocationAnnotation(coordinate: Coordinate(latitude: 48.85, longitude: 2.35), accuracy: 500)
         // During the pause the halo is invisible, yet the pulse is on screen: keep drawing.
         #expect(s.compose(at: 1.5, tiles: NoTiles(), sprites: AllSprites()).animating)

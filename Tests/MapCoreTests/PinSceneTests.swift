@@ -25,9 +25,9 @@ struct PinSceneTests {
         s.location = LocationAnnotation(coordinate: Self.paris, accuracy: 50)
         let k = keys(s.compose(at: 0, tiles: NoTiles(), sprites: AllSprites()))
         let firstShadow = k.firstIndex(of: .pinShadow)!, lastShadow = k.lastIndex(of: .pinShadow)!
-        let pinsAt = k.indices.filter { if case .pin = k[$0] { return true } else { return false } }
-        let circle = k.firstIndex { if case .pulseCircle = $0 { return true } else { return false } }!
-        let dot = k.firstIndex { if case .locationDot = $0 { return true } else { return false } }!
+        let pinsAt = k.indices.filter { if case .pin? = k[$0].spec(as: PinSprite.self) { return true } else { return false } }
+        let circle = k.firstIndex { $0.spec(as: CircleSprite.self) != nil }!
+        let dot = k.firstIndex { if case .dot? = $0.spec(as: LocationSprite.self) { return true } else { return false } }!
         #expect(circle < firstShadow && lastShadow < pinsAt.first! && pinsAt.last! < dot)
         #expect(pinsAt.count == 2)
         // North first: the green (southern) pin is painted last, over the red one.
@@ -88,7 +88,7 @@ struct PinSceneTests {
         let list = s.compose(at: 0.5, tiles: NoTiles(), sprites: AllSprites())
         let k = keys(list)
         let mark = k.firstIndex(of: .pinGroundMark)!
-        let lastPin = k.lastIndex { if case .pin = $0 { return true } else { return false } }!
+        let lastPin = k.lastIndex { if case .pin? = $0.spec(as: PinSprite.self) { return true } else { return false } }!
         #expect(mark < lastPin && lastPin == k.count - 1)   // the carried pin is the last sprite
         let (_, rect, _) = list.spriteCommands[lastPin]
         // Lifted by its own height above the landing point (60 points right of the tip).

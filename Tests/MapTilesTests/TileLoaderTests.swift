@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapTiles
+import Platform
 import Testing
 
 /// A source that counts requests and can be slowed down or made to fail, in front of real threads.
@@ -26,8 +27,8 @@ struct TileLoaderTests {
 
     func drainAll(_ l: TileLoader, expecting n: Int) -> [TileResult] {
         var out: [TileResult] = []
-        let deadline = Date().addingTimeInterval(10)
-        while out.count < n && Date() < deadline {
+        let deadline = MonotonicClock.now + 10
+        while out.count < n && MonotonicClock.now < deadline {
             _ = l.waitUntilIdle(deadline: deadline)
             out += l.drain()
         }
@@ -60,7 +61,7 @@ struct TileLoaderTests {
         l.want((0..<10).map { TileID(z: 4, x: $0, y: 0) })
         Thread.sleep(forTimeInterval: 0.02) // the first is under way
         l.want([TileID(z: 4, x: 9, y: 9)])
-        _ = l.waitUntilIdle(deadline: Date().addingTimeInterval(5))
+        _ = l.waitUntilIdle(deadline: MonotonicClock.now + 5)
         l.stop()
         #expect(src.requested.count == 2)
         #expect(src.requested.last == TileID(z: 4, x: 9, y: 9))
@@ -75,7 +76,7 @@ struct TileLoaderTests {
         guard case .failed(let message)? = r.first?.outcome else { Issue.record("no failure"); return }
         #expect(message.contains("2/1/1") && message.contains("broken"))
         for _ in 0..<5 { l.want([bad]) }
-        _ = l.waitUntilIdle(deadline: Date().addingTimeInterval(2))
+        _ = l.waitUntilIdle(deadline: MonotonicClock.now + 2)
         l.stop()
         #expect(src.requested.count == 1)
     }
@@ -84,7 +85,7 @@ struct TileLoaderTests {
         let src = CountingSource()
         let l = TileLoader(source: src, workers: 1, decode: tinyDecoder)
         l.want([TileID(z: 15, x: 0, y: 0)])
-        _ = l.waitUntilIdle(deadline: Date().addingTimeInterval(2))
+        _ = l.waitUntilIdle(deadline: MonotonicClock.now + 2)
         l.stop()
         #expect(src.requested.isEmpty)
     }
@@ -97,8 +98,8 @@ struct TileLoaderTests {
         _ = drainAll(l, expecting: 2)
         // The worker wakes the loop after queueing each result, so the second wake may come
         // just after the drain: wait for it (bounded).
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline { woke.lock(); let c = count; woke.unlock(); if c >= 2 { break }; Thread.sleep(forTimeInterval: 0.005) }
+        let deadline = MonotonicClock.now + 5
+        while MonotonicClock.now < deadline { woke.lock(); let c = count; woke.unlock(); if c >= 2 { break }; Thread.sleep(forTimeInterval: 0.005) }
         l.stop()
         woke.lock(); #expect(count == 2); woke.unlock()
     }

@@ -5,4 +5,7 @@
 /// where that is refused, lowers its nice value instead. Returns 0 on success.
 int meridian_make_thread_background(void);
 
+/// Names the calling thread (at most 15 bytes show) for debuggers and top.
+void meridian_set_thread_name(const char *name);
+
 #endif

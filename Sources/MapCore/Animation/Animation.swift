@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A value going from `from` to `to` over `duration` seconds along a timing curve, starting
 /// `beginTime` seconds into its group. Before it begins it holds `from`; after it ends it

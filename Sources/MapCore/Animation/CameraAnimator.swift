@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// The camera's motions in flight: at most one zoom, one glide and one key pan.

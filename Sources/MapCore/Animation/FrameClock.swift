@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The source of animation time. The window's clock follows vsync; tests and `render --at`
 /// use a manual one. Animations are pure functions of the time it gives.

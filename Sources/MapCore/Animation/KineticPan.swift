@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Momentum after a flick: velocity decays exponentially, v(t) = v0·e^(−t/τ), so the
 /// distance travelled is v0·τ·(1 − e^(−t/τ)) and the map glides to a stop at v0·τ.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A timing function as Core Animation defines them: a cubic Bézier from (0,0) to (1,1)
 /// with control points (x1,y1) and (x2,y2), mapping elapsed fraction to progress.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// An animated zoom that keeps one map point fixed under one screen point (the cursor).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// Where the map looks: a centre on the Mercator plane and a fractional zoom, seen through a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A position in the window in logical points (origin top-left, y down).
 public struct ScreenPoint: Hashable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 public enum MouseButton: Hashable, Sendable { case left, middle, right, other }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// Pins come first: a press on a pin never pans the map, keys act on the selected pin, and

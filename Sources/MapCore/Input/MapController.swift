@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// Turns input into camera motion: drag to pan with momentum, wheel and double-click to zoom

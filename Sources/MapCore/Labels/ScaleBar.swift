@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// The scale bar: the longest round distance (1, 2 or 5 × 10ⁿ) that fits in `maxWidth`
@@ -33,6 +35,6 @@ public struct ScaleBar: Hashable, Sendable {
     }
 
     static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(format: "%g", v)
+        v == v.rounded() ? String(Int(v)) : String(cFormat: "%g", v)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a piece of text is drawn.
 public enum TextStyle: Hashable, Sendable {
@@ -10,31 +11,21 @@ public enum TextStyle: Hashable, Sendable {
     case notice
 }
 
-/// Something drawn once and then placed by the compositor: text, dots, halos.
-public enum SpriteKey: Hashable, Sendable {
-    case text(String, TextStyle)
-    /// The small dot marking a place.
-    case placeDot(capital: Bool)
-    /// A filled, stroked circle rasterized at `radius` points, scaled and faded when placed.
-    case pulseCircle(CircleStyle, radius: Int)
-    /// The translucent accuracy disc under the location dot.
-    case accuracyDisc(Color, radius: Int)
-    /// The location halo rasterized at `HaloPulse.rasterFractions[raster]` of its full size.
-    case halo(Color, raster: Int)
-    /// The 23-point "you are here" dot with its white ring and soft shadow.
-    case locationDot(Color)
-    /// A cone of light pointing north, rotated to the heading when placed.
-    case headingCone(Color)
-    /// A pin's image, head and needle, its tip at the bottom centre (`Pin.imageSize`).
-    case pin(Color)
-    /// The soft shadow a pin casts on the ground (`Pin.shadowSize`, tip at `Pin.shadowTip`).
-    case pinShadow
-    /// A bubble standing for many crowded pins, with their count.
-    case pinCluster(String)
-    /// The mark on the ground where a carried pin will land.
-    case pinGroundMark
-    /// A selected pin's bubble: title (with a caret while `editing`) over its coordinates.
-    case callout(title: String, detail: String, editing: CalloutEditing)
+/// What a layer wants rasterized once and then placed by the compositor: a hashable
+/// description that its painter (registered in MapGraphics' `SpritePainters`) can draw.
+/// Each layer brings its own spec type, so a new kind of content adds no case anywhere else.
+public protocol SpriteSpec: Hashable, Sendable {}
+
+/// Any layer's sprite spec, the key of the sprite atlas.
+public struct SpriteKey: Hashable, @unchecked Sendable, CustomStringConvertible {
+    public let spec: AnyHashable
+
+    public init<S: SpriteSpec>(_ spec: S) { self.spec = AnyHashable(spec) }
+
+    /// The spec, when it is of the given kind.
+    public func spec<S: SpriteSpec>(as type: S.Type) -> S? { spec.base as? S }
+
+    public var description: String { "\(spec.base)" }
 
     /// Raster radius (points) for a circle drawn up to `radius` points: the next power of two,
     /// so that a circle is scaled down at most 2× and a few rasters serve every zoom.
@@ -43,6 +34,18 @@ public enum SpriteKey: Hashable, Sendable {
         let r = radius.isNaN ? 4 : min(max(radius, 4), 256)
         return 1 << Int(log2(r).rounded(.up))
     }
+}
+
+/// Text and the dots beside place names (labels, chrome and notices draw text).
+public enum LabelSprite: SpriteSpec {
+    case text(String, TextStyle)
+    /// The small dot marking a place.
+    case placeDot(capital: Bool)
+}
+
+extension SpriteKey {
+    public static func text(_ s: String, _ style: TextStyle) -> SpriteKey { SpriteKey(LabelSprite.text(s, style)) }
+    public static func placeDot(capital: Bool) -> SpriteKey { SpriteKey(LabelSprite.placeDot(capital: capital)) }
 }
 
 /// Which sprites are rasterized, and their size in points. The window answers from its

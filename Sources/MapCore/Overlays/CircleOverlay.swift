@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// How a circle is painted. The pulse's opacity multiplies all of it.
@@ -65,7 +67,7 @@ extension Color {
         let named: [String: UInt32] = ["blue": 0x007AFF, "red": 0xFF3B30, "green": 0x34C759, "orange": 0xFF9500,
                                        "purple": 0xAF52DE, "pink": 0xFF2D55, "teal": 0x30B0C7, "yellow": 0xFFCC00,
                                        "gray": 0x8E8E93, "grey": 0x8E8E93, "black": 0x000000]
-        let t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let t = text.lowercased().trimmed
         if let hex = named[t] { self.init(hex: hex); return }
         let digits = t.hasPrefix("#") ? String(t.dropFirst()) : t
         guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
@@ -74,6 +76,6 @@ extension Color {
 
     /// "#RRGGBB" (alpha left out): what `init?(parsing:)` reads back.
     public var hexString: String {
-        String(format: "#%02X%02X%02X", Color.byte(r), Color.byte(g), Color.byte(b))
+        String(cFormat: "#%02X%02X%02X", Color.byte(r), Color.byte(g), Color.byte(b))
     }
 }

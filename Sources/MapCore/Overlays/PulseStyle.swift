@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The pulse of a circle overlay (after YHAnimatedCircleView): scale and opacity animate
 /// together over one period, then restart — the bigger it is, the fainter.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// A pin on the map: where, what it is called, what colour its head is. `id` is stable

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// How a callout's title shows: plain, being typed (with a caret), or just opened for
@@ -25,8 +27,8 @@ public enum PinCallout {
 
     /// "48.85660° N, 2.35220° E": five decimals are about a metre.
     public static func detail(for c: Coordinate) -> String {
-        String(format: "%.5f° %@, %.5f° %@", abs(c.latitude), c.latitude < 0 ? "S" : "N",
-               abs(c.longitude), c.longitude < 0 ? "W" : "E")
+        String(cFormat: "%.5f° ", abs(c.latitude)) + (c.latitude < 0 ? "S" : "N") + ", "
+            + String(cFormat: "%.5f° ", abs(c.longitude)) + (c.longitude < 0 ? "W" : "E")
     }
 
     /// The sprite for `pin`'s callout, showing `editing` text with a caret while renaming.

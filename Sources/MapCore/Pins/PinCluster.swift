@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Pins gathered into one bubble where they crowd (see Scene+Pins).
 struct PinCluster {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
 /// The pins and everything a user does to them: select, drag, add, delete, rename, undo.
@@ -127,7 +129,7 @@ public struct PinEditor: Sendable {
         guard renameText != nil else { return }
         if renameSelectsAll { renameText = ""; renameSelectsAll = false }
         // Titles are one line: typed or pasted line breaks become spaces.
-        renameText! += text.replacingOccurrences(of: "\n", with: " ")
+        renameText! += String(text.map { $0.isNewline ? " " : $0 })
     }
 
     public mutating func backspace() {
@@ -142,7 +144,7 @@ public struct PinEditor: Sendable {
         guard let text = renameText else { return [] }
         renameText = nil
         guard let id = selected, let p = pin(id) else { return [] }
-        let title = text.trimmingCharacters(in: .whitespaces)
+        let title = text.trimmed
         guard title != p.title else { return [] }
         return perform(.rename(pin: id, from: p.title, to: title))
     }

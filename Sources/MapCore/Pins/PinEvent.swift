@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// What happened to the pins, as an embedding app hears it (MapKit's delegate calls): every

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// A sub-rectangle of a texture in unit coordinates (0…1 across the texture).
@@ -47,7 +48,7 @@ public struct DrawList: Sendable {
     public var noticeFrame: ScreenRect?
     /// How many pins were drawn (after culling off-screen and hidden ones).
     public var pinsDrawn = 0
-    /// Bubbles standing for crowded pins (when more than `Scene.pinBudget` are on screen).
+    /// Bubbles standing for crowded pins (when more than `PinsLayer.pinBudget` are on screen).
     public var pinClusters: [PlacedPinCluster] = []
     /// While pins are clustered, the ones drawn on their own (nil: every pin is drawn).
     public var pressablePins: Set<String>?
@@ -63,6 +64,9 @@ public struct DrawList: Sendable {
     }
 
     public init() {}
+
+    /// The commands as text, one a line: what a test compares between two renderers.
+    public func dump() -> String { commands.map { "\($0)" }.joined(separator: "\n") + "\n" }
 
     public var tileCommands: [(TileID, UnitRect, ScreenRect)] {
         commands.compactMap {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapGeometry
 
 /// Which tiles already have pixels. The window answers from its texture store.
@@ -18,50 +19,63 @@ public struct NoSprites: SpriteAvailability {
     public func size(of sprite: SpriteKey) -> ScreenSize? { nil }
 }
 
-/// Composes what a frame shows from the map's state at a time. Pure: no drawing, no I/O.
+/// The one map state: a camera, the base map's settings, and the layers drawn over it in
+/// paint order. The window and `meridian render` both compose frames from it, through
+/// `compose`, the same code. Pure: no drawing, no I/O.
 public struct Scene {
     public var camera: Camera
     public var background: Color
     public var tileZoomRange: ClosedRange<Int>
     /// Rings of tiles kept loaded around the view, so panning finds them ready.
     public var bufferRing = 1
-    /// Credit for the data shown, bottom right; empty for none.
-    public var attribution = ""
-    public var imperialUnits = false
-    public var showsScaleBar = true
-    public var showsLabels = true
-    public var labelPlacer = LabelPlacer()
-    public var circles: [CircleOverlay] = []
-    public var location: LocationAnnotation?
-    public var pins = PinEditor()
-    /// A message for the user, shown at the top of the window until dismissed.
-    public var notice: String?
+    /// Every layer, bottom to top within each level (see `LayerLevel`).
+    public var layers: [any MapLayer]
 
-    public init(camera: Camera, background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19) {
+    /// The standard layers: labels, circles, pins (with their callout), the location, chrome
+    /// and the notice. Tracks, search markers and the like are layers added to these.
+    public static var standardLayers: [any MapLayer] {
+        [LabelsLayer(), CirclesLayer(), PinsLayer(), LocationLayer(), ChromeLayer(), NoticeLayer()]
+    }
+
+    public init(camera: Camera, background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19,
+                layers: [any MapLayer] = Scene.standardLayers) {
         self.camera = camera
         self.background = background
         self.tileZoomRange = tileZoomRange
+        self.layers = layers
+    }
+
+    /// The first layer of a kind.
+    public func layer<L: MapLayer>(_ kind: L.Type) -> L? {
+        for l in layers { if let m = l as? L { return m } }
+        return nil
+    }
+
+    /// Changes the first layer of a kind (adding one on top of the others when there is none).
+    public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
+        if let i = layers.firstIndex(where: { $0 is L }), var m = layers[i] as? L {
+            body(&m)
+            layers[i] = m
+        } else {
+            var m = make()
+            body(&m)
+            layers.append(m)
+        }
     }
 
     public func compose(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites()) -> DrawList {
         var list = DrawList()
         list.commands.append(.clear(background))
         let shown = composeTiles(into: &list, tiles: tiles)
-        var chrome = DrawList()
-        let plates = composeChrome(into: &chrome, sprites: sprites)
-        // Labels keep clear of the chrome and of the location dot drawn above them.
-        var reserved = plates
-        if let loc = location {
-            let p = camera.screenPoint(for: loc.point(at: t)), r = LocationAnnotation.dotDiameter / 2 + 2
-            reserved.append(ScreenRect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
+        var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: tiles, shownTiles: shown)
+        context.labelExclusions = layers.flatMap { $0.labelExclusions(context) }
+        for level in LayerLevel.allCases {
+            for layer in layers where layer.levels.contains(level) {
+                layer.compose(at: level, into: &list, context: context)
+            }
+            // Tiles and labels are the map itself, which a compositor may keep while overlays animate.
+            if level == .base { list.baseCount = list.commands.count }
         }
-        reserved += pinRectsForLabels()
-        if showsLabels { composeLabels(into: &list, from: shown, tiles: tiles, sprites: sprites, reserved: reserved) }
-        list.baseCount = list.commands.count
-        composeOverlays(into: &list, at: t, sprites: sprites)
-        list.commands += chrome.commands
-        composeNotice(into: &list, sprites: sprites)
-        list.wantedSprites = chrome.wantedSprites + list.wantedSprites
         return list
     }
 
@@ -125,62 +139,6 @@ public struct Scene {
         }
         list.wantedTiles = wanted
         return shown
-    }
-
-    private func composeLabels(into list: inout DrawList, from shown: [TileID], tiles: TileAvailability,
-                               sprites: SpriteAvailability, reserved: [ScreenRect]) {
-        var candidates: [PlaceLabel] = []
-        var used = Set<TileID>()
-        for t in shown where used.insert(t).inserted { candidates += tiles.places(in: t) }
-        guard !candidates.isEmpty else { return }
-        let placed = labelPlacer.place(candidates, camera: camera, sprites: sprites, reserved: reserved)
-        var wanted: [SpriteKey] = []
-        for p in placed {
-            let dot = SpriteKey.placeDot(capital: p.place.capital), text = SpriteKey.text(p.place.name, p.place.style)
-            guard p.ready, sprites.size(of: dot) != nil else {
-                // Winners whose sprites are missing are rasterized for a later frame.
-                for k in [dot, text] where sprites.size(of: k) == nil && !wanted.contains(k) { wanted.append(k) }
-                continue
-            }
-            list.commands.append(.sprite(dot, destination: p.dot, opacity: 1))
-            list.commands.append(.sprite(text, destination: p.text, opacity: 1))
-            list.placedLabels.append(p)
-        }
-        list.wantedSprites += wanted
-    }
-
-    /// The scale bar (bottom left) and the attribution (bottom right), on light plates.
-    /// Returns the plates, which labels keep clear of.
-    private func composeChrome(into list: inout DrawList, sprites: SpriteAvailability) -> [ScreenRect] {
-        var plates: [ScreenRect] = []
-        let w = camera.viewportSize.width, h = camera.viewportSize.height
-        let plate = Color(hex: 0xFFFFFF, alpha: 0.72)
-        let ink = Color(hex: 0x333333)
-        if !attribution.isEmpty {
-            let key = SpriteKey.text(attribution, .chrome)
-            if let s = sprites.size(of: key) {
-                let r = ScreenRect(x: w - s.width - 4, y: h - s.height - 2, width: s.width, height: s.height)
-                let back = ScreenRect(x: r.x - 3, y: r.y, width: s.width + 7, height: s.height + 2)
-                plates.append(back)
-                list.commands.append(.fillRect(back, plate))
-                list.commands.append(.sprite(key, destination: r, opacity: 1))
-            } else {
-                list.wantedSprites.insert(key, at: 0)
-            }
-        }
-        guard showsScaleBar else { return plates }
-        let bar = ScaleBar.make(camera: camera, imperial: imperialUnits)
-        let key = SpriteKey.text(bar.label, .chrome)
-        guard let s = sprites.size(of: key) else { list.wantedSprites.insert(key, at: 0); return plates }
-        let x = 10.0, base = h - 10
-        let back = ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12)
-        plates.append(back)
-        list.commands.append(.fillRect(back, plate))
-        list.commands.append(.fillRect(ScreenRect(x: x, y: base - 3, width: bar.width, height: 2), ink))
-        list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), ink))
-        list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), ink))
-        list.commands.append(.sprite(key, destination: ScreenRect(x: x + bar.width + 4, y: base - s.height - 2, width: s.width, height: s.height), opacity: 1))
-        return plates
     }
 
     private func readyAncestor(of tile: TileID, tiles: TileAvailability) -> (TileID, UnitRect)? {

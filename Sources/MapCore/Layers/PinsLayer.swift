@@ -1,12 +1,44 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapGeometry
 
+/// The pieces pins are drawn with.
+public enum PinSprite: SpriteSpec {
+    /// A pin's image, head and needle, its tip at the bottom centre (`Pin.imageSize`).
+    case pin(Color)
+    /// The soft shadow a pin casts on the ground (`Pin.shadowSize`, tip at `Pin.shadowTip`).
+    case shadow
+    /// A bubble standing for many crowded pins, with their count.
+    case cluster(String)
+    /// The mark on the ground where a carried pin will land.
+    case groundMark
+    /// A selected pin's bubble: title (with a caret while `editing`) over its coordinates.
+    case callout(title: String, detail: String, editing: CalloutEditing)
+}
+
+extension SpriteKey {
+    public static func pin(_ c: Color) -> SpriteKey { SpriteKey(PinSprite.pin(c)) }
+    public static let pinShadow = SpriteKey(PinSprite.shadow)
+    public static func pinCluster(_ label: String) -> SpriteKey { SpriteKey(PinSprite.cluster(label)) }
+    public static let pinGroundMark = SpriteKey(PinSprite.groundMark)
+    public static func callout(title: String, detail: String, editing: CalloutEditing) -> SpriteKey {
+        SpriteKey(PinSprite.callout(title: title, detail: detail, editing: editing))
+    }
+}
+
 /// Pins: all shadows first (they lie on the ground), then the pins north to south, then the
-/// carried pin above the rest with its ground mark. Off-screen pins cost one comparison, and a
-/// pin whose tip falls in the same few-point cell as a pin drawn over it is left out: it would
-/// be hidden anyway, and 10,000 pins seen from afar stay cheap. Returns the callout's commands,
-/// which go above everything else on the map.
-extension Scene {
+/// carried pin above the rest with its ground mark; the selected pin's callout at the callout
+/// level, above all map content. Off-screen pins cost one comparison, and a pin whose tip
+/// falls in the same few-point cell as a pin drawn over it is left out: it would be hidden
+/// anyway, and 10,000 pins seen from afar stay cheap.
+public struct PinsLayer: MapLayer {
+    public var pins: PinEditor
+
+    public init(pins: PinEditor = PinEditor()) { self.pins = pins }
+
+    public var levels: [LayerLevel] { [.overlay, .callout] }
+
     /// Pins whose tips share a cell this many points wide look like one pin.
     static let pinCell = 4.0
     /// Beyond this many pins on screen, crowded pins gather into clusters: every pin costs
@@ -16,8 +48,27 @@ extension Scene {
     /// so panning never reshuffles them; they change only when the zoom crosses a level).
     static let clusterCell = 48.0
 
-    func composePins(into list: inout DrawList, at t: Double, sprites: SpriteAvailability) -> [DrawCommand] {
-        guard !pins.pins.isEmpty else { return [] }
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
+        Composer(pins: pins, camera: context.camera).pinRectsForLabels()
+    }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        let c = Composer(pins: pins, camera: context.camera)
+        if level == .overlay { c.composePins(into: &list, at: context.time, sprites: context.sprites) }
+        else { c.composeSelectedCallout(into: &list, at: context.time, sprites: context.sprites) }
+    }
+
+    /// Pins seen through one camera.
+    struct Composer {
+        let pins: PinEditor
+        let camera: Camera
+    }
+}
+
+extension PinsLayer.Composer {
+
+    func composePins(into list: inout DrawList, at t: Double, sprites: SpriteAvailability) {
+        guard !pins.pins.isEmpty else { return }
         let size = Pin.imageSize
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let carried = pins.drag.pin
@@ -38,7 +89,7 @@ extension Scene {
             visible.append((i, tip))
         }
         var shown: [(Int, ScreenPoint)]
-        if visible.count > Self.pinBudget {
+        if visible.count > PinsLayer.pinBudget {
             let (singles, clusters) = cluster(visible)
             shown = singles
             // Pins inside bubbles cannot be pressed; the ones standing alone can.
@@ -69,7 +120,6 @@ extension Scene {
         }
         list.pinsDrawn = shown.count
 
-        var selected: Int?
         if let i = carriedIndex, let groundAt = pins.drag.ground(at: t) {
             let pin = pins.pins[i]
             // The carried pin floats above the point where it will land, shown by its shadow
@@ -82,30 +132,30 @@ extension Scene {
             place(.pin(pin.color), rect: pinRect(ScreenPoint(x: ground.x, y: ground.y - size.height * lift)), opacity: 1, into: &list, sprites: sprites)
             list.animating = list.animating || pins.drag.state != .dragging
             list.pinsDrawn += 1
-        } else if let id = pins.selected {
-            selected = pins.index(of: id)
         }
-        guard let i = selected else { return [] }
-        return composeCallout(for: pins.pins[i], tip: camera.screenPoint(for: pins.points[i]), into: &list, sprites: sprites)
     }
 
-    private func composeCallout(for pin: Pin, tip: ScreenPoint, into list: inout DrawList, sprites: SpriteAvailability) -> [DrawCommand] {
+    /// The selected pin's callout (none while a pin is carried).
+    func composeSelectedCallout(into list: inout DrawList, at t: Double, sprites: SpriteAvailability) {
+        if let carried = pins.drag.pin, pins.index(of: carried) != nil, pins.drag.ground(at: t) != nil { return }
+        guard let id = pins.selected, let i = pins.index(of: id) else { return }
+        let pin = pins.pins[i], tip = camera.screenPoint(for: pins.points[i])
         let key = PinCallout.sprite(for: pin, editing: pins.renameText, selectedAll: pins.renameSelectsAll)
         guard let s = sprites.size(of: key) else {
             list.wantedSprites.insert(key, at: 0)
-            return []
+            return
         }
         let rect = ScreenRect(x: (tip.x - s.width / 2).rounded(), y: (tip.y - Pin.imageSize.height - PinCallout.gap - s.height).rounded(),
                               width: s.width, height: s.height)
         list.calloutFrame = rect
         list.calloutTitleFrame = ScreenRect(x: rect.x, y: rect.y, width: rect.width, height: PinCallout.padding + PinCallout.titleHeight)
-        return [.sprite(key, destination: rect, opacity: 1)]
+        list.commands.append(.sprite(key, destination: rect, opacity: 1))
     }
 
     /// Where pins stand, for place labels to keep clear of (the carried pin moves, so it does
     /// not count; with crowds of pins, labels do not try).
     func pinRectsForLabels() -> [ScreenRect] {
-        guard !pins.pins.isEmpty, pins.pins.count <= 4 * Self.pinBudget else { return [] }
+        guard !pins.pins.isEmpty, pins.pins.count <= 4 * PinsLayer.pinBudget else { return [] }
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         var rects: [ScreenRect] = []
         for i in pins.pins.indices where pins.pins[i].id != pins.drag.pin {
@@ -114,18 +164,18 @@ extension Scene {
             // The head, and the thin needle under it: a label may sit beside the needle.
             rects.append(ScreenRect(x: tip.x - 9, y: tip.y - Pin.imageSize.height, width: 18, height: 19))
             rects.append(ScreenRect(x: tip.x - 2, y: tip.y - Pin.imageSize.height + 19, width: 4, height: Pin.imageSize.height - 19))
-            if rects.count > 2 * Self.pinBudget { return [] }
+            if rects.count > 2 * PinsLayer.pinBudget { return [] }
         }
         return rects
     }
 
     /// Keeps the topmost pin of each few-point cell: the rest would be hidden under it.
     private func thin(_ visible: [(Int, ScreenPoint)], width w: Double, height h: Double) -> [(Int, ScreenPoint)] {
-        let cols = Int(saturating: w / Self.pinCell) + 1, rows = Int(saturating: h / Self.pinCell) + 1
+        let cols = Int(saturating: w / PinsLayer.pinCell) + 1, rows = Int(saturating: h / PinsLayer.pinCell) + 1
         var taken = [UInt64](repeating: 0, count: (cols * rows + 63) / 64)
         var shown: [(Int, ScreenPoint)] = []
         for (i, tip) in visible {
-            let cx = Int(saturating: min(max(tip.x, 0), w) / Self.pinCell), cy = Int(saturating: min(max(tip.y, 0), h) / Self.pinCell)
+            let cx = Int(saturating: min(max(tip.x, 0), w) / PinsLayer.pinCell), cy = Int(saturating: min(max(tip.y, 0), h) / PinsLayer.pinCell)
             let cell = cy * cols + cx
             if taken[cell >> 6] & (1 << UInt64(cell & 63)) != 0 { continue }
             taken[cell >> 6] |= 1 << UInt64(cell & 63)
@@ -137,7 +187,7 @@ extension Scene {
     /// Groups pins by map cells: a cell holding one pin shows the pin, a crowded cell one
     /// bubble with the count at the pins' mean position.
     private func cluster(_ visible: [(Int, ScreenPoint)]) -> (singles: [(Int, ScreenPoint)], clusters: [PinCluster]) {
-        let cell = Self.clusterCell / pow(2, camera.zoom.rounded(.down))
+        let cell = PinsLayer.clusterCell / pow(2, camera.zoom.rounded(.down))
         var cells: [Int: PinCluster] = [:]
         cells.reserveCapacity(1024)
         for (i, tip) in visible {

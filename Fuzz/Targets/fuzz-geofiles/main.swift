@@ -1,0 +1,19 @@
+import FoundationEssentials
+import Glibc
+import MapData
+import Platform
+
+// GPX (libxml2's streaming reader) and GeoJSON files as the desktop opens them; the first
+// byte chooses which reader gets the rest.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGeoFiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    guard count > 0 else { return 0 }
+    let ext = start.load(as: UInt8.self) & 1 == 0 ? "gpx" : "geojson"
+    let path = "/tmp/meridian-fuzz-\(getpid()).\(ext)"
+    guard FileIO.writeBytes(UnsafeRawBufferPointer(start: start + 1, count: count - 1), to: path) else { return 0 }
+    defer { unlink(path) }
+    if let e = try? GeoFileExtent.read(URL(fileURLWithPath: path)) {
+        precondition(e.south <= e.north && e.west <= e.east && e.pointCount > 0, "an extent that is not a box")
+    }
+    return 0
+}

@@ -1,0 +1,60 @@
+import FoundationEssentials
+import MapGeometry
+
+/// The scale bar (bottom left) and the attribution (bottom right), on light plates that
+/// place labels keep clear of.
+public struct ChromeLayer: MapLayer {
+    /// Credit for the data shown, bottom right; empty for none.
+    public var attribution = ""
+    public var imperialUnits = false
+    public var showsScaleBar = true
+
+    public init() {}
+
+    public var levels: [LayerLevel] { [.chrome] }
+
+    static let plate = Color(hex: 0xFFFFFF, alpha: 0.72)
+    static let ink = Color(hex: 0x333333)
+
+    /// The attribution's text rectangle and plate, when its sprite is ready.
+    private func attributionFrames(_ context: LayerContext) -> (text: ScreenRect, plate: ScreenRect)? {
+        guard !attribution.isEmpty, let s = context.sprites.size(of: .text(attribution, .chrome)) else { return nil }
+        let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height
+        let r = ScreenRect(x: w - s.width - 4, y: h - s.height - 2, width: s.width, height: s.height)
+        return (r, ScreenRect(x: r.x - 3, y: r.y, width: s.width + 7, height: s.height + 2))
+    }
+
+    /// The scale bar, its label's rectangle and its plate, when the label is ready.
+    private func scaleBarFrames(_ context: LayerContext) -> (bar: ScaleBar, label: ScreenRect, plate: ScreenRect)? {
+        guard showsScaleBar else { return nil }
+        let bar = ScaleBar.make(camera: context.camera, imperial: imperialUnits)
+        guard let s = context.sprites.size(of: .text(bar.label, .chrome)) else { return nil }
+        let x = 10.0, base = context.camera.viewportSize.height - 10
+        let plate = ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12)
+        return (bar, ScreenRect(x: x + bar.width + 4, y: base - s.height - 2, width: s.width, height: s.height), plate)
+    }
+
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
+        [attributionFrames(context)?.plate, scaleBarFrames(context)?.plate].compactMap { $0 }
+    }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        if let a = attributionFrames(context) {
+            list.commands.append(.fillRect(a.plate, Self.plate))
+            list.commands.append(.sprite(.text(attribution, .chrome), destination: a.text, opacity: 1))
+        } else if !attribution.isEmpty {
+            list.wantedSprites.insert(.text(attribution, .chrome), at: 0)
+        }
+        guard showsScaleBar else { return }
+        guard let (bar, label, plate) = scaleBarFrames(context) else {
+            list.wantedSprites.insert(.text(ScaleBar.make(camera: context.camera, imperial: imperialUnits).label, .chrome), at: 0)
+            return
+        }
+        let x = 10.0, base = context.camera.viewportSize.height - 10
+        list.commands.append(.fillRect(plate, Self.plate))
+        list.commands.append(.fillRect(ScreenRect(x: x, y: base - 3, width: bar.width, height: 2), Self.ink))
+        list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), Self.ink))
+        list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), Self.ink))
+        list.commands.append(.sprite(.text(bar.label, .chrome), destination: label, opacity: 1))
+    }
+}

@@ -1,0 +1,28 @@
+import FoundationEssentials
+import MapGeometry
+
+/// A message the user must see (a pins file that could not be read, a save that failed),
+/// on a dark plate at the top centre, above everything, until clicked away.
+public struct NoticeLayer: MapLayer {
+    public var text: String?
+    static let suffix = "   ✕"
+
+    public init(text: String? = nil) { self.text = text }
+
+    public var levels: [LayerLevel] { [.chrome] }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        guard let text, !text.isEmpty else { return }
+        let key = SpriteKey.text(text + Self.suffix, .notice)
+        guard let s = context.sprites.size(of: key) else {
+            list.wantedSprites.insert(key, at: 0)
+            return
+        }
+        let w = context.camera.viewportSize.width
+        let rect = ScreenRect(x: ((w - s.width) / 2).rounded(), y: 14, width: s.width, height: s.height)
+        let plate = ScreenRect(x: rect.x - 10, y: rect.y - 6, width: rect.width + 20, height: rect.height + 12)
+        list.commands.append(.fillRect(plate, Color(hex: 0x2C2C2E, alpha: 0.92)))
+        list.commands.append(.sprite(key, destination: rect, opacity: 1))
+        list.noticeFrame = plate
+    }
+}

@@ -1,0 +1,57 @@
+import FoundationEssentials
+import MapGeometry
+
+/// The standard layers' models, read and written through the scene. Conveniences only: a
+/// layer of any kind is reached the same way, with `layer(_:)` and `modify(_:default:_:)`.
+extension Scene {
+    public var circles: [CircleOverlay] {
+        get { layer(CirclesLayer.self)?.circles ?? [] }
+        set { modify(CirclesLayer.self, default: CirclesLayer()) { $0.circles = newValue } }
+    }
+
+    public var location: LocationAnnotation? {
+        get { layer(LocationLayer.self)?.annotation }
+        set { modify(LocationLayer.self, default: LocationLayer()) { $0.annotation = newValue } }
+    }
+
+    public var pins: PinEditor {
+        get { layer(PinsLayer.self)?.pins ?? PinEditor() }
+        set { modify(PinsLayer.self, default: PinsLayer()) { $0.pins = newValue } }
+    }
+
+    /// A message for the user, shown at the top of the window until dismissed.
+    public var notice: String? {
+        get { layer(NoticeLayer.self)?.text }
+        set { modify(NoticeLayer.self, default: NoticeLayer()) { $0.text = newValue } }
+    }
+
+    /// Credit for the data shown, bottom right; empty for none.
+    public var attribution: String {
+        get { layer(ChromeLayer.self)?.attribution ?? "" }
+        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.attribution = newValue } }
+    }
+
+    public var imperialUnits: Bool {
+        get { layer(ChromeLayer.self)?.imperialUnits ?? false }
+        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.imperialUnits = newValue } }
+    }
+
+    public var showsScaleBar: Bool {
+        get { layer(ChromeLayer.self)?.showsScaleBar ?? false }
+        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.showsScaleBar = newValue } }
+    }
+
+    /// Place labels on or off (the labels layer taken out or put back).
+    public var showsLabels: Bool {
+        get { layer(LabelsLayer.self) != nil }
+        set {
+            if newValue { if !showsLabels { layers.insert(LabelsLayer(), at: 0) } }
+            else { layers.removeAll { $0 is LabelsLayer } }
+        }
+    }
+
+    public var labelPlacer: LabelPlacer {
+        get { layer(LabelsLayer.self)?.placer ?? LabelPlacer() }
+        set { modify(LabelsLayer.self, default: LabelsLayer()) { $0.placer = newValue } }
+    }
+}

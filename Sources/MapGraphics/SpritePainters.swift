@@ -1,0 +1,75 @@
+import FoundationEssentials
+import MapCore
+import MapTiles
+
+/// Draws one kind of sprite (a layer's `SpriteSpec`) with Cairo at a pixel density.
+public protocol SpritePainter {
+    associatedtype Spec: SpriteSpec
+    static func paint(_ spec: Spec, pixelRatio: Double) throws -> Bitmap
+}
+
+extension SpritePainter {
+    /// The bitmap for `key` when it is this painter's kind; nil otherwise.
+    static func paintIfMine(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap? {
+        guard let spec = key.spec(as: Spec.self) else { return nil }
+        return try paint(spec, pixelRatio: pixelRatio)
+    }
+}
+
+public struct UnknownSpriteError: Error, CustomStringConvertible {
+    public let key: SpriteKey
+    public var description: String { "no painter registered for sprite \(key)" }
+}
+
+/// Every kind of sprite and what draws it: a new layer registers its painter here, once.
+public enum SpritePainters {
+    public static let registered: [any SpritePainter.Type] = [
+        LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self,
+    ]
+
+    public static func paint(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap {
+        for painter in registered {
+            if let bitmap = try painter.paintIfMine(key, pixelRatio: pixelRatio) { return bitmap }
+        }
+        throw UnknownSpriteError(key: key)
+    }
+}
+
+/// Text (labels, chrome, notices) and place dots, with Pango.
+public enum LabelPainter: SpritePainter {
+    public static func paint(_ spec: LabelSprite, pixelRatio k: Double) throws -> Bitmap {
+        switch spec {
+        case let .text(s, style): return try TextRasterizer.render(s, style: style, pixelRatio: k)
+        case let .placeDot(capital): return try TextRasterizer.placeDot(capital: capital, pixelRatio: k)
+        }
+    }
+}
+
+public enum CirclePainter: SpritePainter {
+    public static func paint(_ spec: CircleSprite, pixelRatio k: Double) throws -> Bitmap {
+        try OverlaySprites.circle(spec.style, radius: spec.radius, pixelRatio: k)
+    }
+}
+
+public enum LocationPainter: SpritePainter {
+    public static func paint(_ spec: LocationSprite, pixelRatio k: Double) throws -> Bitmap {
+        switch spec {
+        case let .accuracyDisc(color, r): return try OverlaySprites.accuracyDisc(color, radius: r, pixelRatio: k)
+        case let .halo(color, raster): return try OverlaySprites.halo(color, raster: raster, pixelRatio: k)
+        case let .dot(color): return try OverlaySprites.locationDot(color, pixelRatio: k)
+        case let .headingCone(color): return try OverlaySprites.headingCone(color, pixelRatio: k)
+        }
+    }
+}
+
+public enum PinPainter: SpritePainter {
+    public static func paint(_ spec: PinSprite, pixelRatio k: Double) throws -> Bitmap {
+        switch spec {
+        case let .pin(color): return try PinSprites.pin(color, pixelRatio: k)
+        case .shadow: return try PinSprites.shadow(pixelRatio: k)
+        case .groundMark: return try PinSprites.groundMark(pixelRatio: k)
+        case let .cluster(label): return try PinSprites.cluster(label, pixelRatio: k)
+        case let .callout(title, detail, editing): return try PinSprites.callout(title: title, detail: detail, editing: editing, pixelRatio: k)
+        }
+    }
+}

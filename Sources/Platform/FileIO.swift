@@ -1,0 +1,82 @@
+import FoundationEssentials
+import Glibc
+
+/// Why a file could not be read, in the C library's words ("No such file or directory").
+public struct FileReadError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Reading files with POSIX calls: bounded (a tile or a track file is never allowed to be
+/// 50 GB in memory) and with errno's reasons, which full Foundation's NSError used to carry.
+public enum FileIO {
+    public static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    /// The whole file, at most `limit` bytes (more is an error, not a truncation).
+    public static func read(_ path: String, limit: Int = 1 << 30) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileReadError(path: path, reason: reason()) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw FileReadError(path: path, reason: reason()) }
+        guard (st.st_mode & S_IFMT) != S_IFDIR else { throw FileReadError(path: path, reason: "is a directory") }
+        guard st.st_size <= limit else { throw FileReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
+        var out = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: reason())
+            }
+            if n == 0 { return out }
+            guard out.count + n <= limit else { throw FileReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
+            out.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Creates `path` and its missing parents (mode 0755); nil on success, else errno's reason.
+    public static func makeDirectories(_ path: String) -> String? {
+        if isDirectory(path) { return nil }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
+        if !parent.isEmpty, let problem = makeDirectories((path.hasPrefix("/") ? "/" : "") + parent) { return problem }
+        if mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) { return nil }
+        return reason()
+    }
+
+    /// The user's home from the password database, for when $HOME is not set.
+    public static var homeDirectory: String {
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return "/" }
+        return String(cString: dir)
+    }
+
+    /// Writes `text` to `path` (replacing it); false on failure. For diagnostics, not user data
+    /// (that goes through MapData's AtomicFile).
+    @discardableResult
+    public static func writeText(_ text: String, to path: String) -> Bool {
+        guard let f = fopen(path, "w") else { return false }
+        defer { fclose(f) }
+        return fputs(text, f) >= 0
+    }
+
+    /// Writes `bytes` to `path` (replacing it); false on failure. For tests and tools.
+    public static func writeBytes(_ bytes: UnsafeRawBufferPointer, to path: String) -> Bool {
+        guard let f = fopen(path, "wb") else { return false }
+        defer { fclose(f) }
+        return bytes.isEmpty || fwrite(bytes.baseAddress, 1, bytes.count, f) == bytes.count
+    }
+
+    /// Writes a line to standard error (messages for whoever started the app).
+    public static func printError(_ line: String) {
+        let text = line.hasSuffix("\n") ? line : line + "\n"
+        _ = text.withCString { fputs($0, stderr) }
+    }
+}

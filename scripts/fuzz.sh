@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Package.swift adds them when MERIDIAN_FUZZ is set) and runs
+# each for a bounded time from its committed seeds (Fuzz/Corpus/TARGET), after replaying
+# every crash ever found (Fuzz/Regressions/TARGET). New inputs go to a scratch folder, never
+# into the repository. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-20}"
+targets=(fuzz-mvt fuzz-mbtiles fuzz-pins fuzz-geofiles fuzz-viewstate)
+export MERIDIAN_FUZZ=1
+for t in "${targets[@]}"; do
+  swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product "$t" 2>&1 | grep -E "error|warning: unre" || true
+done
+bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --show-bin-path)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p "$work/$t" "$work/$t-artifacts"
+  regressions=(Fuzz/Regressions/"$t"/*)
+  if [ -e "${regressions[0]}" ]; then
+    "$bin/$t" "${regressions[@]}" >"$work/$t.replay.log" 2>&1 || { echo "fuzz: $t fails a regression case"; tail -20 "$work/$t.replay.log"; status=1; }
+  fi
+  if "$bin/$t" -max_total_time="$seconds" -seed=1 -rss_limit_mb=2048 -max_len=262144 -timeout=10 \
+       -artifact_prefix="$work/$t-artifacts/" "$work/$t" "Fuzz/Corpus/$t" >"$work/$t.log" 2>&1; then
+    runs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$work/$t.log" | tail -1)
+    echo "fuzz: $t: ${runs:-done}, ${#regressions[@]} regression case(s) replayed, no crash"
+  else
+    echo "fuzz: $t crashed; the input is in the log below (add it to Fuzz/Regressions/$t once fixed)"
+    tail -40 "$work/$t.log"
+    for a in "$work/$t-artifacts"/*; do [ -e "$a" ] && base64 -w0 "$a" && echo; done
+    status=1
+  fi
+done
+exit $status
