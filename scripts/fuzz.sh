@@ -4,6 +4,7 @@
 # every crash ever found (Fuzz/Regressions/TARGET). New inputs go to a scratch folder, never
 # into the repository. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
 set -euo pipefail
+shopt -s nullglob
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 targets=(fuzz-mvt fuzz-mbtiles fuzz-pins fuzz-geofiles fuzz-viewstate)
@@ -18,7 +19,7 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p "$work/$t" "$work/$t-artifacts"
   regressions=(Fuzz/Regressions/"$t"/*)
-  if [ -e "${regressions[0]}" ]; then
+  if ((${#regressions[@]})); then
     "$bin/$t" "${regressions[@]}" >"$work/$t.replay.log" 2>&1 || { echo "fuzz: $t fails a regression case"; tail -20 "$work/$t.replay.log"; status=1; }
   fi
   if "$bin/$t" -max_total_time="$seconds" -seed=1 -rss_limit_mb=2048 -max_len=262144 -timeout=10 \

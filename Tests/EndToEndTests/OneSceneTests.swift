@@ -30,9 +30,9 @@ struct OneSceneTests {
         let b = try String(contentsOfFile: windowed, encoding: .utf8).split(separator: "\n")
         // Tiles, labels, the circle, both pins with shadows, the location's parts, the chrome.
         #expect(a.count > 40, "\(a.count) commands")
-        #expect(a.filter { $0.contains("PinSprite.pin") }.count == 2)
-        #expect(a.contains { $0.contains("CircleSprite") } && a.contains { $0.contains("LocationSprite.dot") })
-        #expect(a == b, "first difference at \(zip(a, b).firstIndex { $0 != $1 } ?? min(a.count, b.count)): \(a.count) vs \(b.count) commands")
+        #expect(a.filter { $0.contains("sprite(pin(") }.count == 2)
+        #expect(a.contains { $0.contains("CircleSprite(") } && a.contains { $0.contains("sprite(dot(") })
+        #expect(a == b, "first difference at \(a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count): \(a.count) vs \(b.count) commands")
     }
 
     @Test func renderDrawsPinsAtTheirPixels() throws {
@@ -45,7 +45,7 @@ struct OneSceneTests {
                                          "--pins", pinsFile.path, "--size", "800x600", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         let png = try PNG(out)
-        let c = worldPoint(lat: 47, lon: 3), k = pow(2.0, 6)
+        let c = worldPoint(lat: 47, lon: 3), k = 64.0
         for (lat, lon, hex) in [(48.8566, 2.3522, 0xFF3B30), (45.764, 4.8357, 0x007AFF)] {
             let p = worldPoint(lat: lat, lon: lon)
             let tip = (x: 400 + (p.x - c.x) * k, y: 300 + (p.y - c.y) * k)
