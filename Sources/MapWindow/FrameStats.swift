@@ -43,19 +43,14 @@ public struct FrameStats: Sendable {
         private var storage: [Double] = []
         private var next = 0
         public let capacity: Int
-        /// Every sample ever appended, including those the window has let go.
-        public private(set) var total = 0
 
         init(capacity: Int) { self.capacity = capacity }
 
         mutating func append(_ v: Double) {
             if storage.count < capacity { storage.append(v) } else { storage[next] = v }
             next = (next + 1) % capacity
-            total += 1
         }
 
-        /// The samples in the window, oldest first.
-        public var values: [Double] { storage.count < capacity ? storage : Array(storage[next...] + storage[..<next]) }
         public var count: Int { storage.count }
         public func percentile(_ p: Double) -> Double { FrameStats.percentile(storage, p) }
         public var max: Double { storage.max() ?? .nan }

@@ -14,11 +14,6 @@ public final class Lock: @unchecked Sendable {
 
     public func lock() { pthread_mutex_lock(mutex) }
     public func unlock() { pthread_mutex_unlock(mutex) }
-
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock(); defer { unlock() }
-        return try body()
-    }
 }
 
 /// A lock with a condition to wait on (NSCondition's role): lock, wait until signalled, unlock.
