@@ -11,8 +11,9 @@ setup:
 setup-test:
 	@scripts/setup.sh --test
 
+# The Swift runtime linked statically, as in the .deb: ~30 ms less dynamic linking at start.
 build: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 debug: setup
 	$(SWIFT) build

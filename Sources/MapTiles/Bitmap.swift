@@ -1,21 +1,44 @@
 import FoundationEssentials
 import Glibc
 
-/// Pixels in memory: 32-bit ARGB words (0xAARRGGBB in native order, as Cairo's ARGB32 and
-/// SDL's ARGB8888 both lay them out), row after row with no padding.
+/// Pixels in memory: 32-bit words, row after row with no padding. Cairo draws ARGB words
+/// (0xAARRGGBB in native order, as SDL's ARGB8888); OpenGL keeps textures as RGBA bytes
+/// (ABGR words) and converts anything else pixel by pixel on upload, so pictures bound for
+/// such a texture are converted once on a worker (`convert(to:)`), not on the frame thread.
 public struct Bitmap: Sendable {
+    public enum ChannelOrder: Sendable {
+        /// 0xAARRGGBB words: Cairo's ARGB32, SDL's ARGB8888.
+        case argb
+        /// 0xAABBGGRR words, R G B A in memory: SDL's ABGR8888, OpenGL's RGBA.
+        case abgr
+    }
+
     public let width: Int
     public let height: Int
     public var pixels: [UInt32]
     /// Cairo premultiplies colour by alpha; SDL's blending wants straight alpha.
     public var premultiplied: Bool
+    public private(set) var order: ChannelOrder
 
-    public init(width: Int, height: Int, pixels: [UInt32], premultiplied: Bool) {
+    public init(width: Int, height: Int, pixels: [UInt32], premultiplied: Bool, order: ChannelOrder = .argb) {
         precondition(pixels.count == width * height, "bitmap size mismatch")
         self.width = width
         self.height = height
         self.pixels = pixels
         self.premultiplied = premultiplied
+        self.order = order
+    }
+
+    /// Swaps red and blue when `order` differs (the two orders are each other's mirror).
+    public mutating func convert(to target: ChannelOrder) {
+        guard target != order else { return }
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for i in buf.indices {
+                let p = buf[i]
+                buf[i] = (p & 0xFF00_FF00) | ((p >> 16) & 0xFF) | ((p & 0xFF) << 16)
+            }
+        }
+        order = target
     }
 
     public var byteCount: Int { width * height * 4 }

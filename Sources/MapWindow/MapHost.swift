@@ -41,11 +41,12 @@ public final class MapHost {
     /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS"), so
     /// tests can see when the loop draws and when it sleeps.
     private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
-    /// Texture uploads after each present are bounded in time so a burst of tiles cannot
-    /// push the next frame past its vsync.
-    public var uploadBudget = 0.001
-    /// Seconds per frame spent rasterizing sprites after the present.
-    public var spriteBudget = 0.003
+    /// The frame thread's CPU per frame that texture uploads after the present may fill up
+    /// to (at least one tile goes up each frame): a cheap frame uploads many tiles, a busy
+    /// one few, so a burst of tiles never pushes a frame past its vsync.
+    public var frameBudget = 0.003
+    /// Nor do uploads go on longer than this after the present, in wall time.
+    public var uploadWindow = 0.004
 
     private let painter: VectorTilePainter
     /// The map the window shows: base settings and layers. Its camera and pins belong to the
@@ -89,14 +90,10 @@ public final class MapHost {
         SDL_StopTextInput()
         pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
                                   painter: painter, pixelRatio: pixelRatio, wake: { [wake] in wake.signal() })
-        // Fontconfig's first use costs ~100 ms; pay it on a background thread while tiles load.
-        startThread(name: "fontconfig") {
-            meridian_make_thread_background()
-            TextRasterizer.warmUp()
-        }
+        pipeline.rasterizer.start()
     }
 
-    deinit { loader.stop() }
+    deinit { pipeline.stop() }
 
     public var camera: Camera { controller.camera }
 
@@ -166,7 +163,8 @@ public final class MapHost {
             if hidden || !needsFrame { continue }
             let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
-            needsFrame = controller.isAnimating(at: t) || loader.hasResults || script != nil || spritesMade > 0 || animating
+            needsFrame = controller.isAnimating(at: t) || loader.hasResults || pipeline.rasterizer.hasResults
+                || script != nil || spritesMade > 0 || animating
         }
         // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.
         controller.finishPinGestures(at: clock.now)
@@ -223,7 +221,7 @@ public final class MapHost {
         if abs(ratio - pixelRatio) > 0.01 {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
-            loader.stop()
+            pipeline.stop()
             pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
                                       painter: painter, pixelRatio: ratio, wake: { [wake] in wake.signal() })
         }
@@ -266,12 +264,16 @@ public final class MapHost {
             firstPresentDone = true
             onFirstPresent?()
         }
-        // Tile uploads, atlas pages and new sprites happen here, in the slack after a present,
-        // not inside a frame: llvmpipe has finished drawing, so updating a texture cannot
-        // stall on the frame in flight. What arrives shows in the next frame.
-        let uploaded = drainTiles(until: clock.now + uploadBudget)
-        store.prepareSlots()
-        let made = uploaded + (list.wantedSprites.isEmpty ? 0 : sprites.prepare(list.wantedSprites, until: clock.now + spriteBudget, clock: { [clock] in clock.now }))
+        // Uploads of finished sprites and tiles, and atlas pages, happen here, in the slack
+        // after a present and within the frame's CPU budget: llvmpipe has finished drawing,
+        // so updating a texture cannot stall on the frame in flight. What arrives shows in
+        // the next frame. The sprites this frame lacked go to the sprite worker.
+        let deadline = clock.now + uploadWindow
+        let inBudget = { [clock] in clock.now < deadline && MonotonicClock.threadCPU - cpuStart < self.frameBudget }
+        var made = drainSprites(while: inBudget)
+        made += drainTiles(while: inBudget)
+        pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
+        if inBudget() { store.prepareSlots() }
         stats.record(cpu: MonotonicClock.threadCPU - cpuStart, build: built, presentedAt: presentedAt)
         if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty {
             fullyDrawnDone = true
@@ -281,14 +283,26 @@ public final class MapHost {
         return (t, made, list.animating)
     }
 
-    /// Uploads finished tiles until `deadline` (at least one); returns how many.
-    private func drainTiles(until deadline: Double) -> Int {
+    /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow
+    /// frame cannot starve them); returns how many.
+    private func drainSprites(while inBudget: () -> Bool) -> Int {
+        var n = 0
+        repeat {
+            guard let r = pipeline.rasterizer.next() else { return n }
+            sprites.accept(r)
+            n += 1
+        } while inBudget()
+        return n
+    }
+
+    /// Uploads finished tiles while `inBudget` (at least one); returns how many.
+    private func drainTiles(while inBudget: () -> Bool) -> Int {
         var n = 0
         repeat {
             guard let r = loader.drain(max: 1).first else { return n }
             if let message = store.accept(r) { onMessage(message) }
             n += 1
-        } while clock.now < deadline
+        } while inBudget()
         return n
     }
 

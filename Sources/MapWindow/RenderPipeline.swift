@@ -11,13 +11,21 @@ struct RenderPipeline {
     let sprites: SpriteStore
     let compositor: Compositor
     let loader: TileLoader
+    /// Draws the window's sprites off the frame thread (started on first use).
+    let rasterizer: SpriteRasterizer
 
-    /// `viewport` (device pixels) sizes the tile atlas; `wake` is called when tiles arrive.
+    /// `viewport` (device pixels) sizes the tile atlas; `wake` is called when tiles or sprites arrive.
     init(renderer: SDLRenderer, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
          pixelRatio: Double, wake: @escaping @Sendable () -> Void = {}) {
         store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport)
         sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
         compositor = Compositor(renderer: renderer, textures: store, sprites: sprites)
-        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter), wake: wake)
+        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter, order: renderer.textureOrder), wake: wake)
+        rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: renderer.textureOrder, wake: wake)
+    }
+
+    func stop() {
+        loader.stop()
+        rasterizer.stop()
     }
 }

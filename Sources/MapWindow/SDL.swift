@@ -1,6 +1,7 @@
 import CSDL2
 import FoundationEssentials
 import Glibc
+import MapTiles
 import Dispatch
 
 public struct SDLError: Error, CustomStringConvertible {
@@ -110,9 +111,22 @@ public final class SDLRenderer {
     public let raw: OpaquePointer
     private let target: AnyObject?
 
+    /// The channel order its textures keep: OpenGL stores RGBA bytes and would convert
+    /// ARGB pixels one by one inside every upload; the software renderer draws ARGB.
+    public let textureOrder: Bitmap.ChannelOrder
+
     init(raw: OpaquePointer, target: AnyObject?) {
         self.raw = raw
         self.target = target
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(raw, &info)
+        let name = info.name.map { String(cString: $0) } ?? ""
+        textureOrder = name.hasPrefix("opengl") ? .abgr : .argb
+    }
+
+    /// The SDL pixel format of `textureOrder`.
+    var textureFormat: UInt32 {
+        textureOrder == .abgr ? SDL_PIXELFORMAT_ABGR8888.rawValue : SDL_PIXELFORMAT_ARGB8888.rawValue
     }
 
     deinit { SDL_DestroyRenderer(raw) }
@@ -129,13 +143,17 @@ public final class SDLRenderer {
         return (Int(w), Int(h))
     }
 
-    /// Uploads ARGB pixels (straight alpha) as a blendable, linearly scaled texture.
-    public func makeTexture(width: Int, height: Int, pixels: UnsafeRawPointer) throws -> SDLTexture {
-        guard let t = SDL_CreateTexture(raw, SDL_PIXELFORMAT_ARGB8888.rawValue,
+    /// Uploads a straight-alpha bitmap as a blendable, linearly scaled texture.
+    public func makeTexture(_ source: Bitmap) throws -> SDLTexture {
+        var bitmap = source
+        bitmap.unpremultiply()
+        bitmap.convert(to: textureOrder)
+        let width = bitmap.width, height = bitmap.height
+        guard let t = SDL_CreateTexture(raw, textureFormat,
                                         Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width), Int32(height)) else {
             throw SDLError("SDL_CreateTexture \(width)×\(height)")
         }
-        SDL_UpdateTexture(t, nil, pixels, Int32(width * 4))
+        _ = bitmap.pixels.withUnsafeBytes { SDL_UpdateTexture(t, nil, $0.baseAddress, Int32(width * 4)) }
         SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
         SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
         return SDLTexture(raw: t, width: width, height: height, renderer: self)

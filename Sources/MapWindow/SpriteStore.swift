@@ -6,8 +6,9 @@ import MapGraphics
 import MapTiles
 
 /// Sprites (text, dots) rasterized once with Cairo/Pango and packed into one atlas texture
-/// in shelves (rows of similar height). Rasterizing happens on demand, within a time budget
-/// per frame; what is not ready yet is simply not drawn until a later frame.
+/// in shelves (rows of similar height). The window has them drawn by a `SpriteRasterizer`
+/// and uploads what it finished after each present; `render` draws them here, at once.
+/// What is not ready yet is simply not drawn until a later frame.
 public final class SpriteStore: SpriteAvailability {
     private struct Entry {
         let rect: SDL_Rect
@@ -58,6 +59,18 @@ public final class SpriteStore: SpriteAvailability {
         return made
     }
 
+    /// Of `wanted`, the sprites not drawn yet (and not known to fail), in the same order.
+    func missing(_ wanted: [SpriteKey]) -> [SpriteKey] {
+        wanted.filter { size(of: $0) == nil && !failed.contains($0) }
+    }
+
+    /// Uploads a sprite the rasterizer finished; one it could not draw is not asked for again.
+    func accept(_ result: SpriteRasterizer.Result) {
+        guard size(of: result.key) == nil else { return }
+        guard let bitmap = result.bitmap else { failed.insert(result.key); return }
+        do { try add(result.key, bitmap: bitmap) } catch { failed.insert(result.key) }
+    }
+
     private func rasterize(_ key: SpriteKey) throws -> Bitmap {
         try SpritePainters.paint(key, pixelRatio: pixelRatio)
     }
@@ -65,16 +78,17 @@ public final class SpriteStore: SpriteAvailability {
     private func add(_ key: SpriteKey, bitmap source: Bitmap) throws {
         var bitmap = source
         bitmap.unpremultiply()
+        bitmap.convert(to: renderer.textureOrder)
         let w = Int32(bitmap.width), h = Int32(bitmap.height)
         if h > Self.largeHeight || w >= side {
-            let tex = try bitmap.pixels.withUnsafeBytes { try renderer.makeTexture(width: bitmap.width, height: bitmap.height, pixels: $0.baseAddress!) }
+            let tex = try renderer.makeTexture(bitmap)
             large[key] = tex
             largeSizes[key] = ScreenSize(width: Double(w) / pixelRatio, height: Double(h) / pixelRatio)
             return
         }
         guard w + 1 <= side, h + 1 <= side else { throw SDLError(message: "sprite too large") }
         if page == nil {
-            guard let t = SDL_CreateTexture(renderer.raw, SDL_PIXELFORMAT_ARGB8888.rawValue,
+            guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
                                             Int32(SDL_TEXTUREACCESS_STATIC.rawValue), side, side) else { throw SDLError("sprite atlas") }
             SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
             SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)

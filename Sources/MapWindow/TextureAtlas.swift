@@ -22,17 +22,21 @@ final class TextureAtlas {
     private var free: [Slot] = []
     private var padded: [UInt32]
 
-    /// At most this many pages: making one costs 6–50 ms on llvmpipe, more as pages pile up,
-    /// so the atlas has a fixed budget and full pages recycle slots instead of growing.
+    /// At most this many pages: the atlas has a fixed budget, and when it is spent full
+    /// pages recycle slots instead of growing.
     let maxPages: Int
 
-    /// Pages about 2064 pixels wide (8×8 slots for 256-pixel tiles): on llvmpipe one takes
-    /// ~6.5 ms to create while one twice as wide takes twenty times longer.
+    /// Pages are made as tiles need them, so a small window or a still map holds one or two.
+    /// About 2064 pixels wide (8×8 slots for 256-pixel tiles, 17 MiB): on llvmpipe one takes
+    /// ~6.5 ms to create, a quarter-size one ~3 ms, so fewer, larger pages cost fewer slow
+    /// frames; one twice as wide takes twenty times longer.
+    static let pageSide = 2064
+
     init(renderer: SDLRenderer, tileSize: Int, maxPages: Int) {
         self.renderer = renderer
         self.tileSize = tileSize
         slotSize = tileSize + 2
-        slotsPerSide = max(1, 2064 / slotSize)
+        slotsPerSide = max(1, Self.pageSide / slotSize)
         self.maxPages = max(1, maxPages)
         padded = [UInt32](repeating: 0, count: slotSize * slotSize)
     }
@@ -49,7 +53,7 @@ final class TextureAtlas {
 
     /// Pages needed for `slots` tiles.
     static func pages(forSlots slots: Int, tileSize: Int) -> Int {
-        let side = max(1, 2064 / (tileSize + 2))
+        let side = max(1, pageSide / (tileSize + 2))
         return (slots + side * side - 1) / (side * side)
     }
 
@@ -57,8 +61,10 @@ final class TextureAtlas {
 
     /// Copies a tile-sized, straight-alpha bitmap into a free slot; nil when the atlas is full
     /// (the caller evicts something and tries again).
-    func upload(_ bitmap: Bitmap) throws -> Slot? {
-        precondition(bitmap.width == tileSize && bitmap.height == tileSize)
+    func upload(_ source: Bitmap) throws -> Slot? {
+        precondition(source.width == tileSize && source.height == tileSize)
+        var bitmap = source
+        bitmap.convert(to: renderer.textureOrder) // done by the worker already; a no-op then
         if free.isEmpty {
             guard pages.count < maxPages else { return nil }
             try addPage()
@@ -90,17 +96,18 @@ final class TextureAtlas {
 
     var freeSlots: Int { free.count }
 
-    /// Adds a page (within the budget) ahead of need, so the cost falls in the slack after a
-    /// present rather than inside a frame. True if it added one.
+    /// Adds a page (within the budget) when fewer than `reserve` slots are free, so pages are
+    /// made a little ahead of need, in the slack after a present rather than inside a frame.
+    /// True if it added one.
     @discardableResult
-    func grow() -> Bool {
-        guard pages.count < maxPages else { return false }
+    func grow(reserve: Int) -> Bool {
+        guard free.count < reserve, pages.count < maxPages else { return false }
         return (try? addPage()) != nil
     }
 
     private func addPage() throws {
         let side = slotsPerSide * slotSize
-        guard let t = SDL_CreateTexture(renderer.raw, SDL_PIXELFORMAT_ARGB8888.rawValue,
+        guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
                                         Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(side), Int32(side)) else {
             throw SDLError("SDL_CreateTexture atlas \(side)×\(side)")
         }

@@ -38,8 +38,9 @@ public final class TextureStore: TileAvailability {
         cache = LRUCache(capacity: capacityBytes)
     }
 
-    /// Makes the atlas's pages early, one per call, in the slack after a present.
-    public func prepareSlots() { atlas.grow() }
+    /// Makes an atlas page, in the slack after a present, before the free slots run out
+    /// (a frame uploads a few tiles, so a dozen free slots are enough warning).
+    public func prepareSlots() { atlas.grow(reserve: 12) }
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 
@@ -66,9 +67,11 @@ public final class TextureStore: TileAvailability {
         switch result.outcome {
         case .bitmap(var bitmap, let tilePlaces):
             bitmap.unpremultiply()
-            // Sorted once here; no more than fit in a tile are kept, so a frame never sorts thousands.
-            let places = Array(tilePlaces.map { PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital) }
-                .sorted(by: PlaceLabel.morePrioritary).prefix(Self.placesPerTile))
+            // Sorted and cut by the worker (TileRasterizer); no more than fit in a tile are
+            // kept, so a frame never sorts thousands.
+            let places = tilePlaces.prefix(Self.placesPerTile).map {
+                PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital)
+            }
             do {
                 if bitmap.width == atlas.tileSize && bitmap.height == atlas.tileSize {
                     var slot = try atlas.upload(bitmap)
@@ -77,9 +80,7 @@ public final class TextureStore: TileAvailability {
                     guard let slot else { return "tile \(result.tile): no texture space" }
                     insert(.slot(slot, places), for: result.tile, cost: atlas.bytesPerSlot)
                 } else {
-                    let tex = try bitmap.pixels.withUnsafeBytes {
-                        try renderer.makeTexture(width: bitmap.width, height: bitmap.height, pixels: $0.baseAddress!)
-                    }
+                    let tex = try renderer.makeTexture(bitmap)
                     insert(.texture(tex, places), for: result.tile, cost: tex.byteCount)
                 }
                 return nil

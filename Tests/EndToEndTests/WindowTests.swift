@@ -123,6 +123,43 @@ struct WindowTests {
         #expect(png.darkFraction(x: 400 - 128 - 60, y: 300 - 128 - 15, w: 120, h: 30) > 0.05)
     }
 
+    /// The window uploads pixels in the GPU's channel order (RGBA) and `render` in the
+    /// software renderer's (ARGB): both show the same colours. Sea, land and a red circle
+    /// at the same points agree within a few levels, so red and blue are never swapped.
+    @Test func theWindowShowsTheSameColoursAsRender() throws {
+        let args = ["--center", "45,-20", "--zoom", "4", "--size", "800x600", "--tiles", "basemap",
+                    "--circle", "45,-20,400000,red", "--no-location"]
+        let dir = temporaryDirectory("colours")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rendered = dir.appendingPathComponent("render.png").path
+        let r = try run(meridianBinary, ["render", "--at", "0.4", "--out", rendered] + args)
+        #expect(r.status == 0, "\(r.stderr)")
+
+        let x = try Xvfb()
+        let app = try App(args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
+                                      "MERIDIAN_FIXED_TIME": "0.4"])
+        let id = try x.waitForWindow("Meridian")
+        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        Thread.sleep(forTimeInterval: 1.5)
+        let shot = dir.appendingPathComponent("shot.png").path
+        let s = try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display])
+        #expect(s.status == 0, "\(s.stderr)")
+        try quit(x, id, app)
+
+        let window = try PNG(shot), offscreen = try PNG(rendered)
+        // The circle's fill at the centre, open sea, land in France, sea off Morocco.
+        let points = [(400, 300), (560, 300), (700, 180), (120, 520)]
+        for (px, py) in points {
+            let a = window.pixel(px, py), b = offscreen.pixel(px, py)
+            #expect(abs(a.r - b.r) <= 6 && abs(a.g - b.g) <= 6 && abs(a.b - b.b) <= 6,
+                    "at \(px),\(py): window \(a), render \(b)")
+        }
+        // Red over blue: the sea is blue, the red circle's fill makes it redder and less green.
+        let sea = window.pixel(560, 300), circle = window.pixel(400, 300)
+        #expect(sea.b > sea.r + 40, "the sea is \(sea)")
+        #expect(circle.r > sea.r + 5 && circle.g < sea.g - 10, "the red circle over the sea is \(circle)")
+    }
+
     /// After a resize the whole new area is drawn, around the same centre.
     @Test func resizingRelaysOutAroundTheCentre() throws {
         let x = try Xvfb()

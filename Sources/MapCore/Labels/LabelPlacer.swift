@@ -45,29 +45,28 @@ public struct LabelPlacer {
             guard out.count < limit else { break }  // counted over the margin too
             let c = candidates[o.index]
             guard seen.insert(SIMD2(Int(saturating: c.point.x * 1e7), Int(saturating: c.point.y * 1e7))).inserted else { continue }
-            // A label not rasterized yet competes with an estimated size: only winners are
-            // rasterized, and its spot is held so that nothing shuffles when it arrives.
-            let key = SpriteKey.text(c.name, c.style)
-            let ready = sprites.size(of: key)
-            let size = ready ?? Self.estimatedSize(c.name, c.style)
+            // Every label competes with its estimated box (a generous one), rasterized or not:
+            // placement is then a pure function of the places and the camera, so nothing
+            // shuffles when a sprite arrives, and the window and `render` agree. The text is
+            // drawn at its true size on the side that won (`PlacedLabel.textRect`); the rare
+            // text larger than its estimate claims its true size, so labels never overlap.
+            let ready = sprites.size(of: c.textKey)
+            let estimate = Self.estimatedSize(c.name, c.style)
+            let size = ScreenSize(width: max(estimate.width, ready?.width ?? 0), height: max(estimate.height, ready?.height ?? 0))
             let p = o.point
             let d = dotSize
             let dot = ScreenRect(x: p.x - d / 2, y: p.y - d / 2, width: d, height: d)
             guard area.intersects(dot) else { continue }
-            let gap = d / 2 + 2
-            let options = [
-                ScreenRect(x: p.x + gap, y: p.y - size.height / 2, width: size.width, height: size.height),
-                ScreenRect(x: p.x - gap - size.width, y: p.y - size.height / 2, width: size.width, height: size.height),
-                ScreenRect(x: p.x - size.width / 2, y: p.y - gap - size.height, width: size.width, height: size.height),
-                ScreenRect(x: p.x - size.width / 2, y: p.y + gap, width: size.width, height: size.height),
-            ]
             let pad = padding
             func padded(_ r: ScreenRect) -> ScreenRect { ScreenRect(x: r.x - pad, y: r.y - pad, width: r.width + 2 * pad, height: r.height + 2 * pad) }
             guard !taken.intersects(dot) else { continue }
-            for o in options where !taken.intersects(padded(o)) && !o.intersects(dot) {
-                taken.insert(padded(o))
+            for side in PlacedLabel.Side.allCases {
+                let box = PlacedLabel.textRect(side: side, size: size, dot: dot)
+                guard !taken.intersects(padded(box)), !box.intersects(dot) else { continue }
+                taken.insert(padded(box))
                 taken.insert(dot)
-                out.append(PlacedLabel(place: c, dot: dot, text: o, ready: ready != nil))
+                out.append(PlacedLabel(place: c, dot: dot, text: ready.map { PlacedLabel.textRect(side: side, size: $0, dot: dot) } ?? box,
+                                       side: side, ready: ready != nil))
                 break
             }
         }
@@ -76,17 +75,22 @@ public struct LabelPlacer {
 
     public static let margin = 192.0
 
-    /// About how big a label's sprite will be (DejaVu Sans averages ~0.6 em per character).
+    /// About how big a label's sprite will be, erring large: DejaVu Sans's letters are
+    /// ~0.6–0.75 em wide and m, w, M, W about 1 em ("Hamm" measures 0.85 em a letter, bold
+    /// "Amman" 0.88); bold is ~10% wider.
     public static func estimatedSize(_ text: String, _ style: TextStyle) -> ScreenSize {
-        let (size, halo): (Double, Double)
+        let (size, halo, bold): (Double, Double, Bool)
         switch style {
-        case .place: (size, halo) = (10.5, 2.2)
-        case .majorPlace: (size, halo) = (11.5, 2.4)
-        case .capital: (size, halo) = (12, 2.5)
-        case .chrome: (size, halo) = (9.5, 0)
-        case .notice: (size, halo) = (12, 0)
+        case .place: (size, halo, bold) = (10.5, 2.2, false)
+        case .majorPlace: (size, halo, bold) = (11.5, 2.4, false)
+        case .capital: (size, halo, bold) = (12, 2.5, true)
+        case .chrome: (size, halo, bold) = (9.5, 0, false)
+        case .notice: (size, halo, bold) = (12, 0, false)
         }
-        return ScreenSize(width: Double(text.count) * size * 0.62 + 2 * halo + 2, height: size * 1.25 + 2 * halo + 2)
+        var ems = 0.0
+        for c in text.unicodeScalars { ems += "mwMW@".unicodeScalars.contains(c) ? 1.0 : 0.72 }
+        if bold { ems *= 1.1 }
+        return ScreenSize(width: (ems * size).rounded(.up) + 2 * halo + 3, height: (size * 1.35).rounded(.up) + 2 * halo + 3)
     }
 }
 

@@ -16,16 +16,37 @@ public enum TextStyle: Hashable, Sendable {
 /// Each layer brings its own spec type, so a new kind of content adds no case anywhere else.
 public protocol SpriteSpec: Hashable, Sendable {}
 
-/// Any layer's sprite spec, the key of the sprite atlas.
-public struct SpriteKey: Hashable, @unchecked Sendable, CustomStringConvertible {
-    public let spec: AnyHashable
+extension SpriteSpec {
+    /// Equality across kinds: specs of different kinds are never equal.
+    fileprivate func isEqual(to other: any SpriteSpec) -> Bool {
+        guard let o = other as? Self else { return false }
+        return o == self
+    }
+}
 
-    public init<S: SpriteSpec>(_ spec: S) { self.spec = AnyHashable(spec) }
+/// Any layer's sprite spec, the key of the sprite atlas. The spec's hash is worked out once,
+/// when the key is made: the atlas is asked about hundreds of keys a frame, and comparing two
+/// keys then costs one integer unless they are equal. Small specs sit inside the key (an
+/// existential's inline buffer), so making one allocates nothing.
+public struct SpriteKey: Hashable, Sendable, CustomStringConvertible {
+    private let spec: any SpriteSpec
+    private let hash: Int
+
+    public init<S: SpriteSpec>(_ spec: S) {
+        self.spec = spec
+        hash = spec.hashValue
+    }
 
     /// The spec, when it is of the given kind.
-    public func spec<S: SpriteSpec>(as type: S.Type) -> S? { spec.base as? S }
+    public func spec<S: SpriteSpec>(as type: S.Type) -> S? { spec as? S }
 
-    public var description: String { "\(spec.base)" }
+    public static func == (a: SpriteKey, b: SpriteKey) -> Bool {
+        a.hash == b.hash && a.spec.isEqual(to: b.spec)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    public var description: String { "\(spec)" }
 
     /// Raster radius (points) for a circle drawn up to `radius` points: the next power of two,
     /// so that a circle is scaled down at most 2× and a few rasters serve every zoom.
@@ -45,7 +66,9 @@ public enum LabelSprite: SpriteSpec {
 
 extension SpriteKey {
     public static func text(_ s: String, _ style: TextStyle) -> SpriteKey { SpriteKey(LabelSprite.text(s, style)) }
-    public static func placeDot(capital: Bool) -> SpriteKey { SpriteKey(LabelSprite.placeDot(capital: capital)) }
+    public static func placeDot(capital: Bool) -> SpriteKey { capital ? capitalDot : townDot }
+    private static let capitalDot = SpriteKey(LabelSprite.placeDot(capital: true))
+    private static let townDot = SpriteKey(LabelSprite.placeDot(capital: false))
 }
 
 /// Which sprites are rasterized, and their size in points. The window answers from its

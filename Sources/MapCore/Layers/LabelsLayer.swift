@@ -17,12 +17,12 @@ public struct LabelsLayer: MapLayer {
         guard !candidates.isEmpty else { return }
         let sprites = context.sprites
         let placed = placer.place(candidates, camera: context.camera, sprites: sprites, reserved: context.labelExclusions)
-        var wanted: [SpriteKey] = []
+        var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
         for p in placed {
-            let dot = SpriteKey.placeDot(capital: p.place.capital), text = SpriteKey.text(p.place.name, p.place.style)
+            let dot = SpriteKey.placeDot(capital: p.place.capital), text = p.place.textKey
             guard p.ready, sprites.size(of: dot) != nil else {
                 // Winners whose sprites are missing are rasterized for a later frame.
-                for k in [dot, text] where sprites.size(of: k) == nil && !wanted.contains(k) { wanted.append(k) }
+                for k in [dot, text] where sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) }
                 continue
             }
             list.commands.append(.sprite(dot, destination: p.dot, opacity: 1))
