@@ -42,8 +42,8 @@ public final class MapHost {
     /// tests can see when the loop draws and when it sleeps.
     private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
     /// The frame thread's CPU per frame that texture uploads after the present may fill up
-    /// to (at least one tile goes up each frame): a cheap frame uploads many tiles, a busy
-    /// one few, so a burst of tiles never pushes a frame past its vsync.
+    /// to (at least one sprite and one tile go up each frame): a cheap frame uploads many, a
+    /// busy one few, so a burst of tiles never pushes a frame past its vsync.
     public var frameBudget = 0.003
     /// Nor do uploads go on longer than this after the present, in wall time.
     public var uploadWindow = 0.004

@@ -47,14 +47,13 @@ public final class SpriteStore: SpriteAvailability {
     private var largeSizes: [SpriteKey: ScreenSize] = [:]
     static let largeHeight = 96
 
-    /// Rasterizes wanted sprites, most important first, until `deadline` on `clock` (at
-    /// least one). Returns how many it made; sprites that fail are not tried again.
+    /// Rasterizes the wanted sprites not drawn yet, here and now (`render`, and the window's
+    /// first few overlay sprites). Returns how many it made; sprites that fail are not tried again.
     @discardableResult
-    public func prepare(_ wanted: [SpriteKey], until deadline: Double = .infinity, clock: () -> Double = { 0 }) -> Int {
+    public func prepare(_ wanted: [SpriteKey]) -> Int {
         var made = 0
-        for key in wanted where size(of: key) == nil && !failed.contains(key) {
+        for key in missing(wanted) {
             do { try add(key, bitmap: rasterize(key)); made += 1 } catch { failed.insert(key) }
-            if clock() > deadline { break }
         }
         return made
     }

@@ -28,8 +28,8 @@ final class TextureAtlas {
 
     /// Pages are made as tiles need them, so a small window or a still map holds one or two.
     /// About 2064 pixels wide (8×8 slots for 256-pixel tiles, 17 MiB): on llvmpipe one takes
-    /// ~6.5 ms to create, a quarter-size one ~3 ms, so fewer, larger pages cost fewer slow
-    /// frames; one twice as wide takes twenty times longer.
+    /// 6.5–14 ms to create and a quarter-size one ~3 ms, so fewer, larger pages cost fewer
+    /// slow frames; one twice as wide takes twenty times longer.
     static let pageSide = 2064
 
     init(renderer: SDLRenderer, tileSize: Int, maxPages: Int) {

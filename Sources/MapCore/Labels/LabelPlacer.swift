@@ -51,7 +51,7 @@ public struct LabelPlacer {
             // drawn at its true size on the side that won (`PlacedLabel.textRect`); the rare
             // text larger than its estimate claims its true size, so labels never overlap.
             let ready = sprites.size(of: c.textKey)
-            let estimate = Self.estimatedSize(c.name, c.style)
+            let estimate = c.estimatedTextSize
             let size = ScreenSize(width: max(estimate.width, ready?.width ?? 0), height: max(estimate.height, ready?.height ?? 0))
             let p = o.point
             let d = dotSize

@@ -8,12 +8,16 @@ public struct PlaceLabel: Hashable, Sendable {
     public let point: MapPoint
     public let population: Int
     public let capital: Bool
-    /// The sprite of its name, made once: placement looks it up for every place, every frame.
+    /// The sprite of its name and the box its label claims (`LabelPlacer.estimatedSize`),
+    /// worked out once: placement needs both for every place, every frame.
     public let textKey: SpriteKey
+    public let estimatedTextSize: ScreenSize
 
     public init(name: String, point: MapPoint, population: Int, capital: Bool) {
         self.name = name; self.point = point; self.population = population; self.capital = capital
-        textKey = .text(name, Self.style(population: population, capital: capital))
+        let style = Self.style(population: population, capital: capital)
+        textKey = .text(name, style)
+        estimatedTextSize = LabelPlacer.estimatedSize(name, style)
     }
 
     /// Bigger places first, a capital counting as four times its population (so Paris

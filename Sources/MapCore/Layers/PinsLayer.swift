@@ -215,7 +215,7 @@ extension PinsLayer.Composer {
         let key = SpriteKey.pinCluster(PlacedPinCluster.label(c.count))
         let center = ScreenPoint(x: c.sum.x / Double(c.count), y: c.sum.y / Double(c.count) - 10)
         guard let s = sprites.size(of: key) else {
-            if !list.wantedSprites.contains(key) { list.wantedSprites.append(key) }
+            list.want(key)
             return
         }
         let rect = ScreenRect(x: (center.x - s.width / 2).rounded(), y: (center.y - s.height / 2).rounded(), width: s.width, height: s.height)
@@ -238,6 +238,6 @@ extension PinsLayer.Composer {
 
     private func place(_ key: SpriteKey, rect: ScreenRect, opacity: Double, into list: inout DrawList, sprites: SpriteAvailability) {
         if sprites.size(of: key) != nil { list.commands.append(.sprite(key, destination: rect, opacity: opacity)) }
-        else if !list.wantedSprites.contains(key) { list.wantedSprites.append(key) }
+        else { list.want(key) }
     }
 }

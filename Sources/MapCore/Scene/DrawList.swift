@@ -36,6 +36,11 @@ public struct DrawList: Sendable {
     public var wantedSprites: [SpriteKey] = []
     /// The labels that won a place this frame.
     public var placedLabels: [PlacedLabel] = []
+
+    /// Asks, once, for `key` to be rasterized for a later frame (after those asked before).
+    public mutating func want(_ key: SpriteKey) {
+        if !wantedSprites.contains(key) { wantedSprites.append(key) }
+    }
     /// Something on screen moves by itself (a pulse, a glide): the host must draw again.
     public var animating = false
     /// The first `baseCount` commands are the map itself (tiles, labels): what a compositor

@@ -44,7 +44,7 @@ public struct LayerContext {
     public func place(_ key: SpriteKey, rect: ScreenRect, opacity: Double, into list: inout DrawList) {
         guard rect.intersects(viewRect) else { return }
         if sprites.size(of: key) != nil { list.commands.append(.sprite(key, destination: rect, opacity: opacity)) }
-        else if !list.wantedSprites.contains(key) { list.wantedSprites.append(key) }
+        else { list.want(key) }
     }
 
     /// Places a round sprite of radius r centred on c, or asks for it; true when on screen.
@@ -54,7 +54,7 @@ public struct LayerContext {
         let rect = ScreenRect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r)
         guard r > 0.1, opacity > 0.001, rect.intersects(viewRect) else { return false }
         guard sprites.size(of: key) != nil else {
-            if !list.wantedSprites.contains(key) { list.wantedSprites.append(key) }
+            list.want(key)
             return true // on screen, arriving next frame
         }
         if let degrees {
