@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapTiles", "MapCore", "MapGeometry"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry"]),
+        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapTiles"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]

@@ -60,3 +60,29 @@ public struct Bitmap: Sendable {
         premultiplied = false
     }
 }
+
+extension Bitmap {
+    /// Lays the picture over an opaque `background` (0xRRGGBB), leaving every pixel opaque:
+    /// tiles are the bottom of the map, so they are copied to the screen without blending.
+    public mutating func flatten(over background: UInt32) {
+        let br = (background >> 16) & 0xFF, bg = (background >> 8) & 0xFF, bb = background & 0xFF
+        let swapped = order == .abgr
+        let premultiplied = self.premultiplied
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for i in buf.indices {
+                let p = buf[i]
+                let a = p >> 24
+                if a == 255 { continue }
+                // Channels as stored: the high one is red in ARGB, blue in ABGR.
+                let (bh, bl) = swapped ? (bb, br) : (br, bb)
+                func ch(_ shift: UInt32, _ under: UInt32) -> UInt32 {
+                    let c = (p >> shift) & 0xFF
+                    let top = premultiplied ? c * 255 : c * a
+                    return (top + under * (255 - a) + 127) / 255
+                }
+                buf[i] = 0xFF00_0000 | (min(ch(16, bh), 255) << 16) | (min(ch(8, bg), 255) << 8) | min(ch(0, bl), 255)
+            }
+        }
+        self.premultiplied = false
+    }
+}

@@ -70,7 +70,13 @@ public final class Compositor {
     /// rendered into a texture once and then copied, so a pulse over a still map costs one
     /// blit plus a few sprites instead of every tile and label again. While the map moves the
     /// base is drawn directly (a cache would be stale every frame).
-    public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int)) {
+    ///
+    /// `moving`: the map moves this frame. On the software renderer, scaled tiles then take
+    /// the nearest texel (linear filtering costs four times more and is not seen in motion);
+    /// the frame after the map stops filters them again.
+    public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int), moving: Bool = false) {
+        textures.nearestScaling = moving && renderer.isSoftware
+        covered = tilesCover(list)
         let base = list.commands[..<min(list.baseCount, list.commands.count)]
         defer { previousBase = base }
         // Only a pulse over a still map repeats the base frame after frame; a one-off frame
@@ -96,7 +102,7 @@ public final class Compositor {
     private func fillCache(_ base: ArraySlice<DrawCommand>, _ k: Double, _ size: (width: Int, height: Int)) -> Bool {
         if cache == nil || cache!.width != size.width || cache!.height != size.height {
             cache = nil
-            guard let t = SDL_CreateTexture(renderer.raw, SDL_PIXELFORMAT_ARGB8888.rawValue,
+            guard let t = SDL_CreateTexture(renderer.raw, renderer.tileFormat,
                                             Int32(SDL_TEXTUREACCESS_TARGET.rawValue), Int32(size.width), Int32(size.height)) else { return false }
             // An opaque 1:1 copy: no blending, no filtering — llvmpipe's cheapest path.
             SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE)
@@ -112,6 +118,29 @@ public final class Compositor {
 
     private var batch = SpriteBatch()
 
+    /// A scaled copy crossing the edge, cut into pieces inside it (see `ScaledSlices`).
+    private func copySliced(_ tex: SDLTexture, _ s: SDL_Rect, _ d: SDL_Rect, _ out: (width: Int, height: Int)) {
+        let xs = ScaledSlices.pieces(source: s.x, sourceLength: s.w, destination: d.x, destinationLength: d.w, limit: Int32(out.width))
+        let ys = ScaledSlices.pieces(source: s.y, sourceLength: s.h, destination: d.y, destinationLength: d.h, limit: Int32(out.height))
+        for y in ys {
+            for x in xs {
+                var sp = SDL_Rect(x: x.source, y: y.source, w: x.sourceLength, h: y.sourceLength)
+                var dp = SDL_Rect(x: x.destination, y: y.destination, w: x.destinationLength, h: y.destinationLength)
+                SDL_RenderCopy(renderer.raw, tex.raw, &sp, &dp)
+            }
+        }
+    }
+
+    /// The tiles cover the view (no clear needed under them).
+    private var covered = false
+
+    /// Whether `list`'s tiles cover the view: the scene says so and none of them is empty.
+    private func tilesCover(_ list: DrawList) -> Bool {
+        guard list.tilesCoverView else { return false }
+        for c in list.commands { if case let .tile(id, _, _, _) = c, textures.texture(for: id) == nil { return false } }
+        return true
+    }
+
     private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double) {
         let r = renderer.raw
         defer { batch.flush(r) }
@@ -123,6 +152,8 @@ public final class Compositor {
             if case .sprite = command {} else { batch.flush(r) }
             switch command {
             case let .clear(c):
+                // Filling 8 MB that opaque tiles overwrite costs the software renderer 0.5 ms.
+                if covered { continue }
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
                 SDL_RenderClear(r)
             case let .fillRect(full, c):
@@ -138,7 +169,12 @@ public final class Compositor {
                                  w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
                 var d = pixelRect(dst, k)
                 SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-                SDL_RenderCopy(r, tex.raw, &s, &d)
+                if renderer.isSoftware, d.w != s.w || d.h != s.h,
+                   d.x < 0 || d.y < 0 || Int(d.x) + Int(d.w) > out.width || Int(d.y) + Int(d.h) > out.height {
+                    copySliced(tex, s, d, out)
+                } else {
+                    SDL_RenderCopy(r, tex.raw, &s, &d)
+                }
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone): culled, never clipped.
                 guard dst.width < 4 * view.width, dst.height < 4 * view.height, visiblePart(of: dst, in: view) != nil,

@@ -38,13 +38,19 @@ public final class MapHost {
     private var hidden = false
     private var quitting = false
     private var firstPresentDone = false
+    /// The camera of the last frame drawn: a frame with another one moves the map.
+    private var lastCamera: Camera?
     /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS"), so
     /// tests can see when the loop draws and when it sleeps.
     private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
     /// The frame thread's CPU per frame that texture uploads after the present may fill up
-    /// to (at least one sprite and one tile go up each frame): a cheap frame uploads many, a
-    /// busy one few, so a burst of tiles never pushes a frame past its vsync.
+    /// to: a cheap frame uploads many, a busy one fewer, so a burst of tiles never pushes a
+    /// frame past its vsync.
     public var frameBudget = 0.003
+    /// However busy the frame, uploads may take this much CPU: a frame that alone costs the
+    /// budget (the software renderer draws 1920×1080 in ~3 ms) must still bring in more than
+    /// one label per frame, or a screen of them trickles in over seconds.
+    public var uploadAllowance = 0.0005
     /// Nor do uploads go on longer than this after the present, in wall time.
     public var uploadWindow = 0.004
 
@@ -89,7 +95,7 @@ public final class MapHost {
         // SDL starts with text input on; it is wanted only while a pin's title is typed.
         SDL_StopTextInput()
         pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
-                                  painter: painter, pixelRatio: pixelRatio, wake: { [wake] in wake.signal() })
+                                  painter: painter, pixelRatio: pixelRatio, background: state.background, wake: { [wake] in wake.signal() })
         pipeline.rasterizer.start()
     }
 
@@ -223,7 +229,7 @@ public final class MapHost {
             pixelRatio = ratio
             pipeline.stop()
             pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
-                                      painter: painter, pixelRatio: ratio, wake: { [wake] in wake.signal() })
+                                      painter: painter, pixelRatio: ratio, background: state.background, wake: { [wake] in wake.signal() })
         }
     }
 
@@ -254,7 +260,9 @@ public final class MapHost {
         controller.pins.pressablePins = list.pressablePins
         noticeFrame = list.noticeFrame
         loader.want(list.wantedTiles)
-        compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize)
+        let moving = lastCamera.map { $0 != scene.camera } ?? false
+        lastCamera = scene.camera
+        compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize, moving: moving)
         let built = clock.now - start
         SDL_RenderPresent(window.renderer.raw)
         clock.didPresent()
@@ -269,7 +277,11 @@ public final class MapHost {
         // so updating a texture cannot stall on the frame in flight. What arrives shows in
         // the next frame. The sprites this frame lacked go to the sprite worker.
         let deadline = clock.now + uploadWindow
-        let inBudget = { [clock] in clock.now < deadline && MonotonicClock.threadCPU - cpuStart < self.frameBudget }
+        let uploadStart = MonotonicClock.threadCPU
+        let inBudget = { [clock] in
+            let cpu = MonotonicClock.threadCPU
+            return clock.now < deadline && (cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
+        }
         var made = drainSprites(while: inBudget)
         made += drainTiles(while: inBudget)
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
@@ -280,7 +292,8 @@ public final class MapHost {
             if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()
         }
-        return (t, made, list.animating)
+        // A frame drawn in motion by the software renderer is followed by a filtered one at rest.
+        return (t, made, list.animating || (moving && window.renderer.isSoftware))
     }
 
     /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow

@@ -37,7 +37,7 @@ public final class OffscreenRenderer {
             throw SDLError("SDL_CreateSoftwareRenderer")
         }
         owner = SurfaceHandle(s)
-        renderer = SDLRenderer(raw: r, target: owner)
+        renderer = SDLRenderer(raw: r, target: owner, surfaceFormat: SDL_PIXELFORMAT_ARGB8888.rawValue)
         self.pixelRatio = pixelRatio
     }
 
@@ -53,7 +53,7 @@ public final class OffscreenRenderer {
     public func render(_ scene: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let pipeline = RenderPipeline(renderer: renderer, viewport: (Int(surface.pointee.w), Int(surface.pointee.h)),
-                                      source: source, painter: painter, pixelRatio: pixelRatio)
+                                      source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background)
         let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
         defer { loader.stop() }
         let deadline = MonotonicClock.now + timeout

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapCore
 import MapGraphics
 import MapTiles
 
@@ -15,12 +16,14 @@ struct RenderPipeline {
     let rasterizer: SpriteRasterizer
 
     /// `viewport` (device pixels) sizes the tile atlas; `wake` is called when tiles or sprites arrive.
+    /// Tiles are laid over `background` (the map's colour under them).
     init(renderer: SDLRenderer, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
-         pixelRatio: Double, wake: @escaping @Sendable () -> Void = {}) {
+         pixelRatio: Double, background: Color, wake: @escaping @Sendable () -> Void = {}) {
         store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport)
         sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
         compositor = Compositor(renderer: renderer, textures: store, sprites: sprites)
-        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter, order: renderer.textureOrder), wake: wake)
+        loader = TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter, order: renderer.textureOrder,
+                                                                            background: background), wake: wake)
         rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: renderer.textureOrder, wake: wake)
     }
 

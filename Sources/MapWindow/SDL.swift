@@ -114,14 +114,26 @@ public final class SDLRenderer {
     /// The channel order its textures keep: OpenGL stores RGBA bytes and would convert
     /// ARGB pixels one by one inside every upload; the software renderer draws ARGB.
     public let textureOrder: Bitmap.ChannelOrder
+    /// SDL's own software rasterizer (no GL): it copies pictures quickly only when they are
+    /// opaque, in the format of what it draws into, and unscaled or scaled without filtering.
+    public let isSoftware: Bool
+    /// The format of the (opaque) tile textures: the surface's own for the software renderer,
+    /// so that copying a tile is a plain copy rather than a conversion per pixel.
+    let tileFormat: UInt32
 
-    init(raw: OpaquePointer, target: AnyObject?) {
+    /// `surfaceFormat`: the pixel format a software renderer draws into.
+    init(raw: OpaquePointer, target: AnyObject?, surfaceFormat: UInt32? = nil) {
         self.raw = raw
         self.target = target
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(raw, &info)
         let name = info.name.map { String(cString: $0) } ?? ""
         textureOrder = name.hasPrefix("opengl") ? .abgr : .argb
+        isSoftware = name == "software"
+        let order = textureOrder == .abgr ? SDL_PIXELFORMAT_ABGR8888.rawValue : SDL_PIXELFORMAT_ARGB8888.rawValue
+        // XRGB and ARGB words are laid out alike: a tile's ARGB pixels fit either.
+        let fits = [SDL_PIXELFORMAT_RGB888.rawValue, SDL_PIXELFORMAT_ARGB8888.rawValue]
+        if isSoftware, let f = surfaceFormat, fits.contains(f) { tileFormat = f } else { tileFormat = order }
     }
 
     /// The SDL pixel format of `textureOrder`.

@@ -10,13 +10,14 @@ final class WindowHandle {
     deinit { SDL_DestroyWindow(raw) }
 }
 
-/// The application window with its accelerated, vsynced renderer.
+/// The application window with its renderer: OpenGL, vsynced, or SDL's software renderer
+/// (see `RendererChoice`).
 public final class SDLWindow {
     public let raw: OpaquePointer
     public let renderer: SDLRenderer
     public private(set) var isFullscreen = false
 
-    public init(title: String, width: Int, height: Int) throws {
+    public init(title: String, width: Int, height: Int, renderer choice: RendererChoice = .auto) throws {
         try SDL.initVideo()
         let centered = Int32(bitPattern: 0x2FFF_0000) // SDL_WINDOWPOS_CENTERED
         let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
@@ -26,11 +27,18 @@ public final class SDLWindow {
         raw = w
         let handle = WindowHandle(w)
         let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
-        if let r = SDL_CreateRenderer(w, -1, accelerated) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
-            renderer = SDLRenderer(raw: r, target: handle)
-        } else {
+        let software = SDL_RENDERER_SOFTWARE.rawValue
+        let driver = SDL.videoDriver
+        var order = [accelerated, software]
+        if choice.drawsInSoftware(videoDriver: driver, hasRenderNode: RendererChoice.hasRenderNode) {
+            order.reverse()
+            // Else SDL would show the software picture through an OpenGL texture.
+            if driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
+        }
+        guard let r = SDL_CreateRenderer(w, -1, order[0]) ?? SDL_CreateRenderer(w, -1, order[1]) else {
             throw SDLError("SDL_CreateRenderer")
         }
+        renderer = SDLRenderer(raw: r, target: handle, surfaceFormat: SDL_GetWindowPixelFormat(w))
         SDL_SetWindowMinimumSize(w, 320, 240)
     }
 

@@ -33,7 +33,7 @@ public final class TextureStore: TileAvailability {
         let shown = Double(tilePixels) / 2.0.squareRoot()
         let cols = Int((Double(viewport.width) / shown).rounded(.up)) + 3
         let rows = Int((Double(viewport.height) / shown).rounded(.up)) + 3
-        let pages = TextureAtlas.pages(forSlots: cols * rows * 3 / 2, tileSize: tilePixels)
+        let pages = TextureAtlas.pages(forSlots: cols * rows * 3 / 2, tileSize: tilePixels, software: renderer.isSoftware)
         atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
         cache = LRUCache(capacity: capacityBytes)
     }
@@ -41,6 +41,12 @@ public final class TextureStore: TileAvailability {
     /// Makes an atlas page, in the slack after a present, before the free slots run out
     /// (a frame uploads a few tiles, so a dozen free slots are enough warning).
     public func prepareSlots() { atlas.grow(reserve: 12) }
+
+    /// Scaled tiles sample the nearest texel (cheap, for frames in motion) or filter linearly.
+    var nearestScaling: Bool {
+        get { atlas.scaleMode == SDL_ScaleModeNearest }
+        set { atlas.scaleMode = newValue ? SDL_ScaleModeNearest : SDL_ScaleModeLinear }
+    }
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 

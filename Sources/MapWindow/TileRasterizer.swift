@@ -11,9 +11,12 @@ public enum TileRasterizer {
     /// Drawn tiles are this many pixels across at a pixel ratio.
     public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int((256 * pixelRatio).rounded())) }
 
-    /// `order`: the channel order of the textures the tiles go into.
-    public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder) -> TileDecoder {
+    /// `order`: the channel order of the textures the tiles go into; `background`: the map's
+    /// colour, which tiles are laid over here so that they are opaque and drawn without blending.
+    public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
+                               background: Color) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
+        let under = UInt32(Color.byte(background.r)) << 16 | UInt32(Color.byte(background.g)) << 8 | UInt32(Color.byte(background.b))
         return { tile, payload in
             var decoded: DecodedTile
             switch payload {
@@ -21,11 +24,11 @@ public enum TileRasterizer {
             case let .encodedImage(data): decoded = DecodedTile(bitmap: try ImageDecoder.decode(data))
             case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
             }
-            // Straight alpha for SDL, converted here on the worker rather than on the frame;
+            // Opaque and in the texture's order, here on the worker rather than on the frame;
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
             // thread little more than its upload.
-            decoded.bitmap.unpremultiply()
             decoded.bitmap.convert(to: order)
+            decoded.bitmap.flatten(over: under)
             decoded.places = Array(decoded.places.sorted {
                 PlaceLabel.precedes(rank: PlaceLabel.rank(population: $0.population, capital: $0.capital), $0.point,
                                     rank: PlaceLabel.rank(population: $1.population, capital: $1.capital), $1.point)

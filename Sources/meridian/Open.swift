@@ -18,6 +18,9 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
     var size = WindowSize(width: 1280, height: 800)
 
+    @Option(name: .long, help: ArgumentHelp("How to draw: auto (OpenGL with a GPU, else software), gpu or software.", valueName: "KIND"))
+    var renderer = RendererChoice.auto
+
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
     var pins: String?
 
@@ -95,7 +98,7 @@ struct Open: ParsableCommand {
     private func showWindow(camera: Camera, notices: [String]) throws -> Camera {
         let window: SDLWindow
         do {
-            window = try SDLWindow(title: "Meridian", width: size.width, height: size.height)
+            window = try SDLWindow(title: "Meridian", width: size.width, height: size.height, renderer: renderer)
         } catch {
             warn("\(error)")
             throw ExitCode(1)

@@ -5,6 +5,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapTiles
+import MapWindow
 
 /// "LAT,LON" on the command line.
 extension Coordinate: ExpressibleByArgument {
@@ -72,3 +73,5 @@ struct ViewOptions: ParsableArguments {
     static let defaultCenter = Coordinate(latitude: 30, longitude: 0)
     static let defaultZoom = 2.0
 }
+
+extension RendererChoice: ExpressibleByArgument {}

@@ -126,18 +126,21 @@ struct WindowTests {
     /// The window uploads pixels in the GPU's channel order (RGBA) and `render` in the
     /// software renderer's (ARGB): both show the same colours. Sea, land and a red circle
     /// at the same points agree within a few levels, so red and blue are never swapped.
-    @Test func theWindowShowsTheSameColoursAsRender() throws {
+    /// Both renderers: OpenGL (RGBA textures) and SDL's software renderer (opaque tiles in
+    /// the window's own format, scaled tiles cut at the window's edge).
+    @Test(arguments: ["gpu", "software"])
+    func theWindowShowsTheSameColoursAsRender(renderer: String) throws {
         let args = ["--center", "45,-20", "--zoom", "4", "--size", "800x600", "--tiles", "basemap",
                     "--circle", "45,-20,400000,red", "--no-location"]
-        let dir = temporaryDirectory("colours")
+        let dir = temporaryDirectory("colours-\(renderer)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let rendered = dir.appendingPathComponent("render.png").path
         let r = try run(meridianBinary, ["render", "--at", "0.4", "--out", rendered] + args)
         #expect(r.status == 0, "\(r.stderr)")
 
         let x = try Xvfb()
-        let app = try App(args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
-                                      "MERIDIAN_FIXED_TIME": "0.4"])
+        let app = try App(args + ["--renderer", renderer], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
+                                      "MERIDIAN_FIXED_TIME": "0.4", "MERIDIAN_REPORT_DRIVER": "1"])
         let id = try x.waitForWindow("Meridian")
         _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
         Thread.sleep(forTimeInterval: 1.5)
@@ -145,6 +148,8 @@ struct WindowTests {
         let s = try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display])
         #expect(s.status == 0, "\(s.stderr)")
         try quit(x, id, app)
+        let log = app.errorOutput
+        #expect(log.contains(renderer == "gpu" ? "renderer: opengl" : "renderer: software"), "\(log)")
 
         let window = try PNG(shot), offscreen = try PNG(rendered)
         // The circle's fill at the centre, open sea, land in France, sea off Morocco.

@@ -35,6 +35,22 @@ struct SceneTests {
         #expect(abs(rects[0].width - 256 * pow(2, 0.3)) < 1e-9)
     }
 
+    /// The clear under the tiles may be skipped only where they cover the whole view.
+    @Test func tilesCoverTheViewOnlyWhenAllAreReadyAndTheWorldFillsIt() {
+        let s = scene(zoom: 5.3)
+        let all = Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 5).map(\.wrapped))
+        #expect(s.compose(at: 0, tiles: ReadyTiles(ready: all)).tilesCoverView)
+        #expect(!s.compose(at: 0, tiles: ReadyTiles(ready: all.subtracting([all.first!]))).tilesCoverView)
+        // At zoom 1 the world (512 points tall) is shorter than the 600-point view.
+        let low = scene(zoom: 1, center: Coordinate(latitude: 0, longitude: 0))
+        let world = Set(TileCover.tiles(covering: low.camera.visibleMapRect, tileZoom: 1).map(\.wrapped))
+        #expect(!low.compose(at: 0, tiles: ReadyTiles(ready: world)).tilesCoverView)
+        // Near the pole the view reaches past the world's top edge.
+        let polar = scene(zoom: 4, center: Coordinate(latitude: 85, longitude: 0))
+        let top = Set(TileCover.tiles(covering: polar.camera.visibleMapRect, tileZoom: 4).map(\.wrapped))
+        #expect(!polar.compose(at: 0, tiles: ReadyTiles(ready: top)).tilesCoverView)
+    }
+
     @Test func missingTilesAreCoveredByTheirParentsPart() {
         let s = scene(zoom: 6)
         let parentsOnly = Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map { $0.wrapped.parent! })

@@ -134,4 +134,22 @@ struct BitmapTests {
         b.unpremultiply() // idempotent
         #expect(b.pixels[0] == 0x80FF_0000)
     }
+
+    /// Tiles are laid over the map's colour so they can be copied without blending.
+    @Test func flattenLaysPixelsOverTheBackground() {
+        // Premultiplied: half-transparent red, opaque, clear, half-transparent black.
+        var p = Bitmap(width: 4, height: 1, pixels: [0x8080_0000, 0xFF12_3456, 0x0000_0000, 0x8000_0000], premultiplied: true)
+        p.flatten(over: 0x0000FF)
+        #expect(p.pixels == [0xFF80_007F, 0xFF12_3456, 0xFF00_00FF, 0xFF00_007F])
+        #expect(!p.premultiplied)
+        // Straight alpha gives the same picture.
+        var s = Bitmap(width: 2, height: 1, pixels: [0x80FF_0000, 0x0012_3456], premultiplied: false)
+        s.flatten(over: 0x0000FF)
+        #expect(s.pixels == [0xFF80_007F, 0xFF00_00FF])
+        // In RGBA texture order the background's red and blue trade places too.
+        var g = Bitmap(width: 1, height: 1, pixels: [0x0000_0000], premultiplied: true)
+        g.convert(to: .abgr)
+        g.flatten(over: 0x112233)
+        #expect(g.pixels == [0xFF33_2211])
+    }
 }

@@ -32,6 +32,9 @@ public struct DrawList: Sendable {
     public var wantedTiles: [TileID] = []
     /// Tiles the scene had to replace with a parent or children: the map is not fully drawn.
     public var missingTiles = 0
+    /// Every point of the view lies on a ready tile of the display zoom, all of them opaque
+    /// when they have pixels: the clear under them is wasted unless a tile is empty.
+    public var tilesCoverView = false
     /// Sprites the scene would have drawn had they been rasterized, most important first.
     public var wantedSprites: [SpriteKey] = []
     /// The labels that won a place this frame.

@@ -138,6 +138,7 @@ public struct Scene {
             }
         }
         list.wantedTiles = wanted
+        list.tilesCoverView = list.missingTiles == 0 && !visible.isEmpty && rect.minY >= 0 && rect.maxY <= WebMercator.worldSize
         return shown
     }
 
