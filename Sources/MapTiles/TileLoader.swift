@@ -72,6 +72,12 @@ public final class TileLoader: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Nothing queued, loading or waiting to be drained: every tile asked for is in (or failed).
+    public var isIdle: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return queue.isEmpty && inFlight.isEmpty && results.isEmpty
+    }
+
     public var hasResults: Bool {
         condition.lock(); defer { condition.unlock() }
         return !results.isEmpty

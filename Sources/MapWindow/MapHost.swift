@@ -19,7 +19,8 @@ public final class MapHost {
     public let clock: VsyncClock
     /// Called once, right after the first frame is on screen.
     public var onFirstPresent: (() -> Void)?
-    /// Called once, after the first frame with every visible tile and label drawn.
+    /// Called once, after the first frame with every visible tile and label drawn and the ring
+    /// of tiles around the view in (their places label the edges).
     public var onFullyDrawn: (() -> Void)?
     private var fullyDrawnDone = false
     /// Drives the camera instead of the user (benchmarks); returns nil when the script is over.
@@ -260,6 +261,9 @@ public final class MapHost {
         controller.pins.pressablePins = list.pressablePins
         noticeFrame = list.noticeFrame
         loader.want(list.wantedTiles)
+        // Places in the ring around the view can label the edges: until the ring is in, the
+        // labels may still change.
+        let tilesSettled = loader.isIdle
         let moving = lastCamera.map { $0 != scene.camera } ?? false
         lastCamera = scene.camera
         compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize, moving: moving)
@@ -287,7 +291,7 @@ public final class MapHost {
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
         if inBudget() { store.prepareSlots() }
         stats.record(cpu: MonotonicClock.threadCPU - cpuStart, build: built, presentedAt: presentedAt)
-        if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty {
+        if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled {
             fullyDrawnDone = true
             if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()
