@@ -11,9 +11,10 @@ setup:
 setup-test:
 	@scripts/setup.sh --test
 
-# The Swift runtime linked statically, as in the .deb: ~30 ms less dynamic linking at start.
+# The Swift runtime linked statically and relocations packed, as in the .deb: less dynamic
+# linking at start.
 build: setup
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 debug: setup
 	$(SWIFT) build
