@@ -55,25 +55,12 @@ public struct GeoFileExtent: Sendable, Equatable {
     }
 
     private static func readGPX(_ data: Data, _ url: URL, into points: inout Accumulator) throws {
-        var sawGPX = false
-        do {
-            let xml = try XMLStreamReader(data: data, name: url.path)
-            while try xml.next() {
-                guard xml.node == .element else { continue }
-                let name = xml.localName
-                if name == "gpx" { sawGPX = true }
-                guard name == "trkpt" || name == "rtept" || name == "wpt" else { continue }
-                guard let lat = xml.attribute("lat").flatMap(Double.init), let lon = xml.attribute("lon").flatMap(Double.init) else {
-                    throw GeoFileError(file: url.path, line: xml.line, reason: "<\(name)> without numeric lat and lon")
-                }
-                guard points.add(lat, lon) else {
-                    throw GeoFileError(file: url.path, line: xml.line, reason: "coordinates out of range (lat \(lat), lon \(lon))")
-                }
-            }
-        } catch let e as XMLReadError {
-            throw GeoFileError(file: url.path, line: e.line, reason: e.reason)
+        let doc = try GPXReader(file: url.path).read(data)
+        for t in doc.tracks {
+            for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) }
         }
-        guard sawGPX else { throw GeoFileError(file: url.path, line: 1, reason: "not a GPX document (no <gpx> element)") }
+        for w in doc.waypoints { _ = points.add(w.latitude, w.longitude) }
+        if points.extent == nil, let first = doc.problems.first { throw first }
     }
 
     private static func readGeoJSON(_ data: Data, _ url: URL, into points: inout Accumulator) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// The real `meridian` binary: $MERIDIAN_BIN, else the debug build in this package.
@@ -151,5 +152,18 @@ struct SavedView: Decodable {
     var zoom: Double
     static func read(_ dir: URL) throws -> SavedView {
         try JSONDecoder().decode(SavedView.self, from: Data(contentsOf: dir.appendingPathComponent("meridian/view.json")))
+    }
+}
+
+/// Screenshots the window's corner of the screen until `done` holds (a loaded machine may
+/// take a while to draw everything) or `timeout` passes; returns the last shot.
+func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: Double = 10, until done: (PNG) -> Bool) throws -> PNG {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        let r = try run(which("import")!, ["-window", "root", "-crop", size + "+0+0", path], env: ["DISPLAY": x.display])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNG(path)
+        if done(png) || Date() > deadline { return png }
+        Thread.sleep(forTimeInterval: 0.3)
     }
 }

@@ -1,0 +1,84 @@
+import FoundationEssentials
+
+/// Points of tracks, stored column by column: a million points take 28 MB (latitude and
+/// longitude as doubles, elevation as a float, time as a double), not the 40 of an array of
+/// structs with optionals. A missing elevation or time is NaN.
+public struct TrackPoints: Sendable {
+    public var latitude: [Double] = []
+    public var longitude: [Double] = []
+    /// Metres; NaN where the file gives none.
+    public var elevation: [Float] = []
+    /// Seconds since 1970; NaN where the file gives none.
+    public var time: [Double] = []
+    /// Heart rate (beats per minute) and cadence, from Garmin's TrackPointExtension; empty
+    /// unless the file has them, 0 where a point lacks them.
+    public var heartRate: [UInt16] = []
+    public var cadence: [UInt16] = []
+
+    public init() {}
+
+    public var count: Int { latitude.count }
+
+    public mutating func append(latitude lat: Double, longitude lon: Double, elevation: Float, time: Double,
+                                heartRate: UInt16 = 0, cadence: UInt16 = 0) {
+        latitude.append(lat)
+        longitude.append(lon)
+        self.elevation.append(elevation)
+        self.time.append(time)
+        // Extension columns exist only once a point has a value; earlier points get zeros.
+        if heartRate != 0 || !self.heartRate.isEmpty {
+            if self.heartRate.count < count - 1 { self.heartRate += [UInt16](repeating: 0, count: count - 1 - self.heartRate.count) }
+            self.heartRate.append(heartRate)
+        }
+        if cadence != 0 || !self.cadence.isEmpty {
+            if self.cadence.count < count - 1 { self.cadence += [UInt16](repeating: 0, count: count - 1 - self.cadence.count) }
+            self.cadence.append(cadence)
+        }
+    }
+
+    /// Pads the extension columns to the points' count.
+    public mutating func finish() {
+        if !heartRate.isEmpty, heartRate.count < count { heartRate += [UInt16](repeating: 0, count: count - heartRate.count) }
+        if !cadence.isEmpty, cadence.count < count { cadence += [UInt16](repeating: 0, count: count - cadence.count) }
+    }
+}
+
+/// A line read from a file: a GPX track (its segments) or route, with its name and colour.
+public struct Track: Sendable {
+    public enum Kind: Sendable, Equatable { case track, route }
+    public var kind: Kind
+    public var name: String?
+    /// The colour the file names for it, if any.
+    public var color: Color?
+    /// Ranges of `points` that are drawn as connected lines (GPX segments).
+    public var segments: [Range<Int>]
+    public var points: TrackPoints
+
+    public init(kind: Kind, name: String? = nil, color: Color? = nil, segments: [Range<Int>] = [], points: TrackPoints = TrackPoints()) {
+        self.kind = kind
+        self.name = name
+        self.color = color
+        self.segments = segments
+        self.points = points
+    }
+}
+
+/// A named point from a file (GPX `wpt`), shown as a read-only pin.
+public struct Waypoint: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    public var name: String?
+    public var elevation: Float
+
+    public init(latitude: Double, longitude: Double, name: String? = nil, elevation: Float = .nan) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.name = name
+        self.elevation = elevation
+    }
+
+    public static func == (a: Waypoint, b: Waypoint) -> Bool {
+        a.latitude == b.latitude && a.longitude == b.longitude && a.name == b.name
+            && (a.elevation == b.elevation || (a.elevation.isNaN && b.elevation.isNaN))
+    }
+}

@@ -1,0 +1,384 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+
+/// What a GPX file holds: its tracks and routes, its waypoints, and what was skipped.
+public struct GPXDocument: Sendable {
+    public var tracks: [Track] = []
+    public var waypoints: [Waypoint] = []
+    /// Problems that did not stop the reading, each with its line: the rest was loaded.
+    public var problems: [GeoFileError] = []
+    public var pointCount: Int { tracks.reduce(0) { $0 + $1.points.count } + waypoints.count }
+}
+
+/// Reads GPX 1.0 and 1.1 straight from bytes.
+///
+/// libxml2 needs 1.1 s for the SAX parse alone of a 100 MB, million-point track here (and
+/// its streaming reader with Swift on top 5 s); the issue allows one second from exec to the
+/// track on screen. So this reader tokenizes the XML itself, knowing only what GPX needs:
+/// elements, attributes, text, comments, CDATA and the predefined entities. A DTD is refused
+/// (that is how external-entity and billion-laughs attacks arrive); nothing is fetched.
+/// Bad points are skipped and reported with their line; a truncated file keeps what came
+/// before the cut.
+public struct GPXReader {
+    let file: String
+
+    public init(file: String) { self.file = file }
+
+    public func read(_ data: Data) throws -> GPXDocument {
+        try data.withUnsafeBytes { raw in
+            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), file: file)
+            try parser.run()
+            return parser.document
+        }
+    }
+}
+
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    var document = GPXDocument()
+    var i = 0
+    /// Lines counted up to `lineAt` (problems are rare; lines are found when one happens).
+    var lineAt = 0, line = 1
+
+    // Where we are.
+    var stack: [Name] = []
+    var sawGPX = false
+    var track: Track?
+    var segmentStart = 0
+    var point: (lat: Double, lon: Double, ele: Float, time: Double, hr: UInt16, cad: UInt16)?
+    var pointBad = false
+    var waypoint: Waypoint?
+    var text: Range<Int>?
+    var textBuffer: [UInt8] = []
+
+    /// The elements GPX reading cares about, by local name (any namespace prefix).
+    enum Name: Equatable { case gpx, trk, rte, trkseg, trkpt, rtept, wpt, name, ele, time, hr, cad, displayColor, other }
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    mutating func lineNumber(at offset: Int) -> Int {
+        if offset < lineAt { lineAt = 0; line = 1 }
+        var k = lineAt
+        while k < offset && k < bytes.count { if bytes[k] == 0x0A { line += 1 }; k += 1 }
+        lineAt = k
+        return line
+    }
+
+    mutating func problem(_ reason: String, at offset: Int) {
+        guard document.problems.count < 1000 else { return }
+        document.problems.append(GeoFileError(file: file, line: lineNumber(at: offset), reason: reason))
+    }
+
+    func fail(_ reason: String, at offset: Int) -> GeoFileError {
+        var copy = self
+        return GeoFileError(file: file, line: copy.lineNumber(at: offset), reason: reason)
+    }
+
+    mutating func run() throws {
+        let n = bytes.count
+        // A UTF-8 byte order mark.
+        if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        guard let base = bytes.baseAddress else { throw fail("is empty", at: 0) }
+        while i < n {
+            guard let lt = memchr(base + i, 0x3C, n - i) else { break }
+            let at = UnsafePointer<UInt8>(lt.assumingMemoryBound(to: UInt8.self)) - base
+            if text != nil { appendText(i..<at) }
+            i = at
+            try tag()
+        }
+        if !stack.isEmpty {
+            problem("the file ends before its elements close (cut short?); what came before is kept", at: n)
+            closeOpenTrack()
+        }
+        guard sawGPX else { throw fail("not a GPX document (no <gpx> element)", at: 0) }
+    }
+
+    mutating func appendText(_ r: Range<Int>) {
+        guard !r.isEmpty else { return }
+        textBuffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[r]))
+    }
+
+    func starts(_ s: StaticString, at k: Int) -> Bool {
+        let len = s.utf8CodeUnitCount
+        guard k + len <= bytes.count else { return false }
+        return memcmp(bytes.baseAddress! + k, s.utf8Start, len) == 0
+    }
+
+    /// The offset of `s` from `k` on, or nil.
+    func find(_ s: StaticString, from k: Int) -> Int? {
+        let first = Int32(s.utf8Start.pointee), len = s.utf8CodeUnitCount
+        var k = k
+        while k + len <= bytes.count {
+            guard let p = memchr(bytes.baseAddress! + k, first, bytes.count - k) else { return nil }
+            k = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            if starts(s, at: k) { return k }
+            k += 1
+        }
+        return nil
+    }
+
+    mutating func tag() throws {
+        let start = i
+        if starts("<?", at: i) {
+            guard let e = find("?>", from: i + 2) else { i = bytes.count; return }
+            i = e + 2
+        } else if starts("<!--", at: i) {
+            guard let e = find("-->", from: i + 4) else { i = bytes.count; return }
+            i = e + 3
+        } else if starts("<![CDATA[", at: i) {
+            guard let e = find("]]>", from: i + 9) else { i = bytes.count; return }
+            if text != nil { textBuffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
+            i = e + 3
+        } else if starts("<!", at: i) {
+            throw fail("a document type declaration (DTD) is not accepted", at: start)
+        } else if starts("</", at: i) {
+            var k = i + 2
+            let nameStart = k
+            while k < bytes.count, bytes[k] != UInt8(ascii: ">") { k += 1 }
+            let name = classify(nameStart..<k)
+            i = min(k + 1, bytes.count)
+            end(name, at: start)
+        } else {
+            try startTag()
+        }
+    }
+
+    /// The element's local name (after any prefix), trimmed.
+    func classify(_ r: Range<Int>) -> Name {
+        var lo = r.lowerBound, hi = r.upperBound
+        while hi > lo, TextNumbers.isBlank(bytes[hi - 1]) { hi -= 1 }
+        var k = lo
+        while k < hi { if bytes[k] == UInt8(ascii: ":") { lo = k + 1 }; k += 1 }
+        func is_(_ s: StaticString) -> Bool {
+            hi - lo == s.utf8CodeUnitCount && memcmp(bytes.baseAddress! + lo, s.utf8Start, hi - lo) == 0
+        }
+        switch hi - lo {
+        case 3: return is_("gpx") ? .gpx : is_("trk") ? .trk : is_("rte") ? .rte : is_("wpt") ? .wpt : is_("ele") ? .ele : is_("cad") ? .cad : .other
+        case 2: return is_("hr") ? .hr : .other
+        case 4: return is_("name") ? .name : is_("time") ? .time : .other
+        case 5: return is_("trkpt") ? .trkpt : is_("rtept") ? .rtept : .other
+        case 6: return is_("trkseg") ? .trkseg : .other
+        case 7: return is_("cadence") ? .cad : .other
+        case 12: return is_("DisplayColor") ? .displayColor : .other
+        default: return .other
+        }
+    }
+
+    mutating func startTag() throws {
+        let start = i
+        var k = i + 1
+        let n = bytes.count
+        while k < n, !TextNumbers.isBlank(bytes[k]), bytes[k] != UInt8(ascii: ">"), bytes[k] != UInt8(ascii: "/") { k += 1 }
+        let name = classify((i + 1)..<k)
+        var lat: Double?, lon: Double?, sawLat = false, sawLon = false
+        // Attributes: name="value" or name='value'.
+        while true {
+            while k < n, TextNumbers.isBlank(bytes[k]) { k += 1 }
+            guard k < n else { i = n; return }
+            if bytes[k] == UInt8(ascii: ">") { k += 1; break }
+            if bytes[k] == UInt8(ascii: "/") { // self-closing
+                i = min(k + 2, n)
+                open(name, lat: lat, lon: lon, sawLat: sawLat, sawLon: sawLon, at: start)
+                end(name, at: start)
+                return
+            }
+            let attrStart = k
+            while k < n, bytes[k] != UInt8(ascii: "="), bytes[k] != UInt8(ascii: ">"), !TextNumbers.isBlank(bytes[k]) { k += 1 }
+            let attrEnd = k
+            while k < n, TextNumbers.isBlank(bytes[k]) { k += 1 }
+            // The end of the file inside a tag: a truncated file, kept up to here.
+            guard k < n else { i = n; return }
+            guard bytes[k] == UInt8(ascii: "=") else { throw fail("not well-formed XML (an attribute without a value)", at: start) }
+            k += 1
+            while k < n, TextNumbers.isBlank(bytes[k]) { k += 1 }
+            guard k < n else { i = n; return }
+            guard bytes[k] == UInt8(ascii: "\"") || bytes[k] == UInt8(ascii: "'") else {
+                throw fail("not well-formed XML (an attribute value without quotes)", at: start)
+            }
+            let quote = bytes[k]
+            let valueStart = k + 1
+            guard let q = memchr(bytes.baseAddress! + valueStart, Int32(quote), n - valueStart) else { i = n; return }
+            let valueEnd = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            k = valueEnd + 1
+            if name == .trkpt || name == .rtept || name == .wpt {
+                let attr = UnsafeBufferPointer(rebasing: bytes[attrStart..<attrEnd])
+                let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
+                if attr.count == 3, attr[0] == UInt8(ascii: "l"), attr[1] == UInt8(ascii: "a"), attr[2] == UInt8(ascii: "t") {
+                    sawLat = true; lat = TextNumbers.double(value)
+                } else if attr.count == 3, attr[0] == UInt8(ascii: "l"), attr[1] == UInt8(ascii: "o"), attr[2] == UInt8(ascii: "n") {
+                    sawLon = true; lon = TextNumbers.double(value)
+                }
+            }
+        }
+        i = k
+        open(name, lat: lat, lon: lon, sawLat: sawLat, sawLon: sawLon, at: start)
+    }
+
+    mutating func open(_ name: Name, lat: Double?, lon: Double?, sawLat: Bool, sawLon: Bool, at offset: Int) {
+        let parent = stack.last
+        stack.append(name)
+        switch name {
+        case .gpx: sawGPX = true
+        case .trk, .rte:
+            closeOpenTrack()
+            track = Track(kind: name == .trk ? .track : .route)
+            segmentStart = 0
+        case .trkseg:
+            closeSegment()
+        case .trkpt, .rtept:
+            if track == nil { track = Track(kind: name == .trkpt ? .track : .route); segmentStart = 0 }
+            if track!.points.count == 0, !reserved { reserve() }
+            pointBad = false
+            point = nil
+            if let lat, let lon, lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 {
+                point = (lat, lon, .nan, .nan, 0, 0)
+            } else {
+                pointBad = true
+                problem("<\(name == .trkpt ? "trkpt" : "rtept")> \(Self.whatIsWrong(lat, lon, sawLat, sawLon)) skipped", at: offset)
+            }
+        case .wpt:
+            if let lat, let lon, lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 {
+                waypoint = Waypoint(latitude: lat, longitude: lon)
+            } else {
+                problem("<wpt> \(Self.whatIsWrong(lat, lon, sawLat, sawLon)) skipped", at: offset)
+            }
+        case .name, .ele, .time, .hr, .cad, .displayColor:
+            // Text that matters: a track's or waypoint's name, a point's values, a colour.
+            let wanted = (name == .name && (parent == .trk || parent == .rte || parent == .wpt))
+                || ((name == .ele || name == .time) && (parent == .trkpt || parent == .rtept || parent == .wpt))
+                || ((name == .hr || name == .cad) && point != nil)
+                || (name == .displayColor && track != nil && point == nil)
+            if wanted { text = offset..<offset; textBuffer.removeAll(keepingCapacity: true) }
+        case .other: break
+        }
+    }
+
+    mutating func end(_ name: Name, at offset: Int) {
+        // Tolerate a missing end tag: pop to the matching open element, if any.
+        if stack.last == name { stack.removeLast() } else {
+            guard let idx = stack.lastIndex(of: name) else { return }
+            stack.removeSubrange(idx...)
+        }
+        switch name {
+        case .trk, .rte: closeOpenTrack()
+        case .trkseg: closeSegment()
+        case .trkpt, .rtept:
+            if let p = point, track != nil {
+                track!.points.append(latitude: p.lat, longitude: p.lon, elevation: p.ele, time: p.time, heartRate: p.hr, cadence: p.cad)
+            }
+            point = nil
+        case .wpt:
+            if let w = waypoint { document.waypoints.append(w) }
+            waypoint = nil
+        case .name, .ele, .time, .hr, .cad, .displayColor:
+            guard text != nil else { return }
+            text = nil
+            finishText(name, at: offset)
+        default: break
+        }
+    }
+
+    mutating func finishText(_ name: Name, at offset: Int) {
+        textBuffer.withUnsafeBufferPointer { value in
+            switch name {
+            case .ele:
+                guard let v = TextNumbers.double(value), v.isFinite else {
+                    if !value.allSatisfy(TextNumbers.isBlank) { problem("<ele> that is not a number ignored", at: offset) }
+                    return
+                }
+                if point != nil { point!.ele = Float(v) } else if waypoint != nil { waypoint!.elevation = Float(v) }
+            case .time:
+                guard let t = TextNumbers.time(value) else { problem("<time> that is not an ISO 8601 time ignored", at: offset); return }
+                if point != nil { point!.time = t }
+            case .hr, .cad:
+                guard let v = TextNumbers.double(value), v.isFinite, v >= 0, v < 1000 else { return }
+                if name == .hr { point?.hr = UInt16(v) } else { point?.cad = UInt16(v) }
+            case .name:
+                let s = Self.decodeEntities(value)
+                if waypoint != nil { waypoint!.name = s } else if track != nil { track!.name = s }
+            case .displayColor:
+                track?.color = Self.garminColors[Self.decodeEntities(value)]
+            default: break
+            }
+        }
+    }
+
+    /// Room for as many points as the file could hold (a point takes ~60 bytes or more), made
+    /// once for the first track: a million appends then never copy the arrays.
+    var reserved = false
+    mutating func reserve() {
+        reserved = true
+        let n = min((bytes.count - i) / 60 + 16, 20_000_000)
+        track!.points.latitude.reserveCapacity(n)
+        track!.points.longitude.reserveCapacity(n)
+        track!.points.elevation.reserveCapacity(n)
+        track!.points.time.reserveCapacity(n)
+    }
+
+    mutating func closeSegment() {
+        guard let t = track else { return }
+        if t.points.count > segmentStart { track!.segments.append(segmentStart..<t.points.count) }
+        segmentStart = t.points.count
+    }
+
+    mutating func closeOpenTrack() {
+        closeSegment()
+        if var t = track, t.points.count > 0 {
+            t.points.finish()
+            document.tracks.append(t)
+        }
+        track = nil
+    }
+
+    static func whatIsWrong(_ lat: Double?, _ lon: Double?, _ sawLat: Bool, _ sawLon: Bool) -> String {
+        if !sawLat || !sawLon { return "without lat and lon" }
+        guard let lat, let lon, lat.isFinite, lon.isFinite else { return "with a lat or lon that is not a number" }
+        return "with coordinates out of range (lat \(lat), lon \(lon))"
+    }
+
+    /// Text with the predefined entities and character references decoded, trimmed.
+    static func decodeEntities(_ p: UnsafeBufferPointer<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(p.count)
+        var k = 0
+        while k < p.count {
+            if p[k] == UInt8(ascii: "&"), let semi = p[k...].prefix(12).firstIndex(of: UInt8(ascii: ";")) {
+                let entity = String(decoding: p[(k + 1)..<semi], as: UTF8.self)
+                var scalar: Unicode.Scalar?
+                switch entity {
+                case "amp": scalar = "&"
+                case "lt": scalar = "<"
+                case "gt": scalar = ">"
+                case "quot": scalar = "\""
+                case "apos": scalar = "'"
+                default:
+                    if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init) }
+                    else if entity.hasPrefix("#") { scalar = UInt32(entity.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init) }
+                }
+                if let scalar {
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    k = semi + 1
+                    continue
+                }
+            }
+            out.append(p[k])
+            k += 1
+        }
+        return String(decoding: out, as: UTF8.self).trimmed
+    }
+
+    /// Garmin's `gpxx:DisplayColor` names.
+    static let garminColors: [String: Color] = [
+        "Black": Color(hex: 0x000000), "DarkRed": Color(hex: 0x8B0000), "DarkGreen": Color(hex: 0x006400),
+        "DarkYellow": Color(hex: 0xB5B820), "DarkBlue": Color(hex: 0x00008B), "DarkMagenta": Color(hex: 0x8B008B),
+        "DarkCyan": Color(hex: 0x008B8B), "LightGray": Color(hex: 0xD3D3D3), "DarkGray": Color(hex: 0xA9A9A9),
+        "Red": Color(hex: 0xFF0000), "Green": Color(hex: 0x00FF00), "Yellow": Color(hex: 0xFFFF00),
+        "Blue": Color(hex: 0x0000FF), "Magenta": Color(hex: 0xFF00FF), "Cyan": Color(hex: 0x00FFFF),
+        "White": Color(hex: 0xFFFFFF),
+    ]
+}
