@@ -29,7 +29,10 @@ public struct GeoFileExtent: Sendable, Equatable {
         let ext = url.pathExtension.lowercased()
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
         var points = Accumulator()
-        if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) {
+        if ext == "csv" || ext == "tsv" {
+            let doc = try CSVTrackReader(file: url.path).read(data)
+            for t in doc.tracks { for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) } }
+        } else if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) {
             try readGPX(data, url, into: &points)
         } else {
             try readGeoJSON(data, url, into: &points)
