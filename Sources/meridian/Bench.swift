@@ -38,6 +38,7 @@ struct Bench: ParsableCommand {
         var rows: [Row] = []
         rows += try startupRows()
         rows += try basemapRows()
+        rows += try trackRows()
         rows += try windowRows()
         SDL.quit() // after the window and everything drawn with it are gone
         if json {

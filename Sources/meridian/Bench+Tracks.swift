@@ -1,0 +1,69 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapData
+import MapGeometry
+import Platform
+
+extension Bench {
+    /// Reading generated GPX tracks (one point a second, with elevation and time, as a
+    /// watch records them): parse, statistics, and per-point importance for simplification.
+    func trackRows() throws -> [Row] {
+        var rows: [Row] = []
+        for n in [100_000, 1_000_000] {
+            let path = "/tmp/meridian-bench-\(getpid())-\(n).gpx"
+            defer { unlink(path) }
+            try Self.writeTrack(points: n, to: path)
+            let label = n == 1_000_000 ? "1,000,000" : "100,000"
+            var start = MonotonicClock.now
+            let data = try FileIO.read(path)
+            let doc = try GPXReader(file: path).read(data)
+            let read = MonotonicClock.now - start
+            guard let track = doc.tracks.first, track.points.count == n else { throw ValidationError("the generated track did not read back") }
+            start = MonotonicClock.now
+            let stats = TrackStatistics(track)
+            let statsTime = MonotonicClock.now - start
+            start = MonotonicClock.now
+            var projected: [MapPoint] = []
+            projected.reserveCapacity(n)
+            for k in 0..<n {
+                projected.append(WebMercator.project(Coordinate(latitude: track.points.latitude[k], longitude: track.points.longitude[k])))
+            }
+            // Half a pixel at zoom 20 in world units (256 at zoom 0): no zoom needs finer.
+            let importance = Simplify.importance(projected, floor: 0.5 / Double(1 << 20))
+            let simplifyTime = MonotonicClock.now - start
+            let z12 = importance.filter { $0 > 0.5 / 4096 }.count
+            rows += [
+                Row(name: "GPX \(label) points (\(data.count / 1_000_000) MB): read", value: read * 1000, unit: "ms", target: n == 1_000_000 ? "part of ≤ 1 s to drawn" : ""),
+                Row(name: "GPX \(label) points: statistics", value: statsTime * 1000, unit: "ms", target: ""),
+                Row(name: "GPX \(label) points: project + importance", value: simplifyTime * 1000, unit: "ms", target: ""),
+                Row(name: "GPX \(label) points: kept at zoom 12", value: Double(z12), unit: "", target: String(cFormat: "of %d; %.0f km", n, stats.distance / 1000)),
+            ]
+        }
+        return rows
+    }
+
+    /// A wandering ride through the Alps, one point a second.
+    static func writeTrack(points n: Int, to path: String) throws {
+        var out = [UInt8]()
+        out.reserveCapacity(n * 110 + 400)
+        out += Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"meridian bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>Bench ride</name><trkseg>\n".utf8)
+        let start = 1_777_622_400 // 2026-05-01T08:00:00Z
+        for i in 0..<n {
+            let a = Double(i) / 5000
+            let lat = 46 + 0.8 * sin(a * 0.7) + Double(i) * 1e-7, lon = 7 + 1.2 * cos(a * 0.5) + Double(i) * 2e-7
+            let t = start + i
+            let (d, s) = (t / 86400, t % 86400)
+            // Civil date from days since 1970 (Howard Hinnant's algorithm).
+            let z = d + 719_468, era = z / 146_097, doe = z - era * 146_097
+            let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+            let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9, year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+            out += Array(String(cFormat: "<trkpt lat=\"%.7f\" lon=\"%.7f\"><ele>%.1f</ele><time>%04d-%02d-%02dT%02d:%02d:%02dZ</time></trkpt>\n",
+                                lat, lon, 1000 + 500 * sin(a), year, month, day, s / 3600, s / 60 % 60, s % 60).utf8)
+        }
+        out += Array("</trkseg></trk>\n</gpx>\n".utf8)
+        guard out.withUnsafeBytes({ FileIO.writeBytes($0, to: path) }) else { throw ValidationError("cannot write \(path)") }
+    }
+}
