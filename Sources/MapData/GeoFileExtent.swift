@@ -9,10 +9,13 @@ import MapGeometry
 public struct GeoFileExtent: Sendable, Equatable {
     public var south: Double, west: Double, north: Double, east: Double
     public var pointCount: Int
+    /// What was skipped (bad points, unreadable values), with lines: the rest is in the extent.
+    public var problems: [GeoFileError]
 
-    public init(south: Double, west: Double, north: Double, east: Double, pointCount: Int) {
+    public init(south: Double, west: Double, north: Double, east: Double, pointCount: Int, problems: [GeoFileError] = []) {
         self.south = south; self.west = west; self.north = north; self.east = east
         self.pointCount = pointCount
+        self.problems = problems
     }
 
     public var mapRect: MapRect {
@@ -29,15 +32,18 @@ public struct GeoFileExtent: Sendable, Equatable {
         let ext = url.pathExtension.lowercased()
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
         var points = Accumulator()
+        var problems: [GeoFileError] = []
         if ext == "csv" || ext == "tsv" {
             let doc = try CSVTrackReader(file: url.path).read(data)
+            problems = doc.problems
             for t in doc.tracks { for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) } }
         } else if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) {
-            try readGPX(data, url, into: &points)
+            problems = try readGPX(data, url, into: &points)
         } else {
             try readGeoJSON(data, url, into: &points)
         }
-        guard let extent = points.extent else { throw GeoFileError(file: url.path, line: nil, reason: "holds no points") }
+        guard var extent = points.extent else { throw problems.first ?? GeoFileError(file: url.path, line: nil, reason: "holds no points") }
+        extent.problems = problems
         return extent
     }
 
@@ -57,13 +63,14 @@ public struct GeoFileExtent: Sendable, Equatable {
         }
     }
 
-    private static func readGPX(_ data: Data, _ url: URL, into points: inout Accumulator) throws {
+    /// Returns what the reader skipped.
+    private static func readGPX(_ data: Data, _ url: URL, into points: inout Accumulator) throws -> [GeoFileError] {
         let doc = try GPXReader(file: url.path).read(data)
         for t in doc.tracks {
             for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) }
         }
         for w in doc.waypoints { _ = points.add(w.latitude, w.longitude) }
-        if points.extent == nil, let first = doc.problems.first { throw first }
+        return doc.problems
     }
 
     private static func readGeoJSON(_ data: Data, _ url: URL, into points: inout Accumulator) throws {
@@ -94,7 +101,7 @@ public struct GeoFileExtent: Sendable, Equatable {
     }
 }
 
-public struct GeoFileError: Error, CustomStringConvertible, Sendable {
+public struct GeoFileError: Error, CustomStringConvertible, Sendable, Equatable {
     public let file: String
     public let line: Int?
     public let reason: String

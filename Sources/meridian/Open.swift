@@ -82,8 +82,14 @@ struct Open: ParsableCommand {
         for path in files {
             do {
                 let extent = try GeoFileExtent.read(URL(fileURLWithPath: path))
+                if let first = extent.problems.first {
+                    // Every problem goes to stderr; the window shows the first and how many more.
+                    for p in extent.problems.dropFirst() { warn("\(p)") }
+                    let more = extent.problems.count > 1 ? " (and \(extent.problems.count - 1) more, listed on stderr)" : ""
+                    notices.append("\(first); skipped\(more)")
+                }
                 rect = rect.map { $0.union(extent.mapRect) } ?? extent.mapRect
-                opened.append("\(URL(fileURLWithPath: path).lastPathComponent) (\(extent.pointCount) points)")
+                opened.append("\(URL(fileURLWithPath: path).lastPathComponent) (\(extent.pointCount) \(extent.pointCount == 1 ? "point" : "points"))")
             } catch {
                 notices.append("\(error)")
             }

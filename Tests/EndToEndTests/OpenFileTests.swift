@@ -15,8 +15,11 @@ struct OpenFileTests {
         </trkseg></trk></gpx>
         """.utf8).write(to: good)
         try Data("<gpx>\n<wpt lat=\"abc\" lon=\"1\"/>\n</gpx>\n".utf8).write(to: bad)
+        // Partly valid: its good point counts, its bad one is reported with its line.
+        let partial = dir.appendingPathComponent("partial.csv")
+        try Data("lat,lon\n-33.85,18.45\n-95,18\n".utf8).write(to: partial)
         let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path,
-                           good.path, bad.path],
+                           good.path, bad.path, partial.path],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
         let id = try x.waitForWindow("Meridian")
         _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
@@ -27,7 +30,8 @@ struct OpenFileTests {
         #expect(app.waitForExit(timeout: 10) && app.process.terminationStatus == 0)
         let errors = app.errorOutput
         #expect(errors.contains("\(bad.path):2: <wpt> with a lat or lon that is not a number"), "\(errors)")
-        #expect(errors.contains("Showing where walk.gpx (2 points) lie"))
+        #expect(errors.contains("Showing where walk.gpx (2 points), partial.csv (1 point) lie"), "\(errors)")
+        #expect(errors.contains("\(partial.path):3: row coordinates out of range (lat -95.0, lon 18.0) skipped"), "\(errors)")
         // The view went to the track (Cape Town), zoomed in to fit it.
         let v = try SavedView.read(dir)
         #expect(abs(v.center.lat - (-33.85)) < 0.01 && abs(v.center.lon - 18.45) < 0.01, "\(v.center)")

@@ -44,6 +44,16 @@ struct GeoFileExtentTests {
         }
     }
 
+    /// A partly valid file: the good points make the extent, the bad ones are listed with lines.
+    @Test func aPartlyValidFileLoadsWhatIsValidAndSaysWhatWasSkipped() throws {
+        let u = try file("partial.gpx", "<gpx><trk><trkseg>\n<trkpt lat=\"10\" lon=\"20\"/>\n<trkpt lat=\"abc\" lon=\"1\"/>\n<trkpt lat=\"11\" lon=\"21\"/>\n</trkseg></trk></gpx>")
+        let e = try GeoFileExtent.read(u)
+        #expect(e.south == 10 && e.north == 11 && e.west == 20 && e.east == 21 && e.pointCount == 2)
+        #expect(e.problems.map(\.line) == [3] && e.problems[0].file == u.path && e.problems[0].reason.contains("not a number"))
+        let c = try GeoFileExtent.read(try file("partial.csv", "lat,lon\n10,20\nx,1\n11,21\n"))
+        #expect(c.pointCount == 2 && c.problems.map(\.line) == [3])
+    }
+
     @Test func geoJSONPositionsInEveryGeometry() throws {
         let u = try file("shapes.geojson", """
         {"type":"FeatureCollection","features":[
