@@ -12,8 +12,8 @@ public struct CSVTrackReader {
 
     public init(file: String) { self.file = file }
 
-    public func read(_ data: Data) throws -> GPXDocument {
-        var doc = GPXDocument()
+    public func read(_ data: Data) throws -> GeoDocument {
+        var doc = GeoDocument()
         var text = String(decoding: data, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // Lines, CRLF or LF, with their numbers; blank lines and # comments skipped.
@@ -73,7 +73,7 @@ public struct CSVTrackReader {
         return doc
     }
 
-    private func problem(_ doc: inout GPXDocument, _ line: Int, _ reason: String) {
+    private func problem(_ doc: inout GeoDocument, _ line: Int, _ reason: String) {
         if doc.problems.count < 1000 { doc.problems.append(GeoFileError(file: file, line: line, reason: "row " + reason + " skipped")) }
     }
 

@@ -2,9 +2,11 @@ import FoundationEssentials
 import Glibc
 import MapCore
 
-/// What a GPX file holds: its tracks and routes, its waypoints, and what was skipped.
-public struct GPXDocument: Sendable {
+/// What a file holds: its lines (GPX tracks and routes, GeoJSON and CSV lines), its areas,
+/// its named points, and what was skipped.
+public struct GeoDocument: Sendable {
     public var tracks: [Track] = []
+    public var areas: [Area] = []
     public var waypoints: [Waypoint] = []
     /// Problems that did not stop the reading, each with its line: the rest was loaded.
     public var problems: [GeoFileError] = []
@@ -25,7 +27,7 @@ public struct GPXReader {
 
     public init(file: String) { self.file = file }
 
-    public func read(_ data: Data) throws -> GPXDocument {
+    public func read(_ data: Data) throws -> GeoDocument {
         try data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), file: file)
             try parser.run()
@@ -37,7 +39,7 @@ public struct GPXReader {
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
-    var document = GPXDocument()
+    var document = GeoDocument()
     var i = 0
     /// Lines counted up to `lineAt` (problems are rare; lines are found when one happens).
     var lineAt = 0, line = 1

@@ -31,17 +31,19 @@ public struct GeoFileExtent: Sendable, Equatable {
         }
         let ext = url.pathExtension.lowercased()
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
-        var points = Accumulator()
-        var problems: [GeoFileError] = []
+        let doc: GeoDocument
         if ext == "csv" || ext == "tsv" {
-            let doc = try CSVTrackReader(file: url.path).read(data)
-            problems = doc.problems
-            for t in doc.tracks { for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) } }
+            doc = try CSVTrackReader(file: url.path).read(data)
         } else if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) {
-            problems = try readGPX(data, url, into: &points)
+            doc = try GPXReader(file: url.path).read(data)
         } else {
-            try readGeoJSON(data, url, into: &points)
+            doc = try GeoJSONReader(file: url.path).read(data)
         }
+        var points = Accumulator()
+        for t in doc.tracks { for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) } }
+        for a in doc.areas { for ring in a.rings { for c in ring { _ = points.add(c.latitude, c.longitude) } } }
+        for w in doc.waypoints { _ = points.add(w.latitude, w.longitude) }
+        let problems = doc.problems
         guard var extent = points.extent else { throw problems.first ?? GeoFileError(file: url.path, line: nil, reason: "holds no points") }
         extent.problems = problems
         return extent
@@ -61,43 +63,6 @@ public struct GeoFileExtent: Sendable, Equatable {
             }
             return true
         }
-    }
-
-    /// Returns what the reader skipped.
-    private static func readGPX(_ data: Data, _ url: URL, into points: inout Accumulator) throws -> [GeoFileError] {
-        let doc = try GPXReader(file: url.path).read(data)
-        for t in doc.tracks {
-            for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) }
-        }
-        for w in doc.waypoints { _ = points.add(w.latitude, w.longitude) }
-        return doc.problems
-    }
-
-    private static func readGeoJSON(_ data: Data, _ url: URL, into points: inout Accumulator) throws {
-        let root: JSONValue
-        do { root = try JSONValue.parse(data) } catch {
-            throw GeoFileError(file: url.path, line: nil, reason: "\(error)")
-        }
-        guard root["type"]?.string != nil else {
-            throw GeoFileError(file: url.path, line: nil, reason: "not a GeoJSON object (no \"type\")")
-        }
-        // Every position in every geometry: arrays whose first two members are numbers.
-        func walk(_ v: JSONValue, depth: Int) throws {
-            // Nesting deeper than any geometry needs is a hostile file, not a map.
-            guard depth < 64 else { throw GeoFileError(file: url.path, line: nil, reason: "nested deeper than 64 levels") }
-            if let a = v.array {
-                if a.count >= 2, let lon = a[0].number, let lat = a[1].number {
-                    guard points.add(lat, lon) else {
-                        throw GeoFileError(file: url.path, line: nil, reason: "coordinates out of range (\(lon), \(lat))")
-                    }
-                } else {
-                    for x in a { try walk(x, depth: depth + 1) }
-                }
-            } else if v.object != nil {
-                for key in ["coordinates", "geometry", "geometries", "features"] { if let x = v[key] { try walk(x, depth: depth + 1) } }
-            }
-        }
-        try walk(root, depth: 0)
     }
 }
 

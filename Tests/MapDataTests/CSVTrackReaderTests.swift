@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 struct CSVTrackReaderTests {
-    func read(_ text: String) throws -> GPXDocument { try CSVTrackReader(file: "r.csv").read(Data(text.utf8)) }
+    func read(_ text: String) throws -> GeoDocument { try CSVTrackReader(file: "r.csv").read(Data(text.utf8)) }
 
     @Test("Separators, headers and the seed's bare pairs", arguments: [
         ("47.1,8.5\n47.2,8.6\n", [47.1, 47.2], [8.5, 8.6]),                                   // the seed: lat,lon, no header

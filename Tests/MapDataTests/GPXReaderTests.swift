@@ -4,7 +4,7 @@ import MapCore
 import Testing
 
 struct GPXReaderTests {
-    func read(_ text: String) throws -> GPXDocument { try GPXReader(file: "t.gpx").read(Data(text.utf8)) }
+    func read(_ text: String) throws -> GeoDocument { try GPXReader(file: "t.gpx").read(Data(text.utf8)) }
 
     @Test func tracksRoutesWaypointsAndTheirQuirks() throws {
         // A byte order mark, CRLF lines, a comment, an entity and CDATA in names, an empty

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapGeometry
 
 /// Points of tracks, stored column by column: a million points take 28 MB (latitude and
 /// longitude as doubles, elevation as a float, time as a double), not the 40 of an array of
@@ -48,8 +49,9 @@ public struct Track: Sendable {
     public enum Kind: Sendable, Equatable { case track, route }
     public var kind: Kind
     public var name: String?
-    /// The colour the file names for it, if any.
+    /// The colour and line width (points) the file names for it, if any.
     public var color: Color?
+    public var width: Double?
     /// Ranges of `points` that are drawn as connected lines (GPX segments).
     public var segments: [Range<Int>]
     public var points: TrackPoints
@@ -80,5 +82,23 @@ public struct Waypoint: Sendable, Equatable {
     public static func == (a: Waypoint, b: Waypoint) -> Bool {
         a.latitude == b.latitude && a.longitude == b.longitude && a.name == b.name
             && (a.elevation == b.elevation || (a.elevation.isNaN && b.elevation.isNaN))
+    }
+}
+
+/// A filled shape from a file (GeoJSON Polygon, KML Polygon): an outer ring and its holes.
+public struct Area: Sendable, Equatable {
+    /// Rings of (latitude, longitude); the first is the outline, the others holes.
+    public var rings: [[Coordinate]]
+    public var name: String?
+    public var fill: Color?
+    public var stroke: Color?
+    public var strokeWidth: Double?
+
+    public init(rings: [[Coordinate]], name: String? = nil, fill: Color? = nil, stroke: Color? = nil, strokeWidth: Double? = nil) {
+        self.rings = rings
+        self.name = name
+        self.fill = fill
+        self.stroke = stroke
+        self.strokeWidth = strokeWidth
     }
 }
