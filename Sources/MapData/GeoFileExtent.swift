@@ -34,6 +34,8 @@ public struct GeoFileExtent: Sendable, Equatable {
         let doc: GeoDocument
         if ext == "csv" || ext == "tsv" {
             doc = try CSVTrackReader(file: url.path).read(data)
+        } else if ext == "kml" {
+            doc = try KMLReader(file: url.path).read(data)
         } else if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) {
             doc = try GPXReader(file: url.path).read(data)
         } else {

@@ -24,7 +24,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
     var pins: String?
 
-    @Argument(help: ArgumentHelp("GPX or GeoJSON files to open (the view moves to show them).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to open (the view moves to show them).", valueName: "FILE"))
     var files: [String] = []
 
     @Flag(name: .long, help: .hidden)

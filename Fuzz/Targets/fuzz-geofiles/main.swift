@@ -3,12 +3,12 @@ import Glibc
 import MapData
 import Platform
 
-// GPX (Meridian's own tokenizer), GeoJSON and CSV files as the desktop opens them; the first
+// GPX (Meridian's own tokenizer), GeoJSON, CSV and KML (libxml2) files as the desktop opens them; the first
 // byte chooses which reader gets the rest.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGeoFiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
-    let ext = ["gpx", "geojson", "csv"][Int(start.load(as: UInt8.self) % 3)]
+    let ext = ["gpx", "geojson", "csv", "kml"][Int(start.load(as: UInt8.self) % 4)]
     let path = "/tmp/meridian-fuzz-\(getpid()).\(ext)"
     guard FileIO.writeBytes(UnsafeRawBufferPointer(start: start + 1, count: count - 1), to: path) else { return 0 }
     defer { unlink(path) }
