@@ -3,9 +3,10 @@ import Glibc
 import Platform
 import MapGeometry
 
-/// Where the points of a GPX or GeoJSON file lie: enough to show the user the right part of
-/// the map when the desktop opens such a file. Bad files are errors that name the file, the
-/// line when known, and the reason.
+/// Where the points of a GPX, KML, GeoJSON or CSV file lie: enough to show the user the
+/// right part of the map when the desktop opens such a file. A file with nothing usable is an
+/// error naming the file, the line when known, and the reason; bad points in a usable file
+/// are listed in `problems`.
 public struct GeoFileExtent: Sendable, Equatable {
     public var south: Double, west: Double, north: Double, east: Double
     public var pointCount: Int
