@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import MapGeometry
 
 /// Reads a route from CSV: `lat,lon` per line as the original route sample had it, or any
 /// table with a header naming its columns (lat/latitude, lon/lng/long/longitude,
@@ -56,7 +57,7 @@ public struct CSVTrackReader {
             guard let lat = Double(c[columns.lat]), let lon = Double(c[columns.lon]), lat.isFinite, lon.isFinite else {
                 problem(&doc, row.line, "latitude or longitude is not a number (\(c[columns.lat]), \(c[columns.lon]))"); continue
             }
-            guard abs(lat) <= 90, abs(lon) <= 180 else {
+            guard Coordinate(latitude: lat, longitude: lon).isValid else {
                 problem(&doc, row.line, "coordinates out of range (lat \(lat), lon \(lon))"); continue
             }
             var ele = Float.nan, time = Double.nan

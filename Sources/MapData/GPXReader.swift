@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapGeometry
 
 /// What a file holds: its lines (GPX tracks and routes, GeoJSON and CSV lines), its areas,
 /// its named points, and what was skipped.
@@ -50,9 +51,9 @@ private struct Parser {
     var track: Track?
     var segmentStart = 0
     var point: (lat: Double, lon: Double, ele: Float, time: Double, hr: UInt16, cad: UInt16)?
-    var pointBad = false
     var waypoint: Waypoint?
-    var text: Range<Int>?
+    /// Inside an element whose text matters; the text so far.
+    var capturingText = false
     var textBuffer: [UInt8] = []
 
     /// The elements GPX reading cares about, by local name (any namespace prefix).
@@ -89,7 +90,7 @@ private struct Parser {
         while i < n {
             guard let lt = memchr(base + i, 0x3C, n - i) else { break }
             let at = UnsafePointer<UInt8>(lt.assumingMemoryBound(to: UInt8.self)) - base
-            if text != nil { appendText(i..<at) }
+            if capturingText { appendText(i..<at) }
             i = at
             try tag()
         }
@@ -134,7 +135,7 @@ private struct Parser {
             i = e + 3
         } else if starts("<![CDATA[", at: i) {
             guard let e = find("]]>", from: i + 9) else { i = bytes.count; return }
-            if text != nil { textBuffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
+            if capturingText { appendText((i + 9)..<e) }
             i = e + 3
         } else if starts("<!", at: i) {
             throw fail("a document type declaration (DTD) is not accepted", at: start)
@@ -235,16 +236,14 @@ private struct Parser {
         case .trkpt, .rtept:
             if track == nil { track = Track(kind: name == .trkpt ? .track : .route); segmentStart = 0 }
             if track!.points.count == 0, !reserved { reserve() }
-            pointBad = false
             point = nil
-            if let lat, let lon, lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 {
+            if let lat, let lon, Coordinate(latitude: lat, longitude: lon).isValid {
                 point = (lat, lon, .nan, .nan, 0, 0)
             } else {
-                pointBad = true
                 problem("<\(name == .trkpt ? "trkpt" : "rtept")> \(Self.whatIsWrong(lat, lon, sawLat, sawLon)) skipped", at: offset)
             }
         case .wpt:
-            if let lat, let lon, lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 {
+            if let lat, let lon, Coordinate(latitude: lat, longitude: lon).isValid {
                 waypoint = Waypoint(latitude: lat, longitude: lon)
             } else {
                 problem("<wpt> \(Self.whatIsWrong(lat, lon, sawLat, sawLon)) skipped", at: offset)
@@ -255,7 +254,7 @@ private struct Parser {
                 || ((name == .ele || name == .time) && (parent == .trkpt || parent == .rtept || parent == .wpt))
                 || ((name == .hr || name == .cad) && point != nil)
                 || (name == .displayColor && track != nil && point == nil)
-            if wanted { text = offset..<offset; textBuffer.removeAll(keepingCapacity: true) }
+            if wanted { capturingText = true; textBuffer.removeAll(keepingCapacity: true) }
         case .other: break
         }
     }
@@ -278,8 +277,8 @@ private struct Parser {
             if let w = waypoint { document.waypoints.append(w) }
             waypoint = nil
         case .name, .ele, .time, .hr, .cad, .displayColor:
-            guard text != nil else { return }
-            text = nil
+            guard capturingText else { return }
+            capturingText = false
             finishText(name, at: offset)
         default: break
         }

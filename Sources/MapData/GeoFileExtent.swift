@@ -55,7 +55,7 @@ public struct GeoFileExtent: Sendable, Equatable {
     struct Accumulator {
         var extent: GeoFileExtent?
         mutating func add(_ lat: Double, _ lon: Double) -> Bool {
-            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { return false }
+            guard Coordinate(latitude: lat, longitude: lon).isValid else { return false }
             if var e = extent {
                 e.south = min(e.south, lat); e.north = max(e.north, lat)
                 e.west = min(e.west, lon); e.east = max(e.east, lon)

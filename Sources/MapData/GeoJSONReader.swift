@@ -43,12 +43,12 @@ public struct GeoJSONReader {
             }
         }
 
-        /// `#rgb` or `#rrggbb`.
+        /// `#rgb` or `#rrggbb` (the `#` may be left out).
         static func color(_ s: String) -> Color? {
             var hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
             if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
-            guard hex.count == 6, let v = UInt32(hex, radix: 16) else { return nil }
-            return Color(hex: v)
+            // With its `#`, never one of the names `Color(parsing:)` also knows.
+            return hex.count == 6 ? Color(parsing: "#" + hex) : nil
         }
     }
 
@@ -123,7 +123,7 @@ public struct GeoJSONReader {
     /// `[lon, lat]` or `[lon, lat, elevation]` within range.
     private func position(_ v: JSONValue?) -> (lat: Double, lon: Double, ele: Float)? {
         guard let a = v?.array, a.count >= 2, let lon = a[0].number, let lat = a[1].number,
-              lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+              Coordinate(latitude: lat, longitude: lon).isValid else { return nil }
         let ele = a.count >= 3 ? a[2].number.map { Float($0) } ?? .nan : .nan
         return (lat, lon, ele)
     }

@@ -71,7 +71,7 @@ public struct KMLReader {
                     case "coord":
                         // gx:coord is "lon lat alt", separated by spaces.
                         let parts = value.split(separator: " ").compactMap { Double($0) }
-                        if parts.count >= 2, parts[0].isFinite, parts[1].isFinite, abs(parts[1]) <= 90, abs(parts[0]) <= 180 {
+                        if parts.count >= 2, Coordinate(latitude: parts[1], longitude: parts[0]).isValid {
                             coords.append((parts[1], parts[0], parts.count > 2 ? Float(parts[2]) : .nan))
                         } else {
                             problem(&doc, xml.line, "gx:coord \"\(value)\" skipped")
@@ -118,8 +118,8 @@ public struct KMLReader {
         var out: [(lon: Double, lat: Double, alt: Float)] = [], bad = 0
         for t in s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" || $0 == "\r" }) {
             let parts = t.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]), lon.isFinite, lat.isFinite,
-                  abs(lat) <= 90, abs(lon) <= 180 else { bad += 1; continue }
+            guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
+                  Coordinate(latitude: lat, longitude: lon).isValid else { bad += 1; continue }
             out.append((lon, lat, parts.count > 2 ? Double(parts[2]).map { Float($0) } ?? .nan : .nan))
         }
         return (out, bad)

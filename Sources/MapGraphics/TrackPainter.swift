@@ -29,8 +29,8 @@ public enum TrackPainter {
     /// device pixels (`pointScale` device pixels per point).
     public static func paint(_ tracks: [(geometry: TrackGeometry, style: TrackStyle)], tile: TileID, pointScale: Double,
                              into canvas: CairoCanvas) {
-        let size = WebMercator.worldSize / Double(tile.tilesAcross)
-        let ox = Double(tile.x) * size, oy = Double(tile.y) * size
+        let box = tile.mapRect
+        let size = box.size.width, ox = box.minX, oy = box.minY
         let scale = Double(canvas.width) / size // device pixels per world unit
         let tolerance = 0.5 / scale
         let cr = canvas.context

@@ -66,15 +66,14 @@ extension Bitmap {
     /// tiles are the bottom of the map, so they are copied to the screen without blending.
     public mutating func flatten(over background: UInt32) {
         let br = (background >> 16) & 0xFF, bg = (background >> 8) & 0xFF, bb = background & 0xFF
-        let swapped = order == .abgr
+        // Channels as stored: the high one is red in ARGB, blue in ABGR.
+        let (bh, bl) = order == .abgr ? (bb, br) : (br, bb)
         let premultiplied = self.premultiplied
         pixels.withUnsafeMutableBufferPointer { buf in
             for i in buf.indices {
                 let p = buf[i]
                 let a = p >> 24
                 if a == 255 { continue }
-                // Channels as stored: the high one is red in ARGB, blue in ABGR.
-                let (bh, bl) = swapped ? (bb, br) : (br, bb)
                 func ch(_ shift: UInt32, _ under: UInt32) -> UInt32 {
                     let c = (p >> shift) & 0xFF
                     let top = premultiplied ? c * 255 : c * a

@@ -76,30 +76,30 @@ public final class Compositor {
     /// the frame after the map stops filters them again.
     public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int), moving: Bool = false) {
         textures.nearestScaling = moving && renderer.isSoftware
-        covered = tilesCover(list)
+        let covered = list.tilesCoverView
         let base = list.commands[..<min(list.baseCount, list.commands.count)]
         defer { previousBase = base }
         // Only a pulse over a still map repeats the base frame after frame; a one-off frame
         // would pay for the fill (a synchronous render-target pass) for nothing.
         guard list.animating, list.baseCount > 0, list.baseCount < list.commands.count else {
             cachedBase = nil
-            run(list.commands[...], k)
+            run(list.commands[...], k, covered: covered)
             return
         }
         if let cache, cachedBase == base, cache.width == outputSize.width, cache.height == outputSize.height {
             cacheHits += 1
-        } else if previousBase == base, fillCache(base, k, outputSize) {
+        } else if previousBase == base, fillCache(base, k, outputSize, covered: covered) {
             cacheFills += 1
         } else {
             cachedBase = nil
-            run(list.commands[...], k)
+            run(list.commands[...], k, covered: covered)
             return
         }
         SDL_RenderCopy(renderer.raw, cache!.raw, nil, nil)
-        run(list.commands[list.baseCount...], k)
+        run(list.commands[list.baseCount...], k, covered: covered)
     }
 
-    private func fillCache(_ base: ArraySlice<DrawCommand>, _ k: Double, _ size: (width: Int, height: Int)) -> Bool {
+    private func fillCache(_ base: ArraySlice<DrawCommand>, _ k: Double, _ size: (width: Int, height: Int), covered: Bool) -> Bool {
         if cache == nil || cache!.width != size.width || cache!.height != size.height {
             cache = nil
             guard let t = SDL_CreateTexture(renderer.raw, renderer.tileFormat,
@@ -110,7 +110,7 @@ public final class Compositor {
             cache = SDLTexture(raw: t, width: size.width, height: size.height, renderer: renderer)
         }
         guard SDL_SetRenderTarget(renderer.raw, cache!.raw) == 0 else { cache = nil; return false }
-        run(base, k)
+        run(base, k, covered: covered)
         SDL_SetRenderTarget(renderer.raw, nil)
         cachedBase = base
         return true
@@ -131,17 +131,8 @@ public final class Compositor {
         }
     }
 
-    /// The tiles cover the view (no clear needed under them).
-    private var covered = false
-
-    /// Whether `list`'s tiles cover the view: the scene says so and none of them is empty.
-    private func tilesCover(_ list: DrawList) -> Bool {
-        guard list.tilesCoverView else { return false }
-        for c in list.commands { if case let .tile(id, _, _, _) = c, textures.texture(for: id) == nil { return false } }
-        return true
-    }
-
-    private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double) {
+    /// `covered`: the tiles cover the view (no clear needed under them).
+    private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double, covered: Bool) {
         let r = renderer.raw
         defer { batch.flush(r) }
         let out = renderer.outputSize

@@ -95,8 +95,7 @@ public final class MapHost {
         wake = WakeSignal(eventType: type)
         // SDL starts with text input on; it is wanted only while a pin's title is typed.
         SDL_StopTextInput()
-        pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
-                                  painter: painter, pixelRatio: pixelRatio, background: state.background, wake: { [wake] in wake.signal() })
+        pipeline = Self.makePipeline(window, source, painter, pixelRatio, state.background, wake)
         pipeline.rasterizer.start()
     }
 
@@ -229,9 +228,15 @@ public final class MapHost {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
             pipeline.stop()
-            pipeline = RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source,
-                                      painter: painter, pixelRatio: ratio, background: state.background, wake: { [wake] in wake.signal() })
+            pipeline = Self.makePipeline(window, source, painter, ratio, state.background, wake)
         }
+    }
+
+    /// The window's pipeline at a pixel density; its workers wake the frame loop.
+    private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ painter: VectorTilePainter,
+                                     _ pixelRatio: Double, _ background: Color, _ wake: WakeSignal) -> RenderPipeline {
+        RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source, painter: painter,
+                       pixelRatio: pixelRatio, background: background, wake: { [wake] in wake.signal() })
     }
 
     /// Builds and presents one frame; returns its time, how many tiles and sprites it made

@@ -117,6 +117,8 @@ public final class SDLRenderer {
     /// SDL's own software rasterizer (no GL): it copies pictures quickly only when they are
     /// opaque, in the format of what it draws into, and unscaled or scaled without filtering.
     public let isSoftware: Bool
+    /// The SDL pixel format of `textureOrder`.
+    let textureFormat: UInt32
     /// The format of the (opaque) tile textures: the surface's own for the software renderer,
     /// so that copying a tile is a plain copy rather than a conversion per pixel.
     let tileFormat: UInt32
@@ -130,15 +132,10 @@ public final class SDLRenderer {
         let name = info.name.map { String(cString: $0) } ?? ""
         textureOrder = name.hasPrefix("opengl") ? .abgr : .argb
         isSoftware = name == "software"
-        let order = textureOrder == .abgr ? SDL_PIXELFORMAT_ABGR8888.rawValue : SDL_PIXELFORMAT_ARGB8888.rawValue
+        textureFormat = textureOrder == .abgr ? SDL_PIXELFORMAT_ABGR8888.rawValue : SDL_PIXELFORMAT_ARGB8888.rawValue
         // XRGB and ARGB words are laid out alike: a tile's ARGB pixels fit either.
         let fits = [SDL_PIXELFORMAT_RGB888.rawValue, SDL_PIXELFORMAT_ARGB8888.rawValue]
-        if isSoftware, let f = surfaceFormat, fits.contains(f) { tileFormat = f } else { tileFormat = order }
-    }
-
-    /// The SDL pixel format of `textureOrder`.
-    var textureFormat: UInt32 {
-        textureOrder == .abgr ? SDL_PIXELFORMAT_ABGR8888.rawValue : SDL_PIXELFORMAT_ARGB8888.rawValue
+        if isSoftware, let f = surfaceFormat, fits.contains(f) { tileFormat = f } else { tileFormat = textureFormat }
     }
 
     deinit { SDL_DestroyRenderer(raw) }

@@ -50,6 +50,13 @@ public final class TextureStore: TileAvailability {
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 
+    public func hasPixels(_ tile: TileID) -> Bool {
+        switch cache.peek(tile) {
+        case .slot?, .texture?: return true
+        default: return false
+        }
+    }
+
     public func places(in tile: TileID) -> [PlaceLabel] {
         switch cache.peek(tile) {
         case let .slot(_, p)?, let .texture(_, p)?: return p

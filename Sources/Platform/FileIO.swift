@@ -25,13 +25,17 @@ public enum FileIO {
         // A regular file is read straight into a buffer of its size: a 100 MB track read in
         // 64 KB pieces appended one by one was copied again and again as the buffer grew.
         var out = Data(count: st.st_size > 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0)
+        /// One read(2) into `buffer`, retried when a signal interrupts it; 0 at the end.
+        func readSome(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            while true {
+                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                if n >= 0 { return n }
+                if errno != EINTR { throw FileReadError(path: path, reason: reason()) }
+            }
+        }
         var filled = 0
         while filled < out.count {
-            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: path, reason: reason())
-            }
+            let n = try out.withUnsafeMutableBytes { try readSome(UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
             if n == 0 { break }
             filled += n
         }
@@ -39,11 +43,7 @@ public enum FileIO {
         // Whatever is left (a file that grew, or one that has no size: a pipe, /proc).
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: path, reason: reason())
-            }
+            let n = try chunk.withUnsafeMutableBytes { try readSome($0) }
             if n == 0 { return out }
             guard out.count + n <= limit else { throw FileReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
             out.append(contentsOf: chunk[0..<n])

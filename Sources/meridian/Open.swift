@@ -59,11 +59,7 @@ struct Open: ParsableCommand {
     /// Loads the pins file into the window and saves it after every change; returns the saver
     /// (nil when the file must not be written: it could not be read nor moved aside).
     private func loadPins(into host: MapHost, file: PinFile, loaded: PinFile.Loaded) -> PinSaver? {
-        if let first = loaded.problems.first {
-            for p in loaded.problems.dropFirst() { warn(p) }
-            let more = loaded.problems.count > 1 ? " (and \(loaded.problems.count - 1) more problems, listed on stderr)" : ""
-            host.showNotice(first + more)
-        }
+        if let notice = Self.summary(loaded.problems) { host.showNotice(notice) }
         let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
         guard !loaded.mustNotSave else { return nil }
         let saver = PinSaver(file: file, onError: { [weak host] in host?.showNotice($0) })
@@ -74,6 +70,14 @@ struct Open: ParsableCommand {
         return saver
     }
 
+    /// What the window says of a file's problems: the first and how many more; all but the
+    /// first go to stderr here (the window's notice goes there too). Nil when there are none.
+    static func summary(_ problems: [String]) -> String? {
+        guard let first = problems.first else { return nil }
+        for p in problems.dropFirst() { warn(p) }
+        return problems.count > 1 ? first + " (and \(problems.count - 1) more problems, listed on stderr)" : first
+    }
+
     /// Moves the view to show the files' points (unless --center/--zoom say otherwise);
     /// returns what to tell the user. Files that cannot be read are reported, not fatal.
     private func showFiles(_ camera: inout Camera, notices: inout [String]) -> String? {
@@ -82,12 +86,7 @@ struct Open: ParsableCommand {
         for path in files {
             do {
                 let extent = try GeoFileExtent.read(URL(fileURLWithPath: path))
-                if let first = extent.problems.first {
-                    // Every problem goes to stderr; the window shows the first and how many more.
-                    for p in extent.problems.dropFirst() { warn("\(p)") }
-                    let more = extent.problems.count > 1 ? " (and \(extent.problems.count - 1) more, listed on stderr)" : ""
-                    notices.append("\(first); skipped\(more)")
-                }
+                if let notice = Self.summary(extent.problems.map(\.description)) { notices.append(notice) }
                 rect = rect.map { $0.union(extent.mapRect) } ?? extent.mapRect
                 opened.append("\(URL(fileURLWithPath: path).lastPathComponent) (\(extent.pointCount) \(extent.pointCount == 1 ? "point" : "points"))")
             } catch {

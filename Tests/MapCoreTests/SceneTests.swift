@@ -9,6 +9,13 @@ struct ReadyTiles: TileAvailability {
     func isReady(_ tile: TileID) -> Bool { ready.contains(tile) }
 }
 
+/// Ready tiles of which some have no picture.
+struct EmptyHere: TileAvailability {
+    var ready: Set<TileID>, empty: Set<TileID>
+    func isReady(_ tile: TileID) -> Bool { ready.contains(tile) }
+    func hasPixels(_ tile: TileID) -> Bool { ready.contains(tile) && !empty.contains(tile) }
+}
+
 struct SceneTests {
     let size = ScreenSize(width: 800, height: 600)
 
@@ -41,6 +48,8 @@ struct SceneTests {
         let all = Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 5).map(\.wrapped))
         #expect(s.compose(at: 0, tiles: ReadyTiles(ready: all)).tilesCoverView)
         #expect(!s.compose(at: 0, tiles: ReadyTiles(ready: all.subtracting([all.first!]))).tilesCoverView)
+        // Ready but empty (the source has nothing there): the background must show.
+        #expect(!s.compose(at: 0, tiles: EmptyHere(ready: all, empty: [all.first!])).tilesCoverView)
         // At zoom 1 the world (512 points tall) is shorter than the 600-point view.
         let low = scene(zoom: 1, center: Coordinate(latitude: 0, longitude: 0))
         let world = Set(TileCover.tiles(covering: low.camera.visibleMapRect, tileZoom: 1).map(\.wrapped))

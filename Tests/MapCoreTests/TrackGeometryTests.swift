@@ -41,8 +41,7 @@ struct TrackGeometryTests {
                 let tolerance = 0.5 / Double(1 << z) // half a pixel at that zoom
                 let tiles = TileCover.tiles(covering: g.bounds, tileZoom: z)
                 for tile in tiles.prefix(25) {
-                    let size = WebMercator.worldSize / Double(tile.tilesAcross)
-                    let rect = MapRect(x: Double(tile.x) * size, y: Double(tile.y) * size, width: size, height: size)
+                    let rect = tile.mapRect
                     let lines = g.lines(in: rect, tolerance: tolerance)
                     var pairs = Set<[Double]>()
                     for l in lines { for k in 1..<l.count { pairs.insert([l[k - 1].x, l[k - 1].y, l[k].x, l[k].y]) } }

@@ -128,8 +128,8 @@ extension PinsLayer.Composer {
             let lift = pins.drag.lift(at: t)
             if lift > 0.05 { place(.pinGroundMark, centeredAt: ground, side: Pin.groundMarkSize, opacity: min(lift * 2, 1), into: &list, sprites: sprites) }
             let spread = 1 + 0.35 * max(lift, 0)
-            place(.pinShadow, rect: shadowRect(ground, scale: spread), opacity: 1 - 0.45 * max(lift, 0), into: &list, sprites: sprites)
-            place(.pin(pin.color), rect: pinRect(ScreenPoint(x: ground.x, y: ground.y - size.height * lift)), opacity: 1, into: &list, sprites: sprites)
+            list.place(.pinShadow, rect: shadowRect(ground, scale: spread), opacity: 1 - 0.45 * max(lift, 0), sprites: sprites)
+            list.place(.pin(pin.color), rect: pinRect(ScreenPoint(x: ground.x, y: ground.y - size.height * lift)), opacity: 1, sprites: sprites)
             list.animating = list.animating || pins.drag.state != .dragging
             list.pinsDrawn += 1
         }
@@ -233,11 +233,6 @@ extension PinsLayer.Composer {
     }
 
     private func place(_ key: SpriteKey, centeredAt c: ScreenPoint, side: Double, opacity: Double, into list: inout DrawList, sprites: SpriteAvailability) {
-        place(key, rect: ScreenRect(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side), opacity: opacity, into: &list, sprites: sprites)
-    }
-
-    private func place(_ key: SpriteKey, rect: ScreenRect, opacity: Double, into list: inout DrawList, sprites: SpriteAvailability) {
-        if sprites.size(of: key) != nil { list.commands.append(.sprite(key, destination: rect, opacity: opacity)) }
-        else { list.want(key) }
+        list.place(key, rect: ScreenRect(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side), opacity: opacity, sprites: sprites)
     }
 }

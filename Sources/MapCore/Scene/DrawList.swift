@@ -32,8 +32,8 @@ public struct DrawList: Sendable {
     public var wantedTiles: [TileID] = []
     /// Tiles the scene had to replace with a parent or children: the map is not fully drawn.
     public var missingTiles = 0
-    /// Every point of the view lies on a ready tile of the display zoom, all of them opaque
-    /// when they have pixels: the clear under them is wasted unless a tile is empty.
+    /// Every point of the view lies on a ready tile of the display zoom with a picture, and
+    /// tile pictures are opaque: the clear under them is wasted.
     public var tilesCoverView = false
     /// Sprites the scene would have drawn had they been rasterized, most important first.
     public var wantedSprites: [SpriteKey] = []
@@ -43,6 +43,11 @@ public struct DrawList: Sendable {
     /// Asks, once, for `key` to be rasterized for a later frame (after those asked before).
     public mutating func want(_ key: SpriteKey) {
         if !wantedSprites.contains(key) { wantedSprites.append(key) }
+    }
+
+    /// Draws `key` in `rect` if `sprites` has it rasterized, else asks for it.
+    public mutating func place(_ key: SpriteKey, rect: ScreenRect, opacity: Double, sprites: SpriteAvailability) {
+        if sprites.size(of: key) != nil { commands.append(.sprite(key, destination: rect, opacity: opacity)) } else { want(key) }
     }
     /// Something on screen moves by itself (a pulse, a glide): the host must draw again.
     public var animating = false

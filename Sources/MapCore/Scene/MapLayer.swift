@@ -43,8 +43,7 @@ public struct LayerContext {
     /// Places `key` in `rect` if rasterized, or asks for it. Off-screen rectangles are skipped.
     public func place(_ key: SpriteKey, rect: ScreenRect, opacity: Double, into list: inout DrawList) {
         guard rect.intersects(viewRect) else { return }
-        if sprites.size(of: key) != nil { list.commands.append(.sprite(key, destination: rect, opacity: opacity)) }
-        else { list.want(key) }
+        list.place(key, rect: rect, opacity: opacity, sprites: sprites)
     }
 
     /// Places a round sprite of radius r centred on c, or asks for it; true when on screen.

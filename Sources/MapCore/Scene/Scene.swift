@@ -7,10 +7,13 @@ public protocol TileAvailability {
     func isReady(_ tile: TileID) -> Bool
     /// Named places inside a ready tile.
     func places(in tile: TileID) -> [PlaceLabel]
+    /// A ready tile has a picture (the source may have none there: nothing is drawn).
+    func hasPixels(_ tile: TileID) -> Bool
 }
 
 extension TileAvailability {
     public func places(in tile: TileID) -> [PlaceLabel] { [] }
+    public func hasPixels(_ tile: TileID) -> Bool { isReady(tile) }
 }
 
 /// No sprites at all (tile-only composition).
@@ -100,10 +103,12 @@ public struct Scene {
         var ancestors: [DrawCommand] = [], children: [DrawCommand] = [], exact: [DrawCommand] = []
         var wanted: [TileID] = []
         var seen = Set<TileID>()
+        var allPictured = true
         for tile in visible {
             let w = tile.wrapped
             let dst = screenRect(of: tile)
             if tiles.isReady(w) {
+                allPictured = allPictured && tiles.hasPixels(w)
                 exact.append(.tile(w, source: .full, destination: dst, opacity: 1))
                 shown.append(w)
                 continue
@@ -138,7 +143,7 @@ public struct Scene {
             }
         }
         list.wantedTiles = wanted
-        list.tilesCoverView = list.missingTiles == 0 && !visible.isEmpty && rect.minY >= 0 && rect.maxY <= WebMercator.worldSize
+        list.tilesCoverView = list.missingTiles == 0 && allPictured && !visible.isEmpty && rect.minY >= 0 && rect.maxY <= WebMercator.worldSize
         return shown
     }
 
