@@ -26,28 +26,13 @@ public struct GeoFileExtent: Sendable, Equatable {
     }
 
     public static func read(_ url: URL) throws -> GeoFileExtent {
-        let data: Data
-        do { data = try FileIO.read(url.path) } catch let e as FileReadError {
-            throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(e.reason))")
-        }
-        let ext = url.pathExtension.lowercased()
-        let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
-        let doc: GeoDocument
-        if ext == "csv" || ext == "tsv" {
-            doc = try CSVTrackReader(file: url.path).read(data)
-        } else if ext == "kml" {
-            doc = try KMLReader(file: url.path).read(data)
-        } else if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) {
-            doc = try GPXReader(file: url.path).read(data)
-        } else {
-            doc = try GeoJSONReader(file: url.path).read(data)
-        }
+        let doc = try GeoDocument.read(url)
         var points = Accumulator()
         for t in doc.tracks { for k in 0..<t.points.count { _ = points.add(t.points.latitude[k], t.points.longitude[k]) } }
         for a in doc.areas { for ring in a.rings { for c in ring { _ = points.add(c.latitude, c.longitude) } } }
         for w in doc.waypoints { _ = points.add(w.latitude, w.longitude) }
         let problems = doc.problems
-        guard var extent = points.extent else { throw problems.first ?? GeoFileError(file: url.path, line: nil, reason: "holds no points") }
+        guard var extent = points.extent else { throw problems.first ?? GeoDocument.noPoints(url) }
         extent.problems = problems
         return extent
     }

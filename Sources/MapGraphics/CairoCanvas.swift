@@ -31,6 +31,19 @@ public final class CairoCanvas {
         context = cairo_create(s)
     }
 
+    /// A canvas drawing into `pixels` (ARGB32, premultiplied, rows packed), which the caller
+    /// owns and keeps alive while the canvas lives. Nil when Cairo refuses the size.
+    public init?(wrapping pixels: UnsafeMutableRawPointer, width: Int, height: Int) {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
+        let s = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                    Int32(width), Int32(height), Int32(width * 4))!
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(s); return nil }
+        self.width = width
+        self.height = height
+        surface = s
+        context = cairo_create(s)
+    }
+
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)

@@ -4,31 +4,16 @@ import Glibc
 import MapCore
 import MapGeometry
 
-/// How a track's line looks: its colour and width in points, over a lighter casing that
-/// makes it read on any background (dark forest, blue sea, grey city).
-public struct TrackStyle: Sendable, Equatable {
-    public var color: Color
-    public var width: Double
-    public var casing: Color
-    /// Points of casing on each side of the line.
-    public var casingWidth: Double
-
-    public init(color: Color, width: Double = 4, casing: Color = Color(hex: 0xFFFFFF, alpha: 0.85), casingWidth: Double = 1.5) {
-        self.color = color
-        self.width = width
-        self.casing = casing
-        self.casingWidth = casingWidth
-    }
-}
-
 /// Draws tracks into a tile's picture with Cairo: only the runs of points near the tile,
 /// simplified to half a device pixel at its zoom (`TrackGeometry`), so a tile of a
 /// million-point track costs what the few hundred points crossing it cost.
 public enum TrackPainter {
-    /// Paints `tracks` (bottom first) into `canvas`, which shows `tile` at `canvas.width`
-    /// device pixels (`pointScale` device pixels per point).
-    public static func paint(_ tracks: [(geometry: TrackGeometry, style: TrackStyle)], tile: TileID, pointScale: Double,
-                             into canvas: CairoCanvas) {
+    /// Paints `areas` (filled, then outlined) and then `tracks`, bottom first, into `canvas`,
+    /// which shows `tile` at `canvas.width` device pixels (`pointScale` device pixels per
+    /// point). True when anything was drawn.
+    @discardableResult
+    public static func paint(_ tracks: [(geometry: TrackGeometry, style: TrackStyle)], areas: [AreaShape] = [], tile: TileID,
+                             pointScale: Double, into canvas: CairoCanvas) -> Bool {
         let box = tile.mapRect
         let size = box.size.width, ox = box.minX, oy = box.minY
         let scale = Double(canvas.width) / size // device pixels per world unit
@@ -38,6 +23,26 @@ public enum TrackPainter {
         defer { cairo_restore(cr) }
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        var drew = false
+        for shape in areas {
+            let reach = shape.stroke.reach * pointScale / scale
+            let area = MapRect(x: ox - reach, y: oy - reach, width: size + 2 * reach, height: size + 2 * reach)
+            guard shape.geometry.bounds.intersects(area) else { continue }
+            cairo_new_path(cr)
+            for ring in shape.geometry.rings where ring.count >= 3 {
+                cairo_move_to(cr, (ring[0].x - ox) * scale, (ring[0].y - oy) * scale)
+                for p in ring.dropFirst() { cairo_line_to(cr, (p.x - ox) * scale, (p.y - oy) * scale) }
+                cairo_close_path(cr)
+            }
+            // Holes are rings of the same path: even-odd leaves them open whatever their winding.
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            canvas.setColor(shape.fill)
+            cairo_fill_preserve(cr)
+            canvas.setColor(shape.stroke.color)
+            cairo_set_line_width(cr, shape.stroke.width * pointScale)
+            cairo_stroke(cr)
+            drew = true
+        }
         for (geometry, style) in tracks {
             // Lines just outside the tile still reach in with their width.
             let reach = (style.width / 2 + style.casingWidth) * pointScale / scale
@@ -56,6 +61,8 @@ public enum TrackPainter {
             canvas.setColor(style.color)
             cairo_set_line_width(cr, style.width * pointScale)
             cairo_stroke(cr)
+            drew = true
         }
+        return drew
     }
 }

@@ -11,7 +11,6 @@ public final class Compositor {
     let renderer: SDLRenderer
     let textures: TextureStore
     let sprites: SpriteStore
-
     public init(renderer: SDLRenderer, textures: TextureStore, sprites: SpriteStore) {
         self.renderer = renderer
         self.textures = textures
@@ -131,6 +130,22 @@ public final class Compositor {
         }
     }
 
+    /// Draws the `src` part of a tile's `region` of `tex` into `dst` (points).
+    private func copyTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double, _ k: Double,
+                          _ out: (width: Int, height: Int)) {
+        let w = Double(region.w), h = Double(region.h)
+        var s = SDL_Rect(x: region.x + Int32((src.x * w).rounded()), y: region.y + Int32((src.y * h).rounded()),
+                         w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
+        var d = pixelRect(dst, k)
+        SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
+        if renderer.isSoftware, d.w != s.w || d.h != s.h,
+           d.x < 0 || d.y < 0 || Int(d.x) + Int(d.w) > out.width || Int(d.y) + Int(d.h) > out.height {
+            copySliced(tex, s, d, out)
+        } else {
+            SDL_RenderCopy(renderer.raw, tex.raw, &s, &d)
+        }
+    }
+
     /// `covered`: the tiles cover the view (no clear needed under them).
     private func run(_ commands: ArraySlice<DrawCommand>, _ k: Double, covered: Bool) {
         let r = renderer.raw
@@ -155,17 +170,7 @@ public final class Compositor {
                 SDL_RenderFillRect(r, &pr)
             case let .tile(id, src, dst, opacity):
                 guard dst.intersects(view), let (tex, region) = textures.texture(for: id) else { continue }
-                let w = Double(region.w), h = Double(region.h)
-                var s = SDL_Rect(x: region.x + Int32((src.x * w).rounded()), y: region.y + Int32((src.y * h).rounded()),
-                                 w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
-                var d = pixelRect(dst, k)
-                SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-                if renderer.isSoftware, d.w != s.w || d.h != s.h,
-                   d.x < 0 || d.y < 0 || Int(d.x) + Int(d.w) > out.width || Int(d.y) + Int(d.h) > out.height {
-                    copySliced(tex, s, d, out)
-                } else {
-                    SDL_RenderCopy(r, tex.raw, &s, &d)
-                }
+                copyTile(tex, region, src, dst, opacity, k, out)
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone): culled, never clipped.
                 guard dst.width < 4 * view.width, dst.height < 4 * view.height, visiblePart(of: dst, in: view) != nil,

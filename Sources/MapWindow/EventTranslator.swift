@@ -42,6 +42,11 @@ struct EventTranslator {
             // The modifiers as they were when this key went down: events are pumped a frame at
             // a time, and by the time `q` is read Ctrl may already be up again.
             return (.keyDown(k, modifiers(UInt32(e.key.keysym.mod))), nil)
+        case SDL_DROPFILE:
+            // SDL hands over the string; it is ours to free.
+            guard let file = e.drop.file else { return (nil, nil) }
+            defer { SDL_free(file) }
+            return (.fileDropped(String(cString: file)), nil)
         case SDL_TEXTINPUT:
             let text = withUnsafeBytes(of: e.text.text) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)

@@ -73,6 +73,13 @@ public final class MapHost {
     private var notices: [String] = []
     private var noticeFrame: ScreenRect?
     private var textInputOn = false
+    /// Work posted from other threads, run on the frame thread before the next frame.
+    private var inbox: [@Sendable (MapHost) -> Void] = []
+    /// Files the user asked to open: a path (dropped on the window) or nil (Ctrl+O).
+    public var onOpenRequest: (String?) -> Void = { _ in }
+    /// Loads in progress whose results the picture waits for: the window does not call itself
+    /// fully drawn while any is pending (the embedder counts them).
+    public var pendingLoads = 0
 
     /// Shows `state` (its camera fitted to the window) with tiles from `source`.
     public init(window: SDLWindow, state: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter()) throws {
@@ -95,7 +102,7 @@ public final class MapHost {
         wake = WakeSignal(eventType: type)
         // SDL starts with text input on; it is wanted only while a pin's title is typed.
         SDL_StopTextInput()
-        pipeline = Self.makePipeline(window, source, painter, pixelRatio, state.background, wake)
+        pipeline = Self.makePipeline(window, source, painter, pixelRatio, state.background, state.layer(TracksLayer.self), wake)
         pipeline.rasterizer.start()
     }
 
@@ -133,6 +140,29 @@ public final class MapHost {
         noticeFrame = nil
     }
 
+    /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
+    /// called from any thread: how workers hand results to the map.
+    public func perform(_ body: @escaping @Sendable (MapHost) -> Void) {
+        noticeLock.lock()
+        inbox.append(body)
+        noticeLock.unlock()
+        wake.signal()
+    }
+
+    private func runInbox() -> Bool {
+        noticeLock.lock()
+        let work = inbox
+        inbox.removeAll()
+        noticeLock.unlock()
+        for body in work { body(self) }
+        return !work.isEmpty
+    }
+
+    /// Shows `rect` (what was just opened): a flight there, or a jump when `animated` is false.
+    public func show(_ rect: MapRect, animated: Bool) {
+        controller.show(rect, animated: animated, at: clock.now)
+    }
+
     /// Hands the pins' news to the embedder, and gives the keyboard to a title being typed.
     private func deliverPinEvents() {
         for e in controller.takePinEvents() { onPinEvent(e) }
@@ -163,6 +193,7 @@ public final class MapHost {
             while SDL_PollEvent(&event) != 0 {
                 needsFrame = process(&event, translator) || needsFrame
             }
+            needsFrame = runInbox() || needsFrame
             deliverPinEvents()
             if quitting { break }
             hidden = window.isHiddenOrMinimized
@@ -214,6 +245,8 @@ public final class MapHost {
                 case .quit: quitting = true
                 case .toggleFullscreen: window.toggleFullscreen()
                 case .redraw: changed = true
+                case .openFiles: onOpenRequest(nil)
+                case let .open(path): onOpenRequest(path)
                 }
             }
             changed = changed || controller.camera != before || controller.isAnimating(at: t)
@@ -228,15 +261,15 @@ public final class MapHost {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
             pipeline.stop()
-            pipeline = Self.makePipeline(window, source, painter, ratio, state.background, wake)
+            pipeline = Self.makePipeline(window, source, painter, ratio, state.background, state.layer(TracksLayer.self), wake)
         }
     }
 
     /// The window's pipeline at a pixel density; its workers wake the frame loop.
     private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ painter: VectorTilePainter,
-                                     _ pixelRatio: Double, _ background: Color, _ wake: WakeSignal) -> RenderPipeline {
+                                     _ pixelRatio: Double, _ background: Color, _ tracks: TracksLayer?, _ wake: WakeSignal) -> RenderPipeline {
         RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source, painter: painter,
-                       pixelRatio: pixelRatio, background: background, wake: { [wake] in wake.signal() })
+                       pixelRatio: pixelRatio, background: background, overlay: tracks, wake: { [wake] in wake.signal() })
     }
 
     /// Builds and presents one frame; returns its time, how many tiles and sprites it made
@@ -254,6 +287,7 @@ public final class MapHost {
         scene.pins = controller.pins
         scene.imperialUnits = controller.imperialUnits
         scene.notice = currentNotice
+        pipeline.follow(scene.layer(TracksLayer.self))
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
@@ -296,7 +330,7 @@ public final class MapHost {
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
         if inBudget() { store.prepareSlots() }
         stats.record(cpu: MonotonicClock.threadCPU - cpuStart, build: built, presentedAt: presentedAt)
-        if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled {
+        if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0 {
             fullyDrawnDone = true
             if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()

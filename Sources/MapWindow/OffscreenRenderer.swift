@@ -53,9 +53,10 @@ public final class OffscreenRenderer {
     public func render(_ scene: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let pipeline = RenderPipeline(renderer: renderer, viewport: (Int(surface.pointee.w), Int(surface.pointee.h)),
-                                      source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background)
+                                      source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background,
+                                      overlay: scene.layer(TracksLayer.self))
         let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
-        defer { loader.stop() }
+        defer { pipeline.stop() }
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
         var list = scene.compose(at: t, tiles: store, sprites: sprites)

@@ -26,6 +26,9 @@ public final class TextureStore: TileAvailability {
     /// crowd out big cities; few enough that a frame never sorts thousands.
     static let placesPerTile = 40
 
+    /// Tiles kept from before `invalidate`: shown until their new pictures arrive.
+    private var stale = Set<TileID>()
+
     public init(renderer: SDLRenderer, tilePixels: Int, viewport: (width: Int, height: Int),
                 capacityBytes: Int = 192 << 20) {
         self.renderer = renderer
@@ -49,6 +52,11 @@ public final class TextureStore: TileAvailability {
     }
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
+
+    public func isCurrent(_ tile: TileID) -> Bool { cache.contains(tile) && !stale.contains(tile) }
+
+    /// Every tile held becomes an older picture: still drawn, but asked for again.
+    public func invalidate() { stale = Set(cache.keysByRecency) }
 
     public func hasPixels(_ tile: TileID) -> Bool {
         switch cache.peek(tile) {
@@ -116,6 +124,7 @@ public final class TextureStore: TileAvailability {
     }
 
     private func insert(_ e: Entry, for tile: TileID, cost: Int) {
+        stale.remove(tile)
         if case let .slot(old, _)? = cache.peek(tile) { atlas.release(old) }
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
             if case let .slot(s, _) = evicted { atlas.release(s) }
@@ -125,5 +134,6 @@ public final class TextureStore: TileAvailability {
     public func removeAll() {
         for key in cache.keysByRecency { if case let .slot(s, _)? = cache.peek(key) { atlas.release(s) } }
         cache.removeAll()
+        stale.removeAll()
     }
 }

@@ -12,9 +12,10 @@ public enum TileRasterizer {
     public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int((256 * pixelRatio).rounded())) }
 
     /// `order`: the channel order of the textures the tiles go into; `background`: the map's
-    /// colour, which tiles are laid over here so that they are opaque and drawn without blending.
+    /// colour, which tiles are laid over here so that they are opaque and drawn without blending;
+    /// `overlay`: tracks and shapes painted over the map.
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
-                               background: Color) -> TileDecoder {
+                               background: Color, overlay: TrackOverlay? = nil) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         let under = UInt32(Color.byte(background.r)) << 16 | UInt32(Color.byte(background.g)) << 8 | UInt32(Color.byte(background.b))
         return { tile, payload in
@@ -27,6 +28,13 @@ public enum TileRasterizer {
             // Opaque and in the texture's order, here on the worker rather than on the frame;
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
             // thread little more than its upload.
+            if let overlay, overlay.touches(tile) {
+                // Opaque first: then premultiplied and straight alpha are the same pixels,
+                // and Cairo can draw over them as they are.
+                decoded.bitmap.convert(to: .argb)
+                decoded.bitmap.flatten(over: under)
+                overlay.paint(onto: &decoded.bitmap, tile: tile)
+            }
             decoded.bitmap.convert(to: order)
             decoded.bitmap.flatten(over: under)
             decoded.places = Array(decoded.places.sorted {

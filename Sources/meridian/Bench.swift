@@ -38,8 +38,10 @@ struct Bench: ParsableCommand {
         var rows: [Row] = []
         rows += try startupRows()
         rows += try basemapRows()
-        rows += try trackRows()
-        rows += try windowRows()
+        let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
+        defer { unlink(track) }
+        rows += try trackRows(keeping: track)
+        rows += try windowRows(track: track)
         SDL.quit() // after the window and everything drawn with it are gone
         if json {
             let enc = JSONEncoder()
@@ -107,7 +109,8 @@ struct Bench: ParsableCommand {
         ]
     }
 
-    private func windowRows() throws -> [Row] {
+    /// `track`: a GPX file whose track is drawn for one more run of the zoom script.
+    private func windowRows(track: String) throws -> [Row] {
         let options = try ViewOptions.parse(["--tiles", tiles])
         let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080, renderer: renderer)
         let paris = Coordinate(latitude: 48.85, longitude: 2.35)
@@ -139,6 +142,15 @@ struct Bench: ParsableCommand {
         }
         let manyPins = zoomScript(host, from: start)
         host.pins = []
+        // The million-point track on screen, the same script over it.
+        let (file, _) = try TrackFile.read(URL(fileURLWithPath: track), color: TrackStyle.palette[0])
+        host.state.tracks.add(file)
+        let alps = Coordinate(latitude: 46, longitude: 7)
+        var overTrack = start
+        overTrack.setCenter(WebMercator.project(alps))
+        quit(after: 1); host.run()
+        let withTrack = zoomScript(host, from: overTrack, around: alps)
+        host.state.tracks = TracksLayer()
         host.state.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
 
         // Idle, twice as long as the script: first with the location pulsing in view, then
@@ -161,6 +173,7 @@ struct Bench: ParsableCommand {
         return frameRows("zoom script", plain, period: period, withIntervals: true)
             + frameRows("with 1 location + 50 pulsing circles:", overlays, period: period, withIntervals: false)
             + frameRows("with 10,000 pins:", manyPins, period: period, withIntervals: false)
+            + frameRows("with a 1,000,000-point track:", withTrack, period: period, withIntervals: false)
             + [
                 Row(name: "CPU over \(idle), location pulsing in view", value: pulseCPU, unit: "s", target: "report"),
                 Row(name: "frames over \(idle), location pulsing in view", value: Double(pulseFrames), unit: "", target: "vsync rate"),
@@ -197,7 +210,8 @@ struct Bench: ParsableCommand {
     /// z3 → z12 → z3 along a cosine over `seconds`, while the centre drifts east and north.
     /// Returns the frame statistics and the process's CPU over the script, all threads (tile
     /// workers, and on OpenGL llvmpipe's rasterizer threads, which the frame thread's CPU omits).
-    private func zoomScript(_ host: MapHost, from start: Camera) -> (stats: FrameStats, processCPU: Double) {
+    private func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35))
+        -> (stats: FrameStats, processCPU: Double) {
         host.resetStats()
         let before = cpuSeconds()
         var t0: Double?
@@ -208,7 +222,7 @@ struct Bench: ParsableCommand {
             guard e <= duration else { return nil }
             var cam = start
             cam.setZoom(3 + 9 * (1 - cos(2 * .pi * e / duration)) / 2)
-            cam.setCenter(WebMercator.project(Coordinate(latitude: 48.85 + 0.5 * e / duration, longitude: 2.35 + 1.0 * e / duration)))
+            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + 0.5 * e / duration, longitude: center.longitude + 1.0 * e / duration)))
             return cam
         }
         host.run()
@@ -234,6 +248,12 @@ struct Bench: ParsableCommand {
 
 /// Runs `path` with `args` and `env` and waits for it; returns its exit status.
 func spawnAndWait(_ path: String, _ args: [String], env: [String: String]) throws -> Int32 {
+    try spawnAndMeasure(path, args, env: env).status
+}
+
+/// Runs `path` with `args` and `env` and waits for it; returns its exit status and its peak
+/// resident memory in bytes.
+func spawnAndMeasure(_ path: String, _ args: [String], env: [String: String]) throws -> (status: Int32, peakRSS: Int) {
     func cStrings(_ list: [String]) -> [UnsafeMutablePointer<CChar>?] { list.map { strdup($0) } + [nil] }
     let argv = cStrings([path] + args), envp = cStrings(env.map { "\($0.key)=\($0.value)" })
     defer { for p in argv + envp { free(p) } }
@@ -241,7 +261,8 @@ func spawnAndWait(_ path: String, _ args: [String], env: [String: String]) throw
     let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
     guard rc == 0 else { throw ValidationError("cannot start \(path): \(FileIO.reason(rc))") }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     // WIFEXITED / WEXITSTATUS, spelled out (they are C macros).
-    return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), usage.ru_maxrss * 1024)
 }

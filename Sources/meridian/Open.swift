@@ -43,9 +43,8 @@ struct Open: ParsableCommand {
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append("\(error); starting from the default view") }
-        var camera = Camera(center: view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
+        let camera = Camera(center: view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
                             zoom: view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
-        if let shown = showFiles(&camera, notices: &notices) { notices.insert(shown, at: 0) }
         let last = try showWindow(camera: camera, notices: notices)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
@@ -78,27 +77,6 @@ struct Open: ParsableCommand {
         return problems.count > 1 ? first + " (and \(problems.count - 1) more problems, listed on stderr)" : first
     }
 
-    /// Moves the view to show the files' points (unless --center/--zoom say otherwise);
-    /// returns what to tell the user. Files that cannot be read are reported, not fatal.
-    private func showFiles(_ camera: inout Camera, notices: inout [String]) -> String? {
-        var rect: MapRect?
-        var opened: [String] = []
-        for path in files {
-            do {
-                let extent = try GeoFileExtent.read(URL(fileURLWithPath: path))
-                if let notice = Self.summary(extent.problems.map(\.description)) { notices.append(notice) }
-                rect = rect.map { $0.union(extent.mapRect) } ?? extent.mapRect
-                opened.append("\(URL(fileURLWithPath: path).lastPathComponent) (\(extent.pointCount) \(extent.pointCount == 1 ? "point" : "points"))")
-            } catch {
-                notices.append("\(error)")
-            }
-        }
-        guard let rect, view.center == nil, view.zoom == nil else { return nil }
-        camera.setZoom(min(camera.zoomToFit(rect, padding: 48), 16))
-        camera.setCenter(rect.center)
-        return "Showing where \(opened.joined(separator: ", ")) lie; drawing tracks and shapes from files is not built yet"
-    }
-
     /// Runs the window until the user quits; returns the last camera.
     private func showWindow(camera: Camera, notices: [String]) throws -> Camera {
         let window: SDLWindow
@@ -126,6 +104,15 @@ struct Open: ParsableCommand {
         let host = try MapHost(window: window, state: scene, source: source)
         for n in notices { host.showNotice(n) }
         let saver = loadPins(into: host, file: file, loaded: loaded)
+        // Files are read on a worker; the window opens at once and jumps to them when they
+        // are in (unless --center or --zoom said where to look).
+        let opener = TrackFileOpener(host: host)
+        opener.open(files, animated: false, moveView: view.center == nil && view.zoom == nil)
+        host.onOpenRequest = { path in
+            if let path { opener.open([path], animated: true) } else {
+                host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")
+            }
+        }
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
         if exitWhenDrawn { host.onFullyDrawn = { [unowned host] in host.requestQuit() } }
         host.run()

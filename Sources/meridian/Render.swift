@@ -44,6 +44,9 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
+    @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to draw (the view fits them unless --center or --zoom is given).", valueName: "FILE"))
+    var files: [String] = []
+
     func validate() throws {
         guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
@@ -67,6 +70,14 @@ struct Render: ParsableCommand {
             var scene = makeScene(camera: camera, source: source, view: view, overlays: overlays, demoAt: nil, pins: pinList)
             scene.showsLabels = !noLabels
             scene.imperialUnits = imperial
+            let opened = TrackFiles.read(files)
+            for n in opened.notices { warn(n) }
+            for f in opened.files { scene.tracks.add(f) }
+            if view.center == nil, view.zoom == nil, let rect = opened.bounds {
+                var c = MapController(camera: scene.camera)
+                c.show(rect, animated: false, at: 0)
+                scene.camera = c.camera
+            }
             for m in try r.render(scene, source: source, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }

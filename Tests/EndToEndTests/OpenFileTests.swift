@@ -30,7 +30,8 @@ struct OpenFileTests {
         #expect(app.waitForExit(timeout: 10) && app.process.terminationStatus == 0)
         let errors = app.errorOutput
         #expect(errors.contains("\(bad.path):2: <wpt> with a lat or lon that is not a number"), "\(errors)")
-        #expect(errors.contains("Showing where walk.gpx (2 points), partial.csv (1 point) lie"), "\(errors)")
+        #expect(errors.contains("opened walk.gpx: 1 track (2 points)"), "\(errors)")
+        #expect(errors.contains("opened partial.csv: 1 route (1 point)"), "\(errors)")
         #expect(errors.contains("\(partial.path):3: row coordinates out of range (lat -95.0, lon 18.0) skipped"), "\(errors)")
         // The view went to the track (Cape Town), zoomed in to fit it.
         let v = try SavedView.read(dir)

@@ -8,14 +8,23 @@ public struct CameraAnimator: Sendable {
     public private(set) var zoom: ZoomTransition?
     public private(set) var kinetic: KineticPan?
     public private(set) var keyPan: ScreenPanTransition?
+    public private(set) var flight: FlyTransition?
     private var kineticApplied = ScreenPoint(x: 0, y: 0)
     private var keyPanApplied = ScreenPoint(x: 0, y: 0)
 
     public init() {}
 
-    public func isAnimating(at t: Double) -> Bool { zoom != nil || kinetic != nil || keyPan != nil }
+    public func isAnimating(at t: Double) -> Bool { zoom != nil || kinetic != nil || keyPan != nil || flight != nil }
 
-    public mutating func stopAll() { zoom = nil; stopKinetic(); keyPan = nil }
+    public mutating func stopAll() { zoom = nil; stopKinetic(); keyPan = nil; flight = nil }
+
+    /// Flies to show `center` at `zoom` (any other motion stops).
+    public mutating func fly(to center: MapPoint, zoom target: Double, camera: Camera, at t: Double) {
+        stopAll()
+        let side = max(camera.viewportSize.width, camera.viewportSize.height)
+        flight = FlyTransition(from: camera.center, zoom: camera.zoom, to: center, zoom: min(max(target, Camera.minZoom), Camera.maxZoom),
+                               viewWidth: side, at: t)
+    }
 
     public mutating func stopKinetic() { kinetic = nil; kineticApplied = ScreenPoint(x: 0, y: 0) }
 
@@ -45,6 +54,12 @@ public struct CameraAnimator: Sendable {
 
     /// Moves `camera` to time t and drops the motions that have ended.
     public mutating func apply(to camera: inout Camera, at t: Double) {
+        if let f = flight {
+            let v = f.view(at: t)
+            camera.setZoom(v.zoom)
+            camera.setCenter(v.center)
+            if f.isFinished(at: t) { flight = nil }
+        }
         if let k = kinetic {
             let o = k.offset(at: t)
             camera.pan(byScreen: o.x - kineticApplied.x, o.y - kineticApplied.y)

@@ -39,6 +39,8 @@ public struct Color: Hashable, Sendable {
         self.init(r: Double((hex >> 16) & 0xff) / 255, g: Double((hex >> 8) & 0xff) / 255,
                   b: Double(hex & 0xff) / 255, a: alpha)
     }
+    /// The same colour with another opacity.
+    public func withAlpha(_ alpha: Double) -> Color { Color(r: r, g: g, b: b, a: alpha) }
     /// A component as a byte, clamped (Swift traps on out-of-range conversions).
     public static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
 }

@@ -30,6 +30,8 @@ public enum InputEvent: Hashable, Sendable {
     case pointerLeft
     case focusLost
     case quitRequested
+    /// A file dropped on the window (its path).
+    case fileDropped(String)
 }
 
 /// What the map asks of its host.
@@ -38,4 +40,7 @@ public enum HostAction: Hashable, Sendable {
     case toggleFullscreen
     /// Something drawn changed without the camera moving.
     case redraw
+    /// Open files (Ctrl+O), or the file dropped on the window.
+    case openFiles
+    case open(String)
 }

@@ -46,6 +46,23 @@ public struct MapController: Sendable {
         advancePins(to: t)
     }
 
+    /// The zoom that shows `rect` with a margin, no closer than a street (a single point
+    /// or a short walk is not shown at the deepest zoom).
+    public func zoomToShow(_ rect: MapRect) -> Double { min(camera.zoomToFit(rect, padding: 48), 16) }
+
+    /// Flies the camera to show `rect` (what was just opened), or jumps there when
+    /// `animated` is false (the window opened for it and shows nothing else yet).
+    public mutating func show(_ rect: MapRect, animated: Bool, at t: Double) {
+        let z = zoomToShow(rect)
+        if animated {
+            animator.fly(to: rect.center, zoom: z, camera: camera, at: t)
+        } else {
+            animator.stopAll()
+            camera.setZoom(z)
+            camera.setCenter(rect.center)
+        }
+    }
+
     public mutating func resize(to size: ScreenSize, pixelRatio: Double) {
         camera.viewportSize = size
         camera.pixelRatio = pixelRatio
@@ -99,6 +116,8 @@ public struct MapController: Sendable {
             return handleKey(key, mods, at: t)
         case .quitRequested:
             return [.quit]
+        case let .fileDropped(path):
+            return [.open(path)]
         default:
             break
         }
@@ -111,6 +130,7 @@ public struct MapController: Sendable {
         let d = Self.keyPanDistance
         switch key {
         case .letter("q") where mods.contains(.control): return [.quit]
+        case .letter("o") where mods.contains(.control): return [.openFiles]
         case .f11: return [.toggleFullscreen]
         case .letter("u"): imperialUnits.toggle(); return [.redraw]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)

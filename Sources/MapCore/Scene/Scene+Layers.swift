@@ -45,9 +45,16 @@ extension Scene {
     public var showsLabels: Bool {
         get { layer(LabelsLayer.self) != nil }
         set {
-            if newValue { if !showsLabels { layers.insert(LabelsLayer(), at: 0) } }
+            // Above the tracks, below everything else.
+            if newValue { if !showsLabels { layers.insert(LabelsLayer(), at: layers.firstIndex { !($0 is TracksLayer) } ?? 0) } }
             else { layers.removeAll { $0 is LabelsLayer } }
         }
+    }
+
+    /// Tracks, routes, shapes and waypoints from opened files.
+    public var tracks: TracksLayer {
+        get { layer(TracksLayer.self) ?? TracksLayer() }
+        set { modify(TracksLayer.self, default: TracksLayer()) { $0 = newValue } }
     }
 
     public var labelPlacer: LabelPlacer {

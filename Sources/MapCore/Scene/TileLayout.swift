@@ -1,0 +1,100 @@
+import FoundationEssentials
+import MapGeometry
+
+/// Which tiles a camera shows, and what stands in for those not ready: the nearest ready
+/// ancestor's matching part underneath and any ready children on top, so the map never
+/// flashes blank; a tile drawn before the map's content changed (a track opened) stands in
+/// for itself until its new picture arrives.
+struct TileLayout {
+    /// In paint order: ancestors, then children, then the tiles of the display zoom.
+    var commands: [DrawCommand] = []
+    /// Tiles to load, most important first: missing visible ones, the ring, then parents.
+    var wanted: [TileID] = []
+    /// Visible tiles not ready (or showing an older picture).
+    var missing = 0
+    /// Ready tiles that count for labels (drawn, standing in, or in the ring).
+    var shown: [TileID] = []
+    /// Every visible tile is ready and current, with a picture, and the world fills the view.
+    var coversView = false
+
+    /// `place` makes the command that draws a tile's `source` part into a screen rectangle.
+    init(camera: Camera, zoomRange: ClosedRange<Int>, bufferRing: Int, tiles: TileAvailability,
+         place: (TileID, UnitRect, ScreenRect) -> DrawCommand) {
+        let z = TileCover.tileZoom(forZoom: camera.zoom, minZoom: zoomRange.lowerBound, maxZoom: zoomRange.upperBound)
+        let rect = camera.visibleMapRect
+        let visible = TileCover.tiles(covering: rect, tileZoom: z)
+        var ancestors: [DrawCommand] = [], children: [DrawCommand] = [], exact: [DrawCommand] = []
+        var seen = Set<TileID>()
+        var allPictured = true
+        for tile in visible {
+            let w = tile.wrapped
+            let dst = Self.screenRect(of: tile, camera: camera)
+            if tiles.isReady(w) {
+                allPictured = allPictured && tiles.hasPixels(w)
+                exact.append(place(w, .full, dst))
+                shown.append(w)
+                // An older picture stands in until the current one arrives.
+                if !tiles.isCurrent(w) {
+                    missing += 1
+                    if seen.insert(w).inserted { wanted.append(w) }
+                }
+                continue
+            }
+            missing += 1
+            if seen.insert(w).inserted { wanted.append(w) }
+            if let (a, src) = Self.readyAncestor(of: w, lowest: zoomRange.lowerBound, tiles: tiles) {
+                ancestors.append(place(a, src, dst))
+                shown.append(a)
+            }
+            if tile.z < zoomRange.upperBound {
+                for (i, c) in w.children.enumerated() where tiles.isReady(c) {
+                    let half = UnitRect(x: Double(i % 2) * 0.5, y: Double(i / 2) * 0.5, width: 0.5, height: 0.5)
+                    let r = ScreenRect(x: dst.x + dst.width * half.x, y: dst.y + dst.height * half.y,
+                                       width: dst.width / 2, height: dst.height / 2)
+                    children.append(place(c, .full, r))
+                }
+            }
+        }
+        commands = ancestors + children + exact
+        // Then the ring around the view, loaded at lower priority.
+        let missingTiles = wanted
+        for tile in TileCover.tiles(covering: rect, tileZoom: z, buffer: bufferRing) {
+            let w = tile.wrapped
+            if !tiles.isCurrent(w) { if seen.insert(w).inserted { wanted.append(w) } }
+            if tiles.isReady(w) { shown.append(w) }
+        }
+        // Last, the parents of missing tiles: a quarter as many, so a coarse picture arrives
+        // fast in a new area and a tile that fails to load is still covered.
+        for tile in missingTiles {
+            if let p = tile.parent, p.z >= zoomRange.lowerBound, !tiles.isReady(p), seen.insert(p).inserted {
+                wanted.append(p)
+            }
+        }
+        coversView = missing == 0 && allPictured && !visible.isEmpty && rect.minY >= 0 && rect.maxY <= WebMercator.worldSize
+    }
+
+    /// The screen rectangle of a tile, its edges computed from tile indices so that
+    /// neighbours share edges exactly (no seams after rounding).
+    static func screenRect(of tile: TileID, camera: Camera) -> ScreenRect {
+        let size = WebMercator.worldSize / Double(tile.tilesAcross)
+        let a = camera.screenPointUnwrapped(for: MapPoint(x: Double(tile.x) * size, y: Double(tile.y) * size))
+        let b = camera.screenPointUnwrapped(for: MapPoint(x: Double(tile.x + 1) * size, y: Double(tile.y + 1) * size))
+        return ScreenRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)
+    }
+
+    private static func readyAncestor(of tile: TileID, lowest: Int, tiles: TileAvailability) -> (TileID, UnitRect)? {
+        var z = tile.z - 1
+        while z >= lowest {
+            let a = tile.ancestor(atZoom: z)
+            if tiles.isReady(a) {
+                let n = Double(1 << (tile.z - z))
+                let src = UnitRect(x: Double(tile.x - a.x * (1 << (tile.z - z))) / n,
+                                   y: Double(tile.y - a.y * (1 << (tile.z - z))) / n,
+                                   width: 1 / n, height: 1 / n)
+                return (a, src)
+            }
+            z -= 1
+        }
+        return nil
+    }
+}

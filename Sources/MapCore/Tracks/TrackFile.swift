@@ -1,0 +1,100 @@
+import FoundationEssentials
+import MapGeometry
+
+/// How a track's line looks: its colour and width in points, over a lighter casing that
+/// makes it read on any background (dark forest, blue sea, grey city).
+public struct TrackStyle: Sendable, Hashable {
+    public var color: Color
+    public var width: Double
+    public var casing: Color
+    /// Points of casing on each side of the line.
+    public var casingWidth: Double
+
+    public init(color: Color, width: Double = 4, casing: Color = Color(hex: 0xFFFFFF, alpha: 0.85), casingWidth: Double = 1.5) {
+        self.color = color
+        self.width = width
+        self.casing = casing
+        self.casingWidth = casingWidth
+    }
+
+    /// How far the drawn line reaches beyond its points, in points.
+    public var reach: Double { width / 2 + casingWidth }
+
+    /// Colours for files that name none, one per file in turn: saturated, apart from each
+    /// other and from the basemap's greens, blues and greys.
+    public static let palette: [Color] = [
+        Color(hex: 0xD6246E), Color(hex: 0x1F5FD6), Color(hex: 0xE86A10), Color(hex: 0x7B2FBE),
+        Color(hex: 0x0E8A7E), Color(hex: 0xC0392B), Color(hex: 0x2E4A9E), Color(hex: 0xB8860B),
+    ]
+}
+
+/// A track or route ready to draw: what was read, its projected geometry and its style.
+public struct TrackLine: Sendable {
+    public let track: Track
+    public let geometry: TrackGeometry
+    public var style: TrackStyle
+
+    public init(track: Track, geometry: TrackGeometry, style: TrackStyle) {
+        self.track = track
+        self.geometry = geometry
+        self.style = style
+    }
+}
+
+/// A filled shape ready to draw: its rings projected once, with their bounds.
+public final class AreaGeometry: Sendable {
+    /// World coordinates; the first ring is the outline, the others holes.
+    public let rings: [[MapPoint]]
+    public let bounds: MapRect
+
+    public init(_ area: Area) {
+        rings = area.rings.map { $0.map { WebMercator.project($0) } }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for ring in rings { for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) } }
+        bounds = minX <= maxX ? MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : MapRect(x: 0, y: 0, width: 0, height: 0)
+    }
+}
+
+/// An area and how it is painted: filled, then outlined.
+public struct AreaShape: Sendable {
+    public let area: Area
+    public let geometry: AreaGeometry
+    public var fill: Color
+    public var stroke: TrackStyle
+
+    public init(area: Area, geometry: AreaGeometry, fill: Color, stroke: TrackStyle) {
+        self.area = area
+        self.geometry = geometry
+        self.fill = fill
+        self.stroke = stroke
+    }
+}
+
+/// What one opened file shows on the map: its lines, shapes and named points.
+public struct TrackFile: Sendable {
+    public var path: String
+    public var lines: [TrackLine]
+    public var areas: [AreaShape]
+    public var waypoints: [Waypoint]
+    /// Hidden files stay open (and listed) but are not drawn.
+    public var hidden = false
+
+    public init(path: String, lines: [TrackLine] = [], areas: [AreaShape] = [], waypoints: [Waypoint] = []) {
+        self.path = path
+        self.lines = lines
+        self.areas = areas
+        self.waypoints = waypoints
+    }
+
+    /// The file's name without its folder.
+    public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// Where everything in the file lies (world coordinates); nil for a file with nothing.
+    public var bounds: MapRect? {
+        var r: MapRect?
+        let boxes = lines.map(\.geometry.bounds) + areas.map(\.geometry.bounds)
+            + waypoints.map { let p = WebMercator.project(Coordinate(latitude: $0.latitude, longitude: $0.longitude)); return MapRect(x: p.x, y: p.y, width: 0, height: 0) }
+        for b in boxes { r = r.map { $0.union(b) } ?? b }
+        return r
+    }
+}

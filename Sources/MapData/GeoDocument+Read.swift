@@ -1,0 +1,46 @@
+import FoundationEssentials
+import Glibc
+import Platform
+import MapCore
+import MapGeometry
+
+extension GeoDocument {
+    /// Reads a GPX, KML, GeoJSON or CSV file, told apart by its extension (and, for an
+    /// unknown one, by whether it looks like XML). Bad points are skipped into `problems`;
+    /// a file that cannot be read or parsed at all throws, naming the file and line.
+    public static func read(_ url: URL) throws -> GeoDocument {
+        let data: Data
+        do { data = try FileIO.read(url.path) } catch let e as FileReadError {
+            throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(e.reason))")
+        }
+        let ext = url.pathExtension.lowercased()
+        let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
+        if ext == "csv" || ext == "tsv" { return try CSVTrackReader(file: url.path).read(data) }
+        if ext == "kml" { return try KMLReader(file: url.path).read(data) }
+        if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) { return try GPXReader(file: url.path).read(data) }
+        return try GeoJSONReader(file: url.path).read(data)
+    }
+
+    static func noPoints(_ url: URL) -> GeoFileError { GeoFileError(file: url.path, line: nil, reason: "holds no points") }
+}
+
+extension TrackFile {
+    /// Reads a file into what the map shows: lines projected with their importance (the
+    /// costly part, on the caller's thread, never the frame's), shapes, waypoints. Lines
+    /// and shapes that name no colour take `color`. Throws when the file holds nothing
+    /// usable; what was skipped is in `problems`.
+    public static func read(_ url: URL, color: Color) throws -> (file: TrackFile, problems: [GeoFileError]) {
+        let doc = try GeoDocument.read(url)
+        let lines = doc.tracks.filter { $0.points.count >= 1 }.map { t in
+            TrackLine(track: t, geometry: TrackGeometry(t), style: TrackStyle(color: t.color ?? color, width: t.width ?? 4))
+        }
+        let areas = doc.areas.filter { !$0.rings.isEmpty }.map { a in
+            let stroke = a.stroke ?? a.fill?.withAlpha(1) ?? color
+            return AreaShape(area: a, geometry: AreaGeometry(a), fill: a.fill ?? color.withAlpha(0.22),
+                             stroke: TrackStyle(color: stroke, width: a.strokeWidth ?? 2, casingWidth: 0))
+        }
+        let file = TrackFile(path: url.path, lines: lines, areas: areas, waypoints: doc.waypoints)
+        guard file.bounds != nil else { throw doc.problems.first ?? GeoDocument.noPoints(url) }
+        return (file, doc.problems)
+    }
+}

@@ -1,0 +1,43 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// The tracks layer's lines and shapes as of one state of it, painted onto tile pictures by
+/// the tile workers: a line on the map costs the frame nothing, and stays exactly on the map
+/// in every frame. Immutable (a new state of the layer is a new overlay), so workers share it.
+public struct TrackOverlay: Sendable {
+    public let lines: [TrackLine]
+    public let areas: [AreaShape]
+
+    /// Nil when the layer draws nothing into tiles.
+    public init?(layer: TracksLayer) {
+        guard layer.hasTiledContent else { return nil }
+        lines = layer.shownLines
+        areas = layer.shownAreas
+    }
+
+    /// Whether anything reaches into `tile` (the widest line's reach allowed for).
+    public func touches(_ tile: TileID) -> Bool {
+        let box = tile.mapRect
+        let unitsPerPoint = box.size.width / 256
+        func near(_ bounds: MapRect, _ reach: Double) -> Bool {
+            let r = reach * unitsPerPoint
+            return bounds.intersects(MapRect(x: box.minX - r, y: box.minY - r, width: box.size.width + 2 * r, height: box.size.height + 2 * r))
+        }
+        return lines.contains { near($0.geometry.bounds, $0.style.reach) } || areas.contains { near($0.geometry.bounds, $0.stroke.reach) }
+    }
+
+    /// Paints the lines and shapes over `bitmap`, an opaque picture of `tile` in ARGB order.
+    public func paint(onto bitmap: inout Bitmap, tile: TileID) {
+        guard touches(tile), bitmap.width > 0, bitmap.height > 0 else { return }
+        let (w, h) = (bitmap.width, bitmap.height)
+        bitmap.pixels.withUnsafeMutableBytes { raw in
+            guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: w, height: h) else { return }
+            TrackPainter.paint(lines.map { ($0.geometry, $0.style) }, areas: areas, tile: tile, pointScale: Double(w) / 256, into: canvas)
+            cairo_surface_flush(canvas.surface)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapData
+import MapGeometry
+import MapWindow
+import Platform
+
+/// Reading files of tracks, shapes and waypoints for the map: all at once for `render`, on a
+/// worker for the window. Each file takes the next colour of the palette unless it names one.
+enum TrackFiles {
+    struct Outcome: Sendable {
+        var files: [TrackFile] = []
+        /// What the user must hear: unreadable files, skipped points (first of each file).
+        var notices: [String] = []
+        /// One line per file opened, for stderr.
+        var opened: [String] = []
+
+        /// Where everything opened lies.
+        var bounds: MapRect? {
+            files.compactMap(\.bounds).reduce(nil as MapRect?) { r, b in r.map { $0.union(b) } ?? b }
+        }
+    }
+
+    /// Reads `paths`; the first file gets colour `firstColor` of the palette.
+    static func read(_ paths: [String], firstColor: Int = 0) -> Outcome {
+        var out = Outcome()
+        for (i, path) in paths.enumerated() {
+            let color = TrackStyle.palette[(firstColor + i) % TrackStyle.palette.count]
+            do {
+                let (file, problems) = try TrackFile.read(URL(fileURLWithPath: path), color: color)
+                if let notice = Open.summary(problems.map(\.description)) { out.notices.append(notice) }
+                out.files.append(file)
+                out.opened.append("opened \(file.name): \(describe(file))")
+            } catch {
+                out.notices.append("\(error)")
+            }
+        }
+        return out
+    }
+
+    /// "2 tracks (12,345 points), 1 shape, 3 waypoints".
+    static func describe(_ file: TrackFile) -> String {
+        func n(_ count: Int, _ one: String) -> String { "\(count) \(one)\(count == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if !file.lines.isEmpty {
+            parts.append(n(file.lines.count, file.lines.allSatisfy { $0.track.kind == .route } ? "route" : "track")
+                         + " (" + n(file.lines.reduce(0) { $0 + $1.track.points.count }, "point") + ")")
+        }
+        if !file.areas.isEmpty { parts.append(n(file.areas.count, "shape")) }
+        if !file.waypoints.isEmpty { parts.append(n(file.waypoints.count, "waypoint")) }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Opens files for the window off the frame thread: a worker reads them, then the frame
+/// thread adds them to the map and shows them (a jump for the files the window was started
+/// with, a flight for files opened later).
+final class TrackFileOpener: @unchecked Sendable {
+    private let host: MapHost
+    /// Files asked for so far: the colour of the next one.
+    private var requested = 0
+
+    init(host: MapHost) { self.host = host }
+
+    /// Call on the frame thread (or before the loop starts).
+    func open(_ paths: [String], animated: Bool, moveView: Bool = true) {
+        guard !paths.isEmpty else { return }
+        let first = requested
+        requested += paths.count
+        host.pendingLoads += 1
+        startThread(name: "open-files") { [host] in
+            let outcome = TrackFiles.read(paths, firstColor: first)
+            host.perform { host in
+                host.pendingLoads -= 1
+                for line in outcome.opened { FileIO.printError("meridian: " + line) }
+                for n in outcome.notices { host.showNotice(n) }
+                for f in outcome.files { host.state.tracks.add(f) }
+                if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Tracks and shapes from files through `meridian render`: the pixels lie where the
+/// projection puts them, at more than one zoom, over the open sea (no land, no labels).
+struct TrackRenderTests {
+    func render(_ files: [URL], center: String = "35,-30", zoom: Double, size: String, dir: URL, name: String) throws -> PNG {
+        let out = dir.appendingPathComponent("\(name).png").path
+        var args = ["render", "--size", size, "--no-labels", "--no-location", "--out", out]
+        if !center.isEmpty { args += ["--center", center, "--zoom", "\(zoom)"] }
+        let r = try run(meridianBinary, args + files.map(\.path))
+        guard r.status == 0 else { throw HarnessError(r.stderr) }
+        return try PNG(out)
+    }
+
+    /// The palette's first colour (0xD6246E), give or take the resampling.
+    func isTrack(_ p: (r: Int, g: Int, b: Int)) -> Bool { abs(p.r - 0xD6) < 30 && abs(p.g - 0x24) < 30 && abs(p.b - 0x6E) < 30 }
+
+    @Test func aRouteLiesWhereTheProjectionPutsItAtTwoZooms() throws {
+        let dir = temporaryDirectory("track-render")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // East–west along 35° N, from 30.05° W to 29.95° W.
+        let gpx = dir.appendingPathComponent("line.gpx")
+        try Data("""
+        <gpx version="1.1" creator="t"><rte><rtept lat="35" lon="-30.05"/><rtept lat="35" lon="-29.95"/></rte></gpx>
+        """.utf8).write(to: gpx)
+        for (zoom, width) in [(12.0, 400), (13.0, 800)] {
+            let png = try render([gpx], zoom: zoom, size: "\(width)x300", dir: dir, name: "z\(Int(zoom))")
+            // Half the route is 0.05° of longitude: 0.05 / 360 · 256 · 2^zoom points.
+            let half = 0.05 / 360 * 256 * pow(2, zoom)
+            let cx = width / 2, water = png.pixel(cx, 40)
+            for dx in [-half + 6, -half / 2, 0, half / 2, half - 6] {
+                let p = png.pixel(cx + Int(dx), 150)
+                #expect(isTrack(p), "z\(zoom) at \(cx + Int(dx)),150: \(p)")
+            }
+            // Across the line: 3–5 rows of its colour around y = 150, a light casing row on
+            // either side (lighter than the sea), and sea a few points further.
+            let rows = (140...160).filter { isTrack(png.pixel(cx, $0)) }
+            #expect(rows.count >= 3 && rows.count <= 5 && rows.contains(150) && rows.last! - rows.first! == rows.count - 1, "rows \(rows)")
+            func light(_ y: Int) -> Bool { let p = png.pixel(cx, y); return p.r + p.g + p.b > water.r + water.g + water.b + 60 }
+            if let first = rows.first, let last = rows.last {
+                #expect(light(first - 2) || light(first - 1), "no casing above")
+                #expect(light(last + 1) || light(last + 2), "no casing below")
+            }
+            #expect(png.pixel(cx, 160) == water && png.pixel(cx, 140) == water)
+            // Beyond its ends: sea.
+            #expect(png.pixel(cx + Int(half) + 12, 150) == water)
+            #expect(png.pixel(cx - Int(half) - 12, 150) == water)
+        }
+    }
+
+    @Test func aPolygonIsFilledInsideNotInItsHoleNorOutside() throws {
+        let dir = temporaryDirectory("area-render")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("area.geojson")
+        try Data("""
+        {"type":"Feature","properties":{"fill":"#ff0000","fill-opacity":0.5,"stroke":"#0000ff"},
+         "geometry":{"type":"Polygon","coordinates":[[[-30.04,34.97],[-29.96,34.97],[-29.96,35.03],[-30.04,35.03],[-30.04,34.97]],
+                                                    [[-30.01,34.99],[-29.99,34.99],[-29.99,35.01],[-30.01,35.01],[-30.01,34.99]]]}}
+        """.utf8).write(to: json)
+        let png = try render([json], zoom: 12, size: "400x300", dir: dir, name: "area")
+        let water = png.pixel(5, 5)
+        // 0.025° east of the centre: inside the outline, outside the hole (±0.01°, ±29 pt).
+        let px = 0.025 / 360 * 256 * 4096
+        let filled = png.pixel(200 + Int(px), 150)
+        #expect(filled.r > water.r + 30 && filled.g < water.g - 60, "filled \(filled) water \(water)")
+        #expect(png.pixel(200, 150) == water, "the hole: \(png.pixel(200, 150))")
+        #expect(png.pixel(200 + Int(0.05 / 360 * 256 * 4096), 150) == water, "outside")
+    }
+
+    @Test func renderFitsTheViewToTheFilesWhenNoCentreIsGiven() throws {
+        let dir = temporaryDirectory("fit-render")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("walk.csv")
+        try Data("-33.90,18.40\n-33.80,18.50\n".utf8).write(to: csv)
+        let png = try render([csv], center: "", zoom: 0, size: "400x300", dir: dir, name: "fit")
+        // The diagonal's middle is the view's centre.
+        #expect(isTrack(png.pixel(200, 150)), "\(png.pixel(200, 150))")
+    }
+}
