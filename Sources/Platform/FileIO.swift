@@ -50,6 +50,14 @@ public enum FileIO {
         }
     }
 
+    /// This process's resident memory now (Linux: /proc/self/statm), 0 if unknown.
+    public static func residentBytes() -> Int {
+        guard let text = try? read("/proc/self/statm", limit: 4096) else { return 0 }
+        let fields = String(decoding: text, as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]), pages >= 0, pages < Int.max / 65536 else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

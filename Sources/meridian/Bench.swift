@@ -253,12 +253,17 @@ func spawnAndWait(_ path: String, _ args: [String], env: [String: String]) throw
 
 /// Runs `path` with `args` and `env` and waits for it; returns its exit status and its peak
 /// resident memory in bytes.
-func spawnAndMeasure(_ path: String, _ args: [String], env: [String: String]) throws -> (status: Int32, peakRSS: Int) {
+/// `stderrTo`: a file the child's standard error goes to (else it shares this one's).
+func spawnAndMeasure(_ path: String, _ args: [String], env: [String: String], stderrTo: String? = nil) throws -> (status: Int32, peakRSS: Int) {
     func cStrings(_ list: [String]) -> [UnsafeMutablePointer<CChar>?] { list.map { strdup($0) } + [nil] }
     let argv = cStrings([path] + args), envp = cStrings(env.map { "\($0.key)=\($0.value)" })
     defer { for p in argv + envp { free(p) } }
     var pid = pid_t()
-    let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stderrTo { posix_spawn_file_actions_addopen(&actions, 2, stderrTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+    let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
     guard rc == 0 else { throw ValidationError("cannot start \(path): \(FileIO.reason(rc))") }
     var status: Int32 = 0
     var usage = rusage()
