@@ -54,7 +54,7 @@ let package = Package(
 // --sanitize=fuzzer. Each feeds hostile bytes to one reader; Fuzz/Corpus holds their seeds.
 if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
-                         ("fuzz-geofiles", ["MapData"]), ("fuzz-viewstate", ["MapData"])] {
+                         ("fuzz-geofiles", ["MapData", "MapCore"]), ("fuzz-viewstate", ["MapData"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

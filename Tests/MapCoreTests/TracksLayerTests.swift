@@ -96,4 +96,13 @@ struct TracksLayerTests {
         d.advance(to: 5)
         #expect(!d.isAnimating(at: 5) && abs(d.camera.center.x - rect.center.x) < 1e-9 && abs(d.camera.zoom - c.camera.zoom) < 1e-9)
     }
+
+    /// The drop one level down from the window system (SDL_DROPFILE becomes this event in
+    /// the window's EventTranslator): the controller asks the host to open the file.
+    @Test func aDroppedFileAndCtrlOAskTheHostToOpen() {
+        var c = MapController(camera: Camera(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, viewportSize: size))
+        #expect(c.handle(.fileDropped("/home/me/ride.gpx"), at: 0) == [.open("/home/me/ride.gpx")])
+        #expect(c.handle(.keyDown(.letter("o"), .control), at: 0) == [.openFiles])
+        #expect(c.handle(.keyDown(.letter("o"), []), at: 0) == [])
+    }
 }
