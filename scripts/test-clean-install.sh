@@ -93,7 +93,7 @@ status=0; wait "$app" || status=$?
 out=$(cat "$root/tmp/out.txt")
 [ "$status" = 0 ] || fail "the window did not quit cleanly (status $status): $out"
 echo "$out" | grep -q "video driver: x11" || fail "no X11 window: $out"
-echo "$out" | grep -q "Showing where walk.gpx (2 points)" || fail "the GPX file was not opened: $out"
+echo "$out" | grep -q "opened walk.gpx: 2 waypoints" || fail "the GPX file was not opened: $out"
 [ -s "$root/root/.local/state/meridian/view.json" ] || fail "the view was not saved at quit"
 pass "a window under Xvfb opened walk.gpx, drew the map, saved the view and quit with status 0 ($(echo "$out" | head -1))"
 echo "test-clean-install: all checks passed"
