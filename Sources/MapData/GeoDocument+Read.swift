@@ -39,7 +39,7 @@ extension TrackFile {
             return AreaShape(area: a, geometry: AreaGeometry(a), fill: a.fill ?? color.withAlpha(0.22),
                              stroke: TrackStyle(color: stroke, width: a.strokeWidth ?? 2, casingWidth: 0))
         }
-        let file = TrackFile(path: url.path, lines: lines, areas: areas, waypoints: doc.waypoints)
+        let file = TrackFile(path: url.path, lines: lines, areas: areas, waypoints: doc.waypoints, color: color)
         guard file.bounds != nil else { throw doc.problems.first ?? GeoDocument.noPoints(url) }
         return (file, doc.problems)
     }

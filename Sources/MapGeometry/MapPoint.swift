@@ -50,6 +50,14 @@ public struct MapRect: Hashable, Sendable {
         MapRect(x: minX + dx, y: minY + dy, width: size.width - 2 * dx, height: size.height - 2 * dy)
     }
 
+    /// The rect grown by `d` on every side (shrunk for negative `d`).
+    public func outset(by d: Double) -> MapRect { insetBy(dx: -d, dy: -d) }
+
+    /// The smallest rect holding all the rects, or nil for none.
+    public static func union(_ rects: some Sequence<MapRect>) -> MapRect? {
+        rects.reduce(nil as MapRect?) { r, b in r.map { $0.union(b) } ?? b }
+    }
+
     /// The smallest rect holding all points, or nil for none.
     public static func bounding(_ points: some Sequence<MapPoint>) -> MapRect? {
         var it = points.makeIterator()

@@ -23,16 +23,14 @@ public struct TrackOverlay: Sendable {
     public func touches(_ tile: TileID) -> Bool {
         let box = tile.mapRect
         let unitsPerPoint = box.size.width / 256
-        func near(_ bounds: MapRect, _ reach: Double) -> Bool {
-            let r = reach * unitsPerPoint
-            return bounds.intersects(MapRect(x: box.minX - r, y: box.minY - r, width: box.size.width + 2 * r, height: box.size.height + 2 * r))
-        }
+        func near(_ bounds: MapRect, _ reach: Double) -> Bool { bounds.intersects(box.outset(by: reach * unitsPerPoint)) }
         return lines.contains { near($0.geometry.bounds, $0.style.reach) } || areas.contains { near($0.geometry.bounds, $0.stroke.reach) }
     }
 
-    /// Paints the lines and shapes over `bitmap`, an opaque picture of `tile` in ARGB order.
+    /// Paints the lines and shapes over `bitmap`, an opaque picture of `tile` in ARGB order
+    /// (for tiles it `touches`; others would be left as they are at a cost).
     public func paint(onto bitmap: inout Bitmap, tile: TileID) {
-        guard touches(tile), bitmap.width > 0, bitmap.height > 0 else { return }
+        guard bitmap.width > 0, bitmap.height > 0 else { return }
         let (w, h) = (bitmap.width, bitmap.height)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: w, height: h) else { return }

@@ -10,10 +10,9 @@ import MapGeometry
 public enum TrackPainter {
     /// Paints `areas` (filled, then outlined) and then `tracks`, bottom first, into `canvas`,
     /// which shows `tile` at `canvas.width` device pixels (`pointScale` device pixels per
-    /// point). True when anything was drawn.
-    @discardableResult
+    /// point).
     public static func paint(_ tracks: [(geometry: TrackGeometry, style: TrackStyle)], areas: [AreaShape] = [], tile: TileID,
-                             pointScale: Double, into canvas: CairoCanvas) -> Bool {
+                             pointScale: Double, into canvas: CairoCanvas) {
         let box = tile.mapRect
         let size = box.size.width, ox = box.minX, oy = box.minY
         let scale = Double(canvas.width) / size // device pixels per world unit
@@ -23,11 +22,8 @@ public enum TrackPainter {
         defer { cairo_restore(cr) }
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        var drew = false
         for shape in areas {
-            let reach = shape.stroke.reach * pointScale / scale
-            let area = MapRect(x: ox - reach, y: oy - reach, width: size + 2 * reach, height: size + 2 * reach)
-            guard shape.geometry.bounds.intersects(area) else { continue }
+            guard shape.geometry.bounds.intersects(box.outset(by: shape.stroke.reach * pointScale / scale)) else { continue }
             cairo_new_path(cr)
             for ring in shape.geometry.rings where ring.count >= 3 {
                 cairo_move_to(cr, (ring[0].x - ox) * scale, (ring[0].y - oy) * scale)
@@ -41,12 +37,10 @@ public enum TrackPainter {
             canvas.setColor(shape.stroke.color)
             cairo_set_line_width(cr, shape.stroke.width * pointScale)
             cairo_stroke(cr)
-            drew = true
         }
         for (geometry, style) in tracks {
             // Lines just outside the tile still reach in with their width.
-            let reach = (style.width / 2 + style.casingWidth) * pointScale / scale
-            let area = MapRect(x: ox - reach, y: oy - reach, width: size + 2 * reach, height: size + 2 * reach)
+            let area = box.outset(by: style.reach * pointScale / scale)
             guard geometry.bounds.intersects(area) else { continue }
             let lines = geometry.lines(in: area, tolerance: tolerance)
             guard !lines.isEmpty else { continue }
@@ -61,8 +55,6 @@ public enum TrackPainter {
             canvas.setColor(style.color)
             cairo_set_line_width(cr, style.width * pointScale)
             cairo_stroke(cr)
-            drew = true
         }
-        return drew
     }
 }

@@ -68,8 +68,9 @@ public final class MapHost {
     /// Every drag-state change, selection, addition, move, deletion and rename of a pin, on
     /// the frame thread, in order (MapKit's delegate calls, as one callback).
     public var onPinEvent: (PinEvent) -> Void = { _ in }
-    /// Messages for the user (thread-safe: posted from anywhere, shown at the top until clicked).
-    private let noticeLock = Lock()
+    /// Guards what other threads post: notices and the inbox.
+    private let postLock = Lock()
+    /// Messages for the user (posted from anywhere, shown at the top until clicked).
     private var notices: [String] = []
     private var noticeFrame: ScreenRect?
     private var textInputOn = false
@@ -120,40 +121,40 @@ public final class MapHost {
     /// May be called from any thread.
     public func showNotice(_ message: String) {
         FileIO.printError("meridian: " + message)
-        noticeLock.lock()
+        postLock.lock()
         notices.append(message)
-        noticeLock.unlock()
+        postLock.unlock()
         wake.signal()
     }
 
     private var currentNotice: String? {
-        noticeLock.lock(); defer { noticeLock.unlock() }
+        postLock.lock(); defer { postLock.unlock() }
         guard let first = notices.first else { return nil }
         // One at a time; the count says that closing it shows the next.
         return notices.count > 1 ? first + "  (\(notices.count - 1) more)" : first
     }
 
     private func dismissNotice() {
-        noticeLock.lock()
+        postLock.lock()
         if !notices.isEmpty { notices.removeFirst() }
-        noticeLock.unlock()
+        postLock.unlock()
         noticeFrame = nil
     }
 
     /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
     /// called from any thread: how workers hand results to the map.
     public func perform(_ body: @escaping @Sendable (MapHost) -> Void) {
-        noticeLock.lock()
+        postLock.lock()
         inbox.append(body)
-        noticeLock.unlock()
+        postLock.unlock()
         wake.signal()
     }
 
     private func runInbox() -> Bool {
-        noticeLock.lock()
+        postLock.lock()
         let work = inbox
         inbox.removeAll()
-        noticeLock.unlock()
+        postLock.unlock()
         for body in work { body(self) }
         return !work.isEmpty
     }

@@ -28,15 +28,14 @@ public enum TileRasterizer {
             // Opaque and in the texture's order, here on the worker rather than on the frame;
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
             // thread little more than its upload.
+            decoded.bitmap.flatten(over: under)
             if let overlay, overlay.touches(tile) {
-                // Opaque first: then premultiplied and straight alpha are the same pixels,
-                // and Cairo can draw over them as they are.
+                // Opaque, premultiplied and straight alpha are the same pixels: Cairo draws
+                // over them as they are, in its own channel order.
                 decoded.bitmap.convert(to: .argb)
-                decoded.bitmap.flatten(over: under)
                 overlay.paint(onto: &decoded.bitmap, tile: tile)
             }
             decoded.bitmap.convert(to: order)
-            decoded.bitmap.flatten(over: under)
             decoded.places = Array(decoded.places.sorted {
                 PlaceLabel.precedes(rank: PlaceLabel.rank(population: $0.population, capital: $0.capital), $0.point,
                                     rank: PlaceLabel.rank(population: $1.population, capital: $1.capital), $1.point)

@@ -17,9 +17,7 @@ enum TrackFiles {
         var opened: [String] = []
 
         /// Where everything opened lies.
-        var bounds: MapRect? {
-            files.compactMap(\.bounds).reduce(nil as MapRect?) { r, b in r.map { $0.union(b) } ?? b }
-        }
+        var bounds: MapRect? { MapRect.union(files.compactMap(\.bounds)) }
     }
 
     /// Reads `paths`; the first file gets colour `firstColor` of the palette.

@@ -29,7 +29,7 @@ public struct TracksLayer: MapLayer {
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
         let size = Pin.imageSize
         return visibleWaypoints(context).map { tip, _, name in
-            let nameWidth = name.map { Double(min($0.count, 40)) * 7 + 4 } ?? 0
+            let nameWidth = name.map { LabelPlacer.estimatedSize($0, .place).width } ?? 0
             return ScreenRect(x: tip.x - size.width / 2, y: tip.y - size.height, width: size.width + nameWidth, height: size.height)
         }
     }
@@ -39,8 +39,8 @@ public struct TracksLayer: MapLayer {
         let cam = context.camera
         let size = Pin.imageSize
         var shown: [(ScreenPoint, Color, String?)] = []
-        for (i, file) in files.enumerated() where !file.hidden && !file.waypoints.isEmpty {
-            let color = file.lines.first?.style.color ?? TrackStyle.palette[i % TrackStyle.palette.count]
+        for file in files where !file.hidden && !file.waypoints.isEmpty {
+            let color = file.lines.first?.style.color ?? file.color
             for w in file.waypoints {
                 let tip = cam.screenPoint(for: Coordinate(latitude: w.latitude, longitude: w.longitude))
                 let rect = ScreenRect(x: tip.x - size.width / 2, y: tip.y - size.height, width: size.width + 200, height: size.height)
@@ -74,9 +74,6 @@ public struct TracksLayer: MapLayer {
         files[index].hidden = hidden
         revision += 1
     }
-
-    /// The colour the next opened file gets when it names none.
-    public var nextColor: Color { TrackStyle.palette[files.count % TrackStyle.palette.count] }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         composeWaypoints(into: &list, context: context)

@@ -49,9 +49,7 @@ public final class AreaGeometry: Sendable {
 
     public init(_ area: Area) {
         rings = area.rings.map { $0.map { WebMercator.project($0) } }
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for ring in rings { for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) } }
-        bounds = minX <= maxX ? MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : MapRect(x: 0, y: 0, width: 0, height: 0)
+        bounds = MapRect.bounding(rings.joined()) ?? MapRect(x: 0, y: 0, width: 0, height: 0)
     }
 }
 
@@ -76,14 +74,18 @@ public struct TrackFile: Sendable {
     public var lines: [TrackLine]
     public var areas: [AreaShape]
     public var waypoints: [Waypoint]
+    /// The file's colour: its waypoints', and its lines' and shapes' unless they name one.
+    public var color: Color
     /// Hidden files stay open (and listed) but are not drawn.
     public var hidden = false
 
-    public init(path: String, lines: [TrackLine] = [], areas: [AreaShape] = [], waypoints: [Waypoint] = []) {
+    public init(path: String, lines: [TrackLine] = [], areas: [AreaShape] = [], waypoints: [Waypoint] = [],
+                color: Color = TrackStyle.palette[0]) {
         self.path = path
         self.lines = lines
         self.areas = areas
         self.waypoints = waypoints
+        self.color = color
     }
 
     /// The file's name without its folder.
@@ -91,10 +93,7 @@ public struct TrackFile: Sendable {
 
     /// Where everything in the file lies (world coordinates); nil for a file with nothing.
     public var bounds: MapRect? {
-        var r: MapRect?
-        let boxes = lines.map(\.geometry.bounds) + areas.map(\.geometry.bounds)
-            + waypoints.map { let p = WebMercator.project(Coordinate(latitude: $0.latitude, longitude: $0.longitude)); return MapRect(x: p.x, y: p.y, width: 0, height: 0) }
-        for b in boxes { r = r.map { $0.union(b) } ?? b }
-        return r
+        let points = MapRect.bounding(waypoints.map { WebMercator.project(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) })
+        return MapRect.union(lines.map(\.geometry.bounds) + areas.map(\.geometry.bounds) + (points.map { [$0] } ?? []))
     }
 }

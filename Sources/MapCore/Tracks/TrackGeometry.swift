@@ -34,15 +34,11 @@ public final class TrackGeometry: Sendable {
         var all: MapRect?
         for start in stride(from: 0, to: pts.count, by: Self.chunk) {
             let end = min(start + Self.chunk, pts.count)
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity, peak = 0.0
             // The box takes in the next chunk's first point too, so the edge between two
             // chunks lies inside a box.
-            for k in start..<min(end + 1, pts.count) {
-                let p = pts[k]
-                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
+            let box = MapRect.bounding(pts[start..<min(end + 1, pts.count)])!
+            var peak = 0.0
             for k in start..<end { peak = max(peak, imp[k]) }
-            let box = MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
             boxes.append(box)
             peaks.append(peak)
             all = all.map { $0.union(box) } ?? box
@@ -63,8 +59,7 @@ public final class TrackGeometry: Sendable {
     public func lines(in rect: MapRect, tolerance: Double) -> [[MapPoint]] {
         var out: [[MapPoint]] = []
         // A simplified edge strays up to `tolerance` from the points it replaces.
-        let area = MapRect(x: rect.minX - tolerance, y: rect.minY - tolerance,
-                           width: rect.size.width + 2 * tolerance, height: rect.size.height + 2 * tolerance)
+        let area = rect.outset(by: tolerance)
         for segment in segments where !segment.isEmpty {
             var k = segment.lowerBound / Self.chunk
             let lastChunk = (segment.upperBound - 1) / Self.chunk
