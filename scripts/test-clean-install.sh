@@ -83,8 +83,8 @@ exec_line=$(sed -n 's/^Exec=//p' "$root/usr/share/applications/io.github.meridia
 in_root env DISPLAY=":$display" MERIDIAN_REPORT_DRIVER=1 timeout 60 meridian --no-location --size 800x600 /tmp/walk.gpx \
   > "$root/tmp/out.txt" 2>&1 &
 app=$!
-for _ in $(seq 1 100); do DISPLAY=":$display" xdotool search --name '^Meridian' >/dev/null 2>&1 && break; sleep 0.1; done
-DISPLAY=":$display" xdotool search --name '^Meridian' >/dev/null 2>&1 || fail "no Meridian window appeared: $(cat "$root/tmp/out.txt")"
+for _ in $(seq 1 100); do DISPLAY=":$display" xdotool search --onlyvisible --name '^Meridian' >/dev/null 2>&1 && break; sleep 0.1; done
+DISPLAY=":$display" xdotool search --onlyvisible --name '^Meridian' >/dev/null 2>&1 || fail "no Meridian window appeared: $(cat "$root/tmp/out.txt")"
 sleep 1
 # SIGTERM, as a session logout sends it: the app quits the normal way and saves.
 pid=$(pgrep -n -x meridian) || fail "no meridian process"

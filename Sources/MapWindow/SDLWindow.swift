@@ -20,17 +20,23 @@ public final class SDLWindow {
     public init(title: String, width: Int, height: Int, renderer choice: RendererChoice = .auto) throws {
         try SDL.initVideo()
         let centered = Int32(bitPattern: 0x2FFF_0000) // SDL_WINDOWPOS_CENTERED
-        let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
+        let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
+        let software = SDL_RENDERER_SOFTWARE.rawValue
+        let driver = SDL.videoDriver
+        let inSoftware = choice.drawsInSoftware(videoDriver: driver, hasRenderNode: RendererChoice.hasRenderNode)
+        // The window is made for its renderer and shown once it is set up: SDL's OpenGL
+        // renderer would otherwise destroy and re-create a plain window (a second X window,
+        // a flash), and setting the minimum size on X11 moves a shown window back to where
+        // SDL first put it.
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_HIDDEN.rawValue
+        if !inSoftware { flags |= SDL_WINDOW_OPENGL.rawValue }
         guard let w = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
             throw SDLError("SDL_CreateWindow")
         }
         raw = w
         let handle = WindowHandle(w)
-        let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
-        let software = SDL_RENDERER_SOFTWARE.rawValue
-        let driver = SDL.videoDriver
         var order = [accelerated, software]
-        if choice.drawsInSoftware(videoDriver: driver, hasRenderNode: RendererChoice.hasRenderNode) {
+        if inSoftware {
             order.reverse()
             // Else SDL would show the software picture through an OpenGL texture.
             if driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
@@ -40,6 +46,7 @@ public final class SDLWindow {
         }
         renderer = SDLRenderer(raw: r, target: handle, surfaceFormat: SDL_GetWindowPixelFormat(w))
         SDL_SetWindowMinimumSize(w, 320, 240)
+        SDL_ShowWindow(w)
     }
 
     /// Size in logical points.

@@ -102,10 +102,24 @@ final class Xvfb {
     func waitForWindow(_ title: String, timeout: Double = 15) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let id = (try? xdotool("search", "--name", "^\(title)"))?.split(separator: "\n").first { return String(id) }
+            if let id = (try? xdotool("search", "--onlyvisible", "--name", "^\(title)"))?.split(separator: "\n").first { return String(id) }
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw HarnessError("no window titled \(title) appeared")
+    }
+
+    /// Moves the window to the screen's top-left corner, so screenshots of the screen's corner
+    /// are the window, and checks that it got there (a move sent while a window is still being
+    /// set up can be undone by its toolkit).
+    func moveToOrigin(_ id: String, timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            _ = try xdotool("windowmove", "--sync", id, "0", "0")
+            let geometry = try xdotool("getwindowgeometry", id)
+            if geometry.contains("Position: 0,0") { return }
+            if Date() > deadline { throw HarnessError("the window did not move to 0,0: \(geometry)") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 }
 

@@ -22,7 +22,7 @@ struct OpenFileTests {
                            good.path, bad.path, partial.path],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
         let id = try x.waitForWindow("Meridian")
-        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        try x.moveToOrigin(id)
         // The notices: a dark plate at the top of the window.
         let png = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { $0.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5 }
         _ = try x.xdotool("windowfocus", "--sync", id)

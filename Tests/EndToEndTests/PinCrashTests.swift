@@ -20,7 +20,7 @@ struct PinCrashTests {
                                "--pins", file.path],
                               env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
             let id = try x.waitForWindow("Meridian")
-            _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+            try x.moveToOrigin(id)
             Thread.sleep(forTimeInterval: 0.3)
             // A stream of right-clicks, each adding a pin and so saving the file (`click` would
             // wait 100 ms after each).

@@ -37,7 +37,7 @@ struct PinWindowTests {
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
                                 "MERIDIAN_FRAME_LOG": "1"])
         let id = try x.waitForWindow("Meridian")
-        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        try x.moveToOrigin(id)
         _ = try x.xdotool("windowfocus", "--sync", id)
         Thread.sleep(forTimeInterval: 0.5)
         return (app, id, file)

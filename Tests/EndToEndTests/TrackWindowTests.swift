@@ -43,7 +43,7 @@ struct TrackWindowTests {
                            "--pins", dir.appendingPathComponent("pins.geojson").path, gpx.path],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
         let id = try x.waitForWindow("Meridian")
-        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        try x.moveToOrigin(id)
         let shot = dir.appendingPathComponent("shot.png").path
         // At rest first: the track is drawn, on its meridian.
         let rest = try screenshot(x, to: shot) { positions($0) != nil }

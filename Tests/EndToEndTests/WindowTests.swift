@@ -10,7 +10,7 @@ struct WindowTests {
         let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path].merging(env) { $1 })
         let id = try x.waitForWindow("Meridian")
-        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        try x.moveToOrigin(id)
         Thread.sleep(forTimeInterval: 0.5)
         return (app, id)
     }
@@ -140,7 +140,7 @@ struct WindowTests {
         let app = try App(args + ["--renderer", renderer], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
                                       "MERIDIAN_FIXED_TIME": "0.4", "MERIDIAN_REPORT_DRIVER": "1"])
         let id = try x.waitForWindow("Meridian")
-        _ = try x.xdotool("windowmove", "--sync", id, "0", "0")
+        try x.moveToOrigin(id)
         let offscreen = try PNG(rendered)
         // The circle's fill at the centre, open sea, land in France, sea off Morocco.
         let points = [(400, 300), (560, 300), (700, 180), (120, 520)]
