@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CSystem.h"
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sched.h>
@@ -18,4 +19,8 @@ int meridian_make_thread_background(void) {
     if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &p) == 0) return 0;
     // Linux nice values are per thread.
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+}
+
+void meridian_tune_malloc(void) {
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 }

@@ -10,9 +10,17 @@ extension GeoDocument {
     /// a file that cannot be read or parsed at all throws, naming the file and line.
     public static func read(_ url: URL) throws -> GeoDocument {
         let data: Data
-        do { data = try FileIO.read(url.path) } catch let e as FileReadError {
+        do { data = try FileIO.readOrMap(url.path) } catch let e as FileReadError {
             throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(e.reason))")
         }
+        var doc = try parse(data, url: url)
+        if FileIO.changedWhileMapped(data) {
+            doc.problems.insert(GeoFileError(file: url.path, line: nil, reason: "changed while it was read (cut short by another program?); what was read is shown"), at: 0)
+        }
+        return doc
+    }
+
+    private static func parse(_ data: Data, url: URL) throws -> GeoDocument {
         let ext = url.pathExtension.lowercased()
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
         if ext == "csv" || ext == "tsv" { return try CSVTrackReader(file: url.path).read(data) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSystem
 import FoundationEssentials
 import Glibc
 import Platform
@@ -16,6 +17,11 @@ struct Meridian: ParsableCommand {
         version: version,
         subcommands: [Open.self, Render.self, Bench.self],
         defaultSubcommand: Open.self)
+
+    static func main() {
+        meridian_tune_malloc()
+        main(nil)
+    }
 }
 
 /// Prints a message for a person on stderr.
