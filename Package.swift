@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem"]),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
+            "Platform", "CSystem", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapTiles", "MapCore", "MapGeometry"]),
-        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry"]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapTiles"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
     ],

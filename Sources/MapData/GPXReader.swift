@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import Platform
 
 /// What a file holds: its lines (GPX tracks and routes, GeoJSON and CSV lines), its areas,
 /// its named points, and what was skipped.
@@ -30,14 +31,14 @@ public struct GPXReader {
 
     public func read(_ data: Data) throws -> GeoDocument {
         try data.withUnsafeBytes { raw in
-            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), file: file)
-            try parser.run()
-            return parser.document
+            try GPXParser.read(raw.bindMemory(to: UInt8.self), file: file)
         }
     }
 }
 
-private struct Parser {
+/// The tokenizer and the GPX state it drives. A large file is read in pieces on all cores
+/// (GPXParser+Pieces.swift); the pieces join into exactly what one pass would give.
+struct GPXParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
     var document = GeoDocument()
@@ -55,6 +56,10 @@ private struct Parser {
     /// Inside an element whose text matters; the text so far.
     var capturingText = false
     var textBuffer: [UInt8] = []
+    /// Bytes before this offset have been released (`FileIO.releaseMapped`).
+    var released = 0
+    /// A piece that starts inside a `<trk><trkseg>` opened before it (see `Continuation`).
+    var continuation: Continuation?
 
     /// The elements GPX reading cares about, by local name (any namespace prefix).
     enum Name: Equatable { case gpx, trk, rte, trkseg, trkpt, rtept, wpt, name, ele, time, hr, cad, displayColor, other }
@@ -82,20 +87,32 @@ private struct Parser {
         return GeoFileError(file: file, line: copy.lineNumber(at: offset), reason: reason)
     }
 
-    mutating func run() throws {
+    /// Reads tags that start before `limit` (text and tags may run past it).
+    mutating func run(until limit: Int) throws {
         let n = bytes.count
         // A UTF-8 byte order mark.
-        if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        if i == 0, n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         guard let base = bytes.baseAddress else { throw fail("is empty", at: 0) }
-        while i < n {
-            guard let lt = memchr(base + i, 0x3C, n - i) else { break }
+        while i < limit {
+            guard let lt = memchr(base + i, 0x3C, n - i) else { i = n; break }
             let at = UnsafePointer<UInt8>(lt.assumingMemoryBound(to: UInt8.self)) - base
             if capturingText { appendText(i..<at) }
             i = at
+            if i >= limit { break }
             try tag()
+            // What lies behind is done with: a mapped file's pages go back (a 100 MB file is
+            // not resident all at once).
+            if i - released >= 8 << 20 {
+                FileIO.releaseMapped(base, released..<i)
+                released = i
+            }
         }
+    }
+
+    /// After the last tag: what was left open is closed, and a file without `<gpx>` refused.
+    mutating func finish() throws {
         if !stack.isEmpty {
-            problem("the file ends before its elements close (cut short?); what came before is kept", at: n)
+            problem("the file ends before its elements close (cut short?); what came before is kept", at: bytes.count)
             closeOpenTrack()
         }
         guard sawGPX else { throw fail("not a GPX document (no <gpx> element)", at: 0) }
@@ -301,20 +318,26 @@ private struct Parser {
                 if name == .hr { point?.hr = UInt16(v) } else { point?.cad = UInt16(v) }
             case .name:
                 let s = Self.decodeEntities(value)
-                if waypoint != nil { waypoint!.name = s } else if track != nil { track!.name = s }
+                if waypoint != nil { waypoint!.name = s } else if track != nil {
+                    track!.name = s
+                    if continuation?.isOpen == true { continuation!.named = true }
+                }
             case .displayColor:
                 track?.color = Self.garminColors[Self.decodeEntities(value)]
+                if continuation?.isOpen == true { continuation!.colored = true }
             default: break
             }
         }
     }
 
-    /// Room for as many points as the file could hold (a point takes ~60 bytes or more), made
-    /// once for the first track: a million appends then never copy the arrays.
+    /// Room for as many points as the file (or this piece of it, up to `reserveEnd`) could
+    /// hold (a point takes ~60 bytes or more), made once for the first track: a million
+    /// appends then never copy the arrays.
     var reserved = false
+    var reserveEnd: Int?
     mutating func reserve() {
         reserved = true
-        let n = min((bytes.count - i) / 60 + 16, 20_000_000)
+        let n = min(max((reserveEnd ?? bytes.count) - i, 0) / 60 + 16, 20_000_000)
         track!.points.latitude.reserveCapacity(n)
         track!.points.longitude.reserveCapacity(n)
         track!.points.elevation.reserveCapacity(n)
@@ -323,12 +346,20 @@ private struct Parser {
 
     mutating func closeSegment() {
         guard let t = track else { return }
+        if continuation?.isOpen == true, continuation!.firstSegmentEnd == nil { continuation!.firstSegmentEnd = t.points.count }
         if t.points.count > segmentStart { track!.segments.append(segmentStart..<t.points.count) }
         segmentStart = t.points.count
     }
 
     mutating func closeOpenTrack() {
         closeSegment()
+        if continuation?.isOpen == true, let t = track {
+            // The track a piece began inside: it joins the one opened before the piece.
+            continuation!.isOpen = false
+            continuation!.closed = t
+            track = nil
+            return
+        }
         if var t = track, t.points.count > 0 {
             t.points.finish()
             document.tracks.append(t)

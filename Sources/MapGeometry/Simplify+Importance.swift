@@ -16,6 +16,15 @@ extension Simplify {
         guard !points.isEmpty else { return out }
         out[0] = .infinity
         out[points.count - 1] = .infinity
+        points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { importance(p, floor: floor, into: $0) } }
+        return out
+    }
+
+    /// The same for a stretch of a larger array, written into `out` (as many as `points`,
+    /// zeros) except at the two ends, which are the caller's: stretches that share an end can
+    /// then be worked on by different threads.
+    public static func importance(_ points: UnsafeBufferPointer<MapPoint>, floor: Double = 0, into out: UnsafeMutableBufferPointer<Double>) {
+        guard points.count > 2 else { return }
         // (first, last, cap): the span between two kept points and the importance above it.
         var stack: [(Int, Int, Double)] = [(0, points.count - 1, .infinity)]
         let floor2 = floor * floor
@@ -33,6 +42,5 @@ extension Simplify {
             stack.append((a, index, value))
             stack.append((index, b, value))
         }
-        return out
     }
 }

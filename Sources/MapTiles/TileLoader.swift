@@ -78,6 +78,12 @@ public final class TileLoader: @unchecked Sendable {
         return queue.isEmpty && inFlight.isEmpty && results.isEmpty
     }
 
+    /// Tiles asked for are still queued or being made.
+    public var isLoading: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !queue.isEmpty || !inFlight.isEmpty
+    }
+
     public var hasResults: Bool {
         condition.lock(); defer { condition.unlock() }
         return !results.isEmpty

@@ -54,6 +54,10 @@ public final class MapHost {
     public var uploadAllowance = 0.0005
     /// Nor do uploads go on longer than this after the present, in wall time.
     public var uploadWindow = 0.004
+    /// How long a still map may take in arrived pictures after a present.
+    public var stillUploadWindow = 0.03
+    /// How often a still map shows pictures as they arrive (`run`).
+    public var settleInterval = 0.08
 
     private let painter: VectorTilePainter
     /// The map the window shows: base settings and layers. Its camera and pins belong to the
@@ -150,6 +154,11 @@ public final class MapHost {
         wake.signal()
     }
 
+    private var hasInbox: Bool {
+        postLock.lock(); defer { postLock.unlock() }
+        return !inbox.isEmpty
+    }
+
     private func runInbox() -> Bool {
         postLock.lock()
         let work = inbox
@@ -180,6 +189,10 @@ public final class MapHost {
         let translator = EventTranslator(wakeEventType: wakeType)
         var event = SDL_Event()
         var needsFrame = drawFirst
+        /// While nothing moves and pictures are still being made, the next frame waits until
+        /// then: what arrives meanwhile shows in one frame, not one frame per tile. (Each
+        /// software frame costs the CPU the tile workers need to finish sooner.)
+        var settleUntil: Double?
         quitting = false
         while !quitting {
             // The frame's cost is this thread's CPU for the whole iteration, from the moment
@@ -190,6 +203,15 @@ public final class MapHost {
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame
+            } else if let until = settleUntil {
+                let wait = Int32(clamping: Int(max(0, until - clock.now) * 1000))
+                if wait > 0, SDL_WaitEventTimeout(&event, wait) != 0 {
+                    cpuStart = MonotonicClock.threadCPU
+                    // Anything but more pictures arriving ends the wait.
+                    if process(&event, translator), event.type != wakeType { settleUntil = nil }
+                    if settleUntil != nil, clock.now < until, !hasInbox, pipeline.loader.isLoading || pipeline.rasterizer.isBusy { continue }
+                }
+                settleUntil = nil
             }
             while SDL_PollEvent(&event) != 0 {
                 needsFrame = process(&event, translator) || needsFrame
@@ -201,8 +223,10 @@ public final class MapHost {
             if hidden || !needsFrame { continue }
             let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
-            needsFrame = controller.isAnimating(at: t) || loader.hasResults || pipeline.rasterizer.hasResults
-                || script != nil || spritesMade > 0 || animating
+            let moves = controller.isAnimating(at: t) || script != nil || animating
+            needsFrame = moves || loader.hasResults || pipeline.rasterizer.hasResults || spritesMade > 0
+            let making = loader.isLoading || pipeline.rasterizer.isBusy
+            settleUntil = needsFrame && !moves && making ? clock.now + settleInterval : nil
         }
         // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.
         controller.finishPinGestures(at: clock.now)
@@ -320,11 +344,14 @@ public final class MapHost {
         // after a present and within the frame's CPU budget: llvmpipe has finished drawing,
         // so updating a texture cannot stall on the frame in flight. What arrives shows in
         // the next frame. The sprites this frame lacked go to the sprite worker.
-        let deadline = clock.now + uploadWindow
+        // A still map has no next vsync to keep: it takes in all that has arrived (up to
+        // `stillUploadWindow`), rather than a little per frame and a frame for each little.
+        let still = !list.animating && !moving && !controller.isAnimating(at: t)
+        let deadline = clock.now + (still ? stillUploadWindow : uploadWindow)
         let uploadStart = MonotonicClock.threadCPU
         let inBudget = { [clock] in
             let cpu = MonotonicClock.threadCPU
-            return clock.now < deadline && (cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
+            return clock.now < deadline && (still || cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
         }
         var made = drainSprites(while: inBudget)
         made += drainTiles(while: inBudget)

@@ -75,6 +75,12 @@ final class SpriteRasterizer: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Sprites asked for are still queued or being drawn.
+    var isBusy: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !queue.isEmpty || inFlight != nil
+    }
+
     var hasResults: Bool {
         condition.lock(); defer { condition.unlock() }
         return !results.isEmpty

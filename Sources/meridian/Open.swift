@@ -79,6 +79,10 @@ struct Open: ParsableCommand {
 
     /// Runs the window until the user quits; returns the last camera.
     private func showWindow(camera: Camera, notices: [String]) throws -> Camera {
+        // Files are read on a worker from the start; the window opens meanwhile and jumps to
+        // them when they are in (unless --center or --zoom said where to look).
+        let opener = TrackFileOpener()
+        opener.open(files, animated: false, moveView: view.center == nil && view.zoom == nil)
         let window: SDLWindow
         do {
             window = try SDLWindow(title: "Meridian", width: size.width, height: size.height, renderer: renderer)
@@ -104,10 +108,7 @@ struct Open: ParsableCommand {
         let host = try MapHost(window: window, state: scene, source: source)
         for n in notices { host.showNotice(n) }
         let saver = loadPins(into: host, file: file, loaded: loaded)
-        // Files are read on a worker; the window opens at once and jumps to them when they
-        // are in (unless --center or --zoom said where to look).
-        let opener = TrackFileOpener(host: host)
-        opener.open(files, animated: false, moveView: view.center == nil && view.zoom == nil)
+        opener.attach(host)
         host.onOpenRequest = { path in
             if let path { opener.open([path], animated: true) } else {
                 host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")

@@ -53,29 +53,52 @@ enum TrackFiles {
 
 /// Opens files for the window off the frame thread: a worker reads them, then the frame
 /// thread adds them to the map and shows them (a jump for the files the window was started
-/// with, a flight for files opened later).
+/// with, a flight for files opened later). Reading may start before the window exists (the
+/// window takes as long to set up as a large file takes to read); what is read waits for
+/// `attach`.
 final class TrackFileOpener: @unchecked Sendable {
-    private let host: MapHost
+    private let lock = Lock()
+    private var host: MapHost?
+    /// Reads under way not yet counted by a host, and reads done before there was one.
+    private var uncounted = 0
+    private var waiting: [(TrackFiles.Outcome, Bool, Bool)] = []
     /// Files asked for so far: the colour of the next one.
     private var requested = 0
 
-    init(host: MapHost) { self.host = host }
-
-    /// Call on the frame thread (or before the loop starts).
+    /// Call on one thread: before the loop, or the frame thread.
     func open(_ paths: [String], animated: Bool, moveView: Bool = true) {
         guard !paths.isEmpty else { return }
         let first = requested
         requested += paths.count
-        host.pendingLoads += 1
-        startThread(name: "open-files") { [host] in
+        lock.lock()
+        if let host { host.pendingLoads += 1 } else { uncounted += 1 }
+        lock.unlock()
+        startThread(name: "open-files") { [self] in
             let outcome = TrackFiles.read(paths, firstColor: first)
-            host.perform { host in
-                host.pendingLoads -= 1
-                for line in outcome.opened { FileIO.printError("meridian: " + line) }
-                for n in outcome.notices { host.showNotice(n) }
-                for f in outcome.files { host.state.tracks.add(f) }
-                if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
-            }
+            lock.lock()
+            defer { lock.unlock() }
+            if let host { deliver(outcome, animated, moveView, to: host) } else { waiting.append((outcome, animated, moveView)) }
+        }
+    }
+
+    /// From now on files go to `host`; those read already go at once. Call before its loop.
+    func attach(_ host: MapHost) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.host = host
+        host.pendingLoads += uncounted
+        uncounted = 0
+        for (outcome, animated, moveView) in waiting { deliver(outcome, animated, moveView, to: host) }
+        waiting = []
+    }
+
+    private func deliver(_ outcome: TrackFiles.Outcome, _ animated: Bool, _ moveView: Bool, to host: MapHost) {
+        host.perform { host in
+            host.pendingLoads -= 1
+            for line in outcome.opened { FileIO.printError("meridian: " + line) }
+            for n in outcome.notices { host.showNotice(n) }
+            for f in outcome.files { host.state.tracks.add(f) }
+            if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
         }
     }
 }

@@ -33,10 +33,12 @@ struct TrackGeometryTests {
 
     /// Every edge of the simplified track that crosses a tile is in the tile's lines, as
     /// consecutive points, for tiles and tolerances of several zooms.
-    @Test func everySimplifiedEdgeCrossingATileIsDrawnThere() {
+    /// Worked on by one thread or by several (each its stretches of the track).
+    @Test(arguments: [1, 3])
+    func everySimplifiedEdgeCrossingATileIsDrawnThere(threads: Int) {
         for (seed, segs) in [(1, 1), (2, 3), (3, 1)] as [(UInt64, Int)] {
             let track = ride(10_000, seed: seed, segments: segs)
-            let g = TrackGeometry(track)
+            let g = TrackGeometry(track, threads: threads)
             for z in [8, 11, 14] {
                 let tolerance = 0.5 / Double(1 << z) // half a pixel at that zoom
                 let tiles = TileCover.tiles(covering: g.bounds, tileZoom: z)
@@ -82,5 +84,30 @@ struct TrackGeometryTests {
         #expect(count(6) < 500)
         let far = MapRect(x: 10, y: 10, width: 1, height: 1)
         #expect(g.lines(in: far, tolerance: 1e-6).isEmpty)
+    }
+
+    /// Simplified by several threads, every point of the track still lies within the
+    /// tolerance of the kept line around it, at every zoom; the points are projected alike.
+    @Test(arguments: [2, 3, 5])
+    func stretchesWorkedOnAtOnceKeepTheLineWithinItsTolerance(threads: Int) {
+        let track = ride(20_000, seed: 9, segments: 3)
+        let one = TrackGeometry(track, threads: 1), many = TrackGeometry(track, threads: threads)
+        #expect(many.points == one.points && many.bounds == one.bounds)
+        // The splits between stretches are kept at every zoom, besides the segments' ends.
+        let kept = { (g: TrackGeometry) in g.importance.filter { $0 == .infinity }.count }
+        #expect(kept(one) == 6 && kept(many) >= 6 && (threads < 3 || kept(many) > 6))
+        for z in [4, 9, 14, 18] {
+            let tolerance = 0.5 / Double(1 << z)
+            for s in track.segments {
+                let kept = s.filter { many.importance[$0] > tolerance }
+                #expect(kept.first == s.lowerBound && kept.last == s.upperBound - 1)
+                for k in 1..<kept.count {
+                    let a = many.points[kept[k - 1]], b = many.points[kept[k]]
+                    for i in kept[k - 1]..<kept[k] {
+                        #expect(Simplify.segmentDistanceSquared(many.points[i], a, b) <= tolerance * tolerance, "z\(z) point \(i)")
+                    }
+                }
+            }
+        }
     }
 }

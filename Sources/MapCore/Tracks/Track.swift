@@ -37,6 +37,25 @@ public struct TrackPoints: Sendable {
         }
     }
 
+    /// Appends `other`'s points after these (the extension columns padded with zeros where
+    /// only one side has them).
+    public mutating func append(contentsOf other: TrackPoints) {
+        let before = count
+        latitude += other.latitude
+        longitude += other.longitude
+        elevation += other.elevation
+        time += other.time
+        let total = count
+        func join(_ mine: inout [UInt16], _ theirs: [UInt16]) {
+            guard !mine.isEmpty || !theirs.isEmpty else { return }
+            if mine.count < before { mine += [UInt16](repeating: 0, count: before - mine.count) }
+            mine += theirs
+            if mine.count < total { mine += [UInt16](repeating: 0, count: total - mine.count) }
+        }
+        join(&heartRate, other.heartRate)
+        join(&cadence, other.cadence)
+    }
+
     /// Pads the extension columns to the points' count.
     public mutating func finish() {
         if !heartRate.isEmpty, heartRate.count < count { heartRate += [UInt16](repeating: 0, count: count - heartRate.count) }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// A track ready to draw at any zoom: its points projected once, each with its
 /// Douglas–Peucker importance, and the bounds of every run of `chunk` points, so that a
@@ -18,25 +19,58 @@ public final class TrackGeometry: Sendable {
 
     /// Half a pixel at zoom 22: no zoom needs finer, so splits below it are not made.
     public static let finestTolerance = 0.5 / Double(1 << 22)
+    /// The fewest points worth a thread.
+    static let stretch = 200_000
 
-    public init(_ track: Track) {
-        var pts: [MapPoint] = []
-        pts.reserveCapacity(track.points.count)
-        for k in 0..<track.points.count {
-            pts.append(WebMercator.project(Coordinate(latitude: track.points.latitude[k], longitude: track.points.longitude[k])))
+    /// `threads`: how many to work on; by default all cores for a long track.
+    public init(_ track: Track, threads: Int? = nil) {
+        let count = track.points.count
+        // A long track is projected and simplified on all cores, in stretches of at least
+        // `stretch` points (the split between two is kept at every zoom, which never strays
+        // further from the line than the tolerance).
+        let workers = max(1, threads ?? min(Joinable<Int>.processors, 8, count / Self.stretch))
+        let pts = [MapPoint](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = UncheckedSendable(buffer), lat = track.points.latitude, lon = track.points.longitude
+            inParallel(workers, name: "project") { w in
+                for k in (count * w / workers)..<(count * (w + 1) / workers) {
+                    (out.value.baseAddress! + k).initialize(to: WebMercator.project(Coordinate(latitude: lat[k], longitude: lon[k])))
+                }
+            }
+            initialized = count
         }
-        var imp = [Double](repeating: 0, count: pts.count)
+        var imp = [Double](repeating: 0, count: count)
+        var stretches: [Range<Int>] = []
         for s in track.segments where !s.isEmpty {
-            let part = Simplify.importance(Array(pts[s]), floor: Self.finestTolerance)
-            for (k, v) in part.enumerated() { imp[s.lowerBound + k] = v }
+            imp[s.lowerBound] = .infinity
+            imp[s.upperBound - 1] = .infinity
+            // Stretches share their end points: [a, b] then [b, c].
+            let parts = max(1, (s.count * workers + count - 1) / max(count, 1))
+            for p in 0..<parts {
+                let a = s.lowerBound + (s.count - 1) * p / parts, b = s.lowerBound + (s.count - 1) * (p + 1) / parts
+                if p > 0 { imp[a] = .infinity }
+                stretches.append(a..<(b + 1))
+            }
+        }
+        pts.withUnsafeBufferPointer { p in
+            imp.withUnsafeMutableBufferPointer { out in
+                let shared = UncheckedSendable((p, out, stretches))
+                inParallel(workers, name: "simplify") { w in
+                    let (p, out, stretches) = shared.value
+                    for r in stretches.indices where r % workers == w {
+                        let s = stretches[r]
+                        Simplify.importance(UnsafeBufferPointer(rebasing: p[s]), floor: Self.finestTolerance,
+                                            into: UnsafeMutableBufferPointer(rebasing: out[s]))
+                    }
+                }
+            }
         }
         var boxes: [MapRect] = [], peaks: [Double] = []
         var all: MapRect?
-        for start in stride(from: 0, to: pts.count, by: Self.chunk) {
-            let end = min(start + Self.chunk, pts.count)
+        for start in stride(from: 0, to: count, by: Self.chunk) {
+            let end = min(start + Self.chunk, count)
             // The box takes in the next chunk's first point too, so the edge between two
             // chunks lies inside a box.
-            let box = MapRect.bounding(pts[start..<min(end + 1, pts.count)])!
+            let box = MapRect.bounding(pts[start..<min(end + 1, count)])!
             var peak = 0.0
             for k in start..<end { peak = max(peak, imp[k]) }
             boxes.append(box)
