@@ -76,6 +76,12 @@ public enum FileIO {
         meridian_release_mapped(base, range.lowerBound, range.upperBound)
     }
 
+    /// The size of the file at `path` in bytes, 0 if it cannot be known.
+    public static func fileSize(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
+    }
+
     /// This process's resident memory now (Linux: /proc/self/statm), 0 if unknown.
     public static func residentBytes() -> Int {
         guard let text = try? read("/proc/self/statm", limit: 4096) else { return 0 }

@@ -18,9 +18,10 @@ extension Bench {
             try Self.writeTrack(points: n, to: path)
             let label = n == 1_000_000 ? "1,000,000" : "100,000"
             var start = MonotonicClock.now
-            let data = try FileIO.read(path)
-            let doc = try GPXReader(file: path).read(data)
+            // As the window reads it: mapped, in pieces on all cores.
+            let doc = try GeoDocument.read(URL(fileURLWithPath: path))
             let read = MonotonicClock.now - start
+            let megabytes = Int(FileIO.fileSize(path) / 1_000_000)
             guard let track = doc.tracks.first, track.points.count == n else { throw ValidationError("the generated track did not read back") }
             start = MonotonicClock.now
             let stats = TrackStatistics(track)
@@ -31,7 +32,7 @@ extension Bench {
             // Half a pixel at zoom 12, in world units (256 across at zoom 0).
             let z12 = geometry.lines(in: geometry.bounds, tolerance: 0.5 / 4096).reduce(0) { $0 + $1.count }
             rows += [
-                Row(name: "GPX \(label) points (\(data.count / 1_000_000) MB): read", value: read * 1000, unit: "ms", target: n == 1_000_000 ? "part of ≤ 1 s to drawn" : ""),
+                Row(name: "GPX \(label) points (\(megabytes) MB): read", value: read * 1000, unit: "ms", target: n == 1_000_000 ? "part of ≤ 1 s to drawn" : ""),
                 Row(name: "GPX \(label) points: statistics", value: statsTime * 1000, unit: "ms", target: ""),
                 Row(name: "GPX \(label) points: projection, importance, index", value: simplifyTime * 1000, unit: "ms", target: ""),
                 Row(name: "GPX \(label) points: kept at zoom 12", value: Double(z12), unit: "", target: String(cFormat: "of %d; %.0f km", n, stats.distance / 1000)),
@@ -42,7 +43,7 @@ extension Bench {
                     target: n == 1_000_000 ? "≤ 1000 ms" : ""),
                 Row(name: "GPX \(label) points: RSS, window with it drawn", value: Double(resident) / 1_048_576, unit: "MiB",
                     target: n == 1_000_000 ? "≤ 150 MiB" : ""),
-                Row(name: "GPX \(label) points: peak RSS on the way (file read whole)", value: Double(rss) / 1_048_576, unit: "MiB", target: "report"),
+                Row(name: "GPX \(label) points: peak RSS on the way", value: Double(rss) / 1_048_576, unit: "MiB", target: "report"),
             ]
         }
         return rows
