@@ -1,3 +1,4 @@
+import CCairo
 import FoundationEssentials
 import MapCore
 import MapTiles
@@ -24,7 +25,7 @@ public struct UnknownSpriteError: Error, CustomStringConvertible {
 /// Every kind of sprite and what draws it: a new layer registers its painter here, once.
 public enum SpritePainters {
     public static let registered: [any SpritePainter.Type] = [
-        LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self,
+        LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self,
     ]
 
     public static func paint(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap {
@@ -71,5 +72,27 @@ public enum PinPainter: SpritePainter {
         case let .cluster(label): return try PinSprites.cluster(label, pixelRatio: k)
         case let .callout(title, detail, editing): return try PinSprites.callout(title: title, detail: detail, editing: editing, pixelRatio: k)
         }
+    }
+}
+
+/// The legend's colour ramp: the track colours from low to high, with a thin dark rim.
+public enum TrackLegendPainter: SpritePainter {
+    public static func paint(_ spec: TrackLegendSprite, pixelRatio k: Double) throws -> Bitmap {
+        let size = TracksLayer.legendRampSize
+        let canvas = try CairoCanvas(width: Int((size.width * k).rounded()), height: Int((size.height * k).rounded()))
+        let cr = canvas.context, w = Double(canvas.width), h = Double(canvas.height)
+        let gradient = cairo_pattern_create_linear(0, 0, w, 0)!
+        let stops = TrackColorRamp.stops
+        for (i, c) in stops.enumerated() {
+            cairo_pattern_add_color_stop_rgba(gradient, Double(i) / Double(stops.count - 1), c.r, c.g, c.b, 1)
+        }
+        cairo_rectangle(cr, 0, 0, w, h)
+        cairo_set_source(cr, gradient)
+        cairo_fill_preserve(cr)
+        cairo_pattern_destroy(gradient)
+        canvas.setColor(Color(hex: 0x000000, alpha: 0.35))
+        cairo_set_line_width(cr, k)
+        cairo_stroke(cr)
+        return canvas.bitmap()
     }
 }

@@ -11,12 +11,15 @@ import MapTiles
 public struct TrackOverlay: Sendable {
     public let lines: [TrackLine]
     public let areas: [AreaShape]
+    /// Lines are coloured by their values on this ramp, when set.
+    public let ramp: TrackColorRamp?
 
     /// Nil when the layer draws nothing into tiles.
     public init?(layer: TracksLayer) {
         guard layer.hasTiledContent else { return nil }
         lines = layer.shownLines
         areas = layer.shownAreas
+        ramp = layer.ramp
     }
 
     /// Whether anything reaches into `tile` (the widest line's reach allowed for).
@@ -34,7 +37,8 @@ public struct TrackOverlay: Sendable {
         let (w, h) = (bitmap.width, bitmap.height)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: w, height: h) else { return }
-            TrackPainter.paint(lines.map { ($0.geometry, $0.style) }, areas: areas, tile: tile, pointScale: Double(w) / 256, into: canvas)
+            let tracks = lines.map { line in (line.geometry, line.style, ramp.map { line.values(for: $0.mode) } ?? []) }
+            TrackPainter.paint(tracks, areas: areas, ramp: ramp, tile: tile, pointScale: Double(w) / 256, into: canvas)
             cairo_surface_flush(canvas.surface)
         }
     }

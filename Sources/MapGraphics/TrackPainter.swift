@@ -10,9 +10,9 @@ import MapGeometry
 public enum TrackPainter {
     /// Paints `areas` (filled, then outlined) and then `tracks`, bottom first, into `canvas`,
     /// which shows `tile` at `canvas.width` device pixels (`pointScale` device pixels per
-    /// point).
-    public static func paint(_ tracks: [(geometry: TrackGeometry, style: TrackStyle)], areas: [AreaShape] = [], tile: TileID,
-                             pointScale: Double, into canvas: CairoCanvas) {
+    /// point). A track with `values` (one per point) is coloured by them on `ramp`.
+    public static func paint(_ tracks: [(geometry: TrackGeometry, style: TrackStyle, values: [Float])], areas: [AreaShape] = [],
+                             ramp: TrackColorRamp? = nil, tile: TileID, pointScale: Double, into canvas: CairoCanvas) {
         let box = tile.mapRect
         let size = box.size.width, ox = box.minX, oy = box.minY
         let scale = Double(canvas.width) / size // device pixels per world unit
@@ -38,23 +38,73 @@ public enum TrackPainter {
             cairo_set_line_width(cr, shape.stroke.width * pointScale)
             cairo_stroke(cr)
         }
-        for (geometry, style) in tracks {
+        for (geometry, style, values) in tracks {
             // Lines just outside the tile still reach in with their width.
             let area = box.outset(by: style.reach * pointScale / scale)
             guard geometry.bounds.intersects(area) else { continue }
-            let lines = geometry.lines(in: area, tolerance: tolerance)
-            guard !lines.isEmpty else { continue }
+            let runs = geometry.runs(in: area, tolerance: tolerance)
+            guard !runs.isEmpty else { continue }
+            let pts = geometry.points
+            func to(_ i: Int) -> (Double, Double) { ((pts[i].x - ox) * scale, (pts[i].y - oy) * scale) }
             cairo_new_path(cr)
-            for line in lines {
-                cairo_move_to(cr, (line[0].x - ox) * scale, (line[0].y - oy) * scale)
-                for p in line.dropFirst() { cairo_line_to(cr, (p.x - ox) * scale, (p.y - oy) * scale) }
+            for run in runs {
+                let (x, y) = to(run[0])
+                cairo_move_to(cr, x, y)
+                for i in run.dropFirst() { let (x, y) = to(i); cairo_line_to(cr, x, y) }
             }
             canvas.setColor(style.casing)
             cairo_set_line_width(cr, (style.width + 2 * style.casingWidth) * pointScale)
-            cairo_stroke_preserve(cr)
-            canvas.setColor(style.color)
-            cairo_set_line_width(cr, style.width * pointScale)
+            guard let ramp, values.count == pts.count else {
+                cairo_stroke_preserve(cr)
+                canvas.setColor(style.color)
+                cairo_set_line_width(cr, style.width * pointScale)
+                cairo_stroke(cr)
+                continue
+            }
             cairo_stroke(cr)
+            paintColored(runs, values: values, ramp: ramp, width: style.width * pointScale, to: to, cr: cr, canvas: canvas)
+        }
+    }
+
+    /// Steps of the ramp a coloured line is drawn in: neighbours in the same step are one
+    /// stroke, so a tile costs a few strokes rather than one per edge.
+    static let rampSteps = 24
+
+    /// Each stretch in the colour of its points' values. The simplified line alone would lose
+    /// where the colour changes (a straight road driven slow, fast, slow is one edge), so the
+    /// points dropped between kept ones are walked too, and one becomes a vertex where the
+    /// colour changes, a device pixel or more from the last vertex.
+    private static func paintColored(_ runs: [[Int]], values: [Float], ramp: TrackColorRamp, width: Double,
+                                     to: (Int) -> (Double, Double), cr: OpaquePointer, canvas: CairoCanvas) {
+        cairo_set_line_width(cr, width)
+        func step(_ i: Int) -> Int {
+            let f = ramp.fraction(Double(values[i]))
+            return f.isFinite ? min(Int(f * Double(rampSteps)), rampSteps - 1) : -1
+        }
+        func stroke(_ s: Int) {
+            canvas.setColor(TrackColorRamp.color(at: s < 0 ? .nan : (Double(s) + 0.5) / Double(rampSteps)))
+            cairo_stroke(cr)
+        }
+        for run in runs where run.count >= 2 {
+            var current = step(run[0])
+            var (lx, ly) = to(run[0])
+            cairo_move_to(cr, lx, ly)
+            for (a, b) in zip(run, run.dropFirst()) where b > a {
+                for k in (a + 1)...b {
+                    let s = step(k)
+                    guard k == b || s != current else { continue }
+                    let (x, y) = to(k)
+                    guard k == b || (x - lx) * (x - lx) + (y - ly) * (y - ly) >= 1 else { continue }
+                    cairo_line_to(cr, x, y)
+                    (lx, ly) = (x, y)
+                    if s != current {
+                        stroke(current)
+                        cairo_move_to(cr, x, y)
+                        current = s
+                    }
+                }
+            }
+            stroke(current)
         }
     }
 }

@@ -272,11 +272,24 @@ public final class MapHost {
                 case .redraw: changed = true
                 case .openFiles: onOpenRequest(nil)
                 case let .open(path): onOpenRequest(path)
+                case .cycleTrackColors: cycleTrackColors(); changed = true
                 }
             }
             changed = changed || controller.camera != before || controller.isAnimating(at: t)
         }
         return changed
+    }
+
+    /// Key C: the next colour mode the open tracks have values for, or why there is none.
+    private func cycleTrackColors() {
+        guard state.tracks.files.contains(where: { !$0.hidden && !$0.lines.isEmpty }) else {
+            showNotice("Open a track to colour it by speed or elevation")
+            return
+        }
+        let lines = state.tracks.shownLines
+        if state.tracks.cycleColorMode() == .plain, TrackColorMode.allCases.allSatisfy({ TrackColorRamp.fitting($0, lines: lines) == nil }) {
+            showNotice("These tracks have no times or elevations to colour them by")
+        }
     }
 
     private func resized() {

@@ -41,6 +41,9 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Draw the pins of this GeoJSON file (read only).", valueName: "FILE"))
     var pins: String?
 
+    @Option(name: .long, help: ArgumentHelp("Colour tracks by plain, speed or elevation (key C in the window).", valueName: "MODE"))
+    var colorBy = TrackColorMode.plain
+
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
@@ -73,6 +76,7 @@ struct Render: ParsableCommand {
             let opened = TrackFiles.read(files)
             for n in opened.notices { warn(n) }
             for f in opened.files { scene.tracks.add(f) }
+            if !scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
             if view.center == nil, view.zoom == nil, let rect = opened.bounds {
                 var c = MapController(camera: scene.camera)
                 c.show(rect, animated: false, at: 0)
@@ -96,3 +100,5 @@ struct Render: ParsableCommand {
         try enc.encode(rows).write(to: URL(fileURLWithPath: path))
     }
 }
+
+extension TrackColorMode: ExpressibleByArgument {}

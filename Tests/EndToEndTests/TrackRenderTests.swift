@@ -77,4 +77,46 @@ struct TrackRenderTests {
         // The diagonal's middle is the view's centre.
         #expect(isTrack(png.pixel(200, 150)), "\(png.pixel(200, 150))")
     }
+
+    /// Colour modes: a climb east coloured by elevation runs from the ramp's blue to its
+    /// red, by speed (slow, fast, slow) red in the middle; the legend names the mode, plain
+    /// is the file's colour.
+    @Test func colourModesFollowElevationAndSpeedWithALegend() throws {
+        let dir = temporaryDirectory("track-colours")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gpx = dir.appendingPathComponent("climb.gpx")
+        var text = "<gpx version=\"1.1\"><trk><trkseg>\n"
+        let formatter = ISO8601DateFormatter()
+        for i in 0..<600 {
+            // 0.1° of longitude east along 35° N in 600 s; fast in the middle third.
+            let lon = -30.05 + 0.1 * Double(i) / 599
+            let t = Date(timeIntervalSince1970: 1_777_622_400 + (i < 200 ? Double(i) * 3 : i < 400 ? 600 + Double(i - 200) : 800 + Double(i - 400) * 3))
+            text += "<trkpt lat=\"35\" lon=\"\(lon)\"><ele>\(100 + i * 3)</ele><time>\(formatter.string(from: t))</time></trkpt>\n"
+        }
+        try Data((text + "</trkseg></trk></gpx>").utf8).write(to: gpx)
+        func draw(_ mode: String) throws -> PNG {
+            let out = dir.appendingPathComponent("\(mode).png").path
+            let r = try run(meridianBinary, ["render", "--size", "800x300", "--no-labels", "--no-location", "--center", "35,-30", "--zoom", "13",
+                                             "--color-by", mode, "--out", out, gpx.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try PNG(out)
+        }
+        // The route spans ±0.05° around the centre: ±291 points at zoom 13.
+        let west = 400 - 270, east = 400 + 270
+        let elevation = try draw("elevation")
+        let w = elevation.pixel(west, 150), e = elevation.pixel(east, 150)
+        #expect(w.b > w.r + 60, "west end \(w) is not the ramp's blue")
+        #expect(e.r > e.b + 60, "east end \(e) is not the ramp's red")
+        let speed = try draw("speed")
+        let slow = speed.pixel(west + 60, 150), fast = speed.pixel(400, 150)
+        #expect(slow.b > slow.r + 40 && fast.r > fast.b + 60, "slow \(slow), fast \(fast)")
+        // The legend: a plate above the scale bar with the ramp, blue at its left, red at its right.
+        let rampRows = (180..<260).filter { y in
+            let blue = speed.pixel(14, y), red = speed.pixel(126, y)
+            return blue.b > blue.r + 60 && red.r > red.b + 60
+        }
+        #expect(rampRows.count >= 5 && rampRows.count <= 9, "legend ramp rows \(rampRows)")
+        let plain = try draw("plain")
+        #expect(isTrack(plain.pixel(west, 150)) && isTrack(plain.pixel(east, 150)))
+    }
 }

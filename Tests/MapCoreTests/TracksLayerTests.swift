@@ -104,5 +104,7 @@ struct TracksLayerTests {
         #expect(c.handle(.fileDropped("/home/me/ride.gpx"), at: 0) == [.open("/home/me/ride.gpx")])
         #expect(c.handle(.keyDown(.letter("o"), .control), at: 0) == [.openFiles])
         #expect(c.handle(.keyDown(.letter("o"), []), at: 0) == [])
+        #expect(c.handle(.keyDown(.letter("c"), []), at: 0) == [.cycleTrackColors])
+        #expect(c.handle(.keyDown(.letter("c"), .control), at: 0) == [])
     }
 }

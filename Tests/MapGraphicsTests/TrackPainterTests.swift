@@ -30,7 +30,7 @@ struct TrackPainterTests {
         let tile = TileID(z: zoom, x: Int(w.x / size), y: Int(w.y / size))
         let pixels = Int(256 * pointScale)
         let canvas = try CairoCanvas(width: pixels, height: pixels)
-        TrackPainter.paint([(route, red)], tile: tile, pointScale: pointScale, into: canvas)
+        TrackPainter.paint([(route, red, [])], tile: tile, pointScale: pointScale, into: canvas)
         let bitmap = canvas.bitmap()
         let scale = Double(pixels) / size
         let px = Int((w.x - Double(tile.x) * size) * scale), py = Int((w.y - Double(tile.y) * size) * scale)
@@ -46,7 +46,7 @@ struct TrackPainterTests {
 
     @Test func aTileAwayFromTheTrackIsLeftUntouched() throws {
         let canvas = try CairoCanvas(width: 256, height: 256)
-        TrackPainter.paint([(route, red)], tile: TileID(z: 10, x: 10, y: 10), pointScale: 1, into: canvas)
+        TrackPainter.paint([(route, red, [])], tile: TileID(z: 10, x: 10, y: 10), pointScale: 1, into: canvas)
         #expect(canvas.bitmap().pixels.allSatisfy { $0 == 0 })
     }
 }

@@ -43,4 +43,6 @@ public enum HostAction: Hashable, Sendable {
     /// Open files (Ctrl+O), or the file dropped on the window.
     case openFiles
     case open(String)
+    /// Colour tracks by the next mode: plain, speed, elevation (key C).
+    case cycleTrackColors
 }

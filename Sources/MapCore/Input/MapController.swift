@@ -133,6 +133,7 @@ public struct MapController: Sendable {
         case .letter("o") where mods.contains(.control): return [.openFiles]
         case .f11: return [.toggleFullscreen]
         case .letter("u"): imperialUnits.toggle(); return [.redraw]
+        case .letter("c") where mods.isEmpty: return [.cycleTrackColors]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)
         case .up: animator.pan(byScreen: ScreenPoint(x: 0, y: -d), at: t)

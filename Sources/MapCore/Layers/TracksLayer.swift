@@ -14,6 +14,12 @@ public struct TracksLayer: MapLayer {
     /// recoloured): the window then draws the tiles anew, showing the old pictures until the
     /// new ones arrive.
     public private(set) var revision = 0
+    /// What the lines' colours show, and the ramp for it over the shown lines (nil when
+    /// plain, or when no line has the values).
+    public private(set) var colorMode = TrackColorMode.plain
+    public private(set) var ramp: TrackColorRamp?
+    /// Units of the legend.
+    public var imperialUnits = false
 
     /// Waypoint names are left out beyond this many waypoints on screen.
     static let nameBudget = 150
@@ -23,7 +29,7 @@ public struct TracksLayer: MapLayer {
         revision = files.isEmpty ? 0 : 1
     }
 
-    public var levels: [LayerLevel] { [.overlay] }
+    public var levels: [LayerLevel] { [.overlay, .chrome] }
 
     /// Place labels keep clear of waypoint pins and their names.
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -31,7 +37,7 @@ public struct TracksLayer: MapLayer {
         return visibleWaypoints(context).map { tip, _, name in
             let nameWidth = name.map { LabelPlacer.estimatedSize($0, .place).width } ?? 0
             return ScreenRect(x: tip.x - size.width / 2, y: tip.y - size.height, width: size.width + nameWidth, height: size.height)
-        }
+        } + [legendFrames(context)?.plate].compactMap { $0 }
     }
 
     /// The shown waypoints on screen: pin tip, colour, name.
@@ -60,23 +66,97 @@ public struct TracksLayer: MapLayer {
 
     public mutating func add(_ file: TrackFile) {
         files.append(file)
-        revision += 1
+        changed()
     }
 
     public mutating func close(at index: Int) {
         guard files.indices.contains(index) else { return }
         files.remove(at: index)
-        revision += 1
+        changed()
     }
 
     public mutating func setHidden(_ hidden: Bool, at index: Int) {
         guard files.indices.contains(index), files[index].hidden != hidden else { return }
         files[index].hidden = hidden
+        changed()
+    }
+
+    /// Colours the lines by `mode`; false (and plain) when no shown line has its values.
+    @discardableResult
+    public mutating func setColorMode(_ mode: TrackColorMode) -> Bool {
+        let fitted = TrackColorRamp.fitting(mode, lines: shownLines)
+        let ok = mode == .plain || fitted != nil
+        let newMode = ok ? mode : .plain
+        if newMode != colorMode || fitted != ramp {
+            colorMode = newMode
+            ramp = fitted
+            revision += 1
+        }
+        return ok
+    }
+
+    /// The next mode the shown lines have values for, after the current one (key C).
+    public mutating func cycleColorMode() -> TrackColorMode {
+        let all = TrackColorMode.allCases
+        var k = all.firstIndex(of: colorMode)!
+        repeat {
+            k = (k + 1) % all.count
+            if setColorMode(all[k]) { return all[k] }
+        } while all[k] != colorMode
+        return colorMode
+    }
+
+    /// Anything shown changed: the tiles are drawn anew, and the ramp fits what is shown.
+    private mutating func changed() {
         revision += 1
+        if colorMode != .plain { setColorMode(colorMode) }
     }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
-        composeWaypoints(into: &list, context: context)
+        switch level {
+        case .chrome: composeLegend(into: &list, context: context)
+        default: composeWaypoints(into: &list, context: context)
+        }
+    }
+
+    /// The colour mode's legend, bottom left above the scale bar: its name, the ramp, and
+    /// the values at its ends.
+    private func composeLegend(into list: inout DrawList, context: LayerContext) {
+        guard let ramp else { return }
+        guard let frames = legendFrames(context) else {
+            for key in legendKeys(ramp) where context.sprites.size(of: key) == nil { list.want(key) }
+            return
+        }
+        list.commands.append(.fillRect(frames.plate, Color(hex: 0xFFFFFF, alpha: 0.85)))
+        for (key, rect) in frames.parts { list.commands.append(.sprite(key, destination: rect, opacity: 1)) }
+    }
+
+    private func legendKeys(_ ramp: TrackColorRamp) -> [SpriteKey] {
+        [.text(ramp.mode.title, .chrome), SpriteKey(TrackLegendSprite.ramp),
+         .text(ramp.label(ramp.low, imperial: imperialUnits), .chrome), .text(ramp.label(ramp.high, imperial: imperialUnits), .chrome)]
+    }
+
+    public static let legendRampSize = ScreenSize(width: 120, height: 8)
+
+    /// The legend's plate and parts, when all its sprites are ready (else they are asked for).
+    private func legendFrames(_ context: LayerContext) -> (plate: ScreenRect, parts: [(SpriteKey, ScreenRect)])? {
+        guard let ramp else { return nil }
+        let keys = legendKeys(ramp)
+        let sizes = keys.map { context.sprites.size(of: $0) }
+        guard sizes.allSatisfy({ $0 != nil }) else { return nil }
+        let title = sizes[0]!, low = sizes[2]!, high = sizes[3]!, bar = Self.legendRampSize
+        let width = max(bar.width, low.width + high.width + 8, title.width)
+        let height = title.height + 4 + bar.height + 2 + max(low.height, high.height)
+        // Above the scale bar's plate (bottom left, ~30 points high).
+        let x = 10.0, y = context.camera.viewportSize.height - 44 - height
+        let plate = ScreenRect(x: x - 4, y: y - 4, width: width + 8, height: height + 8)
+        let barY = y + title.height + 4
+        return (plate, [
+            (keys[0], ScreenRect(x: x, y: y, width: title.width, height: title.height)),
+            (keys[1], ScreenRect(x: x, y: barY, width: bar.width, height: bar.height)),
+            (keys[2], ScreenRect(x: x, y: barY + bar.height + 2, width: low.width, height: low.height)),
+            (keys[3], ScreenRect(x: x + bar.width - high.width, y: barY + bar.height + 2, width: high.width, height: high.height)),
+        ])
     }
 
     /// Waypoints north to south (the southern pin in front), each file in its colour, names
@@ -101,4 +181,10 @@ public struct TracksLayer: MapLayer {
             }
         }
     }
+}
+
+/// The colour ramp of the legend, drawn left (low) to right (high) at
+/// `TracksLayer.legendRampSize`.
+public enum TrackLegendSprite: SpriteSpec {
+    case ramp
 }

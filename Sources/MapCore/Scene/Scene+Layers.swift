@@ -33,7 +33,10 @@ extension Scene {
 
     public var imperialUnits: Bool {
         get { layer(ChromeLayer.self)?.imperialUnits ?? false }
-        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.imperialUnits = newValue } }
+        set {
+            modify(ChromeLayer.self, default: ChromeLayer()) { $0.imperialUnits = newValue }
+            if layer(TracksLayer.self)?.imperialUnits != nil { modify(TracksLayer.self, default: TracksLayer()) { $0.imperialUnits = newValue } }
+        }
     }
 
     public var showsScaleBar: Bool {

@@ -33,11 +33,23 @@ public struct TrackLine: Sendable {
     public let track: Track
     public let geometry: TrackGeometry
     public var style: TrackStyle
+    /// Each point's speed in m/s (`TrackSpeeds`); empty when the track has no times.
+    public let speed: [Float]
 
     public init(track: Track, geometry: TrackGeometry, style: TrackStyle) {
         self.track = track
         self.geometry = geometry
         self.style = style
+        speed = TrackSpeeds.compute(track, geometry)
+    }
+
+    /// The values a colour mode shows, one per point (NaN where unknown); empty for none.
+    public func values(for mode: TrackColorMode) -> [Float] {
+        switch mode {
+        case .plain: return []
+        case .speed: return speed
+        case .elevation: return track.points.elevation.contains(where: \.isFinite) ? track.points.elevation : []
+        }
     }
 }
 

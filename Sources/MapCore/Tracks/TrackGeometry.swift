@@ -91,7 +91,13 @@ public final class TrackGeometry: Sendable {
     /// runs on across the edge. Consecutive kept points of the whole simplified track that
     /// could cross `rect` are always consecutive in one returned line.
     public func lines(in rect: MapRect, tolerance: Double) -> [[MapPoint]] {
-        var out: [[MapPoint]] = []
+        runs(in: rect, tolerance: tolerance).map { $0.map { points[$0] } }
+    }
+
+    /// The same lines as indices of `points` (for what is known of each point: its speed,
+    /// its elevation).
+    public func runs(in rect: MapRect, tolerance: Double) -> [[Int]] {
+        var out: [[Int]] = []
         // A simplified edge strays up to `tolerance` from the points it replaces.
         let area = rect.outset(by: tolerance)
         for segment in segments where !segment.isEmpty {
@@ -104,10 +110,10 @@ public final class TrackGeometry: Sendable {
                 while end + 1 <= lastChunk, chunkBounds[end + 1].intersects(area) { end += 1 }
                 let from = max(segment.lowerBound, k * Self.chunk)
                 let to = min(segment.upperBound, (end + 1) * Self.chunk)
-                var line: [MapPoint] = []
-                if let before = keptIndex(before: from, in: segment, tolerance: tolerance) { line.append(points[before]) }
-                for i in from..<to where importance[i] > tolerance { line.append(points[i]) }
-                if let after = keptIndex(atOrAfter: to, in: segment, tolerance: tolerance) { line.append(points[after]) }
+                var line: [Int] = []
+                if let before = keptIndex(before: from, in: segment, tolerance: tolerance) { line.append(before) }
+                for i in from..<to where importance[i] > tolerance { line.append(i) }
+                if let after = keptIndex(atOrAfter: to, in: segment, tolerance: tolerance) { line.append(after) }
                 if line.count >= 2 { out.append(line) }
                 k = end + 1
             }
