@@ -23,6 +23,7 @@ public enum TextRasterizer {
         case .capital: return Font(family: "DejaVu Sans", size: 12, weight: PANGO_WEIGHT_BOLD, color: s.capitalLabel, halo: 2.5)
         case .chrome: return Font(family: "DejaVu Sans", size: 9.5, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0x333333), halo: 0)
         case .notice: return Font(family: "DejaVu Sans", size: 12, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0xFFFFFF), halo: 0)
+        case .callout: return Font(family: "DejaVu Sans", size: 10.5, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0x222222), halo: 0)
         }
     }
 

@@ -273,6 +273,8 @@ public final class MapHost {
                 case .openFiles: onOpenRequest(nil)
                 case let .open(path): onOpenRequest(path)
                 case .cycleTrackColors: cycleTrackColors(); changed = true
+                case let .clicked(p): changed = state.tracks.select(at: p, camera: controller.camera) || changed
+                case .cancel: if state.tracks.selection != nil { state.tracks.selection = nil; changed = true }
                 }
             }
             changed = changed || controller.camera != before || controller.isAnimating(at: t)

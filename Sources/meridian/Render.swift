@@ -44,6 +44,9 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Colour tracks by plain, speed or elevation (key C in the window).", valueName: "MODE"))
     var colorBy = TrackColorMode.plain
 
+    @Option(name: .long, help: ArgumentHelp("Show the callout of the track drawn at this place, as a click there would.", valueName: "LAT,LON"))
+    var select: Coordinate?
+
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
@@ -75,12 +78,20 @@ struct Render: ParsableCommand {
             scene.imperialUnits = imperial
             let opened = TrackFiles.read(files)
             for n in opened.notices { warn(n) }
-            for f in opened.files { scene.tracks.add(f) }
+            for f in opened.files {
+                scene.tracks.add(f)
+                scene.tracks.setStatistics(f.lines.map { TrackStatistics($0.track) }, forFile: f.id)
+            }
+
             if !scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
             if view.center == nil, view.zoom == nil, let rect = opened.bounds {
                 var c = MapController(camera: scene.camera)
                 c.show(rect, animated: false, at: 0)
                 scene.camera = c.camera
+            }
+            // As a click there would: the track's callout with its statistics.
+            if let select, !scene.tracks.select(at: scene.camera.screenPoint(for: select), camera: scene.camera) {
+                warn("no track is drawn at \(select.latitude),\(select.longitude)")
             }
             for m in try r.render(scene, source: source, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)

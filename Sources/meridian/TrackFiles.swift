@@ -59,9 +59,9 @@ enum TrackFiles {
 final class TrackFileOpener: @unchecked Sendable {
     private let lock = Lock()
     private var host: MapHost?
-    /// Reads under way not yet counted by a host, and reads done before there was one.
+    /// Reads under way not yet counted by a host, and work for the host that came before it.
     private var uncounted = 0
-    private var waiting: [(TrackFiles.Outcome, Bool, Bool)] = []
+    private var waiting: [@Sendable (MapHost) -> Void] = []
     /// Files asked for so far: the colour of the next one.
     private var requested = 0
 
@@ -75,30 +75,37 @@ final class TrackFileOpener: @unchecked Sendable {
         lock.unlock()
         startThread(name: "open-files") { [self] in
             let outcome = TrackFiles.read(paths, firstColor: first)
-            lock.lock()
-            defer { lock.unlock() }
-            if let host { deliver(outcome, animated, moveView, to: host) } else { waiting.append((outcome, animated, moveView)) }
+            post { host in
+                host.pendingLoads -= 1
+                for line in outcome.opened { FileIO.printError("meridian: " + line) }
+                for n in outcome.notices { host.showNotice(n) }
+                for f in outcome.files { host.state.tracks.add(f) }
+                if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
+            }
+            // The statistics follow once the tracks are on screen (a million points take
+            // 150 ms); a click before then shows "measuring…".
+            for file in outcome.files {
+                let statistics = file.lines.map { TrackStatistics($0.track) }
+                post { host in host.state.tracks.setStatistics(statistics, forFile: file.id) }
+            }
         }
     }
 
-    /// From now on files go to `host`; those read already go at once. Call before its loop.
+    /// From now on files go to `host`; what came before goes at once. Call before its loop.
     func attach(_ host: MapHost) {
         lock.lock()
         defer { lock.unlock() }
         self.host = host
         host.pendingLoads += uncounted
         uncounted = 0
-        for (outcome, animated, moveView) in waiting { deliver(outcome, animated, moveView, to: host) }
+        for work in waiting { host.perform(work) }
         waiting = []
     }
 
-    private func deliver(_ outcome: TrackFiles.Outcome, _ animated: Bool, _ moveView: Bool, to host: MapHost) {
-        host.perform { host in
-            host.pendingLoads -= 1
-            for line in outcome.opened { FileIO.printError("meridian: " + line) }
-            for n in outcome.notices { host.showNotice(n) }
-            for f in outcome.files { host.state.tracks.add(f) }
-            if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
-        }
+    /// Runs `work` on the host's frame thread, or keeps it for the host to come.
+    private func post(_ work: @escaping @Sendable (MapHost) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let host { host.perform(work) } else { waiting.append(work) }
     }
 }

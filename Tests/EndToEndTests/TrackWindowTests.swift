@@ -75,4 +75,48 @@ struct TrackWindowTests {
         _ = try x.xdotool("key", "--window", id, "ctrl+q")
         #expect(app.waitForExit(timeout: 10))
     }
+
+    /// A click on the track opens its callout (a white plate above the point clicked, the
+    /// track's colour on its left edge); key C colours the track by elevation (blue at the
+    /// low end, red at the high); Esc closes the callout.
+    @Test func clickingATrackShowsItsStatisticsAndKeyCColoursIt() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("track-click")
+        defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
+        // North along the prime meridian from 0.3° to 1.2°, climbing.
+        var text = "<gpx version=\"1.1\"><trk><name>Up</name><trkseg>"
+        for k in 0...90 { text += "<trkpt lat=\"\(0.3 + Double(k) * 0.01)\" lon=\"0\"><ele>\(k * 20)</ele></trkpt>" }
+        try Data((text + "</trkseg></trk></gpx>").utf8).write(to: dir.appendingPathComponent("up.gpx"))
+        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
+                           "--pins", dir.appendingPathComponent("pins.geojson").path, dir.appendingPathComponent("up.gpx").path],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
+        let id = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id)
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        let shot = dir.appendingPathComponent("shot.png").path
+        // The track runs down the middle (x = 400); wait for it, then click on it.
+        _ = try screenshot(x, to: shot) { isTrack($0.pixel(400, 300)) }
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "click", "1")
+        // The plate: white rows above the point, its left edge in the track's colour.
+        func hasCallout(_ png: PNG) -> Bool {
+            let white = (230..<284).filter { y in (360...440).allSatisfy { png.pixel($0, y).r > 240 && png.pixel($0, y).b > 240 } }
+            return white.count >= 20
+        }
+        let open = try screenshot(x, to: dir.appendingPathComponent("callout.png").path) { hasCallout($0) }
+        #expect(hasCallout(open), "no callout above the track")
+        #expect(open.pixel(400, 300).b < 200, "no dot where the track was clicked")
+        _ = try x.xdotool("key", "--window", id, "Escape")
+        let closed = try screenshot(x, to: shot) { !hasCallout($0) }
+        #expect(!hasCallout(closed), "Esc left the callout")
+        // The track spans 0.45° of latitude each side of the centre: ±82 points at zoom 8.
+        _ = try x.xdotool("key", "--window", id, "c")
+        func coloured(_ png: PNG) -> Bool {
+            let south = png.pixel(400, 370), north = png.pixel(400, 230)
+            return south.b > south.r + 60 && north.r > north.b + 60
+        }
+        let byElevation = try screenshot(x, to: dir.appendingPathComponent("elevation.png").path) { coloured($0) }
+        #expect(coloured(byElevation), "south \(byElevation.pixel(400, 370)), north \(byElevation.pixel(400, 230))")
+        _ = try x.xdotool("key", "--window", id, "ctrl+q")
+        #expect(app.waitForExit(timeout: 10))
+    }
 }

@@ -45,4 +45,7 @@ public enum HostAction: Hashable, Sendable {
     case open(String)
     /// Colour tracks by the next mode: plain, speed, elevation (key C).
     case cycleTrackColors
+    /// A click on the map that no pin took (tracks may select), and Esc that nothing took.
+    case clicked(ScreenPoint)
+    case cancel
 }

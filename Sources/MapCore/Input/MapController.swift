@@ -94,8 +94,12 @@ public struct MapController: Sendable {
         case let .pointerUp(.left, p):
             guard let d = drag else { return [] }
             drag = nil
-            // A click on the map (no drag) puts the selected pin away.
-            if !d.moved { pinEvents += pins.select(nil) }
+            // A click on the map (no drag) puts the selected pin away; the host may select
+            // what else lies there.
+            if !d.moved {
+                pinEvents += pins.select(nil)
+                return [.clicked(p)]
+            }
             if d.moved {
                 camera.keep(d.pressMap, at: p)
                 animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)
@@ -134,6 +138,7 @@ public struct MapController: Sendable {
         case .f11: return [.toggleFullscreen]
         case .letter("u"): imperialUnits.toggle(); return [.redraw]
         case .letter("c") where mods.isEmpty: return [.cycleTrackColors]
+        case .escape: return [.cancel]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)
         case .up: animator.pan(byScreen: ScreenPoint(x: 0, y: -d), at: t)

@@ -86,6 +86,7 @@ public struct LabelPlacer {
         case .capital: (size, halo, bold) = (12, 2.5, true)
         case .chrome: (size, halo, bold) = (9.5, 0, false)
         case .notice: (size, halo, bold) = (12, 0, false)
+        case .callout: (size, halo, bold) = (10.5, 0, false)
         }
         var ems = 0.0
         for c in text.unicodeScalars { ems += "mwMW@".unicodeScalars.contains(c) ? 1.0 : 0.72 }

@@ -9,6 +9,8 @@ public enum TextStyle: Hashable, Sendable {
     case chrome
     /// A message for the user at the top of the window.
     case notice
+    /// Lines of text in a callout (a track's statistics).
+    case callout
 }
 
 /// What a layer wants rasterized once and then placed by the compositor: a hashable

@@ -18,8 +18,10 @@ public struct TracksLayer: MapLayer {
     /// plain, or when no line has the values).
     public private(set) var colorMode = TrackColorMode.plain
     public private(set) var ramp: TrackColorRamp?
-    /// Units of the legend.
+    /// Units of the legend and the callout.
     public var imperialUnits = false
+    /// The track clicked, whose statistics the callout shows.
+    public var selection: TrackSelection?
 
     /// Waypoint names are left out beyond this many waypoints on screen.
     static let nameBudget = 150
@@ -29,7 +31,7 @@ public struct TracksLayer: MapLayer {
         revision = files.isEmpty ? 0 : 1
     }
 
-    public var levels: [LayerLevel] { [.overlay, .chrome] }
+    public var levels: [LayerLevel] { [.overlay, .callout, .chrome] }
 
     /// Place labels keep clear of waypoint pins and their names.
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -115,6 +117,7 @@ public struct TracksLayer: MapLayer {
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         switch level {
         case .chrome: composeLegend(into: &list, context: context)
+        case .callout: composeCallout(into: &list, context: context)
         default: composeWaypoints(into: &list, context: context)
         }
     }

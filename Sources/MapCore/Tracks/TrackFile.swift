@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// How a track's line looks: its colour and width in points, over a lighter casing that
 /// makes it read on any background (dark forest, blue sea, grey city).
@@ -35,6 +36,8 @@ public struct TrackLine: Sendable {
     public var style: TrackStyle
     /// Each point's speed in m/s (`TrackSpeeds`); empty when the track has no times.
     public let speed: [Float]
+    /// Distance, times, climbing and speeds, worked out after the line is shown (nil until then).
+    public var statistics: TrackStatistics?
 
     public init(track: Track, geometry: TrackGeometry, style: TrackStyle) {
         self.track = track
@@ -90,9 +93,12 @@ public struct TrackFile: Sendable {
     public var color: Color
     /// Hidden files stay open (and listed) but are not drawn.
     public var hidden = false
+    /// Tells this opening of the file from any other (the same file may be open twice).
+    public let id: Int
 
     public init(path: String, lines: [TrackLine] = [], areas: [AreaShape] = [], waypoints: [Waypoint] = [],
                 color: Color = TrackStyle.palette[0]) {
+        id = Self.ids.next()
         self.path = path
         self.lines = lines
         self.areas = areas
@@ -108,4 +114,19 @@ public struct TrackFile: Sendable {
         let points = MapRect.bounding(waypoints.map { WebMercator.project(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) })
         return MapRect.union(lines.map(\.geometry.bounds) + areas.map(\.geometry.bounds) + (points.map { [$0] } ?? []))
     }
+}
+
+/// Numbers handed out once each, from any thread.
+final class Counter: @unchecked Sendable {
+    private let lock = Lock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+extension TrackFile {
+    static let ids = Counter()
 }

@@ -1,0 +1,79 @@
+import FoundationEssentials
+import Glibc
+
+extension TrackStatistics {
+    /// The callout's lines: distance and times, climbing and heights, speeds. A value the
+    /// track cannot support is left out, never shown as zero.
+    public func summary(imperial: Bool) -> [String] {
+        var lines: [String] = []
+        var first = Self.distanceText(distance, imperial: imperial)
+        if let duration {
+            first += " · " + Self.durationText(duration)
+            if let movingTime, movingTime < duration - 1 { first += " (moving " + Self.durationText(movingTime) + ")" }
+        }
+        lines.append(first)
+        if let ascent, let descent, let minElevation, let maxElevation {
+            lines.append("↑ " + Self.heightText(ascent, imperial: imperial) + "  ↓ " + Self.heightText(descent, imperial: imperial)
+                         + " · " + Self.heightText(minElevation, imperial: imperial, unit: false) + "–" + Self.heightText(maxElevation, imperial: imperial))
+        }
+        if let averageSpeed {
+            var s = "average " + Self.speedText(averageSpeed, imperial: imperial)
+            if let maxSpeed { s += " · max " + Self.speedText(maxSpeed, imperial: imperial) }
+            lines.append(s)
+        }
+        return lines
+    }
+
+    /// "850 m", "4.27 km", "42.3 km", "312 km"; miles and feet in imperial.
+    public static func distanceText(_ metres: Double, imperial: Bool) -> String {
+        if imperial {
+            let miles = metres / 1609.344
+            if miles < 0.1 { return grouped(metres * 3.28084) + " ft" }
+            return decimal(miles) + " mi"
+        }
+        if metres < 1000 { return grouped(metres) + " m" }
+        return decimal(metres / 1000) + " km"
+    }
+
+    /// "0:42", "1:05:09" (hours:minutes:seconds, minutes:seconds under an hour).
+    public static func durationText(_ seconds: Double) -> String {
+        let s = Int(saturating: seconds.rounded())
+        let (h, m, r) = (s / 3600, s / 60 % 60, s % 60)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(r))" : "\(m):\(two(r))"
+    }
+
+    public static func heightText(_ metres: Double, imperial: Bool, unit: Bool = true) -> String {
+        let value = imperial ? metres * 3.28084 : metres
+        return grouped(value) + (unit ? (imperial ? " ft" : " m") : "")
+    }
+
+    public static func speedText(_ metresPerSecond: Double, imperial: Bool) -> String {
+        decimal(metresPerSecond * (imperial ? 2.236936 : 3.6)) + (imperial ? " mph" : " km/h")
+    }
+
+    /// Three significant figures for small values, one decimal up to 100, whole above.
+    static func decimal(_ v: Double) -> String {
+        guard v.isFinite else { return "–" }
+        if v >= 100 { return grouped(v) }
+        let places = v < 10 ? 2 : 1
+        let scale = places == 2 ? 100.0 : 10.0
+        let n = Int(saturating: (v * scale).rounded())
+        let whole = n / Int(scale), frac = n % Int(scale)
+        let fracText = places == 2 && frac < 10 ? "0\(frac)" : "\(frac)"
+        return "\(whole).\(fracText)"
+    }
+
+    /// A whole number with thousands separated by commas: "1,230".
+    static func grouped(_ v: Double) -> String {
+        guard v.isFinite else { return "–" }
+        let n = Int(saturating: v.rounded())
+        let digits = String(abs(n))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}
