@@ -25,7 +25,7 @@ public struct UnknownSpriteError: Error, CustomStringConvertible {
 /// Every kind of sprite and what draws it: a new layer registers its painter here, once.
 public enum SpritePainters {
     public static let registered: [any SpritePainter.Type] = [
-        LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self,
+        LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self, TrackProfilePainter.self,
     ]
 
     public static func paint(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap {

@@ -275,6 +275,10 @@ public final class MapHost {
                 case .cycleTrackColors: cycleTrackColors(); changed = true
                 case let .clicked(p): changed = state.tracks.select(at: p, camera: controller.camera) || changed
                 case .cancel: if state.tracks.selection != nil { state.tracks.selection = nil; changed = true }
+                case let .hovered(p): changed = state.tracks.hover(at: p, camera: controller.camera) || changed
+                case .toggleProfile:
+                    if !state.tracks.toggleProfile() { showNotice("Open a track with elevations to see its profile") }
+                    changed = true
                 }
             }
             changed = changed || controller.camera != before || controller.isAnimating(at: t)

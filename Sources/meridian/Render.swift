@@ -47,6 +47,9 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Show the callout of the track drawn at this place, as a click there would.", valueName: "LAT,LON"))
     var select: Coordinate?
 
+    @Flag(name: .long, help: "Show the elevation profile panel (key E in the window).")
+    var profile = false
+
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
@@ -80,7 +83,7 @@ struct Render: ParsableCommand {
             for n in opened.notices { warn(n) }
             for f in opened.files {
                 scene.tracks.add(f)
-                scene.tracks.setStatistics(f.lines.map { TrackStatistics($0.track) }, forFile: f.id)
+                scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)
             }
 
             if !scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
@@ -93,6 +96,7 @@ struct Render: ParsableCommand {
             if let select, !scene.tracks.select(at: scene.camera.screenPoint(for: select), camera: scene.camera) {
                 warn("no track is drawn at \(select.latitude),\(select.longitude)")
             }
+            if profile, !scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
             for m in try r.render(scene, source: source, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }

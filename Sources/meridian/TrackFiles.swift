@@ -85,8 +85,8 @@ final class TrackFileOpener: @unchecked Sendable {
             // The statistics follow once the tracks are on screen (a million points take
             // 150 ms); a click before then shows "measuring…".
             for file in outcome.files {
-                let statistics = file.lines.map { TrackStatistics($0.track) }
-                post { host in host.state.tracks.setStatistics(statistics, forFile: file.id) }
+                let details = file.lines.map(TrackDetails.init)
+                post { host in host.state.tracks.setDetails(details, forFile: file.id) }
             }
         }
     }

@@ -30,6 +30,21 @@ struct TrackWindowTests {
 
     let keep = ProcessInfo.processInfo.environment["KEEP_SHOTS"] != nil
 
+    /// The window at zoom 8 on a route climbing north along the prime meridian from 0.3° to
+    /// 1.2° (0 to 1,800 m), drawn down the middle of the window (x = 400, y 218…382).
+    func startOnClimb(_ x: Xvfb, dir: URL) throws -> (App, String) {
+        var text = "<gpx version=\"1.1\"><trk><name>Up</name><trkseg>"
+        for k in 0...90 { text += "<trkpt lat=\"\(0.3 + Double(k) * 0.01)\" lon=\"0\"><ele>\(k * 20)</ele></trkpt>" }
+        try Data((text + "</trkseg></trk></gpx>").utf8).write(to: dir.appendingPathComponent("up.gpx"))
+        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
+                           "--pins", dir.appendingPathComponent("pins.geojson").path, dir.appendingPathComponent("up.gpx").path],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
+        let id = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id)
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        return (app, id)
+    }
+
     @Test func theTrackStaysOnItsMeridianInEveryFrameOfAWheelZoom() throws {
         let x = try Xvfb()
         let dir = temporaryDirectory("track-window")
@@ -83,16 +98,7 @@ struct TrackWindowTests {
         let x = try Xvfb()
         let dir = temporaryDirectory("track-click")
         defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
-        // North along the prime meridian from 0.3° to 1.2°, climbing.
-        var text = "<gpx version=\"1.1\"><trk><name>Up</name><trkseg>"
-        for k in 0...90 { text += "<trkpt lat=\"\(0.3 + Double(k) * 0.01)\" lon=\"0\"><ele>\(k * 20)</ele></trkpt>" }
-        try Data((text + "</trkseg></trk></gpx>").utf8).write(to: dir.appendingPathComponent("up.gpx"))
-        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
-                           "--pins", dir.appendingPathComponent("pins.geojson").path, dir.appendingPathComponent("up.gpx").path],
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-        let id = try x.waitForWindow("Meridian")
-        try x.moveToOrigin(id)
-        _ = try x.xdotool("windowfocus", "--sync", id)
+        let (app, id) = try startOnClimb(x, dir: dir)
         let shot = dir.appendingPathComponent("shot.png").path
         // The track runs down the middle (x = 400); wait for it, then click on it.
         _ = try screenshot(x, to: shot) { isTrack($0.pixel(400, 300)) }
@@ -116,6 +122,35 @@ struct TrackWindowTests {
         }
         let byElevation = try screenshot(x, to: dir.appendingPathComponent("elevation.png").path) { coloured($0) }
         #expect(coloured(byElevation), "south \(byElevation.pixel(400, 370)), north \(byElevation.pixel(400, 230))")
+        _ = try x.xdotool("key", "--window", id, "ctrl+q")
+        #expect(app.waitForExit(timeout: 10))
+    }
+
+    /// Key E opens the profile panel along the bottom; the pointer three quarters along its
+    /// graph puts a dot on the track three quarters of the way along (north on this route),
+    /// and none at the other end.
+    @Test func thePointerOnTheProfileShowsThatPlaceOnTheMap() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("track-profile")
+        defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
+        let (app, id) = try startOnClimb(x, dir: dir)
+        _ = try screenshot(x, to: dir.appendingPathComponent("start.png").path) { isTrack($0.pixel(400, 300)) }
+        _ = try x.xdotool("key", "--window", id, "e")
+        // The panel: white across the bottom 150 points (the track is still in view above).
+        func hasPanel(_ png: PNG) -> Bool { [20, 200, 780].allSatisfy { png.pixel($0, 462).r > 235 && png.pixel($0, 462).g > 235 } }
+        let panel = try screenshot(x, to: dir.appendingPathComponent("panel.png").path) { hasPanel($0) }
+        #expect(hasPanel(panel), "no profile panel")
+        // The graph spans x 64…776; three quarters along is x = 598.
+        _ = try x.xdotool("mousemove", "--window", id, "598", "520")
+        // 0.3° + 0.75 · 0.9° = 0.975° N: 0.225° north of the centre, 41 points up at zoom 8.
+        func changed(_ a: PNG, _ b: PNG, around y: Int) -> Int {
+            var n = 0
+            for yy in (y - 10)...(y + 10) { for xx in 390...410 where a.pixel(xx, yy) != b.pixel(xx, yy) { n += 1 } }
+            return n
+        }
+        let hover = try screenshot(x, to: dir.appendingPathComponent("hover.png").path) { changed(panel, $0, around: 259) > 20 }
+        #expect(changed(panel, hover, around: 259) > 20, "no dot on the track at 0.975° N")
+        #expect(changed(panel, hover, around: 370) == 0, "something changed at the south end")
         _ = try x.xdotool("key", "--window", id, "ctrl+q")
         #expect(app.waitForExit(timeout: 10))
     }

@@ -51,7 +51,7 @@ struct TrackSelectionTests {
         layer.select(at: camera.screenPoint(for: Coordinate(latitude: 46, longitude: 7.05)), camera: camera)
         let (f, line, _) = try #require(layer.selectedLine)
         #expect(layer.calloutText(f, line) == "Morning ride\nmeasuring…")
-        layer.setStatistics([TrackStatistics(line.track)], forFile: f.id)
+        layer.setDetails([TrackDetails(line)], forFile: f.id)
         let (f2, line2, _) = try #require(layer.selectedLine)
         let text = layer.calloutText(f2, line2).split(separator: "\n").map(String.init)
         // 0.1° of longitude at 46° N: 7.72 km, in 770 s (12:50), climbing 100 m.

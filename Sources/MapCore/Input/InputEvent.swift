@@ -48,4 +48,8 @@ public enum HostAction: Hashable, Sendable {
     /// A click on the map that no pin took (tracks may select), and Esc that nothing took.
     case clicked(ScreenPoint)
     case cancel
+    /// The pointer moved over the map without dragging (nil: it left the window).
+    case hovered(ScreenPoint?)
+    /// Show or hide the elevation profile (key E).
+    case toggleProfile
 }

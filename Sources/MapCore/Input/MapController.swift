@@ -85,7 +85,7 @@ public struct MapController: Sendable {
             velocity.reset()
             velocity.add(p, at: t)
         case let .pointerMoved(p):
-            guard var d = drag else { return [] }
+            guard var d = drag else { return [.hovered(p)] }
             d.moved = d.moved || (p - d.pressScreen).length > 0
             drag = d
             // The point grabbed stays under the pointer: exact, no accumulated error.
@@ -104,6 +104,8 @@ public struct MapController: Sendable {
                 camera.keep(d.pressMap, at: p)
                 animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)
             }
+        case .pointerLeft:
+            return [.hovered(nil)]
         case .focusLost:
             // A drag whose release we will never see must not stick to the pointer.
             drag = nil
@@ -138,6 +140,7 @@ public struct MapController: Sendable {
         case .f11: return [.toggleFullscreen]
         case .letter("u"): imperialUnits.toggle(); return [.redraw]
         case .letter("c") where mods.isEmpty: return [.cycleTrackColors]
+        case .letter("e") where mods.isEmpty: return [.toggleProfile]
         case .escape: return [.cancel]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)

@@ -19,7 +19,7 @@ public struct ChromeLayer: MapLayer {
     /// The attribution's text rectangle and plate, when its sprite is ready.
     private func attributionFrames(_ context: LayerContext) -> (text: ScreenRect, plate: ScreenRect)? {
         guard !attribution.isEmpty, let s = context.sprites.size(of: .text(attribution, .chrome)) else { return nil }
-        let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height
+        let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height - context.bottomInset
         let r = ScreenRect(x: w - s.width - 4, y: h - s.height - 2, width: s.width, height: s.height)
         return (r, ScreenRect(x: r.x - 3, y: r.y, width: s.width + 7, height: s.height + 2))
     }
@@ -29,7 +29,7 @@ public struct ChromeLayer: MapLayer {
         guard showsScaleBar else { return nil }
         let bar = ScaleBar.make(camera: context.camera, imperial: imperialUnits)
         guard let s = context.sprites.size(of: .text(bar.label, .chrome)) else { return nil }
-        let x = 10.0, base = context.camera.viewportSize.height - 10
+        let x = 10.0, base = context.camera.viewportSize.height - context.bottomInset - 10
         let plate = ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12)
         return (bar, ScreenRect(x: x + bar.width + 4, y: base - s.height - 2, width: s.width, height: s.height), plate)
     }
@@ -50,7 +50,7 @@ public struct ChromeLayer: MapLayer {
             list.wantedSprites.insert(.text(ScaleBar.make(camera: context.camera, imperial: imperialUnits).label, .chrome), at: 0)
             return
         }
-        let x = 10.0, base = context.camera.viewportSize.height - 10
+        let x = 10.0, base = context.camera.viewportSize.height - context.bottomInset - 10
         list.commands.append(.fillRect(plate, Self.plate))
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 3, width: bar.width, height: 2), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), Self.ink))

@@ -55,10 +55,13 @@ extension TracksLayer {
         return true
     }
 
-    /// The statistics of a file's lines, worked out after it was opened.
-    public mutating func setStatistics(_ statistics: [TrackStatistics], forFile id: Int) {
+    /// The statistics and profiles of a file's lines, worked out after it was opened.
+    public mutating func setDetails(_ details: [TrackDetails], forFile id: Int) {
         guard let i = files.firstIndex(where: { $0.id == id }) else { return }
-        for (k, s) in statistics.enumerated() where k < files[i].lines.count { files[i].lines[k].statistics = s }
+        for (k, d) in details.enumerated() where k < files[i].lines.count {
+            files[i].lines[k].statistics = d.statistics
+            files[i].lines[k].profile = d.profile
+        }
     }
 
     /// The selected line and its file, while both are shown.
@@ -96,5 +99,16 @@ extension TracksLayer {
         list.commands.append(.fillRect(plate, Color(hex: 0xFFFFFF, alpha: 0.96)))
         list.commands.append(.fillRect(ScreenRect(x: plate.x, y: plate.y, width: 3, height: plate.height), line.style.color))
         list.commands.append(.sprite(key, destination: text, opacity: 1))
+    }
+}
+
+/// What is worked out for a line after it is shown: its statistics and elevation profile.
+public struct TrackDetails: Sendable {
+    public var statistics: TrackStatistics
+    public var profile: TrackProfile?
+
+    public init(_ line: TrackLine) {
+        statistics = TrackStatistics(line.track)
+        profile = TrackProfile(line)
     }
 }

@@ -22,6 +22,10 @@ public struct TracksLayer: MapLayer {
     public var imperialUnits = false
     /// The track clicked, whose statistics the callout shows.
     public var selection: TrackSelection?
+    /// The elevation profile panel along the bottom (key E), and the point of its track
+    /// the pointer is over (on the graph or on the track).
+    public internal(set) var showsProfile = false
+    public internal(set) var profileHover: Int?
 
     /// Waypoint names are left out beyond this many waypoints on screen.
     static let nameBudget = 150
@@ -116,8 +120,12 @@ public struct TracksLayer: MapLayer {
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         switch level {
-        case .chrome: composeLegend(into: &list, context: context)
-        case .callout: composeCallout(into: &list, context: context)
+        case .chrome:
+            composeLegend(into: &list, context: context)
+            composeProfile(into: &list, context: context)
+        case .callout:
+            composeProfileMarker(into: &list, context: context)
+            composeCallout(into: &list, context: context)
         default: composeWaypoints(into: &list, context: context)
         }
     }
@@ -151,7 +159,7 @@ public struct TracksLayer: MapLayer {
         let width = max(bar.width, low.width + high.width + 8, title.width)
         let height = title.height + 4 + bar.height + 2 + max(low.height, high.height)
         // Above the scale bar's plate (bottom left, ~30 points high).
-        let x = 10.0, y = context.camera.viewportSize.height - 44 - height
+        let x = 10.0, y = context.camera.viewportSize.height - context.bottomInset - 44 - height
         let plate = ScreenRect(x: x - 4, y: y - 4, width: width + 8, height: height + 8)
         let barY = y + title.height + 4
         return (plate, [

@@ -18,12 +18,15 @@ public protocol MapLayer {
     var levels: [LayerLevel] { get }
     /// Screen areas the place labels must keep clear of (what this layer draws over them).
     func labelExclusions(_ context: LayerContext) -> [ScreenRect]
+    /// Points at the bottom of the window this layer covers with a panel (chrome moves up).
+    func bottomInset(_ context: LayerContext) -> Double
     func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext)
 }
 
 extension MapLayer {
     public var levels: [LayerLevel] { [.overlay] }
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [] }
+    public func bottomInset(_ context: LayerContext) -> Double { 0 }
 }
 
 /// What a layer knows of the frame it composes.
@@ -37,6 +40,8 @@ public struct LayerContext {
     public let shownTiles: [TileID]
     /// Filled before any layer composes, from every layer's `labelExclusions`.
     public internal(set) var labelExclusions: [ScreenRect] = []
+    /// Points at the bottom covered by panels (the largest any layer asks for).
+    public internal(set) var bottomInset = 0.0
 
     public var viewRect: ScreenRect { ScreenRect(x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height) }
 

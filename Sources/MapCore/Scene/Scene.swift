@@ -76,6 +76,7 @@ public struct Scene {
         list.commands.append(.clear(background))
         let shown = composeTiles(into: &list, tiles: tiles)
         var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: tiles, shownTiles: shown)
+        context.bottomInset = layers.map { $0.bottomInset(context) }.max() ?? 0
         context.labelExclusions = layers.flatMap { $0.labelExclusions(context) }
         for level in LayerLevel.allCases {
             for layer in layers where layer.levels.contains(level) {

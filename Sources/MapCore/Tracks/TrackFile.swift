@@ -36,8 +36,10 @@ public struct TrackLine: Sendable {
     public var style: TrackStyle
     /// Each point's speed in m/s (`TrackSpeeds`); empty when the track has no times.
     public let speed: [Float]
-    /// Distance, times, climbing and speeds, worked out after the line is shown (nil until then).
+    /// Distance, times, climbing and speeds, and the elevation profile, worked out after the
+    /// line is shown (nil until then; a profile stays nil without elevations).
     public var statistics: TrackStatistics?
+    public var profile: TrackProfile?
 
     public init(track: Track, geometry: TrackGeometry, style: TrackStyle) {
         self.track = track

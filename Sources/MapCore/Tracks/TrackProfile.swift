@@ -1,0 +1,79 @@
+import FoundationEssentials
+import Glibc
+
+/// A track's elevation (and speed) over distance, sampled at `columns` even steps of
+/// distance: what the profile panel draws, worked out once when the track is read. Small
+/// (a few kilobytes whatever the track's length), so the panel's sprite can carry it.
+public struct TrackProfile: Sendable, Hashable {
+    public static let columns = 480
+
+    /// Metres along the track (segments joined, no jump across a gap).
+    public let distance: Double
+    /// Each column's elevation (metres) and speed (m/s), NaN where unknown; speed is empty
+    /// when the track has no times.
+    public let elevation: [Float]
+    public let speed: [Float]
+    /// The point of the track at each column (non-decreasing).
+    public let point: [Int]
+    public let lowest: Double, highest: Double
+    public let fastest: Double
+
+    /// Nil for a track without elevations, or without length.
+    public init?(_ line: TrackLine) {
+        let p = line.track.points
+        guard p.count >= 2, p.elevation.contains(where: \.isFinite) else { return nil }
+        // Metres along, point by point (haversine; a million points take ~30 ms on a worker).
+        var along = [Double](repeating: 0, count: p.count)
+        var total = 0.0
+        for s in line.track.segments where !s.isEmpty {
+            along[s.lowerBound] = total
+            for i in (s.lowerBound + 1)..<s.upperBound {
+                total += TrackStatistics.distance(p.latitude[i - 1], p.longitude[i - 1], p.latitude[i], p.longitude[i])
+                along[i] = total
+            }
+        }
+        guard total > 0 else { return nil }
+        let n = Self.columns
+        var elevation = [Float](repeating: .nan, count: n), speed = [Float](repeating: .nan, count: line.speed.isEmpty ? 0 : n)
+        var point = [Int](repeating: 0, count: n)
+        var i = 0
+        for c in 0..<n {
+            // The points in this column's stretch of distance: elevation and speed averaged.
+            let end = total * Double(c + 1) / Double(n)
+            let first = i
+            var e = 0.0, ne = 0, v = 0.0, nv = 0
+            while i < p.count, along[i] <= end || c == n - 1 {
+                let ei = Double(p.elevation[i])
+                if ei.isFinite { e += ei; ne += 1 }
+                if !line.speed.isEmpty, line.speed[i].isFinite { v += Double(line.speed[i]); nv += 1 }
+                i += 1
+            }
+            point[c] = min(first, p.count - 1)
+            if ne > 0 { elevation[c] = Float(e / Double(ne)) }
+            if nv > 0 { speed[c] = Float(v / Double(nv)) }
+        }
+        // Columns without a point of their own (a long straight edge) take their neighbours'.
+        for c in 1..<n where elevation[c].isNaN { elevation[c] = elevation[c - 1] }
+        for c in stride(from: n - 2, through: 0, by: -1) where elevation[c].isNaN { elevation[c] = elevation[c + 1] }
+        if !speed.isEmpty { for c in 1..<n where speed[c].isNaN { speed[c] = speed[c - 1] } }
+        distance = total
+        self.elevation = elevation
+        self.speed = speed
+        self.point = point
+        let finite = elevation.filter(\.isFinite).map(Double.init)
+        lowest = finite.min() ?? 0
+        highest = finite.max() ?? 0
+        fastest = Double(speed.filter(\.isFinite).max() ?? 0)
+    }
+
+    /// The column showing point `index` of the track.
+    public func column(ofPoint index: Int) -> Int {
+        // The last column that starts at or before the point.
+        var lo = 0, hi = point.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if point[mid] <= index { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}
