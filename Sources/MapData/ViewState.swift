@@ -3,18 +3,28 @@ import Glibc
 import Platform
 import MapGeometry
 
-/// The last view, restored at the next start: {"center":{"lat":…,"lon":…},"zoom":…}.
+/// The last view, restored at the next start, with the files that were open:
+/// {"center":{"lat":…,"lon":…},"zoom":…,"files":[{"path":…,"hidden":false}]}.
 public struct ViewState: Codable, Equatable, Sendable {
     public struct Center: Codable, Equatable, Sendable {
         public var lat: Double
         public var lon: Double
     }
+    /// A file of tracks that was open, and whether it was hidden.
+    public struct OpenFile: Codable, Equatable, Sendable {
+        public var path: String
+        public var hidden: Bool
+        public init(path: String, hidden: Bool) { self.path = path; self.hidden = hidden }
+    }
     public var center: Center
     public var zoom: Double
+    /// Absent in files written before files were remembered.
+    public var files: [OpenFile]?
 
-    public init(center: Coordinate, zoom: Double) {
+    public init(center: Coordinate, zoom: Double, files: [OpenFile] = []) {
         self.center = Center(lat: center.latitude, lon: center.longitude)
         self.zoom = zoom
+        self.files = files
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: center.lat, longitude: center.lon) }

@@ -77,6 +77,8 @@ public final class MapHost {
     /// Messages for the user (posted from anywhere, shown at the top until clicked).
     private var notices: [String] = []
     private var noticeFrame: ScreenRect?
+    /// The last frame's draw list, for its buttons (a click on one is its layer's).
+    private var lastFrame = DrawList()
     private var textInputOn = false
     /// Work posted from other threads, run on the frame thread before the next frame.
     private var inbox: [@Sendable (MapHost) -> Void] = []
@@ -273,7 +275,17 @@ public final class MapHost {
                 case .openFiles: onOpenRequest(nil)
                 case let .open(path): onOpenRequest(path)
                 case .cycleTrackColors: cycleTrackColors(); changed = true
-                case let .clicked(p): changed = state.tracks.select(at: p, camera: controller.camera) || changed
+                case let .clicked(p):
+                    if let name = lastFrame.button(at: p), let result = state.press(name) {
+                        if case let .show(rect) = result { show(rect, animated: true) }
+                        changed = true
+                    } else {
+                        changed = state.tracks.select(at: p, camera: controller.camera) || changed
+                    }
+                case .toggleTrackList:
+                    if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
+                    else { state.tracks.showsList.toggle() }
+                    changed = true
                 case .cancel: if state.tracks.selection != nil { state.tracks.selection = nil; changed = true }
                 case let .hovered(p): changed = state.tracks.hover(at: p, camera: controller.camera) || changed
                 case .toggleProfile:
@@ -343,6 +355,8 @@ public final class MapHost {
         controller.pins.clusterFrames = list.pinClusters.map(\.frame)
         controller.pins.pressablePins = list.pressablePins
         noticeFrame = list.noticeFrame
+        lastFrame = list
+
         loader.want(list.wantedTiles)
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.

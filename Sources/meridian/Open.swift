@@ -45,11 +45,14 @@ struct Open: ParsableCommand {
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append("\(error); starting from the default view") }
         let camera = Camera(center: view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
                             zoom: view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
-        let last = try showWindow(camera: camera, notices: notices)
+        // Started without files, the window reopens those open when it was last closed (the
+        // view is the saved one, so it does not move to them).
+        let reopen = files.isEmpty && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
+        let (last, open) = try showWindow(camera: camera, notices: notices, reopen: reopen)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
-            do { try ViewState(center: last.centerCoordinate, zoom: last.zoom).save(to: stateURL) } catch {
+            do { try ViewState(center: last.centerCoordinate, zoom: last.zoom, files: open).save(to: stateURL) } catch {
                 warn("could not save the view: \(error)")
             }
         }
@@ -78,11 +81,12 @@ struct Open: ParsableCommand {
     }
 
     /// Runs the window until the user quits; returns the last camera.
-    private func showWindow(camera: Camera, notices: [String]) throws -> Camera {
+    private func showWindow(camera: Camera, notices: [String], reopen: [ViewState.OpenFile]) throws -> (Camera, [ViewState.OpenFile]) {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
         opener.open(files, animated: false, moveView: view.center == nil && view.zoom == nil)
+        opener.open(reopen.map(\.path), animated: false, moveView: false, hidden: Set(reopen.filter(\.hidden).map(\.path)))
         let window: SDLWindow
         do {
             window = try SDLWindow(title: "Meridian", width: size.width, height: size.height, renderer: renderer)
@@ -124,6 +128,7 @@ struct Open: ParsableCommand {
         }
         host.run()
         saver?.flush()
-        return host.camera
+        let open = host.state.tracks.files.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+        return (host.camera, open)
     }
 }

@@ -50,6 +50,9 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "Show the elevation profile panel (key E in the window).")
     var profile = false
 
+    @Flag(name: .long, help: "Show the list of open files (key T in the window).")
+    var trackList = false
+
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
@@ -96,6 +99,7 @@ struct Render: ParsableCommand {
             if let select, !scene.tracks.select(at: scene.camera.screenPoint(for: select), camera: scene.camera) {
                 warn("no track is drawn at \(select.latitude),\(select.longitude)")
             }
+            scene.tracks.showsList = trackList && !scene.tracks.files.isEmpty
             if profile, !scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
             for m in try r.render(scene, source: source, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)

@@ -26,7 +26,9 @@ enum TrackFiles {
         for (i, path) in paths.enumerated() {
             let color = TrackStyle.palette[(firstColor + i) % TrackStyle.palette.count]
             do {
-                let (file, problems) = try TrackFile.read(URL(fileURLWithPath: path), color: color)
+                // The full path: it is what the next start reopens.
+                let url = URL(fileURLWithPath: path).standardized
+                let (file, problems) = try TrackFile.read(url, color: color)
                 if let notice = Open.summary(problems.map(\.description)) { out.notices.append(notice) }
                 out.files.append(file)
                 out.opened.append("opened \(file.name): \(describe(file))")
@@ -66,7 +68,8 @@ final class TrackFileOpener: @unchecked Sendable {
     private var requested = 0
 
     /// Call on one thread: before the loop, or the frame thread.
-    func open(_ paths: [String], animated: Bool, moveView: Bool = true) {
+    /// `hidden`: paths whose files are opened hidden.
+    func open(_ paths: [String], animated: Bool, moveView: Bool = true, hidden: Set<String> = []) {
         guard !paths.isEmpty else { return }
         let first = requested
         requested += paths.count
@@ -79,7 +82,10 @@ final class TrackFileOpener: @unchecked Sendable {
                 host.pendingLoads -= 1
                 for line in outcome.opened { FileIO.printError("meridian: " + line) }
                 for n in outcome.notices { host.showNotice(n) }
-                for f in outcome.files { host.state.tracks.add(f) }
+                for var f in outcome.files {
+                    f.hidden = hidden.contains(f.path)
+                    host.state.tracks.add(f)
+                }
                 if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
             }
             // The statistics follow once the tracks are on screen (a million points take

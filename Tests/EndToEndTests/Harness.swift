@@ -128,9 +128,10 @@ final class App {
     let process: Process
     let stderr = Pipe()
 
-    init(_ args: [String], env: [String: String]) throws {
+    init(_ args: [String], env: [String: String], in directory: URL? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: meridianBinary)
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = args
         process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
         process.standardError = stderr

@@ -87,7 +87,9 @@ struct TrackWindowTests {
         // It moved (the zoom was not around it), and in every shot it lies on the meridian.
         #expect((seen.map(\.track).max() ?? 0) - (seen.map(\.track).min() ?? 0) > 20, "\(seen)")
         for p in seen { #expect(abs(p.track - p.grid) <= 2, "\(p) in \(seen)") }
-        _ = try x.xdotool("key", "--window", id, "ctrl+q")
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        // Through XTEST (not sent to the window), so the keys are released after it closes.
+        _ = try x.xdotool("key", "ctrl+q")
         #expect(app.waitForExit(timeout: 10))
     }
 
@@ -122,7 +124,9 @@ struct TrackWindowTests {
         }
         let byElevation = try screenshot(x, to: dir.appendingPathComponent("elevation.png").path) { coloured($0) }
         #expect(coloured(byElevation), "south \(byElevation.pixel(400, 370)), north \(byElevation.pixel(400, 230))")
-        _ = try x.xdotool("key", "--window", id, "ctrl+q")
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        // Through XTEST (not sent to the window), so the keys are released after it closes.
+        _ = try x.xdotool("key", "ctrl+q")
         #expect(app.waitForExit(timeout: 10))
     }
 
@@ -151,7 +155,66 @@ struct TrackWindowTests {
         let hover = try screenshot(x, to: dir.appendingPathComponent("hover.png").path) { changed(panel, $0, around: 259) > 20 }
         #expect(changed(panel, hover, around: 259) > 20, "no dot on the track at 0.975° N")
         #expect(changed(panel, hover, around: 370) == 0, "something changed at the south end")
-        _ = try x.xdotool("key", "--window", id, "ctrl+q")
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        // Through XTEST (not sent to the window), so the keys are released after it closes.
+        _ = try x.xdotool("key", "ctrl+q")
         #expect(app.waitForExit(timeout: 10))
+    }
+
+    /// Key T lists the open files; "✕" on a row closes that file (the track leaves the map,
+    /// the file stays on disk). The files open at the end are reopened at the next start
+    /// without arguments (hidden ones hidden), from their full paths.
+    @Test func theListClosesFilesAndTheOpenOnesAreReopenedAtTheNextStart() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("track-list")
+        defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
+        let (app, id) = try startOnClimb(x, dir: dir)
+        _ = try screenshot(x, to: dir.appendingPathComponent("start.png").path) { isTrack($0.pixel(400, 300)) }
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        // Through XTEST (not sent to the window), so the keys are released after it closes.
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(app.waitForExit(timeout: 10))
+        struct Saved: Decodable { struct File: Decodable { var path: String; var hidden: Bool }; var files: [File] }
+        let state = dir.appendingPathComponent("meridian/view.json")
+        let saved = try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state))
+        #expect(saved.files.map(\.path) == [dir.appendingPathComponent("up.gpx").path] && saved.files[0].hidden == false)
+
+        // Started again without files: the climb is back, where it was.
+        let second = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path],
+                             env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path], in: dir)
+        let id2 = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id2)
+        _ = try x.xdotool("windowfocus", "--sync", id2)
+        let reopened = try screenshot(x, to: dir.appendingPathComponent("reopened.png").path) { isTrack($0.pixel(400, 300)) }
+        #expect(isTrack(reopened.pixel(400, 300)), "the climb was not reopened at the saved view")
+        // The list, top right; the first row's "✕" closes the climb.
+        _ = try x.xdotool("key", "--window", id2, "t")
+        func hasList(_ png: PNG) -> Bool { (20..<60).filter { png.pixel(700, $0).r > 240 && png.pixel(700, $0).g > 240 }.count > 30 }
+        let listed = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { hasList($0) }
+        #expect(hasList(listed), "no list of files: \(second.errorOutput)")
+        _ = try x.xdotool("mousemove", "--window", id2, "777", "48", "click", "1")
+        let closed = try screenshot(x, to: dir.appendingPathComponent("closed.png").path) { !isTrack($0.pixel(400, 300)) }
+        #expect(!isTrack(closed.pixel(400, 300)), "the climb is still drawn")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("up.gpx").path))
+        _ = try x.xdotool("windowfocus", "--sync", id2)
+        // Through XTEST (not sent to the window), so the keys are released after it closes.
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(second.waitForExit(timeout: 10))
+        #expect(try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state)).files.isEmpty)
+
+        // A file that was hidden comes back hidden: open (and listed), not drawn.
+        try Data(#"{"center":{"lat":0.75,"lon":0},"zoom":8,"files":[{"path":"\#(dir.path)/up.gpx","hidden":true}]}"#.utf8).write(to: state)
+        let third = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path],
+                            env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
+        let id3 = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id3)
+        Thread.sleep(forTimeInterval: 1)
+        let hiddenShot = try screenshot(x, to: dir.appendingPathComponent("hidden.png").path) { _ in true }
+        #expect(!isTrack(hiddenShot.pixel(400, 300)), "a hidden file was drawn")
+        _ = try x.xdotool("windowfocus", "--sync", id3)
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(third.waitForExit(timeout: 10))
+        let last = try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state))
+        #expect(last.files.count == 1 && last.files[0].hidden, "\(last.files)")
     }
 }

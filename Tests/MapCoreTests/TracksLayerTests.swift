@@ -107,4 +107,23 @@ struct TracksLayerTests {
         #expect(c.handle(.keyDown(.letter("c"), []), at: 0) == [.cycleTrackColors])
         #expect(c.handle(.keyDown(.letter("c"), .control), at: 0) == [])
     }
+
+    /// The list's buttons: Hide/Show toggles, ✕ closes, the name flies to the file (showing
+    /// it if hidden); names of other layers' buttons are not the tracks layer's.
+    @Test func theListsButtonsHideCloseAndGoTo() {
+        var layer = TracksLayer()
+        layer.add(file("a.gpx", points: [(46, 7), (46.1, 7.1)]))
+        layer.add(file("b.gpx", points: [(47, 8), (47.1, 8.1)]))
+        let a = layer.files[0].id, b = layer.files[1].id
+        var result = layer.press("tracks.toggle.\(a)")
+        #expect(result == .changed && layer.files[0].hidden)
+        result = layer.press("tracks.go.\(a)")
+        #expect(result == .show(layer.files[0].bounds!) && !layer.files[0].hidden)
+        result = layer.press("tracks.close.\(b)")
+        #expect(result == .changed && layer.files.map(\.name) == ["a.gpx"])
+        result = layer.press("tracks.close.\(b)")
+        #expect(result == nil)
+        result = layer.press("pins.delete.\(a)")
+        #expect(result == nil && layer.files.count == 1)
+    }
 }

@@ -21,6 +21,19 @@ struct ViewStateTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["view.json"])
     }
 
+    /// The open files are kept with the view; a state written before files were kept reads
+    /// as one with no files.
+    @Test func openFilesRoundTripAndOldStatesHaveNone() throws {
+        let dir = tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("meridian/view.json")
+        let files = [ViewState.OpenFile(path: "/home/me/ride.gpx", hidden: false), ViewState.OpenFile(path: "/home/me/area.geojson", hidden: true)]
+        try ViewState(center: Coordinate(latitude: 1, longitude: 2), zoom: 3, files: files).save(to: url)
+        #expect(try ViewState.load(from: url)?.files == files)
+        try Data(#"{"center":{"lat":51.5,"lon":-0.12},"zoom":9.25}"#.utf8).write(to: url)
+        let old = try #require(try ViewState.load(from: url))
+        #expect(old.files == nil && old.zoom == 9.25)
+    }
+
     @Test func missingIsNilDamagedIsAnErrorAndLeftAlone() throws {
         let dir = tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("view.json")

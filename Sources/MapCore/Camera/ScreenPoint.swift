@@ -29,6 +29,8 @@ public struct ScreenRect: Hashable, Sendable {
     public var maxY: Double { y + height }
     public func intersects(_ r: ScreenRect) -> Bool { x < r.maxX && r.x < maxX && y < r.maxY && r.y < maxY }
     public func contains(_ p: ScreenPoint) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
+    /// Grown by `d` on every side.
+    public func outset(_ d: Double) -> ScreenRect { ScreenRect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d) }
 }
 
 /// A straight-alpha RGBA colour, components 0…1.

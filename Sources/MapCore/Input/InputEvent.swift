@@ -50,6 +50,7 @@ public enum HostAction: Hashable, Sendable {
     case cancel
     /// The pointer moved over the map without dragging (nil: it left the window).
     case hovered(ScreenPoint?)
-    /// Show or hide the elevation profile (key E).
+    /// Show or hide the elevation profile (key E), the list of open files (key T).
     case toggleProfile
+    case toggleTrackList
 }

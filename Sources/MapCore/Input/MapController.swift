@@ -141,6 +141,7 @@ public struct MapController: Sendable {
         case .letter("u"): imperialUnits.toggle(); return [.redraw]
         case .letter("c") where mods.isEmpty: return [.cycleTrackColors]
         case .letter("e") where mods.isEmpty: return [.toggleProfile]
+        case .letter("t") where mods.isEmpty: return [.toggleTrackList]
         case .escape: return [.cancel]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)

@@ -26,6 +26,8 @@ public struct TracksLayer: MapLayer {
     /// the pointer is over (on the graph or on the track).
     public internal(set) var showsProfile = false
     public internal(set) var profileHover: Int?
+    /// The list of open files, top right (key T): each can be hidden, shown or closed.
+    public var showsList = false
 
     /// Waypoint names are left out beyond this many waypoints on screen.
     static let nameBudget = 150
@@ -43,7 +45,7 @@ public struct TracksLayer: MapLayer {
         return visibleWaypoints(context).map { tip, _, name in
             let nameWidth = name.map { LabelPlacer.estimatedSize($0, .place).width } ?? 0
             return ScreenRect(x: tip.x - size.width / 2, y: tip.y - size.height, width: size.width + nameWidth, height: size.height)
-        } + [legendFrames(context)?.plate].compactMap { $0 }
+        } + [legendFrames(context)?.plate, listPlate(context)].compactMap { $0 }
     }
 
     /// The shown waypoints on screen: pin tip, colour, name.
@@ -123,6 +125,7 @@ public struct TracksLayer: MapLayer {
         case .chrome:
             composeLegend(into: &list, context: context)
             composeProfile(into: &list, context: context)
+            composeList(into: &list, context: context)
         case .callout:
             composeProfileMarker(into: &list, context: context)
             composeCallout(into: &list, context: context)

@@ -59,6 +59,12 @@ public struct DrawList: Sendable {
     public var calloutTitleFrame: ScreenRect?
     /// The notice at the top, as drawn (a click on it closes it).
     public var noticeFrame: ScreenRect?
+    /// Things drawn to be clicked, topmost last: where, and the name the layer that drew
+    /// them knows them by (`MapLayer.press`).
+    public var buttons: [(frame: ScreenRect, name: String)] = []
+
+    /// The button under `p`, topmost first.
+    public func button(at p: ScreenPoint) -> String? { buttons.last { $0.frame.contains(p) }?.name }
     /// How many pins were drawn (after culling off-screen and hidden ones).
     public var pinsDrawn = 0
     /// Bubbles standing for crowded pins (when more than `PinsLayer.pinBudget` are on screen).

@@ -20,6 +20,9 @@ public protocol MapLayer {
     func labelExclusions(_ context: LayerContext) -> [ScreenRect]
     /// Points at the bottom of the window this layer covers with a panel (chrome moves up).
     func bottomInset(_ context: LayerContext) -> Double
+    /// One of this layer's buttons (`DrawList.buttons`) was clicked; nil when the name is
+    /// not one of its own.
+    mutating func press(_ button: String) -> PressResult?
     func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext)
 }
 
@@ -27,6 +30,15 @@ extension MapLayer {
     public var levels: [LayerLevel] { [.overlay] }
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [] }
     public func bottomInset(_ context: LayerContext) -> Double { 0 }
+    public mutating func press(_ button: String) -> PressResult? { nil }
+}
+
+/// What pressing a layer's button asks of the host.
+public enum PressResult: Sendable, Equatable {
+    /// The layer changed; draw again.
+    case changed
+    /// Show this part of the world (fly there).
+    case show(MapRect)
 }
 
 /// What a layer knows of the frame it composes.

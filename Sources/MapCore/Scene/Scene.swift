@@ -59,6 +59,14 @@ public struct Scene {
         return nil
     }
 
+    /// A button of the last frame (`DrawList.buttons`) was clicked: the layer that drew it acts.
+    public mutating func press(_ button: String) -> PressResult? {
+        for i in layers.indices {
+            if let result = layers[i].press(button) { return result }
+        }
+        return nil
+    }
+
     /// Changes the first layer of a kind (adding one on top of the others when there is none).
     public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
         if let i = layers.firstIndex(where: { $0 is L }), var m = layers[i] as? L {

@@ -1,0 +1,92 @@
+import FoundationEssentials
+import MapGeometry
+
+/// The list of open files (key T), top right: each file's colour and name, a click on the
+/// name flies to it, "Hide"/"Show" and "✕" (close: the file on disk stays as it is).
+extension TracksLayer {
+    static let rowHeight = 20.0
+
+    /// The list's plate and each row's parts, when their sprites are ready (else asked for).
+    private func listLayout(_ context: LayerContext, _ list: inout DrawList)
+        -> (plate: ScreenRect, rows: [(file: TrackFile, swatch: ScreenRect, name: (SpriteKey, ScreenRect), toggle: (SpriteKey, ScreenRect), close: (SpriteKey, ScreenRect))])? {
+        let title = SpriteKey.text("Tracks", .chrome)
+        let hide = SpriteKey.text("Hide", .chrome), show = SpriteKey.text("Show", .chrome), close = SpriteKey.text("✕", .chrome)
+        let names = files.map { SpriteKey.text($0.name, .chrome) }
+        let keys = [title, hide, show, close] + names
+        var missing = false
+        for k in keys where context.sprites.size(of: k) == nil { list.want(k); missing = true }
+        guard !missing else { return nil }
+        func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
+        let toggleWidth = max(size(hide).width, size(show).width)
+        let nameWidth = names.map { size($0).width }.max() ?? 0
+        let width = max(16 + nameWidth + 12 + toggleWidth + 10 + size(close).width, size(title).width) + 16
+        let w = context.camera.viewportSize.width
+        let plate = ScreenRect(x: w - 10 - width, y: 10, width: width, height: 28 + Double(files.count) * Self.rowHeight + 6)
+        var rows: [(TrackFile, ScreenRect, (SpriteKey, ScreenRect), (SpriteKey, ScreenRect), (SpriteKey, ScreenRect))] = []
+        for (i, file) in files.enumerated() {
+            let y = plate.y + 28 + Double(i) * Self.rowHeight
+            func centred(_ k: SpriteKey, x: Double) -> ScreenRect {
+                let s = size(k)
+                return ScreenRect(x: x, y: y + (Self.rowHeight - s.height) / 2, width: s.width, height: s.height)
+            }
+            let toggle = file.hidden ? show : hide
+            rows.append((file, ScreenRect(x: plate.x + 8, y: y + 5, width: 10, height: 10),
+                         (names[i], centred(names[i], x: plate.x + 24)),
+                         (toggle, centred(toggle, x: plate.maxX - 8 - size(close).width - 10 - toggleWidth)),
+                         (close, centred(close, x: plate.maxX - 8 - size(close).width))))
+        }
+        return (plate, rows)
+    }
+
+    /// Where the list is drawn (for place labels to keep clear of), when it is.
+    func listPlate(_ context: LayerContext) -> ScreenRect? {
+        var scratch = DrawList()
+        return showsList && !files.isEmpty ? listLayout(context, &scratch)?.plate : nil
+    }
+
+    func composeList(into list: inout DrawList, context: LayerContext) {
+        guard showsList, !files.isEmpty, let (plate, rows) = listLayout(context, &list) else { return }
+        list.commands.append(.fillRect(ScreenRect(x: plate.x - 1, y: plate.y - 1, width: plate.width + 2, height: plate.height + 2), Color(hex: 0x000000, alpha: 0.15)))
+        list.commands.append(.fillRect(plate, Color(hex: 0xFFFFFF, alpha: 0.96)))
+        let title = SpriteKey.text("Tracks", .chrome)
+        if let s = context.sprites.size(of: title) {
+            list.commands.append(.sprite(title, destination: ScreenRect(x: plate.x + 8, y: plate.y + 7, width: s.width, height: s.height), opacity: 1))
+        }
+        let ink = Color(hex: 0x1F5FD6)
+        for (file, swatch, name, toggle, close) in rows {
+            let color = file.lines.first?.style.color ?? file.color
+            list.commands.append(.fillRect(swatch, file.hidden ? Color(hex: 0xBBBBBB) : color))
+            list.commands.append(.sprite(name.0, destination: name.1, opacity: file.hidden ? 0.45 : 1))
+            // The buttons: underlined in the link colour, their frames a little larger to hit.
+            for (key, rect) in [toggle, close] {
+                list.commands.append(.sprite(key, destination: rect, opacity: 1))
+                list.commands.append(.fillRect(ScreenRect(x: rect.x, y: rect.maxY - 2, width: rect.width, height: 1), ink.withAlpha(0.6)))
+            }
+            list.buttons.append((name.1.outset(4), "tracks.go.\(file.id)"))
+            list.buttons.append((toggle.1.outset(4), "tracks.toggle.\(file.id)"))
+            list.buttons.append((close.1.outset(4), "tracks.close.\(file.id)"))
+        }
+    }
+
+    public mutating func press(_ button: String) -> PressResult? {
+        let parts = button.split(separator: ".")
+        guard parts.count == 3, parts[0] == "tracks", let id = Int(parts[2]),
+              let i = files.firstIndex(where: { $0.id == id }) else { return nil }
+        switch parts[1] {
+        case "toggle":
+            setHidden(!files[i].hidden, at: i)
+            if files[i].hidden, selection?.fileID == id { selection = nil }
+            return .changed
+        case "close":
+            if selection?.fileID == id { selection = nil }
+            close(at: i)
+            if files.isEmpty { showsList = false }
+            return .changed
+        case "go":
+            if files[i].hidden { setHidden(false, at: i) }
+            return files[i].bounds.map { .show($0) } ?? .changed
+        default:
+            return nil
+        }
+    }
+}
