@@ -25,14 +25,15 @@ extension GPXParser {
         var named = false, colored = false
     }
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> GeoDocument {
-        try read(bytes, file: file, starts: pieceStarts(bytes, pieces: min(Joinable<Int>.processors, 8)))
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: Progress? = nil) throws -> GeoDocument {
+        try read(bytes, file: file, starts: pieceStarts(bytes, pieces: min(Joinable<Int>.processors, 8)), progress: progress)
     }
 
     /// Reads with pieces after the first starting at `starts` (ascending offsets; any offsets
     /// give the same document, only `<trkpt` ones inside a segment save time).
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, starts: [Int]) throws -> GeoDocument {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, starts: [Int], progress: Progress? = nil) throws -> GeoDocument {
         var main = GPXParser(bytes: bytes, file: file)
+        main.progress = progress
         guard !starts.isEmpty else {
             try main.run(until: bytes.count)
             try main.finish()
@@ -50,7 +51,9 @@ extension GPXParser {
                 piece.track = Track(kind: .track)
                 piece.continuation = Continuation()
                 piece.reserveEnd = end
-                // A piece that fails is read again in one pass, which reports the failure.
+                piece.progress = progress
+                // A piece that fails is read again in one pass, which reports the failure (a
+                // cancelled one stops there too).
                 return UncheckedSendable((try? piece.run(until: end)) != nil ? piece : nil)
             }
         }

@@ -26,12 +26,16 @@ public struct GeoDocument: Sendable {
 /// before the cut.
 public struct GPXReader {
     let file: String
+    let progress: Progress?
 
-    public init(file: String) { self.file = file }
+    public init(file: String, progress: Progress? = nil) {
+        self.file = file
+        self.progress = progress
+    }
 
     public func read(_ data: Data) throws -> GeoDocument {
         try data.withUnsafeBytes { raw in
-            try GPXParser.read(raw.bindMemory(to: UInt8.self), file: file)
+            try GPXParser.read(raw.bindMemory(to: UInt8.self), file: file, progress: progress)
         }
     }
 }
@@ -58,6 +62,8 @@ struct GPXParser {
     var textBuffer: [UInt8] = []
     /// Bytes before this offset have been released (`FileIO.releaseMapped`).
     var released = 0
+    /// Bytes read are counted here, and reading stops when it is cancelled.
+    var progress: Progress?
     /// A piece that starts inside a `<trk><trkseg>` opened before it (see `Continuation`).
     var continuation: Continuation?
 
@@ -101,9 +107,10 @@ struct GPXParser {
             if i >= limit { break }
             try tag()
             // What lies behind is done with: a mapped file's pages go back (a 100 MB file is
-            // not resident all at once).
+            // not resident all at once). The reading so far counts, and may be cancelled.
             if i - released >= 8 << 20 {
                 FileIO.releaseMapped(base, released..<i)
+                if let progress, !progress.advance(by: i - released) { throw CancelledError() }
                 released = i
             }
         }

@@ -8,24 +8,25 @@ extension GeoDocument {
     /// Reads a GPX, KML, GeoJSON or CSV file, told apart by its extension (and, for an
     /// unknown one, by whether it looks like XML). Bad points are skipped into `problems`;
     /// a file that cannot be read or parsed at all throws, naming the file and line.
-    public static func read(_ url: URL) throws -> GeoDocument {
+    /// `progress` counts the bytes read (GPX) and stops the reading when cancelled.
+    public static func read(_ url: URL, progress: Progress? = nil) throws -> GeoDocument {
         let data: Data
         do { data = try FileIO.readOrMap(url.path) } catch let e as FileReadError {
             throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(e.reason))")
         }
-        var doc = try parse(data, url: url)
+        var doc = try parse(data, url: url, progress: progress)
         if FileIO.changedWhileMapped(data) {
             doc.problems.insert(GeoFileError(file: url.path, line: nil, reason: "changed while it was read (cut short by another program?); what was read is shown"), at: 0)
         }
         return doc
     }
 
-    private static func parse(_ data: Data, url: URL) throws -> GeoDocument {
+    private static func parse(_ data: Data, url: URL, progress: Progress?) throws -> GeoDocument {
         let ext = url.pathExtension.lowercased()
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
         if ext == "csv" || ext == "tsv" { return try CSVTrackReader(file: url.path).read(data) }
         if ext == "kml" { return try KMLReader(file: url.path).read(data) }
-        if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) { return try GPXReader(file: url.path).read(data) }
+        if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) { return try GPXReader(file: url.path, progress: progress).read(data) }
         return try GeoJSONReader(file: url.path).read(data)
     }
 
@@ -37,8 +38,9 @@ extension TrackFile {
     /// costly part, on the caller's thread, never the frame's), shapes, waypoints. Lines
     /// and shapes that name no colour take `color`. Throws when the file holds nothing
     /// usable; what was skipped is in `problems`.
-    public static func read(_ url: URL, color: Color) throws -> (file: TrackFile, problems: [GeoFileError]) {
-        let doc = try GeoDocument.read(url)
+    public static func read(_ url: URL, color: Color, progress: Progress? = nil) throws -> (file: TrackFile, problems: [GeoFileError]) {
+        let doc = try GeoDocument.read(url, progress: progress)
+        if progress?.isCancelled == true { throw CancelledError() }
         let lines = doc.tracks.filter { $0.points.count >= 1 }.map { t in
             TrackLine(track: t, geometry: TrackGeometry(t), style: TrackStyle(color: t.color ?? color, width: t.width ?? 4))
         }

@@ -123,6 +123,9 @@ public final class MapHost {
         set { controller.pins = PinEditor(pins: newValue) }
     }
 
+    /// Long work under way, shown at the bottom of the window; Esc cancels it.
+    public private(set) lazy var activities = ActivityBoard(wake: { [wake] in wake.signal() })
+
     /// Shows `message` at the top of the window until the user clicks it away (and prints it).
     /// May be called from any thread.
     public func showNotice(_ message: String) {
@@ -200,7 +203,12 @@ public final class MapHost {
             // The frame's cost is this thread's CPU for the whole iteration, from the moment
             // it wakes: events, drain, compose, execute, present and the uploads after it.
             var cpuStart = MonotonicClock.threadCPU
-            if !needsFrame || hidden {
+            if (!needsFrame || hidden), activities.isBusy, !hidden {
+                // Long work under way: its progress is drawn again every tenth of a second.
+                if SDL_WaitEventTimeout(&event, 100) != 0 { needsFrame = process(&event, translator) || needsFrame }
+                cpuStart = MonotonicClock.threadCPU
+                needsFrame = true
+            } else if !needsFrame || hidden {
                 // Idle means idle: no frames and no wake-ups until something happens.
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
@@ -286,7 +294,9 @@ public final class MapHost {
                     if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
                     else { state.tracks.showsList.toggle() }
                     changed = true
-                case .cancel: if state.tracks.selection != nil { state.tracks.selection = nil; changed = true }
+                case .cancel:
+                    if activities.cancelAll() { changed = true }
+                    else if state.tracks.selection != nil { state.tracks.selection = nil; changed = true }
                 case let .hovered(p): changed = state.tracks.hover(at: p, camera: controller.camera) || changed
                 case .toggleProfile:
                     if !state.tracks.toggleProfile() { showNotice("Open a track with elevations to see its profile") }
@@ -343,6 +353,7 @@ public final class MapHost {
         scene.pins = controller.pins
         scene.imperialUnits = controller.imperialUnits
         scene.notice = currentNotice
+        scene.status = activities.status
         pipeline.follow(scene.layer(TracksLayer.self))
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         if !firstPresentDone {

@@ -20,18 +20,22 @@ enum TrackFiles {
         var bounds: MapRect? { MapRect.union(files.compactMap(\.bounds)) }
     }
 
-    /// Reads `paths`; the first file gets colour `firstColor` of the palette.
-    static func read(_ paths: [String], firstColor: Int = 0) -> Outcome {
+    /// Reads `paths`; the first file gets colour `firstColor` of the palette. `progress`
+    /// counts bytes read; once cancelled, the files not yet read are left.
+    static func read(_ paths: [String], firstColor: Int = 0, progress: Progress? = nil) -> Outcome {
         var out = Outcome()
         for (i, path) in paths.enumerated() {
             let color = TrackStyle.palette[(firstColor + i) % TrackStyle.palette.count]
             do {
                 // The full path: it is what the next start reopens.
                 let url = URL(fileURLWithPath: path).standardized
-                let (file, problems) = try TrackFile.read(url, color: color)
+                let (file, problems) = try TrackFile.read(url, color: color, progress: progress)
                 if let notice = Open.summary(problems.map(\.description)) { out.notices.append(notice) }
                 out.files.append(file)
                 out.opened.append("opened \(file.name): \(describe(file))")
+            } catch is CancelledError {
+                out.opened.append("cancelled opening \(URL(fileURLWithPath: path).lastPathComponent)")
+                break
             } catch {
                 out.notices.append("\(error)")
             }
@@ -76,9 +80,20 @@ final class TrackFileOpener: @unchecked Sendable {
         lock.lock()
         if let host { host.pendingLoads += 1 } else { uncounted += 1 }
         lock.unlock()
+        // Shown at the bottom of the window if it takes more than half a second; Esc stops it.
+        let progress = Progress(total: paths.reduce(0) { $0 + FileIO.fileSize($1) })
+        let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "\(paths.count) files"
+        let activity = ActivityID()
+        post { host in
+            activity.id = host.activities.begin(text: {
+                let percent = progress.fraction.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
+                return "Opening \(name)…\(percent)   Esc cancels"
+            }, cancel: { progress.cancel() })
+        }
         startThread(name: "open-files") { [self] in
-            let outcome = TrackFiles.read(paths, firstColor: first)
+            let outcome = TrackFiles.read(paths, firstColor: first, progress: progress)
             post { host in
+                host.activities.end(activity.id)
                 host.pendingLoads -= 1
                 for line in outcome.opened { FileIO.printError("meridian: " + line) }
                 for n in outcome.notices { host.showNotice(n) }
@@ -114,4 +129,9 @@ final class TrackFileOpener: @unchecked Sendable {
         defer { lock.unlock() }
         if let host { host.perform(work) } else { waiting.append(work) }
     }
+}
+
+/// An activity's id, known once the frame thread has begun it.
+private final class ActivityID: @unchecked Sendable {
+    var id = 0
 }

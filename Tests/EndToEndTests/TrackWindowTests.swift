@@ -217,4 +217,47 @@ struct TrackWindowTests {
         let last = try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state))
         #expect(last.files.count == 1 && last.files[0].hidden, "\(last.files)")
     }
+
+    /// A file that takes long to read (a pipe here, which the test fills when it likes)
+    /// shows "Opening …" at the bottom after half a second while frames go on; Esc cancels
+    /// it: nothing is drawn, stderr says so, and the window goes on.
+    @Test func aSlowLoadShowsProgressAndEscCancelsIt() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("track-slow")
+        defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
+        let pipe = dir.appendingPathComponent("slow.gpx").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
+                           "--pins", dir.appendingPathComponent("pins.geojson").path, pipe],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
+                                "MERIDIAN_FRAME_LOG": "1"])
+        // The writer's end: opening it waits for the app to open the reading end.
+        let fd = open(pipe, O_WRONLY)
+        #expect(fd >= 0)
+        let head = "<gpx version=\"1.1\"><trk><trkseg>" + (0...50).map { "<trkpt lat=\"\(0.5 + Double($0) * 0.01)\" lon=\"0\"/>" }.joined()
+        _ = head.withCString { write(fd, $0, strlen($0)) }
+        let id = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id)
+        // The status plate: dark, at the bottom centre (24 points up).
+        func hasStatus(_ png: PNG) -> Bool { (555..<585).filter { png.pixel(400, $0).r < 70 && png.pixel(400, $0).g < 70 }.count >= 8 }
+        let waiting = try screenshot(x, to: dir.appendingPathComponent("waiting.png").path) { hasStatus($0) }
+        #expect(hasStatus(waiting), "no progress shown")
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        _ = try x.xdotool("key", "Escape")
+        Thread.sleep(forTimeInterval: 0.3)
+        // The rest of the file arrives after the cancel: it is not drawn.
+        _ = "</trkseg></trk></gpx>".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        let after = try screenshot(x, to: dir.appendingPathComponent("after.png").path) { !hasStatus($0) }
+        #expect(!hasStatus(after), "the progress stayed")
+        #expect(!isTrack(after.pixel(400, 300 - 45)), "a cancelled file was drawn")
+        _ = try x.xdotool("key", "ctrl+q")
+        #expect(app.waitForExit(timeout: 10))
+        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("cancelled opening slow.gpx"), "\(log.suffix(300))")
+        // Frames went on while the file was read: presents at least every few tenths of a second.
+        let presents = log.split(separator: "\n").compactMap { $0.hasPrefix("present ") ? Double($0.dropFirst(8)) : nil }
+        let gaps = zip(presents, presents.dropFirst()).map { $1 - $0 }
+        #expect(presents.count > 10 && (gaps.max() ?? 9) < 0.5, "\(presents.count) presents, longest gap \(gaps.max() ?? 0)")
+    }
 }

@@ -8,6 +8,8 @@ public struct ChromeLayer: MapLayer {
     public var attribution = ""
     public var imperialUnits = false
     public var showsScaleBar = true
+    /// Long work under way (opening a large file), on a dark plate at the bottom centre.
+    public var status: String?
 
     public init() {}
 
@@ -39,6 +41,7 @@ public struct ChromeLayer: MapLayer {
     }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        composeStatus(into: &list, context: context)
         if let a = attributionFrames(context) {
             list.commands.append(.fillRect(a.plate, Self.plate))
             list.commands.append(.sprite(.text(attribution, .chrome), destination: a.text, opacity: 1))
@@ -56,5 +59,16 @@ public struct ChromeLayer: MapLayer {
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), Self.ink))
         list.commands.append(.sprite(.text(bar.label, .chrome), destination: label, opacity: 1))
+    }
+
+    private func composeStatus(into list: inout DrawList, context: LayerContext) {
+        guard let status, !status.isEmpty else { return }
+        let key = SpriteKey.text(status, .notice)
+        guard let s = context.sprites.size(of: key) else { list.wantedSprites.insert(key, at: 0); return }
+        let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height - context.bottomInset
+        let rect = ScreenRect(x: ((w - s.width) / 2).rounded(), y: (h - 24 - s.height).rounded(), width: s.width, height: s.height)
+        list.commands.append(.fillRect(ScreenRect(x: rect.x - 10, y: rect.y - 6, width: rect.width + 20, height: rect.height + 12),
+                                       Color(hex: 0x2C2C2E, alpha: 0.88)))
+        list.commands.append(.sprite(key, destination: rect, opacity: 1))
     }
 }

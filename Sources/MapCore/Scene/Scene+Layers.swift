@@ -25,6 +25,12 @@ extension Scene {
         set { modify(NoticeLayer.self, default: NoticeLayer()) { $0.text = newValue } }
     }
 
+    /// What long work under way says (opening a large file), bottom centre; nil for none.
+    public var status: String? {
+        get { layer(ChromeLayer.self)?.status }
+        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.status = newValue } }
+    }
+
     /// Credit for the data shown, bottom right; empty for none.
     public var attribution: String {
         get { layer(ChromeLayer.self)?.attribution ?? "" }
