@@ -204,8 +204,8 @@ public final class MapHost {
             // it wakes: events, drain, compose, execute, present and the uploads after it.
             var cpuStart = MonotonicClock.threadCPU
             if (!needsFrame || hidden), activities.isBusy, !hidden {
-                // Long work under way: its progress is drawn again every tenth of a second.
-                if SDL_WaitEventTimeout(&event, 100) != 0 { needsFrame = process(&event, translator) || needsFrame }
+                // Long work under way: its progress is drawn again every quarter of a second.
+                if SDL_WaitEventTimeout(&event, 250) != 0 { needsFrame = process(&event, translator) || needsFrame }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = true
             } else if !needsFrame || hidden {
