@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CSDL2Image", pkgConfig: "SDL2_image", providers: [.apt(["libsdl2-image-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem"]),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
+            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

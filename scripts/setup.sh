@@ -7,12 +7,12 @@
 set -euo pipefail
 
 packages=(
-  pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libsqlite3-dev zlib1g-dev libxml2-dev
+  pkg-config libsdl2-dev libsdl2-image-dev libcairo2-dev libpango1.0-dev libglib2.0-dev libsqlite3-dev zlib1g-dev libxml2-dev
   fonts-dejavu-core
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=(
-    xvfb xauth xdotool x11-utils imagemagick sway
+    xvfb xauth xdotool x11-utils imagemagick sway dbus-daemon python3-dbus python3-gi
     dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap
   )
 fi

@@ -113,9 +113,21 @@ struct Open: ParsableCommand {
         for n in notices { host.showNotice(n) }
         let saver = loadPins(into: host, file: file, loaded: loaded)
         opener.attach(host)
+        // A dropped file opens at once; Ctrl+O asks the desktop's file chooser (one at a time).
         host.onOpenRequest = { path in
-            if let path { opener.open([path], animated: true) } else {
-                host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")
+            if let path { opener.open([path], animated: true); return }
+            guard !opener.choosing else { return }
+            opener.choosing = true
+            PortalFileChooser.choose(title: "Open tracks") { outcome in
+                host.perform { host in
+                    opener.choosing = false
+                    switch outcome {
+                    case let .chosen(paths): opener.open(paths, animated: true)
+                    case let .unavailable(reason):
+                        warn("no file chooser: \(reason)")
+                        host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")
+                    }
+                }
             }
         }
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }

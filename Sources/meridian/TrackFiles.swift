@@ -70,6 +70,8 @@ final class TrackFileOpener: @unchecked Sendable {
     private var waiting: [@Sendable (MapHost) -> Void] = []
     /// Files asked for so far: the colour of the next one.
     private var requested = 0
+    /// The file chooser is open (frame thread only).
+    var choosing = false
 
     /// Call on one thread: before the loop, or the frame thread.
     /// `hidden`: paths whose files are opened hidden.
