@@ -54,8 +54,12 @@ let package = Package(
 // Fuzz targets (libFuzzer), built only by scripts/fuzz.sh: MERIDIAN_FUZZ=1 swift build
 // --sanitize=fuzzer. Each feeds hostile bytes to one reader; Fuzz/Corpus holds their seeds.
 if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
+    // What the four readers of track files check once a file is read (Fuzz/Support).
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
+    let files = ["MapData", "MapCore", "FuzzSupport"]
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
-                         ("fuzz-geofiles", ["MapData", "MapCore"]), ("fuzz-viewstate", ["MapData"])] {
+                         ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
+                         ("fuzz-viewstate", ["MapData"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

@@ -38,6 +38,16 @@ public struct GPXReader {
             try GPXParser.read(raw.bindMemory(to: UInt8.self), file: file, progress: progress)
         }
     }
+
+    /// Reads in pieces that start at `starts` (offsets into `data`), each on its own thread:
+    /// whatever the offsets, the document is the one a single pass reads. For tests and the
+    /// fuzzer; `read` picks its own pieces.
+    public func read(_ data: Data, piecesStartingAt starts: [Int]) throws -> GeoDocument {
+        let valid = Set(starts.filter { $0 > 0 && $0 < data.count }).sorted()
+        return try data.withUnsafeBytes { raw in
+            try GPXParser.read(raw.bindMemory(to: UInt8.self), file: file, starts: valid, progress: progress)
+        }
+    }
 }
 
 /// The tokenizer and the GPX state it drives. A large file is read in pieces on all cores

@@ -1,8 +1,32 @@
 import Foundation
+import MapCore
 import MapData
+import MapGeometry
 import Testing
 
-struct GeoFileExtentTests {
+/// Files as the window opens them (`TrackFile.read`): where their points lie, how many, what
+/// was skipped, and the errors that name file, line and reason.
+struct GeoFileReadTests {
+    struct Extent: Equatable {
+        var south: Double, west: Double, north: Double, east: Double
+        var pointCount: Int
+        var problems: [GeoFileError] = []
+        static func == (a: Extent, b: Extent) -> Bool {
+            abs(a.south - b.south) < 1e-9 && abs(a.west - b.west) < 1e-9 && abs(a.north - b.north) < 1e-9
+                && abs(a.east - b.east) < 1e-9 && a.pointCount == b.pointCount
+        }
+    }
+
+    /// The file's extent in degrees and its number of points, as the window reads it.
+    func read(_ url: URL) throws -> Extent {
+        let (file, problems) = try TrackFile.read(url, color: TrackStyle.palette[0])
+        let b = try #require(file.bounds)
+        let nw = WebMercator.unproject(MapPoint(x: b.minX, y: b.minY)), se = WebMercator.unproject(MapPoint(x: b.maxX, y: b.maxY))
+        let count = file.lines.reduce(0) { $0 + $1.track.points.count } + file.waypoints.count
+            + file.areas.reduce(0) { $0 + $1.area.rings.reduce(0) { $0 + $1.count } }
+        return Extent(south: se.latitude, west: nw.longitude, north: nw.latitude, east: se.longitude, pointCount: count, problems: problems)
+    }
+
     func file(_ name: String, _ text: String) throws -> URL {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("extent-\(UUID())")
         try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
@@ -20,7 +44,7 @@ struct GeoFileExtentTests {
           <trk><trkseg><trkpt lat="48.86" lon="2.35"/><trkpt lat="48.90" lon="2.30"/></trkseg></trk>
         </gpx>
         """)
-        #expect(try GeoFileExtent.read(u) == GeoFileExtent(south: 48.80, west: 2.29, north: 48.90, east: 2.40, pointCount: 4))
+        #expect(try read(u) == Extent(south: 48.80, west: 2.29, north: 48.90, east: 2.40, pointCount: 4))
     }
 
     @Test("Bad GPX is an error naming the file, the line and the reason", arguments: [
@@ -36,7 +60,7 @@ struct GeoFileExtentTests {
     func badGPX(text: String, line: Int, reason: String) throws {
         let u = try file("bad.gpx", text)
         do {
-            _ = try GeoFileExtent.read(u)
+            _ = try read(u)
             Issue.record("no error for \(text)")
         } catch let e as GeoFileError {
             #expect(e.file == u.path && e.line == line && e.reason.contains(reason), "\(e)")
@@ -47,10 +71,10 @@ struct GeoFileExtentTests {
     /// A partly valid file: the good points make the extent, the bad ones are listed with lines.
     @Test func aPartlyValidFileLoadsWhatIsValidAndSaysWhatWasSkipped() throws {
         let u = try file("partial.gpx", "<gpx><trk><trkseg>\n<trkpt lat=\"10\" lon=\"20\"/>\n<trkpt lat=\"abc\" lon=\"1\"/>\n<trkpt lat=\"11\" lon=\"21\"/>\n</trkseg></trk></gpx>")
-        let e = try GeoFileExtent.read(u)
-        #expect(e.south == 10 && e.north == 11 && e.west == 20 && e.east == 21 && e.pointCount == 2)
+        let e = try read(u)
+        #expect(e == Extent(south: 10, west: 20, north: 11, east: 21, pointCount: 2))
         #expect(e.problems.map(\.line) == [3] && e.problems[0].file == u.path && e.problems[0].reason.contains("not a number"))
-        let c = try GeoFileExtent.read(try file("partial.csv", "lat,lon\n10,20\nx,1\n11,21\n"))
+        let c = try read(try file("partial.csv", "lat,lon\n10,20\nx,1\n11,21\n"))
         #expect(c.pointCount == 2 && c.problems.map(\.line) == [3])
     }
 
@@ -62,7 +86,7 @@ struct GeoFileExtentTests {
           {"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[5,45,120]}]}}
         ]}
         """)
-        #expect(try GeoFileExtent.read(u) == GeoFileExtent(south: 40, west: -3, north: 51, east: 11, pointCount: 7))
+        #expect(try read(u) == Extent(south: 40, west: -3, north: 51, east: 11, pointCount: 7))
     }
 
     @Test("Bad GeoJSON is an error that says why", arguments: [
@@ -73,11 +97,11 @@ struct GeoFileExtentTests {
     ])
     func badGeoJSON(text: String, reason: String) throws {
         let u = try file("bad.geojson", text)
-        #expect(throws: GeoFileError.self) { try GeoFileExtent.read(u) }
-        do { _ = try GeoFileExtent.read(u) } catch { #expect("\(error)".hasPrefix(u.path + ": ") && "\(error)".contains(reason), "\(error)") }
+        #expect(throws: GeoFileError.self) { try read(u) }
+        do { _ = try read(u) } catch { #expect("\(error)".hasPrefix(u.path + ": ") && "\(error)".contains(reason), "\(error)") }
     }
 
     @Test func aMissingFileSaysSo() {
-        #expect(throws: GeoFileError.self) { try GeoFileExtent.read(URL(fileURLWithPath: "/nonexistent/x.gpx")) }
+        #expect(throws: GeoFileError.self) { try read(URL(fileURLWithPath: "/nonexistent/x.gpx")) }
     }
 }
