@@ -17,7 +17,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public static let maxDisplayZoom = 20
 
     public var zoomRange: ClosedRange<Int> {
-        isVector ? dataZoomRange.lowerBound...Self.maxDisplayZoom : dataZoomRange
+        isVector ? dataZoomRange.lowerBound...Self.maxDisplayZoom : RasterOverzoom.displayRange(dataZoomRange)
     }
 
     public init(path: String) throws {
@@ -58,7 +58,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     }
 
     public func payload(for tile: TileID) throws -> TilePayload? {
-        guard isVector else { return try data(for: tile).map { .encodedImage($0) } }
+        guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
         let source = tile.z > dataZoomRange.upperBound ? tile.ancestor(atZoom: dataZoomRange.upperBound) : tile
         var bytes = try data(for: source) ?? Data()
         if Gzip.isCompressed(bytes) {

@@ -7,6 +7,10 @@ import MapGeometry
 public enum TilePayload: Sendable {
     /// An encoded raster (PNG, JPEG, WebP), decoded by the window's image decoder.
     case encodedImage(Data)
+    /// An encoded raster of `tile`, an ancestor of the one asked for (beyond the source's
+    /// deepest zoom): the part under the tile asked for is drawn enlarged, so that what is
+    /// painted over it (tracks) is drawn at the zoom shown, sharp and at its width.
+    case encodedImageRegion(Data, tile: TileID)
     /// A Mapbox Vector Tile, rasterized by the graphics layer. `tile` is the tile the bytes
     /// belong to: the requested one, or an ancestor when drawing beyond the data's zooms.
     case vector(Data, tile: TileID)
@@ -42,7 +46,9 @@ public struct DebugGridSource: TileSource {
 /// A folder of raster tiles laid out as DIR/{z}/{x}/{y}.png (or .jpg, .jpeg, .webp).
 public struct DirectorySource: TileSource {
     public let root: URL
-    public let zoomRange: ClosedRange<Int>
+    /// The zooms the folder holds; deeper ones are drawn from its deepest (`RasterOverzoom`).
+    public let dataZoomRange: ClosedRange<Int>
+    public var zoomRange: ClosedRange<Int> { RasterOverzoom.displayRange(dataZoomRange) }
     public var attribution: String
     public var name: String { "dir:" + root.path }
     static let extensions = ["png", "jpg", "jpeg", "webp"]
@@ -58,11 +64,15 @@ public struct DirectorySource: TileSource {
             throw TileSourceError("\(root.path): no zoom folders (expected DIR/{z}/{x}/{y}.png)")
         }
         self.root = root
-        self.zoomRange = lo...hi
+        self.dataZoomRange = lo...hi
         self.attribution = attribution
     }
 
     public func payload(for tile: TileID) throws -> TilePayload? {
+        try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try image(for: $0) }
+    }
+
+    private func image(for tile: TileID) throws -> Data? {
         let base = root.appendingPathComponent("\(tile.z)/\(tile.x)/\(tile.y)")
         for ext in Self.extensions {
             let url = base.appendingPathExtension(ext)
@@ -70,8 +80,25 @@ public struct DirectorySource: TileSource {
             // Larger than any real tile: a wrong file, not worth decoding.
             let data = try FileIO.read(url.path, limit: 8 << 20)
             guard !data.isEmpty else { throw TileSourceError("\(url.path): empty file") }
-            return .encodedImage(data)
+            return data
         }
         return nil
+    }
+}
+
+/// Raster tiles beyond a source's deepest zoom: the deepest tile above, its part enlarged.
+public enum RasterOverzoom {
+    /// Raster sources are drawn at every zoom up to this one.
+    public static let maxDisplayZoom = 20
+
+    public static func displayRange(_ data: ClosedRange<Int>) -> ClosedRange<Int> {
+        data.lowerBound...max(data.upperBound, maxDisplayZoom)
+    }
+
+    /// `tile`'s payload from `image` (the encoded tile stored for an id, nil if none).
+    public static func payload(for tile: TileID, dataZoomRange: ClosedRange<Int>, image: (TileID) throws -> Data?) throws -> TilePayload? {
+        guard tile.z > dataZoomRange.upperBound else { return try image(tile).map { .encodedImage($0) } }
+        let ancestor = tile.ancestor(atZoom: dataZoomRange.upperBound)
+        return try image(ancestor).map { .encodedImageRegion($0, tile: ancestor) }
     }
 }

@@ -23,6 +23,10 @@ public enum TileRasterizer {
             switch payload {
             case let .debugGrid(id): decoded = DecodedTile(bitmap: try DebugTilePainter.paint(id, pixelSize: pixels))
             case let .encodedImage(data): decoded = DecodedTile(bitmap: try ImageDecoder.decode(data))
+            case let .encodedImageRegion(data, ancestor):
+                var image = try ImageDecoder.decode(data)
+                image.flatten(over: under)
+                decoded = DecodedTile(bitmap: try RasterEnlarger.enlarge(image, of: ancestor, to: tile, pixels: pixels))
             case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
             }
             // Opaque and in the texture's order, here on the worker rather than on the frame;

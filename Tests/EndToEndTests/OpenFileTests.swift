@@ -27,8 +27,9 @@ struct OpenFileTests {
         let png = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { $0.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5 }
         _ = try x.xdotool("windowfocus", "--sync", id)
         _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10) && app.process.terminationStatus == 0)
-        let errors = app.errorOutput
+        let exited = app.waitForExit(timeout: 10)
+        let errors = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(exited && app.process.terminationStatus == 0, "status \(app.process.terminationStatus) \(app.process.terminationReason == .uncaughtSignal ? "(signal)" : ""): \(errors)")
         #expect(errors.contains("\(bad.path):2: <wpt> with a lat or lon that is not a number"), "\(errors)")
         #expect(errors.contains("opened walk.gpx: 1 track (2 points)"), "\(errors)")
         #expect(errors.contains("opened partial.csv: 1 route (1 point)"), "\(errors)")

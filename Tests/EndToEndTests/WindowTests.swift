@@ -19,7 +19,7 @@ struct WindowTests {
         _ = try x.xdotool("windowfocus", "--sync", id)
         _ = try x.xdotool("key", "ctrl+q")
         #expect(app.waitForExit(timeout: 10), "Ctrl+Q did not quit")
-        #expect(app.process.terminationStatus == 0)
+        #expect(app.process.terminationStatus == 0, "\(String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
     }
 
     @Test func titleStartsWithMeridian() throws {

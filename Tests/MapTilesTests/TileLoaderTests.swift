@@ -114,13 +114,20 @@ struct DirectorySourceTests {
         try Data([0x89, 0x50]).write(to: dir.appendingPathComponent("2/1/1.png"))
         try Data().write(to: dir.appendingPathComponent("4/3/3.jpg"))
         let src = try DirectorySource(root: dir)
-        #expect(src.zoomRange == 2...4)
+        #expect(src.dataZoomRange == 2...4 && src.zoomRange == 2...20)
         guard case .encodedImage(let d)? = try src.payload(for: TileID(z: 2, x: 1, y: 1)) else { Issue.record("no payload"); return }
         #expect(d == Data([0x89, 0x50]))
         #expect(try src.payload(for: TileID(z: 2, x: 0, y: 0)) == nil)
         #expect(throws: TileSourceError.self) { try src.payload(for: TileID(z: 4, x: 3, y: 3)) }
         #expect(throws: TileSourceError.self) { try DirectorySource(root: dir.appendingPathComponent("nope")) }
         #expect(throws: TileSourceError.self) { try DirectorySource(root: dir.appendingPathComponent("2/1")) }
+        // Beyond the deepest zoom: the deepest ancestor's picture, to be enlarged.
+        try Data([1, 2, 3]).write(to: dir.appendingPathComponent("4/3/2.png"))
+        guard case let .encodedImageRegion(bytes, ancestor)? = try src.payload(for: TileID(z: 7, x: 24, y: 17)) else {
+            Issue.record("no region beyond the deepest zoom"); return
+        }
+        #expect(bytes == Data([1, 2, 3]) && ancestor == TileID(z: 4, x: 3, y: 2))
+        #expect(try src.payload(for: TileID(z: 7, x: 0, y: 0)) == nil)
     }
 }
 
