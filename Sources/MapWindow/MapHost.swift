@@ -123,6 +123,35 @@ public final class MapHost {
         set { controller.pins = PinEditor(pins: newValue) }
     }
 
+    /// Whether the last frame showed everything asked for (tiles, labels, files being read):
+    /// work that can wait (a track's statistics) waits for it, so as not to slow the map.
+    private let drawnCondition = Condition()
+    private var drawnFlag = false
+    public var isDrawn: Bool {
+        drawnCondition.lock(); defer { drawnCondition.unlock() }
+        return drawnFlag
+    }
+
+    /// What is shown is about to change (call on the frame thread): `isDrawn` is false until
+    /// a frame shows it all.
+    public func markUndrawn() { setDrawn(false) }
+
+    private func setDrawn(_ drawn: Bool) {
+        drawnCondition.lock()
+        drawnFlag = drawn
+        drawnCondition.broadcast()
+        drawnCondition.unlock()
+    }
+
+    /// Waits (on a worker) until the window has drawn everything asked for, or `timeout`
+    /// seconds; call after what changes the picture was handed over with `perform`.
+    public func waitUntilDrawn(timeout: Double) {
+        let deadline = MonotonicClock.now + timeout
+        drawnCondition.lock()
+        while !drawnFlag, drawnCondition.wait(until: deadline) {}
+        drawnCondition.unlock()
+    }
+
     /// Long work under way, shown at the bottom of the window; Esc cancels it.
     public private(set) lazy var activities = ActivityBoard(wake: { [wake] in wake.signal() })
 
@@ -402,7 +431,9 @@ public final class MapHost {
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
         if inBudget() { store.prepareSlots() }
         stats.record(cpu: MonotonicClock.threadCPU - cpuStart, build: built, presentedAt: presentedAt)
-        if !fullyDrawnDone && list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0 {
+        let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
+        if drawn != isDrawn { setDrawn(drawn) }
+        if !fullyDrawnDone && drawn {
             fullyDrawnDone = true
             if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()

@@ -96,6 +96,7 @@ final class TrackFileOpener: @unchecked Sendable {
             let outcome = TrackFiles.read(paths, firstColor: first, progress: progress)
             post { host in
                 host.activities.end(activity.id)
+                host.markUndrawn()
                 host.pendingLoads -= 1
                 for line in outcome.opened { FileIO.printError("meridian: " + line) }
                 for n in outcome.notices { host.showNotice(n) }
@@ -105,13 +106,20 @@ final class TrackFileOpener: @unchecked Sendable {
                 }
                 if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
             }
-            // The statistics follow once the tracks are on screen (a million points take
-            // 150 ms); a click before then shows "measuring…".
+            // Speeds, statistics and profiles follow once the tracks are on screen (a million
+            // points take 200 ms, which the tiles of the new view need more); a click before
+            // then shows "measuring…".
+            if !outcome.files.isEmpty, let host = currentHost { host.waitUntilDrawn(timeout: 3) }
             for file in outcome.files {
                 let details = file.lines.map(TrackDetails.init)
                 post { host in host.state.tracks.setDetails(details, forFile: file.id) }
             }
         }
+    }
+
+    private var currentHost: MapHost? {
+        lock.lock(); defer { lock.unlock() }
+        return host
     }
 
     /// From now on files go to `host`; what came before goes at once. Call before its loop.

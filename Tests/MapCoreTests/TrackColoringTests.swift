@@ -20,7 +20,7 @@ struct TrackColoringTests {
             }
         }
         let track = Track(kind: .track, segments: segments ?? [0..<p.count], points: p)
-        return TrackLine(track: track, geometry: TrackGeometry(track), style: TrackStyle(color: TrackStyle.palette[0]))
+        return TrackLine(track: track, geometry: TrackGeometry(track), style: TrackStyle(color: TrackStyle.palette[0])).withDetails()
     }
 
     @Test func theRampsColoursAtKnownPlaces() {
@@ -68,7 +68,7 @@ struct TrackColoringTests {
         var pts = line.track.points
         pts.elevation[100] = 9000
         let spiked = Track(kind: .track, segments: [0..<200], points: pts)
-        line = TrackLine(track: spiked, geometry: TrackGeometry(spiked), style: line.style)
+        line = TrackLine(track: spiked, geometry: TrackGeometry(spiked), style: line.style).withDetails()
         #expect(TrackColorRamp.fitting(.elevation, lines: [line])!.high < 600)
         #expect(TrackColorRamp.fitting(.plain, lines: [line]) == nil)
     }

@@ -20,7 +20,7 @@ struct TrackProfileTests {
     }
 
     @Test func aClimbsProfileIsItsElevationOverDistance() throws {
-        let profile = try #require(TrackProfile(climb()))
+        let profile = try #require(climb().withDetails().profile)
         // 0.1° of latitude: 11.12 km.
         #expect(abs(profile.distance - 11_119.5) < 5, "\(profile.distance)")
         #expect(profile.elevation.count == TrackProfile.columns && profile.point.count == TrackProfile.columns)
@@ -34,20 +34,18 @@ struct TrackProfileTests {
         }
         // 11.1 m a second.
         #expect(abs(Double(profile.speed[200]) - 11.12) < 0.05)
-        #expect(TrackProfile(climb(elevations: false)) == nil)
+        #expect(climb(elevations: false).withDetails().profile == nil)
     }
 
     @Test func keyEShowsThePanelAndTheChromeMovesAboveIt() throws {
         var layer = TracksLayer()
         var shown = layer.toggleProfile()
         #expect(!shown) // nothing open
-        var flat = climb(elevations: false)
-        flat.profile = TrackProfile(flat)
+        let flat = climb(elevations: false).withDetails()
         layer.add(TrackFile(path: "/flat.gpx", lines: [flat]))
         shown = layer.toggleProfile()
         #expect(!shown && !layer.showsProfile) // no elevations
-        var line = climb()
-        line.profile = TrackProfile(line)
+        let line = climb().withDetails()
         layer.add(TrackFile(path: "/climb.gpx", lines: [line]))
         shown = layer.toggleProfile()
         #expect(shown && layer.showsProfile)
@@ -64,8 +62,7 @@ struct TrackProfileTests {
     }
 
     @Test func thePointerOnTheGraphAndOnTheTrackMeanTheSamePlace() throws {
-        var line = climb()
-        line.profile = TrackProfile(line)
+        let line = climb().withDetails()
         var layer = TracksLayer()
         layer.add(TrackFile(path: "/climb.gpx", lines: [line]))
         layer.toggleProfile()

@@ -58,10 +58,9 @@ extension TracksLayer {
     /// The statistics and profiles of a file's lines, worked out after it was opened.
     public mutating func setDetails(_ details: [TrackDetails], forFile id: Int) {
         guard let i = files.firstIndex(where: { $0.id == id }) else { return }
-        for (k, d) in details.enumerated() where k < files[i].lines.count {
-            files[i].lines[k].statistics = d.statistics
-            files[i].lines[k].profile = d.profile
-        }
+        for (k, d) in details.enumerated() where k < files[i].lines.count { files[i].lines[k].apply(d) }
+        // Speeds arrived: a ramp by speed may fit now, or fit otherwise.
+        if colorMode != .plain { setColorMode(colorMode) }
     }
 
     /// The selected line and its file, while both are shown.
@@ -102,13 +101,18 @@ extension TracksLayer {
     }
 }
 
-/// What is worked out for a line after it is shown: its statistics and elevation profile.
+/// What is worked out for a line after it is shown: its speeds, statistics and elevation
+/// profile.
 public struct TrackDetails: Sendable {
+    public var speed: [Float]
     public var statistics: TrackStatistics
     public var profile: TrackProfile?
 
     public init(_ line: TrackLine) {
+        speed = TrackSpeeds.compute(line.track, line.geometry)
         statistics = TrackStatistics(line.track)
-        profile = TrackProfile(line)
+        var timed = line
+        timed.speed = speed
+        profile = TrackProfile(timed)
     }
 }

@@ -34,10 +34,11 @@ public struct TrackLine: Sendable {
     public let track: Track
     public let geometry: TrackGeometry
     public var style: TrackStyle
-    /// Each point's speed in m/s (`TrackSpeeds`); empty when the track has no times.
-    public let speed: [Float]
-    /// Distance, times, climbing and speeds, and the elevation profile, worked out after the
-    /// line is shown (nil until then; a profile stays nil without elevations).
+    /// Each point's speed in m/s (`TrackSpeeds`), its distance, times, climbing and speeds,
+    /// and its elevation profile: worked out after the line is shown (`TrackDetails`), so
+    /// that a large track is on the map sooner. Until then, and without times or elevations,
+    /// empty or nil.
+    public var speed: [Float] = []
     public var statistics: TrackStatistics?
     public var profile: TrackProfile?
 
@@ -45,7 +46,19 @@ public struct TrackLine: Sendable {
         self.track = track
         self.geometry = geometry
         self.style = style
-        speed = TrackSpeeds.compute(track, geometry)
+    }
+
+    /// The line with its details worked out (on the caller's thread).
+    public func withDetails() -> TrackLine {
+        var line = self
+        line.apply(TrackDetails(self))
+        return line
+    }
+
+    public mutating func apply(_ details: TrackDetails) {
+        speed = details.speed
+        statistics = details.statistics
+        profile = details.profile
     }
 
     /// The values a colour mode shows, one per point (NaN where unknown); empty for none.
