@@ -119,4 +119,24 @@ struct TrackRenderTests {
         let plain = try draw("plain")
         #expect(isTrack(plain.pixel(west, 150)) && isTrack(plain.pixel(east, 150)))
     }
+
+    /// 200 MB of random bytes named .gpx: refused at once with the file, line and reason; the
+    /// map is drawn anyway.
+    @Test func twoHundredMegabytesOfGarbageAreRefusedWithAReason() throws {
+        let dir = temporaryDirectory("garbage")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("garbage.gpx")
+        // Four megabytes of random bytes, fifty times over.
+        var g = SystemRandomNumberGenerator()
+        let chunk = Data((0..<(1 << 19)).flatMap { _ in withUnsafeBytes(of: g.next()) { Array($0) } })
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        for _ in 0..<50 { try handle.write(contentsOf: chunk) }
+        try handle.close()
+        let out = dir.appendingPathComponent("map.png").path
+        let r = try run(meridianBinary, ["render", "--size", "200x100", "--out", out, file.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains(file.path + ":") && r.stderr.contains("not well-formed XML"), "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
 }
