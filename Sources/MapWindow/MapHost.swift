@@ -78,7 +78,7 @@ public final class MapHost {
     private var notices: [String] = []
     private var noticeFrame: ScreenRect?
     /// The last frame's draw list, for its buttons (a click on one is its layer's).
-    private var lastFrame = DrawList()
+    private(set) var lastFrame = DrawList()
     private var textInputOn = false
     /// Work posted from other threads, run on the frame thread before the next frame.
     private var inbox: [@Sendable (MapHost) -> Void] = []
@@ -123,34 +123,9 @@ public final class MapHost {
         set { controller.pins = PinEditor(pins: newValue) }
     }
 
-    /// Whether the last frame showed everything asked for (tiles, labels, files being read):
-    /// work that can wait (a track's statistics) waits for it, so as not to slow the map.
-    private let drawnCondition = Condition()
-    private var drawnFlag = false
-    public var isDrawn: Bool {
-        drawnCondition.lock(); defer { drawnCondition.unlock() }
-        return drawnFlag
-    }
-
-    /// What is shown is about to change (call on the frame thread): `isDrawn` is false until
-    /// a frame shows it all.
-    public func markUndrawn() { setDrawn(false) }
-
-    private func setDrawn(_ drawn: Bool) {
-        drawnCondition.lock()
-        drawnFlag = drawn
-        drawnCondition.broadcast()
-        drawnCondition.unlock()
-    }
-
-    /// Waits (on a worker) until the window has drawn everything asked for, or `timeout`
-    /// seconds; call after what changes the picture was handed over with `perform`.
-    public func waitUntilDrawn(timeout: Double) {
-        let deadline = MonotonicClock.now + timeout
-        drawnCondition.lock()
-        while !drawnFlag, drawnCondition.wait(until: deadline) {}
-        drawnCondition.unlock()
-    }
+    /// Whether the last frame showed everything asked for (`MapHost+Drawn.swift`).
+    let drawnCondition = Condition()
+    var drawnFlag = false
 
     /// Long work under way, shown at the bottom of the window; Esc cancels it.
     public private(set) lazy var activities = ActivityBoard(wake: { [wake] in wake.signal() })
@@ -304,49 +279,10 @@ public final class MapHost {
             if case .text = input, controller.pins.renameText == nil { return changed }
             let before = controller.camera
             let t = clock.eventTime(sdlTicks: event.common.timestamp)
-            for action in controller.handle(input, at: t) {
-                switch action {
-                case .quit: quitting = true
-                case .toggleFullscreen: window.toggleFullscreen()
-                case .redraw: changed = true
-                case .openFiles: onOpenRequest(nil)
-                case let .open(path): onOpenRequest(path)
-                case .cycleTrackColors: cycleTrackColors(); changed = true
-                case let .clicked(p):
-                    if let name = lastFrame.button(at: p), let result = state.press(name) {
-                        if case let .show(rect) = result { show(rect, animated: true) }
-                        changed = true
-                    } else {
-                        changed = state.tracks.select(at: p, camera: controller.camera) || changed
-                    }
-                case .toggleTrackList:
-                    if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
-                    else { state.tracks.showsList.toggle() }
-                    changed = true
-                case .cancel:
-                    if activities.cancelAll() { changed = true }
-                    else if state.tracks.selection != nil { state.tracks.selection = nil; changed = true }
-                case let .hovered(p): changed = state.tracks.hover(at: p, camera: controller.camera) || changed
-                case .toggleProfile:
-                    if !state.tracks.toggleProfile() { showNotice("Open a track with elevations to see its profile") }
-                    changed = true
-                }
-            }
+            for action in controller.handle(input, at: t) { changed = perform(action) || changed }
             changed = changed || controller.camera != before || controller.isAnimating(at: t)
         }
         return changed
-    }
-
-    /// Key C: the next colour mode the open tracks have values for, or why there is none.
-    private func cycleTrackColors() {
-        guard state.tracks.files.contains(where: { !$0.hidden && !$0.lines.isEmpty }) else {
-            showNotice("Open a track to colour it by speed or elevation")
-            return
-        }
-        let lines = state.tracks.shownLines
-        if state.tracks.cycleColorMode() == .plain, TrackColorMode.allCases.allSatisfy({ TrackColorRamp.fitting($0, lines: lines) == nil }) {
-            showNotice("These tracks have no times or elevations to colour them by")
-        }
     }
 
     private func resized() {

@@ -1,0 +1,48 @@
+import FoundationEssentials
+import MapCore
+
+/// What the map asks of its host (`HostAction`), done on the frame thread.
+extension MapHost {
+    /// Does `action`; true when the picture may have changed.
+    func perform(_ action: HostAction) -> Bool {
+        switch action {
+        case .quit: requestQuit()
+        case .toggleFullscreen: window.toggleFullscreen()
+        case .redraw: return true
+        case .openFiles: onOpenRequest(nil)
+        case let .open(path): onOpenRequest(path)
+        case .cycleTrackColors: cycleTrackColors(); return true
+        case let .clicked(p):
+            // A button a layer drew takes the click; else a track may be selected.
+            if let name = lastFrame.button(at: p), let result = state.press(name) {
+                if case let .show(rect) = result { show(rect, animated: true) }
+                return true
+            }
+            return state.tracks.select(at: p, camera: controller.camera)
+        case .toggleTrackList:
+            if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
+            else { state.tracks.showsList.toggle() }
+            return true
+        case .cancel:
+            if activities.cancelAll() { return true }
+            if state.tracks.selection != nil { state.tracks.selection = nil; return true }
+        case let .hovered(p): return state.tracks.hover(at: p, camera: controller.camera)
+        case .toggleProfile:
+            if !state.tracks.toggleProfile() { showNotice("Open a track with elevations to see its profile") }
+            return true
+        }
+        return false
+    }
+
+    /// Key C: the next colour mode the open tracks have values for, or why there is none.
+    private func cycleTrackColors() {
+        guard state.tracks.files.contains(where: { !$0.hidden && !$0.lines.isEmpty }) else {
+            showNotice("Open a track to colour it by speed or elevation")
+            return
+        }
+        let lines = state.tracks.shownLines
+        if state.tracks.cycleColorMode() == .plain, TrackColorMode.allCases.allSatisfy({ TrackColorRamp.fitting($0, lines: lines) == nil }) {
+            showNotice("These tracks have no times or elevations to colour them by")
+        }
+    }
+}
