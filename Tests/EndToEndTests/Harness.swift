@@ -133,7 +133,10 @@ final class App {
         process.executableURL = URL(fileURLWithPath: meridianBinary)
         if let directory { process.currentDirectoryURL = directory }
         process.arguments = args
-        process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        // No session bus unless a test brings one: SDL would otherwise autolaunch a dbus-daemon
+        // per X server (dbus-launch), which outlives the test and ties the app to it.
+        let noBus = ["DBUS_SESSION_BUS_ADDRESS": "disabled:"]
+        process.environment = ProcessInfo.processInfo.environment.merging(noBus) { $1 }.merging(env) { $1 }
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
