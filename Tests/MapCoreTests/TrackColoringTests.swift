@@ -43,7 +43,7 @@ struct TrackColoringTests {
         let line = ride([(5, 120), (12, 120)])
         let s = line.speed
         #expect(s.count == 240)
-        // Well inside each stretch: its speed (the projection's distance within 0.5 %).
+        // Well inside each stretch: its speed (within 0.5 %).
         for i in [20, 60, 100] { #expect(abs(Double(s[i]) - 5) < 0.025, "at \(i): \(s[i])") }
         for i in [140, 180, 220] { #expect(abs(Double(s[i]) - 12) < 0.06, "at \(i): \(s[i])") }
         // Across the change, between the two: the window smooths it.

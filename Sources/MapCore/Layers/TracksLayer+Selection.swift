@@ -109,10 +109,10 @@ public struct TrackDetails: Sendable {
     public var profile: TrackProfile?
 
     public init(_ line: TrackLine) {
-        speed = TrackSpeeds.compute(line.track, line.geometry)
-        statistics = TrackStatistics(line.track)
-        var timed = line
-        timed.speed = speed
-        profile = TrackProfile(timed)
+        // Metres along the track, measured once for all three.
+        let along = TrackStatistics.distancesAlong(line.track)
+        speed = TrackSpeeds.compute(line.track, along: along)
+        statistics = TrackStatistics(line.track, along: along)
+        profile = TrackProfile(line.track, speed: speed, along: along)
     }
 }

@@ -86,21 +86,14 @@ public struct TrackColorRamp: Sendable, Hashable {
 public enum TrackSpeeds {
     public static let window = 10.0
 
-    public static func compute(_ track: Track, _ geometry: TrackGeometry) -> [Float] {
-        let time = track.points.time, lat = track.points.latitude
+    /// `along`: the track's `TrackStatistics.distancesAlong` (differences within a segment
+    /// are metres travelled).
+    public static func compute(_ track: Track, along: [Double]) -> [Float] {
+        let time = track.points.time
         let n = time.count
-        guard n > 1, time.contains(where: \.isFinite) else { return [] }
+        guard n > 1, along.count == n, time.contains(where: \.isFinite) else { return [] }
         var speed = [Float](repeating: .nan, count: n)
-        // Metres along each segment, from the projected points (metres per world unit
-        // shrink with the cosine of the latitude).
-        var along = [Double](repeating: 0, count: n)
-        let metresPerUnit = 2 * Double.pi * TrackStatistics.earthRadius / 256
         for s in track.segments where s.count > 1 {
-            for i in (s.lowerBound + 1)..<s.upperBound {
-                let a = geometry.points[i - 1], b = geometry.points[i]
-                let scale = metresPerUnit * cos(lat[i] * .pi / 180)
-                along[i] = along[i - 1] + ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot() * scale
-            }
             // Two pointers: the first point at most half a window before, the last at most
             // half a window after.
             var lo = s.lowerBound, hi = s.lowerBound

@@ -18,23 +18,16 @@ public struct TrackProfile: Sendable, Hashable {
     public let lowest: Double, highest: Double
     public let fastest: Double
 
-    /// Nil for a track without elevations, or without length.
-    public init?(_ line: TrackLine) {
-        let p = line.track.points
-        guard p.count >= 2, p.elevation.contains(where: \.isFinite) else { return nil }
-        // Metres along, point by point (haversine; a million points take ~30 ms on a worker).
-        var along = [Double](repeating: 0, count: p.count)
-        var total = 0.0
-        for s in line.track.segments where !s.isEmpty {
-            along[s.lowerBound] = total
-            for i in (s.lowerBound + 1)..<s.upperBound {
-                total += TrackStatistics.distance(p.latitude[i - 1], p.longitude[i - 1], p.latitude[i], p.longitude[i])
-                along[i] = total
-            }
-        }
+    /// Nil for a track without elevations, or without length. `speed`: each point's (or
+    /// none); `along`: the track's `TrackStatistics.distancesAlong`.
+    public init?(_ track: Track, speed pointSpeed: [Float], along: [Double]) {
+        let p = track.points
+        guard p.count >= 2, along.count == p.count, p.elevation.contains(where: \.isFinite) else { return nil }
+        let total = along.max() ?? 0
         guard total > 0 else { return nil }
         let n = Self.columns
-        var elevation = [Float](repeating: .nan, count: n), speed = [Float](repeating: .nan, count: line.speed.isEmpty ? 0 : n)
+        let timed = pointSpeed.count == p.count
+        var elevation = [Float](repeating: .nan, count: n), speed = [Float](repeating: .nan, count: timed ? n : 0)
         var point = [Int](repeating: 0, count: n)
         var i = 0
         for c in 0..<n {
@@ -45,7 +38,7 @@ public struct TrackProfile: Sendable, Hashable {
             while i < p.count, along[i] <= end || c == n - 1 {
                 let ei = Double(p.elevation[i])
                 if ei.isFinite { e += ei; ne += 1 }
-                if !line.speed.isEmpty, line.speed[i].isFinite { v += Double(line.speed[i]); nv += 1 }
+                if timed, pointSpeed[i].isFinite { v += Double(pointSpeed[i]); nv += 1 }
                 i += 1
             }
             point[c] = min(first, p.count - 1)

@@ -35,7 +35,26 @@ public struct TrackStatistics: Sendable, Equatable {
         return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }
 
-    public init(_ track: Track) {
+    /// Metres along the track at each point, haversine, segment after segment with no jump
+    /// across the gap between two: what statistics, speeds and the profile all measure by.
+    public static func distancesAlong(_ track: Track) -> [Double] {
+        let p = track.points
+        var along = [Double](repeating: 0, count: p.count)
+        var total = 0.0
+        for s in track.segments where !s.isEmpty {
+            along[s.lowerBound] = total
+            for i in (s.lowerBound + 1)..<s.upperBound {
+                total += distance(p.latitude[i - 1], p.longitude[i - 1], p.latitude[i], p.longitude[i])
+                along[i] = total
+            }
+        }
+        return along
+    }
+
+    public init(_ track: Track) { self.init(track, along: Self.distancesAlong(track)) }
+
+    /// `along`: the track's `distancesAlong`, when the caller has it already.
+    public init(_ track: Track, along: [Double]) {
         let p = track.points
         distance = 0
         var moving = 0.0, sawTime = false, firstTime = Double.infinity, lastTime = -Double.infinity
@@ -45,7 +64,7 @@ public struct TrackStatistics: Sendable, Equatable {
             var reference = Double.nan
             for i in segment {
                 if i > segment.lowerBound {
-                    let d = Self.distance(p.latitude[i - 1], p.longitude[i - 1], p.latitude[i], p.longitude[i])
+                    let d = along[i] - along[i - 1]
                     distance += d
                     let dt = p.time[i] - p.time[i - 1]
                     if dt > 0, d / dt > Self.movingSpeed { moving += dt }
