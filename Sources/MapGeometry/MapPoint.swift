@@ -20,6 +20,8 @@ public struct MapSize: Hashable, Sendable {
     public init(width: Double, height: Double) { self.width = width; self.height = height }
     public static func * (s: MapSize, k: Double) -> MapSize { MapSize(width: s.width * k, height: s.height * k) }
     public static func / (s: MapSize, k: Double) -> MapSize { MapSize(width: s.width / k, height: s.height / k) }
+    /// The length of the diagonal: a distance in world units when the size is a difference of points.
+    public var length: Double { (width * width + height * height).squareRoot() }
 }
 
 public struct MapRect: Hashable, Sendable {

@@ -26,7 +26,7 @@ public struct FlyTransition: Hashable, Sendable {
         let rho = Self.rho, rho2 = rho * rho
         // Widths of the view in world units at both ends.
         let w0 = max(viewWidth, 1) / pow(2, fromZoom), w1 = max(viewWidth, 1) / pow(2, toZoom)
-        let u1 = ((to.x - from.x) * (to.x - from.x) + (to.y - from.y) * (to.y - from.y)).squareRoot()
+        let u1 = (to - from).length
         self.w0 = w0
         self.u1 = u1
         if u1 < 1e-9 * w0 {

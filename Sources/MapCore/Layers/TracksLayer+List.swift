@@ -6,16 +6,21 @@ import MapGeometry
 extension TracksLayer {
     static let rowHeight = 20.0
 
-    /// The list's plate and each row's parts, when their sprites are ready (else asked for).
-    private func listLayout(_ context: LayerContext, _ list: inout DrawList)
-        -> (plate: ScreenRect, rows: [(file: TrackFile, swatch: ScreenRect, name: (SpriteKey, ScreenRect), toggle: (SpriteKey, ScreenRect), close: (SpriteKey, ScreenRect))])? {
-        let title = SpriteKey.text("Tracks", .chrome)
-        let hide = SpriteKey.text("Hide", .chrome), show = SpriteKey.text("Show", .chrome), close = SpriteKey.text("✕", .chrome)
+    private static let listTitle = SpriteKey.text("Tracks", .chrome)
+    private static let hideKey = SpriteKey.text("Hide", .chrome), showKey = SpriteKey.text("Show", .chrome)
+    private static let closeKey = SpriteKey.text("✕", .chrome)
+
+    /// Every sprite the list draws.
+    private var listKeys: [SpriteKey] {
+        [Self.listTitle, Self.hideKey, Self.showKey, Self.closeKey] + files.map { SpriteKey.text($0.name, .chrome) }
+    }
+
+    /// The list's plate, its title and each row's parts, when all its sprites are ready.
+    private func listLayout(_ context: LayerContext)
+        -> (plate: ScreenRect, title: ScreenRect, rows: [(file: TrackFile, swatch: ScreenRect, name: (SpriteKey, ScreenRect), toggle: (SpriteKey, ScreenRect), close: (SpriteKey, ScreenRect))])? {
+        guard listKeys.allSatisfy({ context.sprites.size(of: $0) != nil }) else { return nil }
+        let title = Self.listTitle, hide = Self.hideKey, show = Self.showKey, close = Self.closeKey
         let names = files.map { SpriteKey.text($0.name, .chrome) }
-        let keys = [title, hide, show, close] + names
-        var missing = false
-        for k in keys where context.sprites.size(of: k) == nil { list.want(k); missing = true }
-        guard !missing else { return nil }
         func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
         let toggleWidth = max(size(hide).width, size(show).width)
         let nameWidth = names.map { size($0).width }.max() ?? 0
@@ -35,27 +40,27 @@ extension TracksLayer {
                          (toggle, centred(toggle, x: plate.maxX - 8 - size(close).width - 10 - toggleWidth)),
                          (close, centred(close, x: plate.maxX - 8 - size(close).width))))
         }
-        return (plate, rows)
+        let t = size(title)
+        return (plate, ScreenRect(x: plate.x + 8, y: plate.y + 7, width: t.width, height: t.height), rows)
     }
 
     /// Where the list is drawn (for place labels to keep clear of), when it is.
     func listPlate(_ context: LayerContext) -> ScreenRect? {
-        var scratch = DrawList()
-        return showsList && !files.isEmpty ? listLayout(context, &scratch)?.plate : nil
+        showsList && !files.isEmpty ? listLayout(context)?.plate : nil
     }
 
     func composeList(into list: inout DrawList, context: LayerContext) {
-        guard showsList, !files.isEmpty, let (plate, rows) = listLayout(context, &list) else { return }
-        list.commands.append(.fillRect(ScreenRect(x: plate.x - 1, y: plate.y - 1, width: plate.width + 2, height: plate.height + 2), Color(hex: 0x000000, alpha: 0.15)))
-        list.commands.append(.fillRect(plate, Color(hex: 0xFFFFFF, alpha: 0.96)))
-        let title = SpriteKey.text("Tracks", .chrome)
-        if let s = context.sprites.size(of: title) {
-            list.commands.append(.sprite(title, destination: ScreenRect(x: plate.x + 8, y: plate.y + 7, width: s.width, height: s.height), opacity: 1))
+        guard showsList, !files.isEmpty else { return }
+        guard let (plate, title, rows) = listLayout(context) else {
+            for key in listKeys where context.sprites.size(of: key) == nil { list.want(key) }
+            return
         }
+        list.commands.append(.fillRect(plate.outset(1), Color(hex: 0x000000, alpha: 0.15)))
+        list.commands.append(.fillRect(plate, Color(hex: 0xFFFFFF, alpha: 0.96)))
+        list.commands.append(.sprite(Self.listTitle, destination: title, opacity: 1))
         let ink = Color(hex: 0x1F5FD6)
         for (file, swatch, name, toggle, close) in rows {
-            let color = file.lines.first?.style.color ?? file.color
-            list.commands.append(.fillRect(swatch, file.hidden ? Color(hex: 0xBBBBBB) : color))
+            list.commands.append(.fillRect(swatch, file.hidden ? Color(hex: 0xBBBBBB) : file.shownColor))
             list.commands.append(.sprite(name.0, destination: name.1, opacity: file.hidden ? 0.45 : 1))
             // The buttons: underlined in the link colour, their frames a little larger to hit.
             for (key, rect) in [toggle, close] {

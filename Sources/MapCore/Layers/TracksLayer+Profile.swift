@@ -67,7 +67,7 @@ extension TracksLayer {
         let (panel, graph) = Self.profileFrames(viewport: context.camera.viewportSize)
         list.commands.append(.fillRect(ScreenRect(x: panel.x, y: panel.y - 1, width: panel.width, height: 1), Color(hex: 0x000000, alpha: 0.2)))
         list.commands.append(.fillRect(panel, Color(hex: 0xFFFFFF)))
-        let title = line.track.name.flatMap { $0.isEmpty ? nil : $0 } ?? file.name
+        let title = file.title(of: line)
         let key = SpriteKey(TrackProfileSprite(profile: profile, width: Int(panel.width.rounded()), height: Int(panel.height),
                                                color: line.style.color, title: title, imperial: imperialUnits))
         context.place(key, rect: panel, opacity: 1, into: &list)

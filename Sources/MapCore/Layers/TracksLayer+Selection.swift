@@ -35,7 +35,7 @@ extension TracksLayer {
                         let d = Simplify.segmentDistanceSquared(world, pts[a], pts[b]).squareRoot()
                         guard d <= reach, d < (best?.distance ?? .infinity) else { continue }
                         var nearest = a
-                        for k in a...b where Self.distance2(pts[k], world) < Self.distance2(pts[nearest], world) { nearest = k }
+                        for k in a...b where (pts[k] - world).length < (pts[nearest] - world).length { nearest = k }
                         best = (d, TrackSelection(fileID: file.id, line: li, point: nearest))
                     }
                 }
@@ -43,8 +43,6 @@ extension TracksLayer {
         }
         return best?.selection
     }
-
-    private static func distance2(_ a: MapPoint, _ b: MapPoint) -> Double { (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) }
 
     /// A click at `p`: selects the track there, or clears the selection; true when it changed.
     @discardableResult
@@ -74,7 +72,7 @@ extension TracksLayer {
 
     /// The callout's text: the track's name, then its statistics (or that they are coming).
     public func calloutText(_ file: TrackFile, _ line: TrackLine) -> String {
-        let name = line.track.name.flatMap { $0.isEmpty ? nil : $0 } ?? file.name
+        let name = file.title(of: line)
         let body = line.statistics.map { $0.summary(imperial: imperialUnits) } ?? ["measuring…"]
         return ([name] + body).joined(separator: "\n")
     }
@@ -93,8 +91,7 @@ extension TracksLayer {
         if y < 10 { y = at.y + 16 }
         let text = ScreenRect(x: x.rounded(), y: y.rounded(), width: s.width, height: s.height)
         let plate = ScreenRect(x: text.x - 8, y: text.y - 6, width: text.width + 16, height: text.height + 12)
-        list.commands.append(.fillRect(ScreenRect(x: plate.x - 1, y: plate.y - 1, width: plate.width + 2, height: plate.height + 2),
-                                       Color(hex: 0x000000, alpha: 0.18)))
+        list.commands.append(.fillRect(plate.outset(1), Color(hex: 0x000000, alpha: 0.18)))
         list.commands.append(.fillRect(plate, Color(hex: 0xFFFFFF, alpha: 0.96)))
         list.commands.append(.fillRect(ScreenRect(x: plate.x, y: plate.y, width: 3, height: plate.height), line.style.color))
         list.commands.append(.sprite(key, destination: text, opacity: 1))

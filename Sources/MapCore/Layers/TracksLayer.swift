@@ -54,7 +54,7 @@ public struct TracksLayer: MapLayer {
         let size = Pin.imageSize
         var shown: [(ScreenPoint, Color, String?)] = []
         for file in files where !file.hidden && !file.waypoints.isEmpty {
-            let color = file.lines.first?.style.color ?? file.color
+            let color = file.shownColor
             for w in file.waypoints {
                 let tip = cam.screenPoint(for: Coordinate(latitude: w.latitude, longitude: w.longitude))
                 let rect = ScreenRect(x: tip.x - size.width / 2, y: tip.y - size.height, width: size.width + 200, height: size.height)

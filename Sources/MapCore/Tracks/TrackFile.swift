@@ -124,6 +124,15 @@ public struct TrackFile: Sendable {
     /// The file's name without its folder.
     public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
 
+    /// The colour the file stands for on the map (its waypoints, its row in the list): its
+    /// first line's, else its own.
+    public var shownColor: Color { lines.first?.style.color ?? color }
+
+    /// What a line of this file is called: its own name, else the file's.
+    public func title(of line: TrackLine) -> String {
+        line.track.name.flatMap { $0.isEmpty ? nil : $0 } ?? name
+    }
+
     /// Where everything in the file lies (world coordinates); nil for a file with nothing.
     public var bounds: MapRect? {
         let points = MapRect.bounding(waypoints.map { WebMercator.project(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) })
