@@ -28,7 +28,7 @@ extension GPXParser {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: Progress? = nil) throws -> GeoDocument {
         // Twice as many pieces as cores: one slowed by other work (the window starting) holds
         // the others up less.
-        try read(bytes, file: file, starts: pieceStarts(bytes, pieces: min(2 * Joinable<Int>.processors, 8)), progress: progress)
+        try read(bytes, file: file, starts: pieceStarts(bytes, pieces: min(2 * processorCount, 8)), progress: progress)
     }
 
     /// Reads with pieces after the first starting at `starts` (ascending offsets; any offsets

@@ -76,8 +76,7 @@ public final class MapHost {
     private let postLock = Lock()
     /// Messages for the user (posted from anywhere, shown at the top until clicked).
     private var notices: [String] = []
-    private var noticeFrame: ScreenRect?
-    /// The last frame's draw list, for its buttons (a click on one is its layer's).
+    /// The last frame's draw list: where its notice and buttons are (a click on one is theirs).
     private(set) var lastFrame = DrawList()
     private var textInputOn = false
     /// Work posted from other threads, run on the frame thread before the next frame.
@@ -151,7 +150,7 @@ public final class MapHost {
         postLock.lock()
         if !notices.isEmpty { notices.removeFirst() }
         postLock.unlock()
-        noticeFrame = nil
+        lastFrame.noticeFrame = nil
     }
 
     /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
@@ -207,7 +206,7 @@ public final class MapHost {
             // The frame's cost is this thread's CPU for the whole iteration, from the moment
             // it wakes: events, drain, compose, execute, present and the uploads after it.
             var cpuStart = MonotonicClock.threadCPU
-            if (!needsFrame || hidden), activities.isBusy, !hidden {
+            if !needsFrame, !hidden, activities.isBusy {
                 // Long work under way: its progress is drawn again every quarter of a second.
                 if SDL_WaitEventTimeout(&event, 250) != 0 { needsFrame = process(&event, translator) || needsFrame }
                 cpuStart = MonotonicClock.threadCPU
@@ -266,7 +265,7 @@ public final class MapHost {
         }
         if let input {
             // The notice takes the click that closes it, and Esc.
-            if let frame = noticeFrame {
+            if let frame = lastFrame.noticeFrame {
                 switch input {
                 case let .pointerDown(_, p, _, _) where frame.contains(p):
                     dismissNotice(); return true
@@ -330,9 +329,7 @@ public final class MapHost {
         controller.pins.calloutTitleFrame = list.calloutTitleFrame
         controller.pins.clusterFrames = list.pinClusters.map(\.frame)
         controller.pins.pressablePins = list.pressablePins
-        noticeFrame = list.noticeFrame
         lastFrame = list
-
         loader.want(list.wantedTiles)
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.

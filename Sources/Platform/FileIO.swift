@@ -16,11 +16,21 @@ public enum FileIO {
 
     /// The whole file, at most `limit` bytes (more is an error, not a truncation).
     public static func read(_ path: String, limit: Int = 1 << 30) throws -> Data {
+        try withOpenFile(path) { fd, st in try read(fd, st, path: path, limit: limit) }
+    }
+
+    /// Opens `path` for reading and gives `body` the descriptor and what fstat says of it.
+    private static func withOpenFile<T>(_ path: String, _ body: (Int32, stat) throws -> T) throws -> T {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileReadError(path: path, reason: reason()) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw FileReadError(path: path, reason: reason()) }
+        return try body(fd, st)
+    }
+
+    /// The rest of the open file `fd` (`st` its fstat), at most `limit` bytes.
+    private static func read(_ fd: Int32, _ st: stat, path: String, limit: Int) throws -> Data {
         guard (st.st_mode & S_IFMT) != S_IFDIR else { throw FileReadError(path: path, reason: "is a directory") }
         guard st.st_size <= limit else { throw FileReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
         // A regular file is read straight into a buffer of its size: a 100 MB track read in
@@ -55,14 +65,12 @@ public enum FileIO {
     /// mapped, not copied (a 100 MB track is there in 10 ms instead of 130). Should the file
     /// shrink while mapped, the vanished part reads as zeros and `changedWhileMapped` says so.
     public static func readOrMap(_ path: String, limit: Int = 1 << 30, mapFrom: Int = 1 << 20) throws -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileReadError(path: path, reason: reason()) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw FileReadError(path: path, reason: reason()) }
-        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= mapFrom, st.st_size <= limit,
-              let base = meridian_map_file(fd, Int(st.st_size)) else { return try read(path, limit: limit) }
-        return Data(bytesNoCopy: base, count: Int(st.st_size), deallocator: .custom { p, n in meridian_unmap_file(p, n) })
+        try withOpenFile(path) { fd, st in
+            // The same open file either way: mapped, or read when it cannot or need not be.
+            guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= mapFrom, st.st_size <= limit,
+                  let base = meridian_map_file(fd, Int(st.st_size)) else { return try read(fd, st, path: path, limit: limit) }
+            return Data(bytesNoCopy: base, count: Int(st.st_size), deallocator: .custom { p, n in meridian_unmap_file(p, n) })
+        }
     }
 
     /// Whether the file under `data` (from `readOrMap`) shrank while it was mapped.

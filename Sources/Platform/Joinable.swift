@@ -23,9 +23,6 @@ public final class Joinable<T>: @unchecked Sendable {
         while result == nil { done.wait() }
         return result!
     }
-
-    /// Processors online (at least 1).
-    public static var processors: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
 
 /// A value handed to another thread by a caller who knows it is safe to (the caller waits for
@@ -34,6 +31,9 @@ public struct UncheckedSendable<T>: @unchecked Sendable {
     public var value: T
     public init(_ value: T) { self.value = value }
 }
+
+/// Processors online (at least 1): how many threads work split in pieces can keep busy.
+public var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
 /// Runs `body(0)` … `body(count - 1)` at once, each on a thread of its own (the first on
 /// the caller's), and returns when all have ended.

@@ -88,7 +88,6 @@ struct Render: ParsableCommand {
                 scene.tracks.add(f)
                 scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)
             }
-
             if !scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
             if view.center == nil, view.zoom == nil, let rect = opened.bounds {
                 var c = MapController(camera: scene.camera)

@@ -65,8 +65,7 @@ enum TrackFiles {
 final class TrackFileOpener: @unchecked Sendable {
     private let lock = Lock()
     private var host: MapHost?
-    /// Reads under way not yet counted by a host, and work for the host that came before it.
-    private var uncounted = 0
+    /// Work for the host that came before it (run in order, before its first frame).
     private var waiting: [@Sendable (MapHost) -> Void] = []
     /// Files asked for so far: the colour of the next one.
     private var requested = 0
@@ -79,14 +78,13 @@ final class TrackFileOpener: @unchecked Sendable {
         guard !paths.isEmpty else { return }
         let first = requested
         requested += paths.count
-        lock.lock()
-        if let host { host.pendingLoads += 1 } else { uncounted += 1 }
-        lock.unlock()
         // Shown at the bottom of the window if it takes more than half a second; Esc stops it.
         let progress = Progress(total: paths.reduce(0) { $0 + FileIO.fileSize($1) })
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "\(paths.count) files"
         let activity = ActivityID()
         post { host in
+            // The picture waits for the files: the window is not fully drawn until they are in.
+            host.pendingLoads += 1
             activity.id = host.activities.begin(text: {
                 let percent = progress.fraction.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
                 return "Opening \(name)…\(percent)   Esc cancels"
@@ -127,8 +125,6 @@ final class TrackFileOpener: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         self.host = host
-        host.pendingLoads += uncounted
-        uncounted = 0
         for work in waiting { host.perform(work) }
         waiting = []
     }

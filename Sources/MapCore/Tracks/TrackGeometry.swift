@@ -28,7 +28,7 @@ public final class TrackGeometry: Sendable {
         // A long track is projected and simplified on all cores, in stretches of at least
         // `stretch` points (the split between two is kept at every zoom, which never strays
         // further from the line than the tolerance).
-        let workers = max(1, threads ?? min(Joinable<Int>.processors, 8, count / Self.stretch))
+        let workers = max(1, threads ?? min(processorCount, 8, count / Self.stretch))
         let pts = [MapPoint](unsafeUninitializedCapacity: count) { buffer, initialized in
             let out = UncheckedSendable(buffer), lat = track.points.latitude, lon = track.points.longitude
             inParallel(workers, name: "project") { w in
