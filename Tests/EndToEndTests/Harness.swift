@@ -79,13 +79,7 @@ final class Xvfb {
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
         try p.run()
-        var number = ""
-        let h = pipe.fileHandleForReading
-        while !number.hasSuffix("\n") {
-            let d = h.availableData
-            if d.isEmpty { throw HarnessError("Xvfb did not start") }
-            number += String(decoding: d, as: UTF8.self)
-        }
+        let number = try readOutput(of: pipe, until: { $0.hasSuffix("\n") }, or: "Xvfb did not start")
         display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
         process = p
     }
@@ -121,6 +115,28 @@ final class Xvfb {
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
+}
+
+/// What a process started by a test writes to `pipe`, read until `done` says it has said
+/// enough (how the test knows it is ready); `failure` is thrown if it ends before that.
+func readOutput(of pipe: Pipe, until done: (String) -> Bool, or failure: String) throws -> String {
+    var text = ""
+    while !done(text) {
+        let d = pipe.fileHandleForReading.availableData
+        if d.isEmpty { throw HarnessError(failure) }
+        text += String(decoding: d, as: UTF8.self)
+    }
+    return text
+}
+
+/// Quits the app with Ctrl+Q on its window, as a person would, and expects a clean exit. The
+/// keys go through XTEST (not sent to the window), so they are released after it closes; the
+/// app's stderr is shown when it exits badly.
+func quit(_ x: Xvfb, _ id: String, _ app: App) throws {
+    _ = try x.xdotool("windowfocus", "--sync", id)
+    _ = try x.xdotool("key", "ctrl+q")
+    #expect(app.waitForExit(timeout: 10), "Ctrl+Q did not quit")
+    #expect(app.process.terminationStatus == 0, "\(String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
 }
 
 /// A running `meridian` window process.

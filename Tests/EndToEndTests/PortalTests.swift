@@ -18,13 +18,8 @@ struct PortalTests {
             p.standardOutput = out
             p.standardError = FileHandle.nullDevice
             try p.run()
-            var text = ""
-            while !text.contains("\n") {
-                let d = out.fileHandleForReading.availableData
-                if d.isEmpty { throw HarnessError("dbus-daemon did not start") }
-                text += String(decoding: d, as: UTF8.self)
-            }
-            address = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            address = try readOutput(of: out, until: { $0.contains("\n") }, or: "dbus-daemon did not start")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             process = p
         }
         deinit { stop(process) }
@@ -71,12 +66,7 @@ struct PortalTests {
         let out = Pipe()
         p.standardOutput = out
         try p.run()
-        var text = ""
-        while !text.contains("ready") {
-            let d = out.fileHandleForReading.availableData
-            if d.isEmpty { throw HarnessError("the stand-in portal did not start") }
-            text += String(decoding: d, as: UTF8.self)
-        }
+        _ = try readOutput(of: out, until: { $0.contains("ready") }, or: "the stand-in portal did not start")
         return p
     }
 
@@ -91,9 +81,9 @@ struct PortalTests {
         return (app, id)
     }
 
-    func quit(_ x: Xvfb, _ app: App) throws -> String {
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10))
+    /// Quits the window and gives what it said on stderr.
+    func quitSaying(_ x: Xvfb, _ id: String, _ app: App) throws -> String {
+        try quit(x, id, app)
         return String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
@@ -107,13 +97,13 @@ struct PortalTests {
         let bus = try SessionBus()
         let portal = try startPortal(bus: bus, dir: dir, code: 0, uris: [gpx.absoluteString])
         defer { stop(portal) }
-        let (app, _) = try window(x, dir: dir, bus: bus.address)
+        let (app, id) = try window(x, dir: dir, bus: bus.address)
         _ = try x.xdotool("key", "ctrl+o")
         let shot = dir.appendingPathComponent("opened.png").path
         let png = try screenshot(x, to: shot) { p in let c = p.pixel(400, 300); return abs(c.r - 0xD6) < 40 && abs(c.g - 0x24) < 40 }
         let c = png.pixel(400, 300)
         #expect(abs(c.r - 0xD6) < 40 && abs(c.g - 0x24) < 40 && abs(c.b - 0x6E) < 40, "the chosen route is not drawn: \(c)")
-        let log = try quit(x, app)
+        let log = try quitSaying(x, id, app)
         #expect(log.contains("opened up hill.gpx"), "\(log)")
         let asked = try String(contentsOf: dir.appendingPathComponent("portal.log"), encoding: .utf8)
         #expect(asked.contains("title=Open tracks multiple=True filters=['Tracks, routes and shapes', 'All files']"), "\(asked)")
@@ -126,14 +116,14 @@ struct PortalTests {
         let bus = try SessionBus()
         // Cancelled (response 1): nothing opens, nothing is said.
         let portal = try startPortal(bus: bus, dir: dir, code: 1, uris: [])
-        let (app, _) = try window(x, dir: dir, bus: bus.address)
+        let (app, id) = try window(x, dir: dir, bus: bus.address)
         _ = try x.xdotool("key", "ctrl+o")
         Thread.sleep(forTimeInterval: 1)
         stop(portal)
         // Then no portal on the bus at all: the notice says how to open files.
         _ = try x.xdotool("key", "ctrl+o")
         Thread.sleep(forTimeInterval: 1)
-        let log = try quit(x, app)
+        let log = try quitSaying(x, id, app)
         #expect(!log.contains("opened"), "\(log)")
         #expect(log.contains("no file chooser:") && log.contains("To open tracks, drop"), "\(log)")
         #expect(try String(contentsOf: dir.appendingPathComponent("portal.log"), encoding: .utf8).contains("title=Open tracks"))

@@ -87,10 +87,7 @@ struct TrackWindowTests {
         // It moved (the zoom was not around it), and in every shot it lies on the meridian.
         #expect((seen.map(\.track).max() ?? 0) - (seen.map(\.track).min() ?? 0) > 20, "\(seen)")
         for p in seen { #expect(abs(p.track - p.grid) <= 2, "\(p) in \(seen)") }
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        // Through XTEST (not sent to the window), so the keys are released after it closes.
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10))
+        try quit(x, id, app)
     }
 
     /// A click on the track opens its callout (a white plate above the point clicked, the
@@ -124,10 +121,7 @@ struct TrackWindowTests {
         }
         let byElevation = try screenshot(x, to: dir.appendingPathComponent("elevation.png").path) { coloured($0) }
         #expect(coloured(byElevation), "south \(byElevation.pixel(400, 370)), north \(byElevation.pixel(400, 230))")
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        // Through XTEST (not sent to the window), so the keys are released after it closes.
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10))
+        try quit(x, id, app)
     }
 
     /// Key E opens the profile panel along the bottom; the pointer three quarters along its
@@ -155,10 +149,7 @@ struct TrackWindowTests {
         let hover = try screenshot(x, to: dir.appendingPathComponent("hover.png").path) { changed(panel, $0, around: 259) > 20 }
         #expect(changed(panel, hover, around: 259) > 20, "no dot on the track at 0.975° N")
         #expect(changed(panel, hover, around: 370) == 0, "something changed at the south end")
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        // Through XTEST (not sent to the window), so the keys are released after it closes.
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10))
+        try quit(x, id, app)
     }
 
     /// Key T lists the open files; "✕" on a row closes that file (the track leaves the map,
@@ -170,10 +161,7 @@ struct TrackWindowTests {
         defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
         let (app, id) = try startOnClimb(x, dir: dir)
         _ = try screenshot(x, to: dir.appendingPathComponent("start.png").path) { isTrack($0.pixel(400, 300)) }
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        // Through XTEST (not sent to the window), so the keys are released after it closes.
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10))
+        try quit(x, id, app)
         struct Saved: Decodable { struct File: Decodable { var path: String; var hidden: Bool }; var files: [File] }
         let state = dir.appendingPathComponent("meridian/view.json")
         let saved = try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state))
@@ -196,10 +184,7 @@ struct TrackWindowTests {
         let closed = try screenshot(x, to: dir.appendingPathComponent("closed.png").path) { !isTrack($0.pixel(400, 300)) }
         #expect(!isTrack(closed.pixel(400, 300)), "the climb is still drawn")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("up.gpx").path))
-        _ = try x.xdotool("windowfocus", "--sync", id2)
-        // Through XTEST (not sent to the window), so the keys are released after it closes.
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(second.waitForExit(timeout: 10))
+        try quit(x, id2, second)
         #expect(try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state)).files.isEmpty)
 
         // A file that was hidden comes back hidden: open (and listed), not drawn.
@@ -211,9 +196,7 @@ struct TrackWindowTests {
         Thread.sleep(forTimeInterval: 1)
         let hiddenShot = try screenshot(x, to: dir.appendingPathComponent("hidden.png").path) { _ in true }
         #expect(!isTrack(hiddenShot.pixel(400, 300)), "a hidden file was drawn")
-        _ = try x.xdotool("windowfocus", "--sync", id3)
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(third.waitForExit(timeout: 10))
+        try quit(x, id3, third)
         let last = try JSONDecoder().decode(Saved.self, from: Data(contentsOf: state))
         #expect(last.files.count == 1 && last.files[0].hidden, "\(last.files)")
     }
@@ -251,8 +234,7 @@ struct TrackWindowTests {
         let after = try screenshot(x, to: dir.appendingPathComponent("after.png").path) { !hasStatus($0) }
         #expect(!hasStatus(after), "the progress stayed")
         #expect(!isTrack(after.pixel(400, 300 - 45)), "a cancelled file was drawn")
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10))
+        try quit(x, id, app)
         let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("cancelled opening slow.gpx"), "\(log.suffix(300))")
         // Frames went on while the file was read: presents at least every few tenths of a second.

@@ -15,13 +15,6 @@ struct WindowTests {
         return (app, id)
     }
 
-    func quit(_ x: Xvfb, _ id: String, _ app: App) throws {
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        _ = try x.xdotool("key", "ctrl+q")
-        #expect(app.waitForExit(timeout: 10), "Ctrl+Q did not quit")
-        #expect(app.process.terminationStatus == 0, "\(String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-    }
-
     @Test func titleStartsWithMeridian() throws {
         let x = try Xvfb()
         let state = temporaryDirectory("title")
