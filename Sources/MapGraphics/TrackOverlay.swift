@@ -13,13 +13,18 @@ public struct TrackOverlay: Sendable {
     public let areas: [AreaShape]
     /// Lines are coloured by their values on this ramp, when set.
     public let ramp: TrackColorRamp?
+    /// What the painter draws of each line, with the values the ramp colours (worked out once
+    /// here, not for every tile).
+    private let painted: [(geometry: TrackGeometry, style: TrackStyle, values: [Float])]
 
     /// Nil when the layer draws nothing into tiles.
     public init?(layer: TracksLayer) {
         guard layer.hasTiledContent else { return nil }
         lines = layer.shownLines
         areas = layer.shownAreas
-        ramp = layer.ramp
+        let ramp = layer.ramp
+        self.ramp = ramp
+        painted = lines.map { line in (line.geometry, line.style, ramp.map { line.values(for: $0.mode) } ?? []) }
     }
 
     /// Whether anything reaches into `tile` (the widest line's reach allowed for).
@@ -37,8 +42,7 @@ public struct TrackOverlay: Sendable {
         let (w, h) = (bitmap.width, bitmap.height)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: w, height: h) else { return }
-            let tracks = lines.map { line in (line.geometry, line.style, ramp.map { line.values(for: $0.mode) } ?? []) }
-            TrackPainter.paint(tracks, areas: areas, ramp: ramp, tile: tile, pointScale: Double(w) / 256, into: canvas)
+            TrackPainter.paint(painted, areas: areas, ramp: ramp, tile: tile, pointScale: Double(w) / 256, into: canvas)
             cairo_surface_flush(canvas.surface)
         }
     }
