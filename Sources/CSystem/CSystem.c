@@ -22,5 +22,5 @@ int meridian_make_thread_background(void) {
 }
 
 void meridian_tune_malloc(void) {
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
 }

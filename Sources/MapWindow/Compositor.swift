@@ -5,8 +5,9 @@ import Platform
 import MapCore
 import MapGeometry
 
-/// Executes a draw list on an SDL renderer: clears, places and fades textures. No Cairo here:
-/// everything it draws was rasterized before.
+/// Executes a draw list on an SDL renderer (the GPU path; `PixelCompositor` draws in
+/// software): clears, places and fades textures. No Cairo here: everything it draws was
+/// rasterized before.
 public final class Compositor {
     let renderer: SDLRenderer
     let textures: TextureStore
@@ -17,14 +18,8 @@ public final class Compositor {
         self.sprites = sprites
     }
 
-    /// Logical points → device pixels. Edges are rounded one by one, so neighbours that share
-    /// an edge in points share it in pixels: no seams, no overlaps.
-    private func pixelRect(_ r: ScreenRect, _ k: Double) -> SDL_Rect {
-        let x0 = (r.x * k).rounded(), y0 = (r.y * k).rounded()
-        let x1 = (r.maxX * k).rounded(), y1 = (r.maxY * k).rounded()
-        return SDL_Rect(x: Int32(saturating: x0), y: Int32(saturating: y0),
-                        w: Int32(saturating: x1 - x0), h: Int32(saturating: y1 - y0))
-    }
+    /// Logical points → device pixels (`DeviceRect`).
+    private func pixelRect(_ r: ScreenRect, _ k: Double) -> SDL_Rect { DeviceRect(r, k).sdl }
 
     /// The part of `dst` (points) on screen, with the matching part of a `src` region (unit
     /// fractions of it): a circle a million points wide is drawn as the slice that shows,

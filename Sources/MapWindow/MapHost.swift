@@ -31,7 +31,6 @@ public final class MapHost {
     private var pipeline: RenderPipeline
     private var store: TextureStore { pipeline.store }
     private var sprites: SpriteStore { pipeline.sprites }
-    private var compositor: Compositor { pipeline.compositor }
     private var loader: TileLoader { pipeline.loader }
     private let wakeType: UInt32
     private let wake: WakeSignal
@@ -246,7 +245,7 @@ public final class MapHost {
         deliverPinEvents()
         if logPresents {
             FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d", clock.now,
-                                              compositor.cacheHits, compositor.cacheFills))
+                                              pipeline.drawer.cacheHits, pipeline.drawer.cacheFills))
         }
     }
 
@@ -260,7 +259,11 @@ public final class MapHost {
         case .wake?: wake.clear(); changed = true
         case .resized?: resized(); changed = true
         case .hidden?: hidden = true
-        case .shown?, .exposed?: hidden = false; changed = true
+        case .shown?, .exposed?:
+            hidden = false
+            changed = true
+            // What the server shows may be gone: the next frame presents all of it.
+            if case let .pixels(c) = pipeline.drawer { c.invalidate() }
         case nil: break
         }
         if let input {
@@ -336,9 +339,16 @@ public final class MapHost {
         let tilesSettled = loader.isIdle
         let moving = lastCamera.map { $0 != scene.camera } ?? false
         lastCamera = scene.camera
-        compositor.execute(list, pixelRatio: pixelRatio, outputSize: window.renderer.outputSize, moving: moving)
+        let changed: [PixelBox]
+        switch pipeline.drawer {
+        case let .gpu(c):
+            c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize, moving: moving)
+            changed = []
+        case let .pixels(c):
+            changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
+        }
         let built = clock.now - start
-        SDL_RenderPresent(window.renderer.raw)
+        window.present(changed)
         clock.didPresent()
         let presentedAt = clock.now
         if logPresents { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
@@ -372,7 +382,7 @@ public final class MapHost {
             onFullyDrawn?()
         }
         // A frame drawn in motion by the software renderer is followed by a filtered one at rest.
-        return (t, made, list.animating || (moving && window.renderer.isSoftware))
+        return (t, made, list.animating || (moving && window.drawsInSoftware))
     }
 
     /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow

@@ -8,19 +8,20 @@ import MapGeometry
 import MapGraphics
 import MapTiles
 
-/// Owns the surface the software renderer draws into.
+/// Owns the surface `render` draws into.
 final class SurfaceHandle {
     let raw: UnsafeMutablePointer<SDL_Surface>
     init(_ raw: UnsafeMutablePointer<SDL_Surface>) { self.raw = raw }
     deinit { SDL_FreeSurface(raw) }
 }
 
-/// Renders the same draw list as the window into memory with SDL's software renderer, which
-/// needs no display, and writes PNGs. What `meridian render` and the pixel tests look at.
+/// Renders the same draw list as the window into memory with the software compositor the
+/// window uses without a GPU, which needs no display, and writes PNGs. What `meridian render`
+/// and the pixel tests look at.
 public final class OffscreenRenderer {
     public var surface: UnsafeMutablePointer<SDL_Surface> { owner.raw }
     private let owner: SurfaceHandle
-    public let renderer: SDLRenderer
+    private let target: PixelTarget
     public let pixelRatio: Double
     /// The labels the last render placed.
     public private(set) var placedLabels: [PlacedLabel] = []
@@ -32,12 +33,9 @@ public final class OffscreenRenderer {
                                                      SDL_PIXELFORMAT_ARGB8888.rawValue) else {
             throw SDLError("cannot allocate a \(pixelWidth)×\(pixelHeight) image")
         }
-        guard let r = SDL_CreateSoftwareRenderer(s) else {
-            SDL_FreeSurface(s)
-            throw SDLError("SDL_CreateSoftwareRenderer")
-        }
         owner = SurfaceHandle(s)
-        renderer = SDLRenderer(raw: r, target: owner, surfaceFormat: SDL_PIXELFORMAT_ARGB8888.rawValue)
+        guard let t = PixelTarget(surface: s) else { throw SDLError(message: "unexpected surface format") }
+        target = t
         self.pixelRatio = pixelRatio
     }
 
@@ -52,7 +50,7 @@ public final class OffscreenRenderer {
     @discardableResult
     public func render(_ scene: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
                        at t: Double, timeout: Double = 20) throws -> [String] {
-        let pipeline = RenderPipeline(renderer: renderer, viewport: (Int(surface.pointee.w), Int(surface.pointee.h)),
+        let pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height),
                                       source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background,
                                       overlay: scene.layer(TracksLayer.self))
         let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
@@ -75,8 +73,8 @@ public final class OffscreenRenderer {
         for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
             list = scene.compose(at: t, tiles: store, sprites: sprites)
         }
-        pipeline.compositor.execute(list, pixelRatio: pixelRatio, outputSize: renderer.outputSize)
-        SDL_RenderPresent(renderer.raw)
+        guard case let .pixels(compositor) = pipeline.drawer else { preconditionFailure("render draws in software") }
+        _ = compositor.execute(list, pixelRatio: pixelRatio, into: target)
         placedLabels = list.placedLabels
         lastDrawList = list
         return messages

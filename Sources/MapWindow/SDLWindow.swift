@@ -10,11 +10,14 @@ final class WindowHandle {
     deinit { SDL_DestroyWindow(raw) }
 }
 
-/// The application window with its renderer: OpenGL, vsynced, or SDL's software renderer
-/// (see `RendererChoice`).
+/// The application window: drawn by an OpenGL renderer, vsynced, or in software into the
+/// window's own surface (see `RendererChoice`), which on X11 is shared memory the server
+/// copies from: a frame presents only the boxes it changed.
 public final class SDLWindow {
     public let raw: OpaquePointer
-    public let renderer: SDLRenderer
+    /// The GPU renderer; nil when frames are drawn in software into `surface()`.
+    public let renderer: SDLRenderer?
+    private let handle: WindowHandle
     public private(set) var isFullscreen = false
 
     public init(title: String, width: Int, height: Int, renderer choice: RendererChoice = .auto) throws {
@@ -34,17 +37,18 @@ public final class SDLWindow {
             throw SDLError("SDL_CreateWindow")
         }
         raw = w
-        let handle = WindowHandle(w)
-        var order = [accelerated, software]
-        if inSoftware {
-            order.reverse()
-            // Else SDL would show the software picture through an OpenGL texture.
-            if driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
+        handle = WindowHandle(w)
+        // Else SDL would show the software picture through an OpenGL texture.
+        if inSoftware, driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
+        if inSoftware, let s = SDL_GetWindowSurface(w), PixelTarget(surface: s) != nil {
+            renderer = nil
+        } else {
+            // A GPU, or a surface whose pixels the software compositor does not draw.
+            guard let r = SDL_CreateRenderer(w, -1, accelerated) ?? SDL_CreateRenderer(w, -1, software) else {
+                throw SDLError("SDL_CreateRenderer")
+            }
+            renderer = SDLRenderer(raw: r, target: handle, surfaceFormat: SDL_GetWindowPixelFormat(w))
         }
-        guard let r = SDL_CreateRenderer(w, -1, order[0]) ?? SDL_CreateRenderer(w, -1, order[1]) else {
-            throw SDLError("SDL_CreateRenderer")
-        }
-        renderer = SDLRenderer(raw: r, target: handle, surfaceFormat: SDL_GetWindowPixelFormat(w))
         SDL_SetWindowMinimumSize(w, 320, 240)
         SDL_ShowWindow(w)
     }
@@ -60,8 +64,38 @@ public final class SDLWindow {
     public var pixelRatio: Double {
         let s = size
         guard s.width > 0 else { return 1 }
-        return Double(renderer.outputSize.width) / s.width
+        return Double(outputSize.width) / s.width
     }
+
+    /// The size of a frame in device pixels.
+    public var outputSize: (width: Int, height: Int) {
+        if let renderer { return renderer.outputSize }
+        guard let s = SDL_GetWindowSurface(raw) else { return (0, 0) }
+        return (Int(s.pointee.w), Int(s.pointee.h))
+    }
+
+    /// The window's own pixels, for the software compositor; nil on the GPU path (or when SDL
+    /// cannot make them now). A resized window has new ones.
+    public func surface() -> PixelTarget? {
+        guard renderer == nil, let s = SDL_GetWindowSurface(raw) else { return nil }
+        return PixelTarget(surface: s)
+    }
+
+    /// Shows the frame: the GPU's, or the `boxes` of the surface that changed.
+    func present(_ boxes: [PixelBox]) {
+        if let renderer {
+            SDL_RenderPresent(renderer.raw)
+        } else if !boxes.isEmpty {
+            let rects = boxes.map(\.sdl)
+            _ = rects.withUnsafeBufferPointer { SDL_UpdateWindowSurfaceRects(raw, $0.baseAddress, Int32($0.count)) }
+        }
+    }
+
+    /// What draws the window, for logs.
+    public var rendererName: String { renderer?.name ?? "software" }
+
+    /// Frames are drawn in software, and a frame in motion is followed by a filtered one at rest.
+    public var drawsInSoftware: Bool { renderer?.isSoftware ?? true }
 
     /// Refresh rate the display reports, 0 when unknown (Xvfb says 0).
     public var refreshRateHint: Double {

@@ -14,12 +14,14 @@ import MapTiles
 final class SpriteRasterizer: @unchecked Sendable {
     struct Result {
         let key: SpriteKey
-        /// Straight-alpha pixels in the atlas's channel order, or nil when the sprite cannot be drawn (not asked again).
+        /// Pixels in the atlas's channel order (straight alpha for a GPU atlas), or nil when the
+        /// sprite cannot be drawn (not asked again).
         let bitmap: Bitmap?
     }
 
     private let pixelRatio: Double
     private let order: Bitmap.ChannelOrder
+    private let straightAlpha: Bool
     private let wake: @Sendable () -> Void
     private let condition = Condition()
     private var queue: [SpriteKey] = []
@@ -29,10 +31,12 @@ final class SpriteRasterizer: @unchecked Sendable {
     private var started = false
     private var stopping = false
 
-    /// `order`: the channel order of the atlas the sprites go into.
-    init(pixelRatio: Double, order: Bitmap.ChannelOrder, wake: @escaping @Sendable () -> Void) {
+    /// `order`: the channel order of the atlas the sprites go into; `straightAlpha`: whether
+    /// it blends straight alpha (SDL's textures) or premultiplied (the software compositor).
+    init(pixelRatio: Double, order: Bitmap.ChannelOrder, straightAlpha: Bool, wake: @escaping @Sendable () -> Void) {
         self.pixelRatio = pixelRatio
         self.order = order
+        self.straightAlpha = straightAlpha
         self.wake = wake
     }
 
@@ -105,7 +109,7 @@ final class SpriteRasterizer: @unchecked Sendable {
             condition.unlock()
 
             var bitmap = try? SpritePainters.paint(key, pixelRatio: pixelRatio)
-            bitmap?.unpremultiply()
+            if straightAlpha { bitmap?.unpremultiply() }
             bitmap?.convert(to: order)
 
             condition.lock()

@@ -8,7 +8,8 @@ import MapTiles
 /// Sprites (text, dots) rasterized once with Cairo/Pango and packed into one atlas texture
 /// in shelves (rows of similar height). The window has them drawn by a `SpriteRasterizer`
 /// and uploads what it finished after each present; `render` draws them here, at once.
-/// What is not ready yet is simply not drawn until a later frame.
+/// What is not ready yet is simply not drawn until a later frame. For the software compositor
+/// (no renderer) sprites stay premultiplied bitmaps, least recently drawn dropped first.
 public final class SpriteStore: SpriteAvailability {
     private struct Entry {
         let rect: SDL_Rect
@@ -20,21 +21,34 @@ public final class SpriteStore: SpriteAvailability {
         var x: Int32
     }
 
-    private let renderer: SDLRenderer
+    private let renderer: SDLRenderer?
     private let pixelRatio: Double
+    /// The software compositor's sprites; they are drawn again when needed after eviction.
+    private var bitmaps = LRUCache<SpriteKey, Bitmap>(capacity: 32 << 20)
+    /// Counts sprites taken in.
+    private(set) var generation = 0
     private let side: Int32
     private var page: SDLTexture?
     private var entries: [SpriteKey: Entry] = [:]
     private var shelves: [Shelf] = []
     private var failed = Set<SpriteKey>()
 
-    public init(renderer: SDLRenderer, pixelRatio: Double) {
+    /// `renderer`: the GPU renderer the atlas is for; nil keeps bitmaps for the software compositor.
+    public init(renderer: SDLRenderer?, pixelRatio: Double) {
         self.renderer = renderer
         self.pixelRatio = pixelRatio
         side = Int32(min(4096, 1024 * max(1, Int(pixelRatio.rounded(.up)))))
     }
 
-    public func size(of sprite: SpriteKey) -> ScreenSize? { entries[sprite]?.size ?? largeSizes[sprite] }
+    public func size(of sprite: SpriteKey) -> ScreenSize? {
+        if renderer == nil {
+            return bitmaps.peek(sprite).map { ScreenSize(width: Double($0.width) / pixelRatio, height: Double($0.height) / pixelRatio) }
+        }
+        return entries[sprite]?.size ?? largeSizes[sprite]
+    }
+
+    /// The sprite's premultiplied pixels (software compositor), marking it recently used.
+    func bitmap(for sprite: SpriteKey) -> Bitmap? { bitmaps.value(for: sprite) }
 
     func texture(for sprite: SpriteKey) -> (SDLTexture, SDL_Rect)? {
         if let big = large[sprite] { return (big, SDL_Rect(x: 0, y: 0, w: Int32(big.width), h: Int32(big.height))) }
@@ -75,7 +89,13 @@ public final class SpriteStore: SpriteAvailability {
     }
 
     private func add(_ key: SpriteKey, bitmap source: Bitmap) throws {
+        generation &+= 1
         var bitmap = source
+        guard let renderer else {
+            bitmap.convert(to: .argb)
+            bitmaps.insert(bitmap, for: key, cost: bitmap.byteCount + 64)
+            return
+        }
         bitmap.unpremultiply()
         bitmap.convert(to: renderer.textureOrder)
         let w = Int32(bitmap.width), h = Int32(bitmap.height)

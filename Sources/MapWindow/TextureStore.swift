@@ -5,20 +5,24 @@ import MapCore
 import MapGeometry
 import MapTiles
 
-/// Tile textures on the GPU (or in the software renderer), bounded in bytes, least recently
-/// drawn evicted first. Tiles of the usual size live in atlas slots; odd sizes get their own
-/// texture. Answers the scene's "is this tile ready?".
+/// Tile pictures, bounded in bytes, least recently drawn evicted first: on the GPU, tiles of
+/// the usual size live in atlas slots and odd sizes get their own texture; for the software
+/// compositor (no renderer) they are the workers' bitmaps as they are. Answers the scene's
+/// "is this tile ready?".
 public final class TextureStore: TileAvailability {
     enum Entry {
         case slot(TextureAtlas.Slot, [PlaceLabel])
         case texture(SDLTexture, [PlaceLabel])
+        case pixels(Bitmap, [PlaceLabel])
         /// The source has no tile here: settled, nothing to draw.
         case empty
     }
 
     private var cache: LRUCache<TileID, Entry>
-    private let renderer: SDLRenderer
-    private let atlas: TextureAtlas
+    private let renderer: SDLRenderer?
+    private let atlas: TextureAtlas?
+    /// Counts pictures taken in: the same tiles drawn with another count may look different.
+    private(set) var generation = 0
 
     /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
     /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times.
@@ -29,26 +33,35 @@ public final class TextureStore: TileAvailability {
     /// Tiles kept from before `invalidate`: shown until their new pictures arrive.
     private var stale = Set<TileID>()
 
-    public init(renderer: SDLRenderer, tilePixels: Int, viewport: (width: Int, height: Int),
+    /// `renderer`: the GPU renderer the textures are for; nil keeps bitmaps for the software
+    /// compositor.
+    public init(renderer: SDLRenderer?, tilePixels: Int, viewport: (width: Int, height: Int),
                 capacityBytes: Int = 192 << 20) {
         self.renderer = renderer
         // At zoom n.49 tiles are shown at 1/√2 of their size.
         let shown = Double(tilePixels) / 2.0.squareRoot()
         let cols = Int((Double(viewport.width) / shown).rounded(.up)) + 3
         let rows = Int((Double(viewport.height) / shown).rounded(.up)) + 3
-        let pages = TextureAtlas.pages(forSlots: cols * rows * 3 / 2, tileSize: tilePixels, software: renderer.isSoftware)
-        atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
-        cache = LRUCache(capacity: capacityBytes)
+        let slots = cols * rows * 3 / 2
+        if let renderer {
+            let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels, software: renderer.isSoftware)
+            atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
+            cache = LRUCache(capacity: capacityBytes)
+        } else {
+            // As many bitmaps as the atlas would hold slots.
+            atlas = nil
+            cache = LRUCache(capacity: min(capacityBytes, slots * tilePixels * tilePixels * 4))
+        }
     }
 
     /// Makes an atlas page, in the slack after a present, before the free slots run out
     /// (a frame uploads a few tiles, so a dozen free slots are enough warning).
-    public func prepareSlots() { atlas.grow(reserve: 12) }
+    public func prepareSlots() { atlas?.grow(reserve: 12) }
 
     /// Scaled tiles sample the nearest texel (cheap, for frames in motion) or filter linearly.
     var nearestScaling: Bool {
-        get { atlas.scaleMode == SDL_ScaleModeNearest }
-        set { atlas.scaleMode = newValue ? SDL_ScaleModeNearest : SDL_ScaleModeLinear }
+        get { atlas?.scaleMode == SDL_ScaleModeNearest }
+        set { atlas?.scaleMode = newValue ? SDL_ScaleModeNearest : SDL_ScaleModeLinear }
     }
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
@@ -60,14 +73,14 @@ public final class TextureStore: TileAvailability {
 
     public func hasPixels(_ tile: TileID) -> Bool {
         switch cache.peek(tile) {
-        case .slot?, .texture?: return true
+        case .slot?, .texture?, .pixels?: return true
         default: return false
         }
     }
 
     public func places(in tile: TileID) -> [PlaceLabel] {
         switch cache.peek(tile) {
-        case let .slot(_, p)?, let .texture(_, p)?: return p
+        case let .slot(_, p)?, let .texture(_, p)?, let .pixels(_, p)?: return p
         default: return []
         }
     }
@@ -76,10 +89,16 @@ public final class TextureStore: TileAvailability {
     /// The texture and the part of it holding the tile, marking it recently used; nil when empty.
     func texture(for tile: TileID) -> (SDLTexture, SDL_Rect)? {
         switch cache.value(for: tile) {
-        case let .slot(s, _)?: return (atlas.texture(s), atlas.sourceRect(s))
+        case let .slot(s, _)?: return atlas.map { ($0.texture(s), $0.sourceRect(s)) }
         case let .texture(t, _)?: return (t, SDL_Rect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))
         default: return nil
         }
+    }
+
+    /// The tile's opaque pixels (software compositor), marking it recently used; nil when empty.
+    func bitmap(for tile: TileID) -> Bitmap? {
+        if case let .pixels(b, _)? = cache.value(for: tile) { return b }
+        return nil
     }
 
     /// Takes one loader result. Failed tiles stay un-ready so parents keep covering them;
@@ -92,6 +111,11 @@ public final class TextureStore: TileAvailability {
             // kept, so a frame never sorts thousands.
             let places = tilePlaces.prefix(Self.placesPerTile).map {
                 PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital)
+            }
+            generation &+= 1
+            guard let atlas, let renderer else {
+                insert(.pixels(bitmap, places), for: result.tile, cost: bitmap.byteCount)
+                return nil
             }
             do {
                 if bitmap.width == atlas.tileSize && bitmap.height == atlas.tileSize {
@@ -118,21 +142,21 @@ public final class TextureStore: TileAvailability {
 
     private func evictLeastRecentSlot() -> Bool {
         while let (_, e) = cache.removeLeastRecent() {
-            if case let .slot(s, _) = e { atlas.release(s); return true }
+            if case let .slot(s, _) = e { atlas?.release(s); return true }
         }
         return false
     }
 
     private func insert(_ e: Entry, for tile: TileID, cost: Int) {
         stale.remove(tile)
-        if case let .slot(old, _)? = cache.peek(tile) { atlas.release(old) }
+        if case let .slot(old, _)? = cache.peek(tile) { atlas?.release(old) }
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
-            if case let .slot(s, _) = evicted { atlas.release(s) }
+            if case let .slot(s, _) = evicted { atlas?.release(s) }
         }
     }
 
     public func removeAll() {
-        for key in cache.keysByRecency { if case let .slot(s, _)? = cache.peek(key) { atlas.release(s) } }
+        for key in cache.keysByRecency { if case let .slot(s, _)? = cache.peek(key) { atlas?.release(s) } }
         cache.removeAll()
         stale.removeAll()
     }

@@ -95,7 +95,7 @@ struct Open: ParsableCommand {
             throw ExitCode(1)
         }
         if ProcessInfo.processInfo.environment["MERIDIAN_REPORT_DRIVER"] != nil {
-            warn("video driver: \(SDL.videoDriver), renderer: \(window.renderer.name)")
+            warn("video driver: \(SDL.videoDriver), renderer: \(window.rendererName)")
         }
         var notices = notices
         let source: TileSource

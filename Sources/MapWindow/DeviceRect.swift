@@ -1,0 +1,81 @@
+import CPixels
+import CSDL2
+import MapCore
+import Platform
+
+/// A rectangle of logical points in device pixels. Edges are rounded one by one, so
+/// neighbours that share an edge in points share it in pixels: no seams, no overlaps. The
+/// edges stay doubles (a circle a million points wide is still a rectangle here); only a
+/// part clipped to a screen is ever turned into integers.
+struct DeviceRect: Equatable {
+    var x0: Double, y0: Double, x1: Double, y1: Double
+
+    init(_ r: ScreenRect, _ k: Double) {
+        x0 = (r.x * k).rounded(); y0 = (r.y * k).rounded()
+        x1 = (r.maxX * k).rounded(); y1 = (r.maxY * k).rounded()
+    }
+
+    var width: Double { x1 - x0 }
+    var height: Double { y1 - y0 }
+
+    var sdl: SDL_Rect {
+        SDL_Rect(x: Int32(saturating: x0), y: Int32(saturating: y0), w: Int32(saturating: x1 - x0), h: Int32(saturating: y1 - y0))
+    }
+
+    /// The whole pixels it covers inside `0..<width, 0..<height`, grown by `margin`; nil when none.
+    func box(inside width: Int, _ height: Int, margin: Double = 0) -> PixelBox? {
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
+        let a = max(x0 - margin, 0), b = max(y0 - margin, 0)
+        let c = min(x1 + margin, Double(width)), d = min(y1 + margin, Double(height))
+        guard c > a, d > b else { return nil }
+        return PixelBox(x0: Int32(a.rounded(.down)), y0: Int32(b.rounded(.down)), x1: Int32(c.rounded(.up)), y1: Int32(d.rounded(.up)))
+    }
+}
+
+/// Whole pixels `x0 ..< x1`, `y0 ..< y1`: what a frame changed, and what is presented.
+struct PixelBox: Equatable {
+    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+
+    var area: Int { Int(x1 - x0) * Int(y1 - y0) }
+
+    func intersects(_ o: PixelBox) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+
+    func union(_ o: PixelBox) -> PixelBox {
+        PixelBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+
+    var mp: mp_box { mp_box(x0: x0, y0: y0, x1: x1, y1: y1) }
+    var sdl: SDL_Rect { SDL_Rect(x: x0, y: y0, w: x1 - x0, h: y1 - y0) }
+}
+
+extension PixelBox {
+    /// The pixels in both; nil when none.
+    func intersection(_ o: PixelBox) -> PixelBox? {
+        let b = PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
+        return b.x1 > b.x0 && b.y1 > b.y0 ? b : nil
+    }
+}
+
+extension PixelBox {
+    /// The parts of `self` outside every box of `covers`, as bands of boxes: what a clear under
+    /// opaque tiles still has to fill. Exact, and cheap for the few dozen tiles of a frame.
+    func uncovered(by covers: [PixelBox]) -> [PixelBox] {
+        let inside = covers.compactMap { $0.intersection(self) }
+        guard !inside.isEmpty else { return [self] }
+        var ys = Set([y0, y1])
+        for b in inside { ys.insert(b.y0); ys.insert(b.y1) }
+        let edges = ys.sorted()
+        var out: [PixelBox] = []
+        for (top, bottom) in zip(edges, edges.dropFirst()) {
+            // The boxes spanning this band, left to right; the gaps between them are uncovered.
+            let spans = inside.filter { $0.y0 <= top && $0.y1 >= bottom }.map { ($0.x0, $0.x1) }.sorted { $0.0 < $1.0 }
+            var x = x0
+            for (a, b) in spans {
+                if a > x { out.append(PixelBox(x0: x, y0: top, x1: a, y1: bottom)) }
+                x = max(x, b)
+            }
+            if x < x1 { out.append(PixelBox(x0: x, y0: top, x1: x1, y1: bottom)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,104 @@
+import CPixels
+import FoundationEssentials
+import MapCore
+import MapTiles
+
+extension PixelCompositor {
+    /// How one frame is drawn: at `k` device pixels per point into `target`; `filter`: scaled
+    /// tiles are filtered.
+    struct Mode {
+        let k: Double
+        let target: PixelTarget
+        let filter: Bool
+    }
+
+    /// Draws `commands` in order, touching only the pixels of `clip`. Tiles are opaque, so a
+    /// pixel a later full-opacity tile covers is never drawn before it: the clear and parents
+    /// under their children draw only what shows, and each screen pixel is written about once.
+    func run(_ commands: ArraySlice<DrawCommand>, _ mode: Mode, clip: PixelBox) {
+        let k = mode.k, t = mode.target
+        let covers = opaqueTiles(in: commands, mode)
+        var coverIndex = 0
+        for (index, command) in zip(commands.indices, commands) {
+            // The opaque tiles drawn after this command.
+            while coverIndex < covers.count, covers[coverIndex].index <= index { coverIndex += 1 }
+            let later = covers[coverIndex...]
+            switch command {
+            case let .clear(c):
+                let colour = Self.premultiplied(c.withAlpha(1))
+                for part in visibleParts(of: clip, under: later) { mp_fill(t.mp, part.mp, colour) }
+            case let .tile(id, src, dst, opacity):
+                let d = DeviceRect(dst, k)
+                guard let bitmap = textures.bitmap(for: id), let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }
+                let w = Double(bitmap.width), h = Double(bitmap.height)
+                for part in visibleParts(of: box, under: later) {
+                    draw(bitmap, source: (src.x * w, src.y * h, src.width * w, src.height * h), onto: d,
+                         mode, part, opacity, flags: UInt32(MP_OPAQUE) | (mode.filter ? UInt32(MP_FILTER) : 0))
+                }
+            case let .fillRect(r, c):
+                guard let b = DeviceRect(r, k).box(inside: t.width, t.height)?.intersection(clip) else { continue }
+                mp_fill(t.mp, b.mp, Self.premultiplied(c))
+            case let .tile(id, src, dst, opacity):
+                guard let bitmap = textures.bitmap(for: id) else { continue }
+                let w = Double(bitmap.width), h = Double(bitmap.height)
+                draw(bitmap, source: (src.x * w, src.y * h, src.width * w, src.height * h), onto: DeviceRect(dst, k),
+                     mode, clip, opacity, flags: UInt32(MP_OPAQUE) | (mode.filter ? UInt32(MP_FILTER) : 0))
+            case let .sprite(key, dst, opacity):
+                guard let bitmap = sprites.bitmap(for: key) else { continue }
+                let w = Double(bitmap.width), h = Double(bitmap.height)
+                var d = DeviceRect(dst, k)
+                // At their own pixel size, sprites snap their origin to a pixel and keep their
+                // size, so text is never resampled; only scaled sprites are filtered.
+                if abs(dst.width * k - w) <= 0.5, abs(dst.height * k - h) <= 0.5 {
+                    d.x0 = (dst.x * k).rounded(); d.y0 = (dst.y * k).rounded()
+                    d.x1 = d.x0 + w; d.y1 = d.y0 + h
+                }
+                draw(bitmap, source: (0, 0, w, h), onto: d, mode, clip, opacity, flags: UInt32(MP_FILTER))
+            case let .rotatedSprite(key, dst, opacity, degrees):
+                // Turned sprites are small (a heading cone).
+                guard dst.width * k < 4 * Double(t.width), dst.height * k < 4 * Double(t.height),
+                      let bitmap = sprites.bitmap(for: key) else { continue }
+                bitmap.pixels.withUnsafeBufferPointer { px in
+                    mp_draw_rotated(t.mp, Self.image(bitmap, px), 0, 0, Double(bitmap.width), Double(bitmap.height),
+                                    (dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k, dst.width * k, dst.height * k,
+                                    degrees, clip.mp, UInt32(Color.byte(opacity)))
+                }
+            }
+        }
+    }
+
+    /// The tiles of `commands` drawn at full opacity, in order, with the pixels each covers
+    /// (its edges are whole pixels, so its box is exactly the pixels it draws).
+    private func opaqueTiles(in commands: ArraySlice<DrawCommand>, _ mode: Mode) -> [(index: Int, box: PixelBox)] {
+        zip(commands.indices, commands).compactMap { index, command in
+            guard case let .tile(id, _, dst, opacity) = command, opacity >= 1, textures.hasPixels(id),
+                  let box = DeviceRect(dst, mode.k).box(inside: mode.target.width, mode.target.height) else { return nil }
+            return (index, box)
+        }
+    }
+
+    /// The parts of `box` that no box of `later` covers.
+    private func visibleParts(of box: PixelBox, under later: ArraySlice<(index: Int, box: PixelBox)>) -> [PixelBox] {
+        let over = later.lazy.map(\.box).filter { $0.intersects(box) }
+        return over.isEmpty ? [box] : box.uncovered(by: Array(over))
+    }
+
+    private func draw(_ bitmap: Bitmap, source s: (x: Double, y: Double, w: Double, h: Double), onto d: DeviceRect,
+                      _ mode: Mode, _ clip: PixelBox, _ opacity: Double, flags: UInt32) {
+        bitmap.pixels.withUnsafeBufferPointer { px in
+            mp_draw_image(mode.target.mp, Self.image(bitmap, px), s.x, s.y, s.w, s.h, d.x0, d.y0, d.width, d.height,
+                          clip.mp, UInt32(Color.byte(opacity)), flags)
+        }
+    }
+
+    private static func image(_ b: Bitmap, _ px: UnsafeBufferPointer<UInt32>) -> mp_image {
+        mp_image(pixels: px.baseAddress, width: Int32(b.width), height: Int32(b.height), stride: Int32(b.width))
+    }
+
+    /// A straight-alpha colour as a premultiplied 0xAARRGGBB word.
+    static func premultiplied(_ c: Color) -> UInt32 {
+        let a = min(max(c.a, 0), 1)
+        func ch(_ v: Double) -> UInt32 { UInt32(Color.byte(min(max(v, 0), 1) * a)) }
+        return UInt32(Color.byte(a)) << 24 | ch(c.r) << 16 | ch(c.g) << 8 | ch(c.b)
+    }
+}

@@ -1,0 +1,138 @@
+import CPixels
+import FoundationEssentials
+import MapCore
+import MapTiles
+
+/// Executes a draw list into 32-bit pixels in memory (the window's surface, or a picture for
+/// `render`) with the loops of CPixels: the software path, in place of SDL's software
+/// renderer, which took 5–10 ms for a 1920×1080 frame. Pictures are the workers' bitmaps as
+/// they are (opaque tiles, premultiplied sprites): nothing is uploaded.
+///
+/// While only overlays animate over a still map, the base layer is drawn once into a picture
+/// of its own, and each frame redraws and presents only the boxes whose overlays changed
+/// (`DamageRegion`): a pulse costs its own few thousand pixels, not the window's two million.
+public final class PixelCompositor {
+    let textures: TextureStore
+    let sprites: SpriteStore
+
+    /// The base layer's picture, for frames that repeat it.
+    private var base: [UInt32] = []
+    private var baseSize = (width: 0, height: 0)
+    private var cachedBase: ArraySlice<DrawCommand>?
+    private var cachedVersion = -1
+    private var previousBase: ArraySlice<DrawCommand>?
+    private var previousVersion = -1
+    /// What the target shows over the cached base, when it is known to show exactly that.
+    private var shownOverlay: [DrawCommand]?
+    private var shownTarget: PixelTarget?
+
+    /// Frames drawn from the cached base, and fills of the cache.
+    public private(set) var cacheHits = 0
+    public private(set) var cacheFills = 0
+
+    init(textures: TextureStore, sprites: SpriteStore) {
+        self.textures = textures
+        self.sprites = sprites
+    }
+
+    /// What the target shows is not known any more (exposed, or drawn over by someone else):
+    /// the next frame draws and presents all of it.
+    public func invalidate() { shownOverlay = nil }
+
+    /// Draws `list` into `target`; returns the boxes that changed (none when nothing did).
+    /// `moving`: the map moves this frame, and scaled tiles take the nearest texel (filtering
+    /// costs several times more and is not seen in motion); the frame at rest filters again.
+    func execute(_ list: DrawList, pixelRatio k: Double, into target: PixelTarget, moving: Bool = false) -> [PixelBox] {
+        let whole = target.whole
+        let end = min(list.baseCount, list.commands.count)
+        let baseCommands = list.commands[..<end]
+        // Pictures replaced under the same commands (tiles drawn anew) change the base too.
+        let version = textures.generation &+ sprites.generation
+        defer { previousBase = baseCommands; previousVersion = version }
+        if target != shownTarget { shownOverlay = nil; shownTarget = target }
+        let mode = Mode(k: k, target: target, filter: !moving)
+        // Only a pulse over a still map repeats the base frame after frame.
+        guard list.animating, end > 0, end < list.commands.count else {
+            cachedBase = nil
+            shownOverlay = nil
+            run(list.commands[...], mode, clip: whole)
+            return [whole]
+        }
+        let overlay = Array(list.commands[end...])
+        let size = (width: target.width, height: target.height)
+        if cachedBase == baseCommands, cachedVersion == version, baseSize == size {
+            cacheHits += 1
+            if let shown = shownOverlay {
+                let damage = changes(from: shown, to: overlay, mode)
+                for box in damage.boxes {
+                    copyBase(into: target, box)
+                    run(overlay[...], mode, clip: box)
+                }
+                shownOverlay = overlay
+                return damage.boxes
+            }
+        } else if previousBase == baseCommands, previousVersion == version {
+            fillBase(baseCommands, mode)
+            cachedBase = baseCommands
+            cachedVersion = version
+            cacheFills += 1
+        } else {
+            cachedBase = nil
+            shownOverlay = nil
+            run(list.commands[...], mode, clip: whole)
+            return [whole]
+        }
+        copyBase(into: target, whole)
+        run(overlay[...], mode, clip: whole)
+        shownOverlay = overlay
+        return [whole]
+    }
+
+    private func fillBase(_ commands: ArraySlice<DrawCommand>, _ mode: Mode) {
+        let w = mode.target.width, h = mode.target.height
+        if baseSize != (w, h) || base.count != w * h {
+            base = [UInt32](repeating: 0, count: w * h)
+            baseSize = (w, h)
+        }
+        base.withUnsafeMutableBufferPointer { buf in
+            let t = PixelTarget(pixels: buf.baseAddress!, width: w, height: h, stride: w)
+            run(commands, Mode(k: mode.k, target: t, filter: mode.filter), clip: t.whole)
+        }
+    }
+
+    private func copyBase(into target: PixelTarget, _ box: PixelBox) {
+        base.withUnsafeBufferPointer { buf in
+            mp_copy(target.mp, mp_image(pixels: buf.baseAddress, width: Int32(baseSize.width), height: Int32(baseSize.height),
+                                        stride: Int32(baseSize.width)), box.mp)
+        }
+    }
+
+    /// Where the overlays of two frames differ: both places of each command that changed.
+    private func changes(from old: [DrawCommand], to new: [DrawCommand], _ mode: Mode) -> DamageRegion {
+        var damage = DamageRegion(width: mode.target.width, height: mode.target.height)
+        if old.count == new.count {
+            for (a, b) in zip(old, new) where a != b {
+                damage.add(box(of: a, mode))
+                damage.add(box(of: b, mode))
+            }
+        } else {
+            for c in old + new { damage.add(box(of: c, mode)) }
+        }
+        return damage
+    }
+
+    /// The pixels a command may touch (a pixel more on each side: rounding, filtering).
+    private func box(of command: DrawCommand, _ mode: Mode) -> PixelBox? {
+        let (w, h) = (mode.target.width, mode.target.height)
+        switch command {
+        case .clear: return mode.target.whole
+        case let .fillRect(r, _), let .tile(_, _, r, _), let .sprite(_, r, _):
+            return DeviceRect(r, mode.k).box(inside: w, h, margin: 1)
+        case let .rotatedSprite(_, r, _, _):
+            // Any turn stays inside the circle through the corners.
+            let radius = (r.width * r.width + r.height * r.height).squareRoot() / 2
+            let c = ScreenRect(x: r.x + r.width / 2 - radius, y: r.y + r.height / 2 - radius, width: 2 * radius, height: 2 * radius)
+            return DeviceRect(c, mode.k).box(inside: w, h, margin: 1)
+        }
+    }
+}
