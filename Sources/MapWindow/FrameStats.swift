@@ -1,5 +1,11 @@
 import FoundationEssentials
 
+/// The parts of a frame's CPU: until the frame starts (events, inbox), composing the scene,
+/// drawing it, presenting it, and taking in pictures after the present.
+public enum FramePhase: String, CaseIterable, Sendable {
+    case events, compose, draw, present, uploads
+}
+
 /// What the frame loop measured, in bounded memory: the last `capacity` frames' costs and
 /// present intervals (a ring), plus running counts. A pulse left on screen all day keeps
 /// the newest window of samples, never a growing list.
@@ -13,6 +19,8 @@ public struct FrameStats: Sendable {
     /// Wall seconds from the start of an iteration to the call of SDL_RenderPresent (the part
     /// the frame thread controls before it waits on vsync).
     public private(set) var buildTimes = Ring(capacity: capacity)
+    /// Where the frame thread's CPU went in each frame (the parts of `frameCPU`).
+    public private(set) var phases = [FramePhase: Ring]()
     /// Seconds between consecutive presents.
     public private(set) var presentIntervals = Ring(capacity: capacity)
     public private(set) var presents = 0
@@ -20,8 +28,9 @@ public struct FrameStats: Sendable {
 
     public init() {}
 
-    mutating func record(cpu: Double, build: Double, presentedAt t: Double) {
+    mutating func record(cpu: Double, build: Double, presentedAt t: Double, phases parts: [FramePhase: Double] = [:]) {
         frameCPU.append(cpu)
+        for (phase, seconds) in parts { phases[phase, default: Ring(capacity: Self.capacity)].append(seconds) }
         buildTimes.append(build)
         if let last = lastPresent { presentIntervals.append(t - last) }
         lastPresent = t

@@ -48,7 +48,7 @@ public final class MapHost {
     /// frame past its vsync.
     public var frameBudget = 0.003
     /// However busy the frame, uploads may take this much CPU: a frame that alone costs the
-    /// budget (the software renderer draws 1920×1080 in ~3 ms) must still bring in more than
+    /// budget (the software compositor draws 1920×1080 in ~3 ms) must still bring in more than
     /// one label per frame, or a screen of them trickles in over seconds.
     public var uploadAllowance = 0.0005
     /// Nor do uploads go on longer than this after the present, in wall time.
@@ -322,6 +322,7 @@ public final class MapHost {
         scene.notice = currentNotice
         scene.status = activities.status
         pipeline.follow(scene.layer(TracksLayer.self))
+        let composeStart = MonotonicClock.threadCPU
         var list = scene.compose(at: t, tiles: store, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
@@ -339,6 +340,7 @@ public final class MapHost {
         let tilesSettled = loader.isIdle
         let moving = lastCamera.map { $0 != scene.camera } ?? false
         lastCamera = scene.camera
+        let drawStart = MonotonicClock.threadCPU
         let changed: [PixelBox]
         switch pipeline.drawer {
         case let .gpu(c):
@@ -348,6 +350,7 @@ public final class MapHost {
             changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
         }
         let built = clock.now - start
+        let presentStart = MonotonicClock.threadCPU
         window.present(changed)
         clock.didPresent()
         let presentedAt = clock.now
@@ -365,6 +368,7 @@ public final class MapHost {
         let still = !list.animating && !moving && !controller.isAnimating(at: t)
         let deadline = clock.now + (still ? stillUploadWindow : uploadWindow)
         let uploadStart = MonotonicClock.threadCPU
+        let presentCPU = uploadStart - presentStart
         let inBudget = { [clock] in
             let cpu = MonotonicClock.threadCPU
             return clock.now < deadline && (still || cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
@@ -373,7 +377,10 @@ public final class MapHost {
         made += drainTiles(while: inBudget)
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
         if inBudget() { store.prepareSlots() }
-        stats.record(cpu: MonotonicClock.threadCPU - cpuStart, build: built, presentedAt: presentedAt)
+        let end = MonotonicClock.threadCPU
+        stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
+                     phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
+                              .present: presentCPU, .uploads: end - uploadStart])
         let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
         if drawn != isDrawn { setDrawn(drawn) }
         if !fullyDrawnDone && drawn {
@@ -381,7 +388,7 @@ public final class MapHost {
             if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()
         }
-        // A frame drawn in motion by the software renderer is followed by a filtered one at rest.
+        // A frame drawn in motion in software is followed by a filtered one at rest.
         return (t, made, list.animating || (moving && window.drawsInSoftware))
     }
 

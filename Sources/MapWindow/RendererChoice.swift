@@ -1,13 +1,13 @@
 import FoundationEssentials
 
-/// Which of SDL's renderers draws the window.
+/// What draws the window: SDL's OpenGL renderer or the software compositor (`PixelCompositor`).
 ///
 /// Without a GPU, OpenGL is Mesa's llvmpipe: it compiles shaders with LLVM (some 55 MiB
 /// resident) and rasterizes on extra threads, so a pulse over a still map costs ~10 s of CPU
-/// every 10 s at 1920×1080 on a two-core machine where SDL's own software renderer needs
-/// ~2.3 s and ~70 MiB less. With a GPU, OpenGL wins.
+/// every 10 s at 1920×1080 on a two-core machine where the software compositor, presenting
+/// only what changed, needs ~1 s and ~70 MiB less. With a GPU, OpenGL wins.
 public enum RendererChoice: String, CaseIterable, Sendable {
-    /// The software renderer when there is no GPU to draw with, else OpenGL.
+    /// The software compositor when there is no GPU to draw with, else OpenGL.
     case auto
     case gpu
     case software

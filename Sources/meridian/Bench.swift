@@ -194,6 +194,10 @@ struct Bench: ParsableCommand {
             Row(name: "\(name) build to present p99 (wall)", value: s.buildTimes.percentile(99) * 1000, unit: "ms", target: ""),
             Row(name: "\(name) process CPU per frame, all threads", value: run.processCPU / Double(max(s.presents, 1)) * 1000, unit: "ms", target: "report"),
         ]
+        // Where the frame thread's time goes (medians of each part, so they need not add up).
+        rows += FramePhase.allCases.map { phase in
+            Row(name: "\(name) frame CPU p50, \(phase.rawValue)", value: (s.phases[phase]?.percentile(50) ?? .nan) * 1000, unit: "ms", target: "")
+        }
         if withIntervals {
             rows += [
                 Row(name: "\(name) present interval p50", value: s.presentIntervals.percentile(50) * 1000, unit: "ms",

@@ -125,4 +125,35 @@ struct PixelKernelTests {
         }
         #expect(c[0, 0] == 0xFF12_3456 && c[1, 0] == 0xFF00_0000)
     }
+
+    /// Each channel × a / 255, rounded: the reference for every blend.
+    static func mul(_ p: UInt32, _ a: UInt32) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { acc, i in
+            let c = (p >> (8 * UInt32(i))) & 0xFF
+            return acc | ((c * a + 127) / 255) << (8 * UInt32(i))
+        }
+    }
+
+    @Test func fourAtATimeMatchesOneAtATime() {
+        // Odd widths, so rows end with pixels the four-at-a-time loops leave to the scalar tail.
+        var rng = SystemRandomNumberGenerator()
+        for (w, opacity) in [(37, 255), (37, 200), (9, 77)] {
+            let under = (0..<(w * 3)).map { _ in 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &rng) }
+            let sprite: [UInt32] = (0..<(w * 3)).map { i in
+                if i % 5 == 0 { return 0 }
+                let a = UInt32.random(in: 0...255, using: &rng)
+                let r = UInt32.random(in: 0...a, using: &rng), g = UInt32.random(in: 0...a, using: &rng), b = UInt32.random(in: 0...a, using: &rng)
+                return a << 24 | r << 16 | g << 8 | b
+            }
+            let c = Canvas(w, 3)
+            c.pixels = under
+            c.draw(sprite, w, 3, to: (0, 0, Double(w), 3), opacity: UInt32(opacity), flags: 0)
+            let expected = zip(under, sprite).map { d, s0 -> UInt32 in
+                let s = opacity == 255 ? s0 : Self.mul(s0, UInt32(opacity))
+                return s == 0 ? d : s + Self.mul(d, 255 - (s >> 24))
+            }
+            // The rounding of x·a/255 is exact in both ways of computing it.
+            #expect(c.pixels == expected, "width \(w), opacity \(opacity)")
+        }
+    }
 }
