@@ -196,7 +196,7 @@ struct Bench: ParsableCommand {
         ]
         // Where the frame thread's time goes (medians of each part, so they need not add up).
         rows += FramePhase.allCases.map { phase in
-            Row(name: "\(name) frame CPU p50, \(phase.rawValue)", value: (s.phases[phase]?.percentile(50) ?? .nan) * 1000, unit: "ms", target: "")
+            Row(name: "\(name) frame CPU p50, \(phase.rawValue)", value: (s.phases[phase]?.percentile(50) ?? .nan) * 1000, unit: "ms", target: String(cFormat: "p99 %.2f", (s.phases[phase]?.percentile(99) ?? .nan) * 1000))
         }
         if withIntervals {
             rows += [
