@@ -24,7 +24,7 @@ public final class Compositor {
     /// The part of `dst` (points) on screen, with the matching part of a `src` region (unit
     /// fractions of it): a circle a million points wide is drawn as the slice that shows,
     /// and nothing off screen ever reaches an integer conversion. Nil when nothing shows.
-    /// The slice keeps at least two texels of `texels` (SDL's software renderer draws nothing
+    /// The slice keeps at least two texels of `texels` (a renderer may draw nothing
     /// from a sub-texel source), so a magnified slice may reach a little beyond the view.
     private func visiblePart(of dst: ScreenRect, in view: ScreenRect, texels: (w: Int32, h: Int32)? = nil) -> (ScreenRect, UnitRect)? {
         guard dst.width > 0, dst.height > 0, dst.x.isFinite, dst.y.isFinite, dst.intersects(view) else { return nil }
@@ -33,7 +33,7 @@ public final class Compositor {
         guard x1 > x0, y1 > y0 else { return nil }
         if let (tw, th) = texels {
             let minW = min(dst.width, 2 * dst.width / Double(max(tw, 1))), minH = min(dst.height, 2 * dst.height / Double(max(th, 1)))
-            // Where two texels span more than a few screens, the software rasterizer's fixed
+            // Where two texels span more than a few screens, a rasterizer's fixed
             // point would overflow: those two texels are stretched over the view instead
             // (at that magnification the picture is one colour anyway).
             if minW > 4096 || minH > 4096 {
@@ -64,12 +64,7 @@ public final class Compositor {
     /// rendered into a texture once and then copied, so a pulse over a still map costs one
     /// blit plus a few sprites instead of every tile and label again. While the map moves the
     /// base is drawn directly (a cache would be stale every frame).
-    ///
-    /// `moving`: the map moves this frame. On the software renderer, scaled tiles then take
-    /// the nearest texel (linear filtering costs four times more and is not seen in motion);
-    /// the frame after the map stops filters them again.
-    public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int), moving: Bool = false) {
-        textures.nearestScaling = moving && renderer.isSoftware
+    public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int)) {
         let covered = list.tilesCoverView
         let base = list.commands[..<min(list.baseCount, list.commands.count)]
         defer { previousBase = base }
@@ -96,7 +91,7 @@ public final class Compositor {
     private func fillCache(_ base: ArraySlice<DrawCommand>, _ k: Double, _ size: (width: Int, height: Int), covered: Bool) -> Bool {
         if cache == nil || cache!.width != size.width || cache!.height != size.height {
             cache = nil
-            guard let t = SDL_CreateTexture(renderer.raw, renderer.tileFormat,
+            guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
                                             Int32(SDL_TEXTUREACCESS_TARGET.rawValue), Int32(size.width), Int32(size.height)) else { return false }
             // An opaque 1:1 copy: no blending, no filtering — llvmpipe's cheapest path.
             SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE)
@@ -112,33 +107,14 @@ public final class Compositor {
 
     private var batch = SpriteBatch()
 
-    /// A scaled copy crossing the edge, cut into pieces inside it (see `ScaledSlices`).
-    private func copySliced(_ tex: SDLTexture, _ s: SDL_Rect, _ d: SDL_Rect, _ out: (width: Int, height: Int)) {
-        let xs = ScaledSlices.pieces(source: s.x, sourceLength: s.w, destination: d.x, destinationLength: d.w, limit: Int32(out.width))
-        let ys = ScaledSlices.pieces(source: s.y, sourceLength: s.h, destination: d.y, destinationLength: d.h, limit: Int32(out.height))
-        for y in ys {
-            for x in xs {
-                var sp = SDL_Rect(x: x.source, y: y.source, w: x.sourceLength, h: y.sourceLength)
-                var dp = SDL_Rect(x: x.destination, y: y.destination, w: x.destinationLength, h: y.destinationLength)
-                SDL_RenderCopy(renderer.raw, tex.raw, &sp, &dp)
-            }
-        }
-    }
-
     /// Draws the `src` part of a tile's `region` of `tex` into `dst` (points).
-    private func copyTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double, _ k: Double,
-                          _ out: (width: Int, height: Int)) {
+    private func copyTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double, _ k: Double) {
         let w = Double(region.w), h = Double(region.h)
         var s = SDL_Rect(x: region.x + Int32((src.x * w).rounded()), y: region.y + Int32((src.y * h).rounded()),
                          w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
         var d = pixelRect(dst, k)
         SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-        if renderer.isSoftware, d.w != s.w || d.h != s.h,
-           d.x < 0 || d.y < 0 || Int(d.x) + Int(d.w) > out.width || Int(d.y) + Int(d.h) > out.height {
-            copySliced(tex, s, d, out)
-        } else {
-            SDL_RenderCopy(renderer.raw, tex.raw, &s, &d)
-        }
+        SDL_RenderCopy(renderer.raw, tex.raw, &s, &d)
     }
 
     /// `covered`: the tiles cover the view (no clear needed under them).
@@ -153,7 +129,7 @@ public final class Compositor {
             if case .sprite = command {} else { batch.flush(r) }
             switch command {
             case let .clear(c):
-                // Filling 8 MB that opaque tiles overwrite costs the software renderer 0.5 ms.
+                // Filling what opaque tiles overwrite is wasted.
                 if covered { continue }
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
                 SDL_RenderClear(r)
@@ -165,7 +141,7 @@ public final class Compositor {
                 SDL_RenderFillRect(r, &pr)
             case let .tile(id, src, dst, opacity):
                 guard dst.intersects(view), let (tex, region) = textures.texture(for: id) else { continue }
-                copyTile(tex, region, src, dst, opacity, k, out)
+                copyTile(tex, region, src, dst, opacity, k)
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone): culled, never clipped.
                 guard dst.width < 4 * view.width, dst.height < 4 * view.height, visiblePart(of: dst, in: view) != nil,

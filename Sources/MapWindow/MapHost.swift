@@ -344,7 +344,7 @@ public final class MapHost {
         let changed: [PixelBox]
         switch pipeline.drawer {
         case let .gpu(c):
-            c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize, moving: moving)
+            c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize)
             changed = []
         case let .pixels(c):
             changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []

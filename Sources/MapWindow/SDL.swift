@@ -104,38 +104,26 @@ public final class SDLTexture {
     deinit { SDL_DestroyTexture(raw) }
 }
 
-/// An SDL renderer: the window's (GPU or software) or one drawing into a surface. It keeps
-/// what it draws into alive (`target`), so SDL objects always die in the right order:
-/// textures, then the renderer, then the window or surface.
+/// An SDL renderer: the window's GPU one. It keeps the window alive (`target`), so SDL
+/// objects always die in the right order: textures, then the renderer, then the window.
 public final class SDLRenderer {
     public let raw: OpaquePointer
     private let target: AnyObject?
 
     /// The channel order its textures keep: OpenGL stores RGBA bytes and would convert
-    /// ARGB pixels one by one inside every upload; the software renderer draws ARGB.
+    /// ARGB pixels one by one inside every upload.
     public let textureOrder: Bitmap.ChannelOrder
-    /// SDL's own software rasterizer (no GL): it copies pictures quickly only when they are
-    /// opaque, in the format of what it draws into, and unscaled or scaled without filtering.
-    public let isSoftware: Bool
     /// The SDL pixel format of `textureOrder`.
     let textureFormat: UInt32
-    /// The format of the (opaque) tile textures: the surface's own for the software renderer,
-    /// so that copying a tile is a plain copy rather than a conversion per pixel.
-    let tileFormat: UInt32
 
-    /// `surfaceFormat`: the pixel format a software renderer draws into.
-    init(raw: OpaquePointer, target: AnyObject?, surfaceFormat: UInt32? = nil) {
+    init(raw: OpaquePointer, target: AnyObject?) {
         self.raw = raw
         self.target = target
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(raw, &info)
         let name = info.name.map { String(cString: $0) } ?? ""
         textureOrder = name.hasPrefix("opengl") ? .abgr : .argb
-        isSoftware = name == "software"
         textureFormat = textureOrder == .abgr ? SDL_PIXELFORMAT_ABGR8888.rawValue : SDL_PIXELFORMAT_ARGB8888.rawValue
-        // XRGB and ARGB words are laid out alike: a tile's ARGB pixels fit either.
-        let fits = [SDL_PIXELFORMAT_RGB888.rawValue, SDL_PIXELFORMAT_ARGB8888.rawValue]
-        if isSoftware, let f = surfaceFormat, fits.contains(f) { tileFormat = f } else { tileFormat = textureFormat }
     }
 
     deinit { SDL_DestroyRenderer(raw) }

@@ -24,7 +24,6 @@ public final class SDLWindow {
         try SDL.initVideo()
         let centered = Int32(bitPattern: 0x2FFF_0000) // SDL_WINDOWPOS_CENTERED
         let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
-        let software = SDL_RENDERER_SOFTWARE.rawValue
         let driver = SDL.videoDriver
         let inSoftware = choice.drawsInSoftware(videoDriver: driver, hasRenderNode: RendererChoice.hasRenderNode)
         // The window is made for its renderer and shown once it is set up: SDL's OpenGL
@@ -40,14 +39,11 @@ public final class SDLWindow {
         handle = WindowHandle(w)
         // Else SDL would show the software picture through an OpenGL texture.
         if inSoftware, driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
-        if inSoftware, let s = SDL_GetWindowSurface(w), PixelTarget(surface: s) != nil {
+        if inSoftware, SDL_GetWindowSurface(w) != nil {
             renderer = nil
         } else {
-            // A GPU, or a surface whose pixels the software compositor does not draw.
-            guard let r = SDL_CreateRenderer(w, -1, accelerated) ?? SDL_CreateRenderer(w, -1, software) else {
-                throw SDLError("SDL_CreateRenderer")
-            }
-            renderer = SDLRenderer(raw: r, target: handle, surfaceFormat: SDL_GetWindowPixelFormat(w))
+            guard let r = SDL_CreateRenderer(w, -1, accelerated) else { throw SDLError("SDL_CreateRenderer") }
+            renderer = SDLRenderer(raw: r, target: handle)
         }
         SDL_SetWindowMinimumSize(w, 320, 240)
         SDL_ShowWindow(w)
@@ -74,28 +70,43 @@ public final class SDLWindow {
         return (Int(s.pointee.w), Int(s.pointee.h))
     }
 
-    /// The window's own pixels, for the software compositor; nil on the GPU path (or when SDL
-    /// cannot make them now). A resized window has new ones.
+    /// Pixels the software compositor draws in, when the window's own are not 32-bit
+    /// 0x··RRGGBB words (a 16-bit X visual): SDL converts what changed at each present.
+    private var shadow: SurfaceHandle?
+
+    /// The window's own pixels (or its shadow's), for the software compositor; nil on the GPU
+    /// path, or when SDL cannot make them now. A resized window has new ones.
     public func surface() -> PixelTarget? {
         guard renderer == nil, let s = SDL_GetWindowSurface(raw) else { return nil }
-        return PixelTarget(surface: s)
+        if let own = PixelTarget(surface: s) { shadow = nil; return own }
+        if shadow == nil || shadow!.raw.pointee.w != s.pointee.w || shadow!.raw.pointee.h != s.pointee.h {
+            shadow = SDL_CreateRGBSurfaceWithFormat(0, s.pointee.w, s.pointee.h, 32, SDL_PIXELFORMAT_ARGB8888.rawValue).map(SurfaceHandle.init)
+        }
+        return shadow.flatMap { PixelTarget(surface: $0.raw) }
     }
 
     /// Shows the frame: the GPU's, or the `boxes` of the surface that changed.
     func present(_ boxes: [PixelBox]) {
         if let renderer {
             SDL_RenderPresent(renderer.raw)
-        } else if !boxes.isEmpty {
-            let rects = boxes.map(\.sdl)
-            _ = rects.withUnsafeBufferPointer { SDL_UpdateWindowSurfaceRects(raw, $0.baseAddress, Int32($0.count)) }
+            return
         }
+        guard !boxes.isEmpty else { return }
+        let rects = boxes.map(\.sdl)
+        if let shadow, let s = SDL_GetWindowSurface(raw) {
+            for r in rects {
+                var from = r, to = r // the blit clips the rectangles it is given
+                SDL_UpperBlit(shadow.raw, &from, s, &to)
+            }
+        }
+        _ = rects.withUnsafeBufferPointer { SDL_UpdateWindowSurfaceRects(raw, $0.baseAddress, Int32($0.count)) }
     }
 
     /// What draws the window, for logs.
     public var rendererName: String { renderer?.name ?? "software" }
 
     /// Frames are drawn in software, and a frame in motion is followed by a filtered one at rest.
-    public var drawsInSoftware: Bool { renderer?.isSoftware ?? true }
+    public var drawsInSoftware: Bool { renderer == nil }
 
     /// Refresh rate the display reports, 0 when unknown (Xvfb says 0).
     public var refreshRateHint: Double {

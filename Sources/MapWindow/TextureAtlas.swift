@@ -27,17 +27,16 @@ final class TextureAtlas {
     let maxPages: Int
 
     /// Pages are made as tiles need them, so a small window or a still map holds one or two.
-    /// For OpenGL about 2064 pixels wide (8×8 slots for 256-pixel tiles, 17 MiB): on llvmpipe
-    /// one takes 6.5–14 ms to create and a quarter-size one ~3 ms, so fewer, larger pages cost
-    /// fewer slow frames; one twice as wide takes twenty times longer. For the software
-    /// renderer a page is memory to zero (~1 ms per 4 MiB here), so a quarter of that.
-    static func pageSide(software: Bool) -> Int { software ? 1032 : 2064 }
+    /// About 2064 pixels wide (8×8 slots for 256-pixel tiles, 17 MiB): on llvmpipe one takes
+    /// 6.5–14 ms to create and a quarter-size one ~3 ms, so fewer, larger pages cost fewer
+    /// slow frames; one twice as wide takes twenty times longer.
+    static let pageSide = 2064
 
     init(renderer: SDLRenderer, tileSize: Int, maxPages: Int) {
         self.renderer = renderer
         self.tileSize = tileSize
         slotSize = tileSize + 2
-        slotsPerSide = max(1, Self.pageSide(software: renderer.isSoftware) / slotSize)
+        slotsPerSide = max(1, Self.pageSide / slotSize)
         self.maxPages = max(1, maxPages)
         padded = [UInt32](repeating: 0, count: slotSize * slotSize)
     }
@@ -52,18 +51,9 @@ final class TextureAtlas {
 
     func texture(_ slot: Slot) -> SDLTexture { pages[slot.page] }
 
-    /// How scaled tiles are sampled: linear at rest; the software renderer samples the nearest
-    /// texel while the map moves, four times cheaper and unnoticed in motion.
-    var scaleMode = SDL_ScaleModeLinear {
-        didSet {
-            guard scaleMode != oldValue else { return }
-            for p in pages { SDL_SetTextureScaleMode(p.raw, scaleMode) }
-        }
-    }
-
     /// Pages needed for `slots` tiles.
-    static func pages(forSlots slots: Int, tileSize: Int, software: Bool) -> Int {
-        let side = max(1, pageSide(software: software) / (tileSize + 2))
+    static func pages(forSlots slots: Int, tileSize: Int) -> Int {
+        let side = max(1, pageSide / (tileSize + 2))
         return (slots + side * side - 1) / (side * side)
     }
 
@@ -117,13 +107,13 @@ final class TextureAtlas {
 
     private func addPage() throws {
         let side = slotsPerSide * slotSize
-        guard let t = SDL_CreateTexture(renderer.raw, renderer.tileFormat,
+        guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
                                         Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(side), Int32(side)) else {
             throw SDLError("SDL_CreateTexture atlas \(side)×\(side)")
         }
         // Tiles are opaque (laid over the map's colour on the worker): copied, not blended.
         SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE)
-        SDL_SetTextureScaleMode(t, scaleMode)
+        SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
         let page = pages.count
         pages.append(SDLTexture(raw: t, width: side, height: side, renderer: renderer))
         for j in (0..<slotsPerSide).reversed() {

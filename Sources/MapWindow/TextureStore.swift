@@ -44,7 +44,7 @@ public final class TextureStore: TileAvailability {
         let rows = Int((Double(viewport.height) / shown).rounded(.up)) + 3
         let slots = cols * rows * 3 / 2
         if let renderer {
-            let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels, software: renderer.isSoftware)
+            let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels)
             atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
             cache = LRUCache(capacity: capacityBytes)
         } else {
@@ -58,11 +58,6 @@ public final class TextureStore: TileAvailability {
     /// (a frame uploads a few tiles, so a dozen free slots are enough warning).
     public func prepareSlots() { atlas?.grow(reserve: 12) }
 
-    /// Scaled tiles sample the nearest texel (cheap, for frames in motion) or filter linearly.
-    var nearestScaling: Bool {
-        get { atlas?.scaleMode == SDL_ScaleModeNearest }
-        set { atlas?.scaleMode = newValue ? SDL_ScaleModeNearest : SDL_ScaleModeLinear }
-    }
 
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 

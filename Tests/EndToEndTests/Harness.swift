@@ -70,12 +70,13 @@ final class Xvfb {
     let display: String
     private let process: Process
 
-    init(width: Int = 1280, height: Int = 1024) throws {
+    /// `depth`: bits per pixel of the screen (16: the window's pixels are not 32-bit words).
+    init(width: Int = 1280, height: Int = 1024, depth: Int = 24) throws {
         guard let xvfb = which("Xvfb") else { throw HarnessError("Xvfb is not installed (make test installs it)") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: xvfb)
         let pipe = Pipe()
-        p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"]
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
         try p.run()
