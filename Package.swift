@@ -62,7 +62,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     let files = ["MapData", "MapCore", "FuzzSupport"]
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
-                         ("fuzz-viewstate", ["MapData"])] {
+                         ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

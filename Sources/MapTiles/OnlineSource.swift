@@ -1,0 +1,141 @@
+import FoundationEssentials
+import MapGeometry
+
+/// A tile server the map can stream from: its address, the zooms it serves, what the map
+/// must say about it, and how big its tiles are. The two well-known ones are built in; others
+/// come from `$XDG_CONFIG_HOME/meridian/sources.json` (`OnlineSource.catalog`).
+public struct OnlineSource: Hashable, Sendable {
+    /// Short, stable, and safe as a folder name (the disk cache is kept per source).
+    public let name: String
+    public let template: TileURLTemplate
+    public let attribution: String
+    /// Where the attribution links to (the copyright page), when known.
+    public let attributionURL: String?
+    public let zoomRange: ClosedRange<Int>
+    /// Pixels across one tile as served (256, or 512 for some vector-rendered styles).
+    public let tileSize: Int
+    /// Whether bulk downloads ("save this area for offline use") are allowed: never for
+    /// tile.openstreetmap.org, whose usage policy forbids them.
+    public let allowsBulk: Bool
+
+    public init(name: String, template: TileURLTemplate, attribution: String, attributionURL: String? = nil,
+                zoomRange: ClosedRange<Int>, tileSize: Int = 256, allowsBulk: Bool = false) {
+        self.name = name
+        self.template = template
+        self.attribution = attribution
+        self.attributionURL = attributionURL
+        self.zoomRange = zoomRange
+        self.tileSize = tileSize
+        self.allowsBulk = allowsBulk
+    }
+
+    public static let openStreetMap = OnlineSource(
+        name: "osm", template: try! TileURLTemplate("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+        attribution: "© OpenStreetMap contributors", attributionURL: "https://www.openstreetmap.org/copyright", zoomRange: 0...19)
+
+    public static let openTopoMap = OnlineSource(
+        name: "opentopomap", template: try! TileURLTemplate("https://{s}.tile.opentopomap.org/{z}/{x}/{y}.png"),
+        attribution: "© OpenStreetMap contributors, SRTM · © OpenTopoMap (CC-BY-SA)",
+        attributionURL: "https://opentopomap.org/about", zoomRange: 0...17)
+
+    public static let builtIn = [openStreetMap, openTopoMap]
+
+    /// Whether `name` may name a source: 1–40 of a–z, 0–9, '-', '_' and '.', not starting with
+    /// a dot (it becomes a folder under the cache; nothing in it may climb out).
+    public static func isValidName(_ name: String) -> Bool {
+        guard (1...40).contains(name.utf8.count), name.utf8.first != UInt8(ascii: ".") else { return false }
+        return name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
+    }
+}
+
+extension OnlineSource {
+    public struct CatalogError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// One entry of sources.json as written; everything optional except name and url.
+    private struct Entry: Decodable {
+        var name: String
+        var url: String
+        var attribution: String?
+        var attributionURL: String?
+        var minZoom: Int?
+        var maxZoom: Int?
+        var tileSize: Int?
+        var subdomains: [String]?
+    }
+
+    /// Reads a sources.json: `{"sources": [{"name": "…", "url": "https://…/{z}/{x}/{y}.png",
+    /// "attribution": "…", "minZoom": 0, "maxZoom": 18, "tileSize": 256}]}`. Each problem
+    /// names the file and the entry (`sources[2].url: …`); a valid entry is kept even when
+    /// others are not, and the problems are returned for the user.
+    public static func catalog(_ data: Data, file: String) throws -> (sources: [OnlineSource], problems: [String]) {
+        guard data.count <= 1 << 20 else { throw CatalogError(description: "\(file): larger than 1 MiB, not a list of sources") }
+        // Entries are decoded one by one, so a broken one does not take the others down.
+        struct Lenient: Decodable {
+            var sources: [Result]
+            struct Result: Decodable {
+                var entry: Entry?
+                var error: String?
+                init(from decoder: Decoder) throws {
+                    do { entry = try Entry(from: decoder) } catch let e as DecodingError { error = Self.reason(e) }
+                }
+                static func reason(_ e: DecodingError) -> String {
+                    switch e {
+                    case let .keyNotFound(key, _): return "\(key.stringValue): missing"
+                    case let .typeMismatch(_, c), let .valueNotFound(_, c):
+                        return "\(c.codingPath.last.map { $0.stringValue } ?? "entry"): \(c.debugDescription)"
+                    case let .dataCorrupted(c): return c.debugDescription
+                    @unknown default: return "\(e)"
+                    }
+                }
+            }
+        }
+        let document: Lenient
+        do { document = try JSONDecoder().decode(Lenient.self, from: data) } catch {
+            throw CatalogError(description: "\(file): not a sources list ({\"sources\": [...]}): \(error)")
+        }
+        var sources: [OnlineSource] = [], problems: [String] = []
+        for (i, result) in document.sources.enumerated() {
+            let at = "\(file): sources[\(i)]"
+            guard let e = result.entry else { problems.append("\(at).\(result.error ?? "unreadable")"); continue }
+            do {
+                sources.append(try make(e))
+            } catch let error as TileURLTemplate.Invalid {
+                problems.append("\(at).url: \(error)")
+            } catch {
+                problems.append("\(at): \(error)")
+            }
+        }
+        var seen = Set<String>()
+        sources = sources.filter { s in
+            guard seen.insert(s.name).inserted else { problems.append("\(file): source \"\(s.name)\" is named twice; the first is kept"); return false }
+            return true
+        }
+        return (sources, problems)
+    }
+
+    private static func make(_ e: Entry) throws -> OnlineSource {
+        guard isValidName(e.name) else {
+            throw CatalogError(description: "name \"\(TileURLTemplate.shown(e.name))\": use 1–40 of a–z, 0–9, - _ . (it names a cache folder)")
+        }
+        let template = try TileURLTemplate(e.url, subdomains: e.subdomains ?? TileURLTemplate.defaultSubdomains)
+        let lo = e.minZoom ?? 0, hi = e.maxZoom ?? 18
+        guard (0...TileID.maxZoom).contains(lo), (0...TileID.maxZoom).contains(hi), lo <= hi else {
+            throw CatalogError(description: "zooms \(lo)…\(hi): must lie within 0…\(TileID.maxZoom), the lowest first")
+        }
+        let size = e.tileSize ?? 256
+        guard [256, 512].contains(size) else { throw CatalogError(description: "tileSize \(size): 256 or 512") }
+        let attribution = TileURLTemplate.shown(e.attribution ?? "")
+        // It is opened in a browser when the attribution is clicked: a web page, nothing else.
+        if let link = e.attributionURL {
+            let lower = link.lowercased()
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), link.utf8.count <= TileURLTemplate.maxLength,
+                  link.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw CatalogError(description: "attributionURL \"\(TileURLTemplate.shown(link))\": an http(s) address")
+            }
+        }
+        return OnlineSource(name: e.name, template: template, attribution: attribution, attributionURL: e.attributionURL,
+                            zoomRange: lo...hi, tileSize: size)
+    }
+}
