@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "CSystem"),
         // The software compositor's loops: optimised in every build, so that debug-built
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "Platform", dependencies: ["CSystem"]),
         .target(name: "MapGeometry", dependencies: ["Platform"]),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
-        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CSystem"]),
+        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CCurl", "CSystem"]),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels"]),

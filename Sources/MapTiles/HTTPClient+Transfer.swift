@@ -1,0 +1,142 @@
+import CCurl
+import FoundationEssentials
+import Glibc
+import Platform
+
+extension HTTPClient {
+    /// One request in flight: its easy handle and what has arrived so far.
+    final class Transfer {
+        let id: ID
+        let url: String
+        let headerLines: [String]
+        let limit: Int
+        let done: @Sendable (HTTPOutcome) -> Void
+        var handle: UnsafeMutableRawPointer?
+        var list: UnsafeMutablePointer<curl_slist>?
+        var body = Data()
+        var headers: [(String, String)] = []
+        var tooLarge = false
+
+        init(id: ID, url: String, headers: [String], limit: Int, done: @escaping @Sendable (HTTPOutcome) -> Void) {
+            self.id = id
+            self.url = url
+            headerLines = headers
+            self.limit = limit
+            self.done = done
+        }
+
+        deinit {
+            if let list { curl_slist_free_all(list) }
+            if let handle { curl_easy_cleanup(handle) }
+        }
+    }
+
+    /// The network thread: adds what was asked for, drops what was cancelled, moves bytes,
+    /// and sleeps in curl_multi_poll until a socket or a wakeup needs it.
+    func run() {
+        guard let multi = multiHandle else { return }
+        var active: [ID: Transfer] = [:]
+        while true {
+            let (adds, cancels, stop) = takeWork()
+            for t in adds {
+                if cancels.contains(t.id) { t.done(.failed("cancelled", retryable: false)); continue }
+                if let error = start(t) { t.done(.failed(error, retryable: false)); continue }
+                active[t.id] = t
+                curl_multi_add_handle(multi, t.handle)
+            }
+            for id in stop ? Array(active.keys) : Array(cancels) {
+                guard let t = active.removeValue(forKey: id) else { continue }
+                curl_multi_remove_handle(multi, t.handle)
+                t.done(.failed("cancelled", retryable: false))
+            }
+            if stop { return }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                      let t = active.first(where: { $0.value.handle == easy })?.value else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, easy)
+                active[t.id] = nil
+                t.done(finish(t, code))
+            }
+            var events: Int32 = 0
+            curl_multi_poll(multi, nil, 0, 1000, &events)
+        }
+    }
+
+    private func takeWork() -> ([Transfer], Set<ID>, Bool) {
+        lockedState { pending, cancelled, stopping in
+            defer { pending.removeAll(); cancelled.removeAll() }
+            return (pending, cancelled, stopping)
+        }
+    }
+
+    /// Sets up a transfer's handle; an error message when it cannot be.
+    private func start(_ t: Transfer) -> String? {
+        guard let h = curl_easy_init() else { return "cannot start a transfer" }
+        t.handle = h
+        let me = Unmanaged.passUnretained(t).toOpaque()
+        var ok = mc_easy_string(h, CURLOPT_URL, t.url) == CURLE_OK
+        // Only the web, also after a redirect: a tile URL never reads a local file.
+        ok = ok && mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
+        ok = ok && mc_easy_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
+        guard ok else { return "not a web address: \(TileURLTemplate.shown(t.url))" }
+        _ = mc_easy_string(h, CURLOPT_USERAGENT, options.userAgent)
+        _ = mc_easy_long(h, CURLOPT_NOSIGNAL, 1)
+        _ = mc_easy_long(h, CURLOPT_FOLLOWLOCATION, 1)
+        _ = mc_easy_long(h, CURLOPT_MAXREDIRS, 3)
+        _ = mc_easy_long(h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        _ = mc_easy_long(h, CURLOPT_PIPEWAIT, 1)
+        _ = mc_easy_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        _ = mc_easy_long(h, CURLOPT_TIMEOUT_MS, Int(options.totalTimeout * 1000))
+        // Fewer than one byte a second for the stall timeout: given up.
+        _ = mc_easy_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
+        _ = mc_easy_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.stallTimeout.rounded(.up))))
+        _ = mc_easy_offset(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(t.limit))
+        for line in t.headerLines where !line.contains("\r") && !line.contains("\n") {
+            t.list = curl_slist_append(t.list, line)
+        }
+        if let list = t.list { _ = mc_easy_list(h, CURLOPT_HTTPHEADER, list) }
+        _ = mc_easy_write(h, CURLOPT_WRITEFUNCTION, { data, size, count, me in
+            guard let me, let data else { return 0 }
+            let t = Unmanaged<Transfer>.fromOpaque(me).takeUnretainedValue()
+            let n = size * count
+            // Past the limit the transfer is aborted, not downloaded to the end.
+            guard t.body.count + n <= t.limit else { t.tooLarge = true; return 0 }
+            t.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: n)
+            return n
+        })
+        _ = mc_easy_pointer(h, CURLOPT_WRITEDATA, me)
+        _ = mc_easy_write(h, CURLOPT_HEADERFUNCTION, { data, size, count, me in
+            guard let me, let data else { return 0 }
+            let t = Unmanaged<Transfer>.fromOpaque(me).takeUnretainedValue()
+            let n = size * count
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: min(n, 8192)), as: UTF8.self).trimmed
+            if line.hasPrefix("HTTP/") {
+                t.headers.removeAll() // a new answer (after a redirect or a 100)
+            } else if let colon = line.firstIndex(of: ":"), t.headers.count < 100 {
+                t.headers.append((String(line[..<colon]).trimmed, String(line[line.index(after: colon)...]).trimmed))
+            }
+            return n
+        })
+        _ = mc_easy_pointer(h, CURLOPT_HEADERDATA, me)
+        return nil
+    }
+
+    private func finish(_ t: Transfer, _ code: CURLcode) -> HTTPOutcome {
+        if t.tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return .failed("larger than \(t.limit / 1024) KiB, not a tile", retryable: false)
+        }
+        guard code == CURLE_OK else {
+            let reason = String(cString: curl_easy_strerror(code))
+            let network = [CURLE_OPERATION_TIMEDOUT, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_RECV_ERROR,
+                           CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM]
+            return .failed(reason, retryable: network.contains(code))
+        }
+        var status = 0
+        _ = mc_info_long(t.handle, CURLINFO_RESPONSE_CODE, &status)
+        return .response(HTTPResponse(status: status, headers: t.headers, body: t.body))
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""A loopback tile server for the tests: serves small PNG tiles and misbehaves on demand.
+Prints its port on the first line of stdout once it accepts connections."""
+import http.server, os, socket, struct, sys, threading, time, zlib
+
+def png(seed):
+    raw = b"\x00" + bytes([seed % 256, 80, 160])
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        p = self.path.split("?")[0]
+        if p.startswith("/tile/"):
+            z, x, y = p[len("/tile/"):].removesuffix(".png").split("/")
+            etag = '"t%s-%s-%s"' % (z, x, y)
+            if self.headers.get("If-None-Match") == etag:
+                return self.send(304, headers=[("ETag", etag), ("Cache-Control", "max-age=600")])
+            return self.send(200, png(int(x) + int(y)), [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600"), ("ETag", etag)])
+        if p == "/ua":
+            return self.send(200, (self.headers.get("User-Agent") or "").encode())
+        if p.startswith("/status/"):
+            return self.send(int(p[len("/status/"):]), b"no")
+        if p == "/429":
+            return self.send(429, b"slow down", [("Retry-After", "2")])
+        if p == "/stall":
+            time.sleep(5)
+            return self.send(200, png(1))
+        if p == "/truncated":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"0123456789")
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if p == "/big":
+            self.send_response(200)
+            self.send_header("Content-Length", str(50 << 20))
+            self.end_headers()
+            try:
+                for _ in range(50 << 4):
+                    self.wfile.write(b"\0" * 65536)
+            except OSError:
+                pass
+            return
+        if p == "/forever":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            try:
+                while True:
+                    self.wfile.write(b"10000\r\n" + b"\0" * 65536 + b"\r\n")
+            except OSError:
+                pass
+            return
+        if p == "/reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            return
+        if p == "/garbage":
+            return self.send(200, os.urandom(3000), [("Content-Type", "image/png")])
+        if p == "/to-file":
+            return self.send(302, b"", [("Location", "file:///etc/passwd")])
+        self.send(404, b"unknown")
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
