@@ -2,8 +2,8 @@ import FoundationEssentials
 import MapGeometry
 import MapTiles
 
-// What a user or a server hands the online sources: sources.json, tile URL templates and
-// HTTP caching headers. Whatever is accepted must be safe to use.
+// What a user, a server or the disk hands the online sources: sources.json, tile URL
+// templates, HTTP caching headers and tile cache files. Whatever is accepted must be safe.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -13,6 +13,10 @@ public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             precondition(s.zoomRange.lowerBound >= 0 && s.zoomRange.upperBound <= TileID.maxZoom, "zooms out of range")
             check(s.template)
         }
+    }
+    if let entry = TileDiskCache.decode(data) {
+        precondition(entry.freshness.expires.isFinite && entry.body.count < count, "a cache entry out of its file")
+        precondition(TileDiskCache.decode(TileDiskCache.encode(entry.body, entry.freshness))?.body == entry.body, "no round trip")
     }
     let text = String(decoding: data, as: UTF8.self)
     for line in text.split(separator: "\n").prefix(64) {

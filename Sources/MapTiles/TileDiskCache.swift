@@ -1,0 +1,94 @@
+import CZlib
+import FoundationEssentials
+import Glibc
+import MapGeometry
+import Platform
+
+/// Tiles fetched from a server, kept on disk under `$XDG_CACHE_HOME/meridian/tiles/`, one
+/// folder per source (its name and a hash of its address, so a changed URL starts afresh),
+/// one file per tile: a small header (when it goes stale, its validators) and the bytes, with
+/// a checksum. Writes go to a temporary file renamed into place, so a crash leaves the old
+/// entry or none, never half of one; an entry that does not check out is deleted and counts
+/// as missing. Past `capacity` bytes, the least recently used entries go. Paths are made
+/// only from a checked source name, a hex hash and three integers: nothing a template or a
+/// server says can lead outside the folder. Thread-safe.
+public final class TileDiskCache: @unchecked Sendable {
+    public struct Entry: Sendable {
+        public let freshness: HTTPFreshness
+        public let body: Data
+    }
+
+    public let directory: String
+    public let capacity: Int
+    let lock = Lock()
+    /// Size and last use of every entry, by path; scanned from disk once, at first use.
+    var known: [String: (size: Int, used: Double)]?
+    var total = 0
+    private var sequence = 0
+
+    /// `root`: the tiles folder; `source`: whose tiles these are.
+    public init(root: String, source: OnlineSource, capacity: Int = 512 << 20) {
+        let hash = source.template.text.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        precondition(OnlineSource.isValidName(source.name), "source names are checked when made")
+        directory = root + "/" + source.name + "-" + String(hash & 0xFFFF_FFFF, radix: 16)
+        self.capacity = capacity
+    }
+
+    /// The default root: `$XDG_CACHE_HOME/meridian/tiles`, else `~/.cache/meridian/tiles`.
+    public static func defaultRoot(environment env: [String: String]) -> String {
+        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/meridian/tiles" }
+        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory) + "/.cache/meridian/tiles"
+    }
+
+    func path(for tile: TileID) -> String { "\(directory)/\(tile.z)/\(tile.x)/\(tile.y).tile" }
+
+    /// The entry for `tile`, stale or not; nil when there is none or it was damaged (then it
+    /// is gone from disk too).
+    public func entry(for tile: TileID, now: Double) -> Entry? {
+        guard tile.isValid else { return nil }
+        let p = path(for: tile)
+        guard let data = try? FileIO.read(p, limit: Self.maxEntryBytes) else { return nil }
+        guard let entry = Self.decode(data) else {
+            unlink(p)
+            forget(p)
+            return nil
+        }
+        touch(p, size: data.count, at: now)
+        return entry
+    }
+
+    /// Keeps `body` for `tile` (unless its freshness forbids storing); false when the disk
+    /// said no (full, read-only), which costs nothing but a fetch next time.
+    @discardableResult
+    public func store(_ body: Data, freshness: HTTPFreshness, for tile: TileID, now: Double) -> Bool {
+        guard tile.isValid, freshness.storable, body.count <= HTTPClient.Options(userAgent: "").maxBodyBytes else { return false }
+        let p = path(for: tile)
+        let folder = String(p[..<p.lastIndex(of: "/")!])
+        guard FileIO.makeDirectories(folder) == nil else { return false }
+        let bytes = Self.encode(body, freshness)
+        lock.lock()
+        sequence += 1
+        let tmp = "\(p).\(getpid()).\(sequence).tmp"
+        lock.unlock()
+        let ok = bytes.withUnsafeBytes { FileIO.writeBytes($0, to: tmp) } && rename(tmp, p) == 0
+        if !ok { unlink(tmp); return false }
+        touch(p, size: bytes.count, at: now)
+        evictIfNeeded()
+        return true
+    }
+
+    /// Refreshes an entry's freshness after a 304, keeping its bytes.
+    public func refresh(_ tile: TileID, with freshness: HTTPFreshness, now: Double) {
+        guard let old = entry(for: tile, now: now) else { return }
+        store(old.body, freshness: old.freshness.refreshed(by: freshness), for: tile, now: now)
+    }
+
+    /// Bytes kept, as the index knows them.
+    public var totalBytes: Int {
+        lock.lock(); defer { lock.unlock() }
+        loadIndexLocked()
+        return total
+    }
+
+    static let maxEntryBytes = (2 << 20) + 4096
+}
