@@ -40,15 +40,16 @@ public final class TileLoader: @unchecked Sendable {
     private var results: [TileResult] = []
     private var resultIDs = Set<TileID>()
     private var stopping = false
-    /// Failures are not retried every frame.
-    private var failed = Set<TileID>()
+    /// Failures are not retried every frame: each tile waits 2 s, then twice as long after
+    /// each failure, up to a minute, jittered (a server that was down is not hit in step).
+    private var failed: [TileID: (count: Int, retryAt: Double)] = [:]
 
-    public init(source: TileSource, workers count: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+    public init(source: TileSource, workers count: Int? = nil,
                 decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {}) {
         self.source = source
         self.decode = decode
         self.wake = wake
-        for i in 0..<count {
+        for i in 0..<(count ?? source.concurrency) {
             startThread(name: "tiles.\(i)") { [weak self] in self?.work() }
         }
     }
@@ -66,8 +67,9 @@ public final class TileLoader: @unchecked Sendable {
     /// Replaces the queue with `tiles` (minus those loading or loaded); the rest is cancelled.
     public func want(_ tiles: [TileID]) {
         condition.lock()
+        let now = MonotonicClock.now
         queue = tiles.filter { source.zoomRange.contains($0.z) && !inFlight.contains($0)
-            && !resultIDs.contains($0) && !failed.contains($0) }
+            && !resultIDs.contains($0) && (failed[$0].map { $0.retryAt <= now } ?? true) }
         if !queue.isEmpty { condition.broadcast() }
         condition.unlock()
     }
@@ -135,7 +137,13 @@ public final class TileLoader: @unchecked Sendable {
 
             condition.lock()
             inFlight.remove(tile)
-            if case .failed = outcome { failed.insert(tile) }
+            if case .failed = outcome {
+                let count = (failed[tile]?.count ?? 0) + 1
+                let wait = min(60, 2 * Double(1 << min(count - 1, 5))) * Double.random(in: 0.8...1.2)
+                failed[tile] = (count, MonotonicClock.now + wait)
+            } else {
+                failed[tile] = nil
+            }
             results.append(TileResult(tile: tile, outcome: outcome))
             resultIDs.insert(tile)
             condition.broadcast()

@@ -32,6 +32,13 @@ public protocol TileSource: Sendable {
     var attribution: String { get }
     /// The tile's payload, nil where the source has no tile (the background shows through).
     func payload(for tile: TileID) throws -> TilePayload?
+    /// How many tiles to load at once (worker threads).
+    var concurrency: Int { get }
+}
+
+extension TileSource {
+    /// Sources that read local files use the processors.
+    public var concurrency: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
 /// Tiles that show their own z/x/y: for seeing the machinery work.

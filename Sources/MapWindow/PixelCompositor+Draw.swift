@@ -38,11 +38,6 @@ extension PixelCompositor {
             case let .fillRect(r, c):
                 guard let b = DeviceRect(r, k).box(inside: t.width, t.height)?.intersection(clip) else { continue }
                 mp_fill(t.mp, b.mp, Self.premultiplied(c))
-            case let .tile(id, src, dst, opacity):
-                guard let bitmap = textures.bitmap(for: id) else { continue }
-                let w = Double(bitmap.width), h = Double(bitmap.height)
-                draw(bitmap, source: (src.x * w, src.y * h, src.width * w, src.height * h), onto: DeviceRect(dst, k),
-                     mode, clip, opacity, flags: UInt32(MP_OPAQUE) | (mode.filter ? UInt32(MP_FILTER) : 0))
             case let .sprite(key, dst, opacity):
                 guard let bitmap = sprites.bitmap(for: key) else { continue }
                 let w = Double(bitmap.width), h = Double(bitmap.height)

@@ -6,6 +6,7 @@ import MapGeometry
 import MapGraphics
 import MapTiles
 import MapWindow
+import Platform
 
 /// "LAT,LON" on the command line.
 extension Coordinate: ExpressibleByArgument {
@@ -34,17 +35,51 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Zoom level, 0 to 20 (fractions allowed).", valueName: "Z"))
     var zoom: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'debug', an .mbtiles file, or a directory of {z}/{x}/{y}.png tiles.", valueName: "SOURCE"))
+    @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', a tile URL with {z} {x} {y} (and {s} {r} {-y}), a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles file, or a directory of {z}/{x}/{y}.png tiles.", valueName: "SOURCE"))
     var tiles: String = "basemap"
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
             throw ValidationError("--zoom must be between \(Int(Camera.minZoom)) and \(Int(Camera.maxZoom)), got \(z)")
         }
-        _ = try makeSource()
+        if try onlineSource() == nil { _ = try makeSource() }
     }
 
+    /// The tile server `--tiles` names, if it names one (checked, nothing started).
+    func onlineSource() throws -> OnlineSource? {
+        do {
+            if let s = OnlineSource.builtIn.first(where: { $0.name == tiles }) { return s }
+            let lower = tiles.lowercased()
+            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+                return OnlineSource(name: "url", template: try TileURLTemplate(tiles), attribution: "", zoomRange: 0...19)
+            }
+            guard OnlineSource.isValidName(tiles), !["basemap", "debug"].contains(tiles) else { return nil }
+            return try Self.userSources().first { $0.name == tiles }
+        } catch {
+            throw ValidationError("--tiles: \(error)")
+        }
+    }
+
+    /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`; what is wrong in it is said on stderr.
+    static func userSources() throws -> [OnlineSource] {
+        let env = ProcessInfo.processInfo.environment
+        let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? FileIO.homeDirectory) + "/.config"
+        let path = config + "/meridian/sources.json"
+        guard FileIO.exists(path) else { return [] }
+        let (sources, problems) = try OnlineSource.catalog(try FileIO.read(path, limit: 1 << 20), file: path)
+        for p in problems { FileIO.printError("meridian: " + p) }
+        return sources
+    }
+
+    /// Who asks, on every request: tile servers block library defaults.
+    static let userAgent = "Meridian/\(Meridian.version) (+https://github.com/meridian-maps/meridian)"
+
     func makeSource() throws -> TileSource {
+        if let online = try onlineSource() {
+            let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online)
+            return OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: Self.userAgent)), cache: cache,
+                                    isImage: { (try? ImageDecoder.decode($0)) != nil })
+        }
         do {
             switch tiles {
             case "debug":

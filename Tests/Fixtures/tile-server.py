@@ -3,8 +3,12 @@
 Prints its port on the first line of stdout once it accepts connections."""
 import http.server, os, socket, struct, sys, threading, time, zlib
 
-def png(seed):
-    raw = b"\x00" + bytes([seed % 256, 80, 160])
+def colour(x, y):
+    """The colour of tile x, y: what the tests expect to see where it is drawn."""
+    return ((x * 40 + y * 90) % 256, 80, 160)
+
+def png(x, y=0):
+    raw = b"\x00" + bytes(colour(x, y))
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
@@ -31,7 +35,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             etag = '"t%s-%s-%s"' % (z, x, y)
             if self.headers.get("If-None-Match") == etag:
                 return self.send(304, headers=[("ETag", etag), ("Cache-Control", "max-age=600")])
-            return self.send(200, png(int(x) + int(y)), [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600"), ("ETag", etag)])
+            return self.send(200, png(int(x), int(y)), [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600"), ("ETag", etag)])
+        if p.startswith("/meridian-only/"):
+            # Tiles only for a client that says it is Meridian (as tile servers require).
+            if not (self.headers.get("User-Agent") or "").startswith("Meridian/"):
+                return self.send(403, b"say who you are")
+            z, x, y = p[len("/meridian-only/"):].removesuffix(".png").split("/")
+            return self.send(200, png(int(x), int(y)), [("Content-Type", "image/png")])
         if p == "/ua":
             return self.send(200, (self.headers.get("User-Agent") or "").encode())
         if p.startswith("/status/"):
