@@ -43,6 +43,8 @@ public final class TileLoader: @unchecked Sendable {
     /// Failures are not retried every frame: each tile waits 2 s, then twice as long after
     /// each failure, up to a minute, jittered (a server that was down is not hit in step).
     private var failed: [TileID: (count: Int, retryAt: Double)] = [:]
+    /// What the frame loop asked for last.
+    private var wanted: [TileID] = []
 
     public init(source: TileSource, workers count: Int? = nil,
                 decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {}) {
@@ -68,10 +70,20 @@ public final class TileLoader: @unchecked Sendable {
     public func want(_ tiles: [TileID]) {
         condition.lock()
         let now = MonotonicClock.now
+        wanted = tiles
         queue = tiles.filter { source.zoomRange.contains($0.z) && !inFlight.contains($0)
             && !resultIDs.contains($0) && (failed[$0].map { $0.retryAt <= now } ?? true) }
         if !queue.isEmpty { condition.broadcast() }
         condition.unlock()
+    }
+
+    /// When the soonest failed tile of those last asked for may be tried again (`MonotonicClock`
+    /// seconds): a still map wakes then, so tiles come in when the network is back. Nil when
+    /// none waits.
+    public var nextRetry: Double? {
+        condition.lock(); defer { condition.unlock() }
+        guard !failed.isEmpty else { return nil }
+        return wanted.lazy.compactMap { self.failed[$0]?.retryAt }.min()
     }
 
     /// Nothing queued, loading or waiting to be drained: every tile asked for is in (or failed).

@@ -210,6 +210,12 @@ public final class MapHost {
                 if SDL_WaitEventTimeout(&event, 250) != 0 { needsFrame = process(&event, translator) || needsFrame }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = true
+            } else if !hidden, !needsFrame, let retry = loader.nextRetry {
+                // Tiles that failed are asked for again when their wait is over (a minute at
+                // most): the network may be back.
+                let wait = Int32(clamping: Int(max(0, retry - MonotonicClock.now) * 1000) + 1)
+                if SDL_WaitEventTimeout(&event, wait) != 0 { needsFrame = process(&event, translator) || needsFrame } else { needsFrame = true }
+                cpuStart = MonotonicClock.threadCPU
             } else if !needsFrame || hidden {
                 // Idle means idle: no frames and no wake-ups until something happens.
                 guard SDL_WaitEvent(&event) != 0 else { continue }

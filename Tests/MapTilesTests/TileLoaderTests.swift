@@ -81,6 +81,28 @@ struct TileLoaderTests {
         #expect(src.requested.count == 1)
     }
 
+    /// A failed tile is asked for again once its wait is over (the network may be back), and
+    /// the loader says when that is, so a still map can wake for it.
+    @Test func aFailedTileIsTriedAgainAfterItsWait() {
+        let bad = TileID(z: 2, x: 1, y: 1)
+        let src = CountingSource(failing: [bad])
+        let l = TileLoader(source: src, workers: 1, decode: tinyDecoder)
+        defer { l.stop() }
+        l.want([bad])
+        _ = drainAll(l, expecting: 1)
+        l.want([bad])
+        guard let retry = l.nextRetry else { Issue.record("no retry time"); return }
+        #expect(retry > MonotonicClock.now)
+        // Asked for when the wait is over: requested a second time.
+        while MonotonicClock.now < retry { usleep(50_000) }
+        l.want([bad])
+        _ = drainAll(l, expecting: 1)
+        #expect(src.requested.count == 2)
+        // Nothing asked for: nothing to wake for.
+        l.want([])
+        #expect(l.nextRetry == nil)
+    }
+
     @Test func tilesOutsideTheSourcesZoomsAreNotRequested() {
         let src = CountingSource()
         let l = TileLoader(source: src, workers: 1, decode: tinyDecoder)
