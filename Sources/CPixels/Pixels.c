@@ -1,6 +1,7 @@
 // The software compositor's inner loops: copies, scaled copies and blends of 32-bit
-// premultiplied pixels. In C so that the compiler vectorises them and a frame at 1920×1080
-// costs about a millisecond: SDL's software renderer takes 3–10 ms for the same work.
+// premultiplied pixels, in C with SSE2 (Rows.h). A scaled 1920×1080 frame of distinct tiles
+// costs 1.5–1.7 ms of CPU here on its own; in the app, where tile workers share the memory
+// bus, about twice that.
 #include "CPixels.h"
 #include "Rows.h"
 

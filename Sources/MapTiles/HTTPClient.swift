@@ -35,7 +35,7 @@ public final class HTTPClient: @unchecked Sendable {
         /// A transfer that moves no byte for this long is given up.
         public var stallTimeout = 10.0
         public var totalTimeout = 30.0
-        public var maxBodyBytes = 2 << 20
+        public var maxBodyBytes = HTTPClient.maxTileBytes
         /// Connections per host (OpenStreetMap asks for few; HTTP/2 needs one).
         public var connectionsPerHost = 2
 
@@ -43,6 +43,8 @@ public final class HTTPClient: @unchecked Sendable {
     }
 
     public typealias ID = Int
+    /// No tile is larger: a bigger body is not a tile (nor is it kept on disk).
+    public static let maxTileBytes = 2 << 20
     public let options: Options
     private let lock = Lock()
     private var pending: [Transfer] = []

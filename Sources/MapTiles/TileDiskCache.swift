@@ -61,7 +61,7 @@ public final class TileDiskCache: @unchecked Sendable {
     /// said no (full, read-only), which costs nothing but a fetch next time.
     @discardableResult
     public func store(_ body: Data, freshness: HTTPFreshness, for tile: TileID, now: Double) -> Bool {
-        guard tile.isValid, freshness.storable, body.count <= HTTPClient.Options(userAgent: "").maxBodyBytes else { return false }
+        guard tile.isValid, freshness.storable, body.count <= HTTPClient.maxTileBytes else { return false }
         let p = path(for: tile)
         let folder = String(p[..<p.lastIndex(of: "/")!])
         guard FileIO.makeDirectories(folder) == nil else { return false }
@@ -90,5 +90,6 @@ public final class TileDiskCache: @unchecked Sendable {
         return total
     }
 
-    static let maxEntryBytes = (2 << 20) + 4096
+    /// A body and its header.
+    static let maxEntryBytes = HTTPClient.maxTileBytes + 4096
 }

@@ -54,8 +54,8 @@ public final class Compositor {
 
     /// The base layer rendered once, reused while only overlays animate above it.
     private var cache: SDLTexture?
-    private var cachedBase: ArraySlice<DrawCommand>?
-    private var previousBase: ArraySlice<DrawCommand>?
+    private var cachedBase: BaseFrame?
+    private var previousBase: BaseFrame?
     /// Counts for tests and the bench: frames drawn from the cache, and cache refills.
     public private(set) var cacheHits = 0
     public private(set) var cacheFills = 0
@@ -66,7 +66,7 @@ public final class Compositor {
     /// base is drawn directly (a cache would be stale every frame).
     public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int)) {
         let covered = list.tilesCoverView
-        let base = list.commands[..<min(list.baseCount, list.commands.count)]
+        let base = BaseFrame(list, textures: textures, sprites: sprites)
         defer { previousBase = base }
         // Only a pulse over a still map repeats the base frame after frame; a one-off frame
         // would pay for the fill (a synchronous render-target pass) for nothing.
@@ -88,7 +88,7 @@ public final class Compositor {
         run(list.commands[list.baseCount...], k, covered: covered)
     }
 
-    private func fillCache(_ base: ArraySlice<DrawCommand>, _ k: Double, _ size: (width: Int, height: Int), covered: Bool) -> Bool {
+    private func fillCache(_ base: BaseFrame, _ k: Double, _ size: (width: Int, height: Int), covered: Bool) -> Bool {
         if cache == nil || cache!.width != size.width || cache!.height != size.height {
             cache = nil
             guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
@@ -99,7 +99,7 @@ public final class Compositor {
             cache = SDLTexture(raw: t, width: size.width, height: size.height, renderer: renderer)
         }
         guard SDL_SetRenderTarget(renderer.raw, cache!.raw) == 0 else { cache = nil; return false }
-        run(base, k, covered: covered)
+        run(base.commands, k, covered: covered)
         SDL_SetRenderTarget(renderer.raw, nil)
         cachedBase = base
         return true

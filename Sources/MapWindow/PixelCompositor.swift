@@ -5,8 +5,8 @@ import MapTiles
 
 /// Executes a draw list into 32-bit pixels in memory (the window's surface, or a picture for
 /// `render`) with the loops of CPixels: the software path, in place of SDL's software
-/// renderer, which took 5–10 ms for a 1920×1080 frame. Pictures are the workers' bitmaps as
-/// they are (opaque tiles, premultiplied sprites): nothing is uploaded.
+/// renderer. Pictures are the workers' bitmaps as they are (opaque tiles, premultiplied
+/// sprites): nothing is uploaded.
 ///
 /// While only overlays animate over a still map, the base layer is drawn once into a picture
 /// of its own, and each frame redraws and presents only the boxes whose overlays changed
@@ -18,10 +18,8 @@ public final class PixelCompositor {
     /// The base layer's picture, for frames that repeat it.
     private var base: [UInt32] = []
     private var baseSize = (width: 0, height: 0)
-    private var cachedBase: ArraySlice<DrawCommand>?
-    private var cachedVersion = -1
-    private var previousBase: ArraySlice<DrawCommand>?
-    private var previousVersion = -1
+    private var cachedBase: BaseFrame?
+    private var previousBase: BaseFrame?
     /// What the target shows over the cached base, when it is known to show exactly that.
     private var shownOverlay: [DrawCommand]?
     private var shownTarget: PixelTarget?
@@ -44,11 +42,9 @@ public final class PixelCompositor {
     /// costs several times more and is not seen in motion); the frame at rest filters again.
     func execute(_ list: DrawList, pixelRatio k: Double, into target: PixelTarget, moving: Bool = false) -> [PixelBox] {
         let whole = target.whole
-        let end = min(list.baseCount, list.commands.count)
-        let baseCommands = list.commands[..<end]
-        // Pictures replaced under the same commands (tiles drawn anew) change the base too.
-        let version = textures.generation &+ sprites.generation
-        defer { previousBase = baseCommands; previousVersion = version }
+        let base = BaseFrame(list, textures: textures, sprites: sprites)
+        let end = base.commands.endIndex
+        defer { previousBase = base }
         if target != shownTarget { shownOverlay = nil; shownTarget = target }
         let mode = Mode(k: k, target: target, filter: !moving)
         // Only a pulse over a still map repeats the base frame after frame.
@@ -60,7 +56,7 @@ public final class PixelCompositor {
         }
         let overlay = Array(list.commands[end...])
         let size = (width: target.width, height: target.height)
-        if cachedBase == baseCommands, cachedVersion == version, baseSize == size {
+        if cachedBase == base, baseSize == size {
             cacheHits += 1
             if let shown = shownOverlay {
                 let damage = changes(from: shown, to: overlay, mode)
@@ -71,10 +67,9 @@ public final class PixelCompositor {
                 shownOverlay = overlay
                 return damage.boxes
             }
-        } else if previousBase == baseCommands, previousVersion == version {
-            fillBase(baseCommands, mode)
-            cachedBase = baseCommands
-            cachedVersion = version
+        } else if previousBase == base {
+            fillBase(base.commands, mode)
+            cachedBase = base
             cacheFills += 1
         } else {
             cachedBase = nil

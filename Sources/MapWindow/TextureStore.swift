@@ -58,7 +58,6 @@ public final class TextureStore: TileAvailability {
     /// (a frame uploads a few tiles, so a dozen free slots are enough warning).
     public func prepareSlots() { atlas?.grow(reserve: 12) }
 
-
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 
     public func isCurrent(_ tile: TileID) -> Bool { cache.contains(tile) && !stale.contains(tile) }

@@ -54,14 +54,17 @@ struct ViewOptions: ParsableArguments {
                 return OnlineSource(name: "url", template: try TileURLTemplate(tiles), attribution: "", zoomRange: 0...19)
             }
             guard OnlineSource.isValidName(tiles), !["basemap", "debug"].contains(tiles) else { return nil }
-            return try Self.userSources().first { $0.name == tiles }
+            return try Self.userSources.get().first { $0.name == tiles }
         } catch {
             throw ValidationError("--tiles: \(error)")
         }
     }
 
-    /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`; what is wrong in it is said on stderr.
-    static func userSources() throws -> [OnlineSource] {
+    /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`, read once (checking the options
+    /// and making the source both ask); what is wrong in it is said on stderr, once.
+    static let userSources = Result { try readUserSources() }
+
+    private static func readUserSources() throws -> [OnlineSource] {
         let env = ProcessInfo.processInfo.environment
         let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? FileIO.homeDirectory) + "/.config"
         let path = config + "/meridian/sources.json"
