@@ -3,8 +3,9 @@ import Glibc
 import Platform
 import MapGeometry
 
-/// The last view, restored at the next start, with the files that were open:
-/// {"center":{"lat":…,"lon":…},"zoom":…,"files":[{"path":…,"hidden":false}]}.
+/// The last view, restored at the next start, with the files that were open and the map
+/// chosen: {"center":{"lat":…,"lon":…},"zoom":…,"files":[{"path":…,"hidden":false}],
+/// "tiles":"osm","hintShown":true}.
 public struct ViewState: Codable, Equatable, Sendable {
     public struct Center: Codable, Equatable, Sendable {
         public var lat: Double
@@ -20,11 +21,17 @@ public struct ViewState: Codable, Equatable, Sendable {
     public var zoom: Double
     /// Absent in files written before files were remembered.
     public var files: [OpenFile]?
+    /// The map chosen in the layer switcher (its name); absent: the basemap.
+    public var tiles: String?
+    /// The hint that street maps are one key away was shown (it is shown once).
+    public var hintShown: Bool?
 
-    public init(center: Coordinate, zoom: Double, files: [OpenFile] = []) {
+    public init(center: Coordinate, zoom: Double, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false) {
         self.center = Center(lat: center.latitude, lon: center.longitude)
         self.zoom = zoom
         self.files = files
+        self.tiles = tiles
+        self.hintShown = hintShown ? true : nil
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: center.lat, longitude: center.lon) }

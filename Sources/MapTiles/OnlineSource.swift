@@ -7,6 +7,8 @@ import MapGeometry
 public struct OnlineSource: Hashable, Sendable {
     /// Short, stable, and safe as a folder name (the disk cache is kept per source).
     public let name: String
+    /// What the layer switcher calls it.
+    public let title: String
     public let template: TileURLTemplate
     public let attribution: String
     /// Where the attribution links to (the copyright page), when known.
@@ -18,9 +20,10 @@ public struct OnlineSource: Hashable, Sendable {
     /// tile.openstreetmap.org, whose usage policy forbids them.
     public let allowsBulk: Bool
 
-    public init(name: String, template: TileURLTemplate, attribution: String, attributionURL: String? = nil,
+    public init(name: String, title: String? = nil, template: TileURLTemplate, attribution: String, attributionURL: String? = nil,
                 zoomRange: ClosedRange<Int>, tileSize: Int = 256, allowsBulk: Bool = false) {
         self.name = name
+        self.title = title ?? name
         self.template = template
         self.attribution = attribution
         self.attributionURL = attributionURL
@@ -30,11 +33,11 @@ public struct OnlineSource: Hashable, Sendable {
     }
 
     public static let openStreetMap = OnlineSource(
-        name: "osm", template: try! TileURLTemplate("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+        name: "osm", title: "OpenStreetMap", template: try! TileURLTemplate("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
         attribution: "© OpenStreetMap contributors", attributionURL: "https://www.openstreetmap.org/copyright", zoomRange: 0...19)
 
     public static let openTopoMap = OnlineSource(
-        name: "opentopomap", template: try! TileURLTemplate("https://{s}.tile.opentopomap.org/{z}/{x}/{y}.png"),
+        name: "opentopomap", title: "OpenTopoMap", template: try! TileURLTemplate("https://{s}.tile.opentopomap.org/{z}/{x}/{y}.png"),
         attribution: "© OpenStreetMap contributors, SRTM · © OpenTopoMap (CC-BY-SA)",
         attributionURL: "https://opentopomap.org/about", zoomRange: 0...17)
 
@@ -57,6 +60,7 @@ extension OnlineSource {
     private struct Entry: Decodable {
         var name: String
         var url: String
+        var title: String?
         var attribution: String?
         var attributionURL: String?
         var minZoom: Int?
@@ -135,7 +139,8 @@ extension OnlineSource {
                 throw CatalogError(description: "attributionURL \"\(TileURLTemplate.shown(link))\": an http(s) address")
             }
         }
-        return OnlineSource(name: e.name, template: template, attribution: attribution, attributionURL: e.attributionURL,
+        let title = e.title.map { String(String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(60)) }.flatMap { $0.isEmpty ? nil : $0 }
+        return OnlineSource(name: e.name, title: title, template: template, attribution: attribution, attributionURL: e.attributionURL,
                             zoomRange: lo...hi, tileSize: size)
     }
 }

@@ -6,32 +6,83 @@ import Platform
 /// Tiles from a server, through the disk cache: a fresh cached tile is used as it is; a stale
 /// one is shown at once and asked about again in the background (a 304 refreshes it, a new
 /// picture replaces it, and offline it simply stays); a missing one is fetched while the
-/// worker waits. Answers that are not pictures, or not 200, are never cached. A 429 or 503
-/// pauses every request for as long as its Retry-After says; 5xx answers and broken
-/// connections are tried once more after a short, jittered wait; 4xx answers are not.
+/// worker waits. A fetched picture is cached only once the loader decoded it (`decoded`), and
+/// a cached one that does not decode is dropped: answers that are not pictures, or not 200,
+/// are never kept. A 429 or 503 pauses every request for as long as its Retry-After says; 5xx
+/// answers and broken connections are tried once more after a short, jittered wait; 4xx
+/// answers are not. Requests for tiles the view no longer wants are cancelled.
 public final class OnlineTileSource: TileSource, @unchecked Sendable {
     public let source: OnlineSource
     private let client: HTTPClient
     private let cache: TileDiskCache?
-    /// Whether a picture can be decoded (checked on the worker before it is cached).
-    private let isImage: @Sendable (Data) -> Bool
     private let retina: Bool
     private let lock = Lock()
     private var pausedUntil = 0.0
+    /// Fetched bodies waiting for the loader's word that they decode, before they are cached.
+    private var undecided: [TileID: HTTPFreshness] = [:]
+    /// Tiles handed over from the disk cache, not yet decoded.
+    private var fromCache = Set<TileID>()
+    /// Requests under way, by tile (to cancel those the view left).
+    private var requests: [TileID: HTTPClient.ID] = [:]
+    private var cancelled = Set<TileID>()
+    /// Why the last request failed for want of the network or the server, until one succeeds.
+    private var failure: String?
+    /// Requests made (200s, 304s and failures alike): what a test counts.
+    public private(set) var requestCount = 0
 
     public var name: String { source.name }
     public var zoomRange: ClosedRange<Int> { source.zoomRange }
     public var attribution: String { source.attribution }
     /// Workers mostly wait on the network: more of them keep more requests in flight.
     public var concurrency: Int { 8 }
+    public var isRemote: Bool { true }
 
-    public init(source: OnlineSource, client: HTTPClient, cache: TileDiskCache?, retina: Bool = false,
-                isImage: @escaping @Sendable (Data) -> Bool) {
+    public var unreachable: String? {
+        lock.lock(); defer { lock.unlock() }
+        return failure
+    }
+
+    /// `retina`: ask for @2x tiles where the template offers them (`{r}`).
+    public init(source: OnlineSource, client: HTTPClient, cache: TileDiskCache?, retina: Bool = false) {
         self.source = source
         self.client = client
         self.cache = cache
         self.retina = retina && source.template.offersRetina
-        self.isImage = isImage
+    }
+
+    /// A cheap look at the first bytes: PNG, JPEG or WebP. Garbage is not cached even before
+    /// the loader's decode says so.
+    public static func looksLikeImage(_ d: Data) -> Bool {
+        let b = [UInt8](d.prefix(12))
+        guard b.count >= 12 else { return false }
+        if b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47 { return true }
+        if b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF { return true }
+        return b[0...3] == [0x52, 0x49, 0x46, 0x46] && b[8...11] == [0x57, 0x45, 0x42, 0x50]
+    }
+
+    public func cancel(_ tiles: [TileID]) {
+        lock.lock()
+        let ids = tiles.compactMap { t -> HTTPClient.ID? in
+            guard let id = requests[t] else { return nil }
+            cancelled.insert(t)
+            return id
+        }
+        lock.unlock()
+        for id in ids { client.cancel(id) }
+    }
+
+    /// The loader decoded the payload (or could not): a fetched picture is cached now; a
+    /// cached one that does not decode is damaged, and dropped so that it is fetched anew.
+    public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {
+        lock.lock()
+        let freshness = undecided.removeValue(forKey: tile)
+        let cached = fromCache.remove(tile) != nil
+        lock.unlock()
+        if ok, let freshness, case let .encodedImage(body) = payload {
+            cache?.store(body, freshness: freshness, for: tile, now: Self.wallClock)
+        } else if !ok, cached {
+            cache?.remove(tile)
+        }
     }
 
     /// Seconds since 1970 (cache lifetimes are wall-clock times).
@@ -44,10 +95,9 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard tile.isValid, zoomRange.contains(tile.z) else { return nil }
         let now = Self.wallClock
-        let cached = cache?.entry(for: tile, now: now)
-        if let cached, cached.freshness.isFresh(at: now) { return .encodedImage(cached.body) }
-        if let cached {
-            revalidate(tile, cached)
+        if let cached = cache?.entry(for: tile, now: now) {
+            if !cached.freshness.isFresh(at: now) { revalidate(tile, cached) }
+            lock.lock(); fromCache.insert(tile); lock.unlock()
             return .encodedImage(cached.body)
         }
         return try fetch(tile, attempt: 0)
@@ -56,12 +106,15 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     private func fetch(_ tile: TileID, attempt: Int) throws -> TilePayload? {
         let wait = paused()
         if wait > 0 { throw TileSourceError(String(cFormat: "the server asked to wait %.0f s", wait)) }
-        let outcome = get(source.template.url(for: tile, retina: retina), headers: [])
+        let outcome = get(source.template.url(for: tile, retina: retina), tile: tile)
+        if case .response = outcome { reached() }
         switch outcome {
         case let .response(r) where r.status == 200:
-            guard isImage(r.body) else { throw TileSourceError("the server sent something that is not a picture") }
+            guard Self.looksLikeImage(r.body) else { throw TileSourceError("the server sent something that is not a picture") }
             let freshness = HTTPFreshness(headers: r.headers, receivedAt: Self.wallClock)
-            cache?.store(r.body, freshness: freshness, for: tile, now: Self.wallClock)
+            if freshness.storable {
+                lock.lock(); undecided[tile] = freshness; lock.unlock()
+            }
             return .encodedImage(r.body)
         case let .response(r) where r.status == 404 || r.status == 204:
             return nil // no tile here: what is under it shows
@@ -74,35 +127,58 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             return try fetch(tile, attempt: 1)
         case let .response(r):
             throw TileSourceError("the server answered \(r.status)")
+        case .failed where wasCancelled(tile):
+            throw TileLoadCancelled()
         case let .failed(reason, retryable):
             if retryable && attempt == 0 {
                 Self.backOff(attempt: attempt)
                 return try fetch(tile, attempt: 1)
             }
+            lock.lock(); failure = reason; lock.unlock()
             throw TileSourceError(reason)
         }
+    }
+
+    private func reached() {
+        lock.lock(); failure = nil; lock.unlock()
+    }
+
+    private func wasCancelled(_ tile: TileID) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return cancelled.remove(tile) != nil
     }
 
     /// Asks whether a stale tile changed; whatever happens, the stale one was already shown.
     private func revalidate(_ tile: TileID, _ cached: TileDiskCache.Entry) {
         guard paused() <= 0 else { return }
         let url = source.template.url(for: tile, retina: retina)
-        client.fetch(url, headers: cached.freshness.revalidationHeaders) { [cache, isImage] outcome in
+        lock.lock(); requestCount += 1; lock.unlock()
+        // The answer is a small write at most (no decoding): done on the network thread.
+        client.fetch(url, headers: cached.freshness.revalidationHeaders) { [weak self, cache] outcome in
             guard case let .response(r) = outcome else { return }
+            self?.reached()
             let answer = HTTPFreshness(headers: r.headers, receivedAt: Self.wallClock)
             if r.status == 304 {
                 cache?.refresh(tile, with: answer, now: Self.wallClock)
-            } else if r.status == 200, isImage(r.body) {
+            } else if r.status == 200, Self.looksLikeImage(r.body) {
+                // A new picture that does not decode is dropped when the loader meets it.
                 cache?.store(r.body, freshness: answer, for: tile, now: Self.wallClock)
             }
         }
     }
 
-    /// Fetches on the network thread and waits here (a tile worker).
-    private func get(_ url: String, headers: [String]) -> HTTPOutcome {
+    /// Fetches on the network thread and waits here (a tile worker); the request can be
+    /// cancelled meanwhile (`cancel`).
+    private func get(_ url: String, tile: TileID) -> HTTPOutcome {
         let waiter = Waiter()
-        client.fetch(url, headers: headers) { waiter.put($0) }
-        return waiter.take()
+        lock.lock()
+        requestCount += 1
+        let id = client.fetch(url, headers: []) { waiter.put($0) }
+        requests[tile] = id
+        lock.unlock()
+        let outcome = waiter.take()
+        lock.lock(); requests[tile] = nil; lock.unlock()
+        return outcome
     }
 
     private final class Waiter: @unchecked Sendable {

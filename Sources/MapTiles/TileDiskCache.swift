@@ -77,6 +77,14 @@ public final class TileDiskCache: @unchecked Sendable {
         return true
     }
 
+    /// Drops `tile`'s entry (its picture did not decode).
+    public func remove(_ tile: TileID) {
+        guard tile.isValid else { return }
+        let p = path(for: tile)
+        unlink(p)
+        forget(p)
+    }
+
     /// Refreshes an entry's freshness after a 304, keeping its bytes.
     public func refresh(_ tile: TileID, with freshness: HTTPFreshness, now: Double) {
         guard let old = entry(for: tile, now: now) else { return }

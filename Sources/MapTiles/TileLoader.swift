@@ -71,6 +71,13 @@ public final class TileLoader: @unchecked Sendable {
         condition.lock()
         let now = MonotonicClock.now
         wanted = tiles
+        // Loads under way for tiles that left the view (and its ring) are given up.
+        var gone: [TileID] = []
+        if !inFlight.isEmpty {
+            let keep = Set(tiles)
+            gone = inFlight.filter { !keep.contains($0) }
+        }
+        defer { if !gone.isEmpty { source.cancel(gone) } }
         queue = tiles.filter { source.zoomRange.contains($0.z) && !inFlight.contains($0)
             && !resultIDs.contains($0) && (failed[$0].map { $0.retryAt <= now } ?? true) }
         if !queue.isEmpty { condition.broadcast() }
@@ -135,20 +142,34 @@ public final class TileLoader: @unchecked Sendable {
             inFlight.insert(tile)
             condition.unlock()
 
-            let outcome: TileResult.Outcome
+            var outcome: TileResult.Outcome?
             do {
                 if let payload = try source.payload(for: tile) {
-                    let d = try decode(tile, payload)
-                    outcome = .bitmap(d.bitmap, places: d.places)
+                    do {
+                        let d = try decode(tile, payload)
+                        source.decoded(tile, payload: payload, ok: true)
+                        outcome = .bitmap(d.bitmap, places: d.places)
+                    } catch {
+                        source.decoded(tile, payload: payload, ok: false)
+                        throw error
+                    }
                 } else {
                     outcome = .empty
                 }
+            } catch is TileLoadCancelled {
+                outcome = nil
             } catch {
                 outcome = .failed("tile \(tile) from \(source.name): \(error)")
             }
 
             condition.lock()
             inFlight.remove(tile)
+            guard let outcome else {
+                // Given up, not failed: asked for again only if the view comes back to it.
+                condition.broadcast()
+                condition.unlock()
+                continue
+            }
             if case .failed = outcome {
                 let count = (failed[tile]?.count ?? 0) + 1
                 let wait = min(60, 2 * Double(1 << min(count - 1, 5))) * Double.random(in: 0.8...1.2)

@@ -34,11 +34,29 @@ public protocol TileSource: Sendable {
     func payload(for tile: TileID) throws -> TilePayload?
     /// How many tiles to load at once (worker threads).
     var concurrency: Int { get }
+    /// Tiles come over the network (loading them takes long enough to say so).
+    var isRemote: Bool { get }
+    /// Why the source cannot be reached now, nil when it can (or when it is local).
+    var unreachable: String? { get }
+    /// The frame no longer wants these tiles: requests for them under way may stop (their
+    /// `payload` then throws `TileLoadCancelled`).
+    func cancel(_ tiles: [TileID])
+    /// The loader decoded a payload this source gave (`ok`), or found it undecodable.
+    func decoded(_ tile: TileID, payload: TilePayload, ok: Bool)
+}
+
+/// A tile's load was given up because the view no longer wants it: not a failure.
+public struct TileLoadCancelled: Error {
+    public init() {}
 }
 
 extension TileSource {
     /// Sources that read local files use the processors.
     public var concurrency: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    public var isRemote: Bool { false }
+    public var unreachable: String? { nil }
+    public func cancel(_ tiles: [TileID]) {}
+    public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {}
 }
 
 /// Tiles that show their own z/x/y: for seeing the machinery work.

@@ -8,8 +8,8 @@ struct BaseFrame: Equatable {
     let commands: ArraySlice<DrawCommand>
     let pictures: Int
 
-    init(_ list: DrawList, textures: TextureStore, sprites: SpriteStore) {
+    init(_ list: DrawList, tiles: TilePlanes, sprites: SpriteStore) {
         commands = list.commands[..<min(list.baseCount, list.commands.count)]
-        pictures = textures.generation &+ sprites.generation
+        pictures = tiles.generation &+ sprites.generation
     }
 }

@@ -10,11 +10,11 @@ import MapGeometry
 /// rasterized before.
 public final class Compositor {
     let renderer: SDLRenderer
-    let textures: TextureStore
+    let tiles: TilePlanes
     let sprites: SpriteStore
-    public init(renderer: SDLRenderer, textures: TextureStore, sprites: SpriteStore) {
+    init(renderer: SDLRenderer, tiles: TilePlanes, sprites: SpriteStore) {
         self.renderer = renderer
-        self.textures = textures
+        self.tiles = tiles
         self.sprites = sprites
     }
 
@@ -66,7 +66,7 @@ public final class Compositor {
     /// base is drawn directly (a cache would be stale every frame).
     public func execute(_ list: DrawList, pixelRatio k: Double, outputSize: (width: Int, height: Int)) {
         let covered = list.tilesCoverView
-        let base = BaseFrame(list, textures: textures, sprites: sprites)
+        let base = BaseFrame(list, tiles: tiles, sprites: sprites)
         defer { previousBase = base }
         // Only a pulse over a still map repeats the base frame after frame; a one-off frame
         // would pay for the fill (a synchronous render-target pass) for nothing.
@@ -139,8 +139,8 @@ public final class Compositor {
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
                 var pr = pixelRect(rect, k)
                 SDL_RenderFillRect(r, &pr)
-            case let .tile(id, src, dst, opacity):
-                guard dst.intersects(view), let (tex, region) = textures.texture(for: id) else { continue }
+            case let .tile(id, plane, src, dst, opacity):
+                guard dst.intersects(view), let (tex, region) = tiles[plane]?.texture(for: id) else { continue }
                 copyTile(tex, region, src, dst, opacity, k)
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone): culled, never clipped.

@@ -15,7 +15,12 @@ extension MapHost {
         case let .clicked(p):
             // A button a layer drew takes the click; else a track may be selected.
             if let name = lastFrame.button(at: p), let result = state.press(name) {
-                if case let .show(rect) = result { show(rect, animated: true) }
+                switch result {
+                case let .show(rect): show(rect, animated: true)
+                case let .chooseTiles(name): onChooseTiles(name)
+                case let .openLink(url): onOpenLink(url)
+                case .changed: break
+                }
                 return true
             }
             return state.tracks.select(at: p, camera: controller.camera)
@@ -23,8 +28,21 @@ extension MapHost {
             if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
             else { state.tracks.showsList.toggle() }
             return true
+        case .toggleSourceList:
+            guard state.layer(SourcesLayer.self) != nil else { return false }
+            state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.showsList.toggle(); $0.hint = nil }
+            return true
+        case let .digit(n):
+            guard let choice = state.layer(SourcesLayer.self)?.choice(number: n) else { return false }
+            state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.showsList = false }
+            if choice.name != state.layer(SourcesLayer.self)?.current { onChooseTiles(choice.name) }
+            return true
         case .cancel:
             if activities.cancelAll() { return true }
+            if state.layer(SourcesLayer.self)?.showsList == true {
+                state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.showsList = false }
+                return true
+            }
             if state.tracks.selection != nil { state.tracks.selection = nil; return true }
         case let .hovered(p): return state.tracks.hover(at: p, camera: controller.camera)
         case .toggleProfile:

@@ -14,7 +14,9 @@ import MapTiles
 public final class MapHost {
     public let window: SDLWindow
     public var controller: MapController
-    public let source: TileSource
+    /// Where the map's tiles come from, and the plane under them (`setTiles`).
+    public private(set) var source: TileSource
+    public private(set) var under: UnderPlane?
     public private(set) var stats = FrameStats()
     public let clock: VsyncClock
     /// Called once, right after the first frame is on screen.
@@ -82,14 +84,25 @@ public final class MapHost {
     private var inbox: [@Sendable (MapHost) -> Void] = []
     /// Files the user asked to open: a path (dropped on the window) or nil (Ctrl+O).
     public var onOpenRequest: (String?) -> Void = { _ in }
+    /// The user chose the map of this name in the layer switcher (the embedder calls `setTiles`).
+    public var onChooseTiles: (String) -> Void = { _ in }
+    /// A link was clicked (the attribution's copyright page).
+    public var onOpenLink: (String) -> Void = { _ in }
+    /// The switcher's one-time hint was shown (the embedder remembers not to offer it again).
+    public var onHintShown: () -> Void = {}
+    private var hintReported = false
+    /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
+    private var toldFailures = Set<String>()
     /// Loads in progress whose results the picture waits for: the window does not call itself
     /// fully drawn while any is pending (the embedder counts them).
     public var pendingLoads = 0
 
     /// Shows `state` (its camera fitted to the window) with tiles from `source`.
-    public init(window: SDLWindow, state: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter()) throws {
+    public init(window: SDLWindow, state: Scene, source: TileSource, under: UnderPlane? = nil,
+                painter: VectorTilePainter = VectorTilePainter()) throws {
         self.window = window
         self.source = source
+        self.under = under
         self.painter = painter
         self.state = state
         let camera = state.camera
@@ -107,8 +120,23 @@ public final class MapHost {
         wake = WakeSignal(eventType: type)
         // SDL starts with text input on; it is wanted only while a pin's title is typed.
         SDL_StopTextInput()
-        pipeline = Self.makePipeline(window, source, painter, pixelRatio, state.background, state.layer(TracksLayer.self), wake)
+        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, state.background, state.layer(TracksLayer.self), wake)
         pipeline.rasterizer.start()
+    }
+
+    /// Shows tiles from `source` from now on, over `under` (nil: none) and `background`. The
+    /// pictures of the old source go; the view, overlays and sprites stay.
+    public func setTiles(_ source: TileSource, under: UnderPlane?, background: Color) {
+        self.source = source
+        self.under = under
+        state.background = background
+        state.tileZoomRange = source.zoomRange
+        state.underZoomRange = under?.source.zoomRange
+        state.attribution = source.attribution
+        pipeline.stop()
+        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, state.layer(TracksLayer.self), wake)
+        pipeline.rasterizer.start()
+        setDrawn(false)
     }
 
     deinit { pipeline.stop() }
@@ -227,7 +255,7 @@ public final class MapHost {
                     cpuStart = MonotonicClock.threadCPU
                     // Anything but more pictures arriving ends the wait.
                     if process(&event, translator), event.type != wakeType { settleUntil = nil }
-                    if settleUntil != nil, clock.now < until, !hasInbox, pipeline.loader.isLoading || pipeline.rasterizer.isBusy { continue }
+                    if settleUntil != nil, clock.now < until, !hasInbox, pipeline.isLoading || pipeline.rasterizer.isBusy { continue }
                 }
                 settleUntil = nil
             }
@@ -242,8 +270,8 @@ public final class MapHost {
             let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
             let moves = controller.isAnimating(at: t) || script != nil || animating
-            needsFrame = moves || loader.hasResults || pipeline.rasterizer.hasResults || spritesMade > 0
-            let making = loader.isLoading || pipeline.rasterizer.isBusy
+            needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0
+            let making = pipeline.isLoading || pipeline.rasterizer.isBusy
             settleUntil = needsFrame && !moves && making ? clock.now + settleInterval : nil
         }
         // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.
@@ -300,15 +328,15 @@ public final class MapHost {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
             pipeline.stop()
-            pipeline = Self.makePipeline(window, source, painter, ratio, state.background, state.layer(TracksLayer.self), wake)
+            pipeline = Self.makePipeline(window, source, under, painter, ratio, state.background, state.layer(TracksLayer.self), wake)
         }
     }
 
     /// The window's pipeline at a pixel density; its workers wake the frame loop.
-    private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ painter: VectorTilePainter,
+    private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ under: UnderPlane?, _ painter: VectorTilePainter,
                                      _ pixelRatio: Double, _ background: Color, _ tracks: TracksLayer?, _ wake: WakeSignal) -> RenderPipeline {
         RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source, painter: painter,
-                       pixelRatio: pixelRatio, background: background, overlay: tracks, wake: { [wake] in wake.signal() })
+                       pixelRatio: pixelRatio, background: background, under: under, overlay: tracks, wake: { [wake] in wake.signal() })
     }
 
     /// Builds and presents one frame; returns its time, how many tiles and sprites it made
@@ -327,20 +355,30 @@ public final class MapHost {
         scene.imperialUnits = controller.imperialUnits
         scene.notice = currentNotice
         scene.status = activities.status
+        if scene.layer(SourcesLayer.self) != nil {
+            let status = tileStatus
+            scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.status = status }
+        }
         pipeline.follow(scene.layer(TracksLayer.self))
         let composeStart = MonotonicClock.threadCPU
-        var list = scene.compose(at: t, tiles: store, sprites: sprites)
+        let under = pipeline.underStore
+        var list = scene.compose(at: t, tiles: store, under: under, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
             let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
-            if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, sprites: sprites) }
+            if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, under: under, sprites: sprites) }
         }
         controller.pins.calloutFrame = list.calloutFrame
         controller.pins.calloutTitleFrame = list.calloutTitleFrame
         controller.pins.clusterFrames = list.pinClusters.map(\.frame)
         controller.pins.pressablePins = list.pressablePins
         lastFrame = list
+        if !hintReported, list.buttons.contains(where: { $0.name == "sources.hint" }) {
+            hintReported = true
+            onHintShown()
+        }
         loader.want(list.wantedTiles)
+        pipeline.underLoader?.want(list.wantedUnderTiles)
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.
         let tilesSettled = loader.isIdle
@@ -414,14 +452,31 @@ public final class MapHost {
     private func drainTiles(while inBudget: () -> Bool) -> Int {
         var n = 0
         repeat {
-            guard let r = loader.drain(max: 1).first else { return n }
-            if let message = store.accept(r) { onMessage(message) }
+            let (accepted, message) = pipeline.acceptTile()
+            guard accepted else { return n }
+            if let message { tell(tileFailure: message) }
             n += 1
         } while inBudget()
         return n
     }
 
     public func resetStats() { stats.reset() }
+
+    /// Says why a tile failed, once per reason: offline, every tile fails the same way.
+    private func tell(tileFailure message: String) {
+        // "tile 9/260/175 from osm: reason": the reason is what repeats.
+        let reason = message.split(separator: ":", maxSplits: 1).last.map(String.init) ?? message
+        guard toldFailures.insert(reason).inserted else { return }
+        if toldFailures.count > 256 { toldFailures = [reason] }
+        onMessage(message)
+    }
+
+    /// How the map's tiles are coming, for the layer switcher: a server out of reach, or
+    /// tiles on their way over the network (local sources are too quick to say so).
+    private var tileStatus: SourcesLayer.Status {
+        if let reason = source.unreachable { return .unreachable(reason) }
+        return source.isRemote && loader.isLoading ? .loading : .ready
+    }
 }
 
 /// Wakes the frame loop from a worker thread with one SDL user event, coalesced.

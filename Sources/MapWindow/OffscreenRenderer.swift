@@ -48,30 +48,42 @@ public final class OffscreenRenderer {
     /// Loads what the view needs (waiting up to `timeout`), then composes at `t` and draws.
     /// Returns messages about tiles that failed (drawn with their parents instead).
     @discardableResult
-    public func render(_ scene: Scene, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
+    public func render(_ scene: Scene, source: TileSource, under: UnderPlane? = nil, painter: VectorTilePainter = VectorTilePainter(),
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height),
                                       source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background,
-                                      overlay: scene.layer(TracksLayer.self))
+                                      under: under, overlay: scene.layer(TracksLayer.self))
         let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
         defer { pipeline.stop() }
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
-        var list = scene.compose(at: t, tiles: store, sprites: sprites)
+        func compose() -> DrawList { scene.compose(at: t, tiles: store, under: pipeline.underStore, sprites: sprites) }
+        var list = compose()
         // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {
             loader.want(list.wantedTiles)
             let idle = loader.waitUntilIdle(deadline: deadline)
             let results = loader.drain()
             for r in results { if let m = store.accept(r) { messages.append(m) } }
-            list = scene.compose(at: t, tiles: store, sprites: sprites)
+            list = compose()
             if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
             if results.isEmpty { break } // what is still missing failed; parents cover it
+        }
+        // What the map's own tiles leave bare, the plane under them fills.
+        if let underLoader = pipeline.underLoader, let underStore = pipeline.underStore {
+            for _ in 0..<4 where !list.wantedUnderTiles.isEmpty {
+                underLoader.want(list.wantedUnderTiles)
+                guard underLoader.waitUntilIdle(deadline: deadline) else { throw Timeout(missing: list.wantedUnderTiles.count, seconds: timeout) }
+                let results = underLoader.drain()
+                for r in results { if let m = underStore.accept(r) { messages.append(m) } }
+                list = compose()
+                if results.isEmpty { break }
+            }
         }
         // Then every sprite the picture wants; a rasterized label's true size can free or
         // take room for another, so settle in a few rounds.
         for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
-            list = scene.compose(at: t, tiles: store, sprites: sprites)
+            list = compose()
         }
         guard case let .pixels(compositor) = pipeline.drawer else { preconditionFailure("render draws in software") }
         _ = compositor.execute(list, pixelRatio: pixelRatio, into: target)

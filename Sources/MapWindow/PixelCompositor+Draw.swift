@@ -27,9 +27,9 @@ extension PixelCompositor {
             case let .clear(c):
                 let colour = Self.premultiplied(c.withAlpha(1))
                 for part in visibleParts(of: clip, under: later) { mp_fill(t.mp, part.mp, colour) }
-            case let .tile(id, src, dst, opacity):
+            case let .tile(id, plane, src, dst, opacity):
                 let d = DeviceRect(dst, k)
-                guard let bitmap = textures.bitmap(for: id), let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }
+                guard let bitmap = tiles[plane]?.bitmap(for: id), let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }
                 let w = Double(bitmap.width), h = Double(bitmap.height)
                 for part in visibleParts(of: box, under: later) {
                     draw(bitmap, source: (src.x * w, src.y * h, src.width * w, src.height * h), onto: d,
@@ -66,7 +66,7 @@ extension PixelCompositor {
     /// (its edges are whole pixels, so its box is exactly the pixels it draws).
     private func opaqueTiles(in commands: ArraySlice<DrawCommand>, _ mode: Mode) -> [(index: Int, box: PixelBox)] {
         zip(commands.indices, commands).compactMap { index, command in
-            guard case let .tile(id, _, dst, opacity) = command, opacity >= 1, textures.hasPixels(id),
+            guard case let .tile(id, plane, _, dst, opacity) = command, opacity >= 1, tiles[plane]?.hasPixels(id) == true,
                   let box = DeviceRect(dst, mode.k).box(inside: mode.target.width, mode.target.height) else { return nil }
             return (index, box)
         }

@@ -12,7 +12,7 @@ import MapTiles
 /// of its own, and each frame redraws and presents only the boxes whose overlays changed
 /// (`DamageRegion`): a pulse costs its own few thousand pixels, not the window's two million.
 public final class PixelCompositor {
-    let textures: TextureStore
+    let tiles: TilePlanes
     let sprites: SpriteStore
 
     /// The base layer's picture, for frames that repeat it.
@@ -28,8 +28,8 @@ public final class PixelCompositor {
     public private(set) var cacheHits = 0
     public private(set) var cacheFills = 0
 
-    init(textures: TextureStore, sprites: SpriteStore) {
-        self.textures = textures
+    init(tiles: TilePlanes, sprites: SpriteStore) {
+        self.tiles = tiles
         self.sprites = sprites
     }
 
@@ -42,7 +42,7 @@ public final class PixelCompositor {
     /// costs several times more and is not seen in motion); the frame at rest filters again.
     func execute(_ list: DrawList, pixelRatio k: Double, into target: PixelTarget, moving: Bool = false) -> [PixelBox] {
         let whole = target.whole
-        let base = BaseFrame(list, textures: textures, sprites: sprites)
+        let base = BaseFrame(list, tiles: tiles, sprites: sprites)
         let end = base.commands.endIndex
         defer { previousBase = base }
         if target != shownTarget { shownOverlay = nil; shownTarget = target }
@@ -121,7 +121,7 @@ public final class PixelCompositor {
         let (w, h) = (mode.target.width, mode.target.height)
         switch command {
         case .clear: return mode.target.whole
-        case let .fillRect(r, _), let .tile(_, _, r, _), let .sprite(_, r, _):
+        case let .fillRect(r, _), let .tile(_, _, _, r, _), let .sprite(_, r, _):
             return DeviceRect(r, mode.k).box(inside: w, h, margin: 1)
         case let .rotatedSprite(_, r, _, _):
             // Any turn stays inside the circle through the corners.

@@ -18,14 +18,27 @@ enum FrameDrawer {
     }
 }
 
+/// A source of tiles laid under the map's own (the embedded basemap under online tiles), with
+/// the colour its tiles are laid over.
+public struct UnderPlane {
+    public let source: TileSource
+    public let background: Color
+    public init(source: TileSource, background: Color) { self.source = source; self.background = background }
+}
+
 /// Everything that turns a tile source into pictures at one pixel density: the loader and its
-/// rasterizer, the tile and sprite pictures, and the compositor drawing with them. A new
-/// density (the window moved to a HiDPI screen) gets a new pipeline.
+/// rasterizer, the tile and sprite pictures, and the compositor drawing with them; the same
+/// for the plane under the map's tiles, when there is one. A new density (the window moved
+/// to a HiDPI screen) or a new source gets a new pipeline.
 struct RenderPipeline {
     let store: TextureStore
     let sprites: SpriteStore
     let drawer: FrameDrawer
     private(set) var loader: TileLoader
+    /// The plane under the map's tiles: its pictures and its loader.
+    let underStore: TextureStore?
+    private(set) var underLoader: TileLoader?
+    private let under: UnderPlane?
     /// Draws the window's sprites off the frame thread (started on first use).
     let rasterizer: SpriteRasterizer
     private let source: TileSource
@@ -41,13 +54,18 @@ struct RenderPipeline {
     /// pixels) sizes the tile store; `wake` is called when tiles or sprites arrive. Tiles are
     /// laid over `background` (the map's colour under them), with `overlay` on top.
     init(renderer: SDLRenderer?, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
-         pixelRatio: Double, background: Color, overlay: TracksLayer? = nil, wake: @escaping @Sendable () -> Void = {}) {
-        store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport)
+         pixelRatio: Double, background: Color, under: UnderPlane? = nil, overlay: TracksLayer? = nil,
+         wake: @escaping @Sendable () -> Void = {}) {
+        let tilePixels = TileRasterizer.tilePixels(pixelRatio: pixelRatio)
+        store = TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport)
+        underStore = under.map { _ in TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport) }
+        self.under = under
         sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
+        let planes = TilePlanes(main: store, under: underStore)
         if let renderer {
-            drawer = .gpu(Compositor(renderer: renderer, textures: store, sprites: sprites))
+            drawer = .gpu(Compositor(renderer: renderer, tiles: planes, sprites: sprites))
         } else {
-            drawer = .pixels(PixelCompositor(textures: store, sprites: sprites))
+            drawer = .pixels(PixelCompositor(tiles: planes, sprites: sprites))
         }
         self.source = source
         self.painter = painter
@@ -56,7 +74,10 @@ struct RenderPipeline {
         order = renderer?.textureOrder ?? .argb
         self.wake = wake
         overlayRevision = overlay?.revision ?? 0
-        loader = Self.makeLoader(source, painter, pixelRatio, order, background, overlay.flatMap(TrackOverlay.init(layer:)), wake)
+        let tracks = overlay.flatMap(TrackOverlay.init(layer:))
+        loader = Self.makeLoader(source, painter, pixelRatio, order, background, tracks, wake)
+        let order = order
+        underLoader = under.map { Self.makeLoader($0.source, painter, pixelRatio, order, $0.background, tracks, wake) }
         rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
     }
 
@@ -73,12 +94,29 @@ struct RenderPipeline {
         guard revision != overlayRevision else { return }
         overlayRevision = revision
         loader.stop()
-        loader = Self.makeLoader(source, painter, pixelRatio, order, background, tracks.flatMap(TrackOverlay.init(layer:)), wake)
+        underLoader?.stop()
+        let overlay = tracks.flatMap(TrackOverlay.init(layer:))
+        loader = Self.makeLoader(source, painter, pixelRatio, order, background, overlay, wake)
+        underLoader = under.map { Self.makeLoader($0.source, painter, pixelRatio, order, $0.background, overlay, wake) }
         store.invalidate()
+        underStore?.invalidate()
     }
+
+    /// Takes up to one finished tile of either plane (the map's own first); nil when none
+    /// waits. Returns the message of a tile that failed.
+    func acceptTile() -> (accepted: Bool, message: String?) {
+        if let r = loader.drain(max: 1).first { return (true, store.accept(r)) }
+        if let underLoader, let underStore, let r = underLoader.drain(max: 1).first { return (true, underStore.accept(r)) }
+        return (false, nil)
+    }
+
+    /// Tiles are being loaded or made for either plane.
+    var isLoading: Bool { loader.isLoading || (underLoader?.isLoading ?? false) }
+    var hasTileResults: Bool { loader.hasResults || (underLoader?.hasResults ?? false) }
 
     func stop() {
         loader.stop()
+        underLoader?.stop()
         rasterizer.stop()
     }
 }

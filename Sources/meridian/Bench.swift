@@ -111,14 +111,12 @@ struct Bench: ParsableCommand {
 
     /// `track`: a GPX file whose track is drawn for one more run of the zoom script.
     private func windowRows(track: String) throws -> [Row] {
-        let options = try ViewOptions.parse(["--tiles", tiles])
         let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080, renderer: renderer)
         let paris = Coordinate(latitude: 48.85, longitude: 2.35)
         let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
-        let source = try options.makeSource()
-        var scene = Scene(camera: start, background: options.background(for: source), tileZoomRange: source.zoomRange)
-        scene.attribution = source.attribution
-        let host = try MapHost(window: window, state: scene, source: source)
+        let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
+        let scene = makeScene(camera: start, tiles: made, overlays: OverlayOptions(), demoAt: nil, pins: [])
+        let host = try MapHost(window: window, state: scene, source: made.source, under: made.under)
         // The first screen loads before the user can act; start-up has its own rows above.
         quit(after: 1)
         host.run()

@@ -48,14 +48,26 @@ struct Open: ParsableCommand {
         // Started without files, the window reopens those open when it was last closed (the
         // view is the saved one, so it does not move to them).
         let reopen = files.isEmpty && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
-        let (last, open) = try showWindow(camera: camera, notices: notices, reopen: reopen)
+        let end = try showWindow(camera: camera, notices: notices, reopen: reopen, tiles: view.tiles ?? saved?.tiles ?? MapSources.basemap,
+                                 hintShown: saved?.hintShown ?? false)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
-            do { try ViewState(center: last.centerCoordinate, zoom: last.zoom, files: open).save(to: stateURL) } catch {
+            do {
+                try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, files: end.open,
+                              tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown).save(to: stateURL)
+            } catch {
                 warn("could not save the view: \(error)")
             }
         }
+    }
+
+    /// What the window leaves to remember.
+    private struct WindowEnd {
+        var camera: Camera
+        var open: [ViewState.OpenFile]
+        var tiles: String
+        var hintShown: Bool
     }
 
     /// Loads the pins file into the window and saves it after every change; returns the saver
@@ -81,7 +93,7 @@ struct Open: ParsableCommand {
     }
 
     /// Runs the window until the user quits; returns the last camera.
-    private func showWindow(camera: Camera, notices: [String], reopen: [ViewState.OpenFile]) throws -> (Camera, [ViewState.OpenFile]) {
+    private func showWindow(camera: Camera, notices: [String], reopen: [ViewState.OpenFile], tiles name: String, hintShown: Bool) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -98,18 +110,34 @@ struct Open: ParsableCommand {
             warn("video driver: \(SDL.videoDriver), renderer: \(window.rendererName)")
         }
         var notices = notices
-        let source: TileSource
-        do { source = try view.makeSource() } catch where view.tiles == "basemap" {
-            // A broken install should still open a window that says what is wrong.
-            notices.append("\(error); showing a placeholder grid")
-            source = DebugGridSource()
-        }
+        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, notices: &notices)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
         // The demo location (no overlay options) sits where the window first looks.
-        let scene = makeScene(camera: camera, source: source, view: view, overlays: overlays,
-                              demoAt: camera.centerCoordinate, pins: loaded.pins)
-        let host = try MapHost(window: window, state: scene, source: source)
+        var scene = makeScene(camera: camera, tiles: tiles, overlays: overlays, demoAt: camera.centerCoordinate, pins: loaded.pins)
+        var switcher = SourcesLayer(choices: MapSources.choices(current: shownName), current: shownName)
+        switcher.hint = hintShown ? nil : "Street maps are one key away: press L"
+        scene.layers.append(switcher)
+        let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
+        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown)
+        host.onHintShown = { end.hintShown = true }
+        host.onChooseTiles = { [unowned host] name in
+            do {
+                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio)
+                host.setTiles(made.source, under: made.under, background: made.background)
+                host.state.attributionURL = made.link
+                host.state.underAttribution = made.under?.source.attribution ?? ""
+                host.state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
+                end.tiles = name
+            } catch {
+                host.showNotice("Cannot show \(name): \(error)")
+            }
+        }
+        host.onOpenLink = { [unowned host] url in
+            // showNotice may be called from any thread.
+            let notices = UncheckedSendable(host)
+            Browser.open(url) { notices.value.showNotice($0) }
+        }
         for n in notices { host.showNotice(n) }
         let saver = loadPins(into: host, file: file, loaded: loaded)
         opener.attach(host)
@@ -140,7 +168,20 @@ struct Open: ParsableCommand {
         }
         host.run()
         saver?.flush()
-        let open = host.state.tracks.files.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
-        return (host.camera, open)
+        end.open = host.state.tracks.files.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+        end.camera = host.camera
+        return end
+    }
+
+    /// The map `name` names, or what stands in when it cannot be had (said in `notices`):
+    /// the basemap, or a placeholder grid when even that is missing (a broken install still
+    /// opens a window that says what is wrong). Returns the name of the map shown.
+    private func openTiles(_ name: String, pixelRatio: Double, notices: inout [String]) -> (MapSources.Tiles, String) {
+        do { return (try MapSources.tiles(name, pixelRatio: pixelRatio), name) } catch {
+            notices.append(name == MapSources.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
+        }
+        if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap) { return (base, MapSources.basemap) }
+        let grid = DebugGridSource()
+        return (MapSources.Tiles(source: grid, under: nil, background: MapSources.background(for: grid)), "debug")
     }
 }

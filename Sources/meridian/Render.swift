@@ -71,7 +71,7 @@ struct Render: ParsableCommand {
         do {
             let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
                                           pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
-            let source = try view.makeSource()
+            let tiles = try MapSources.tiles(view.tileName, pixelRatio: scale)
             var pinList: [Pin] = []
             if let pins {
                 // Render only reads: a file it cannot read is reported and left as it is.
@@ -79,7 +79,7 @@ struct Render: ParsableCommand {
                 for p in loaded.problems { warn(p) }
                 pinList = loaded.pins
             }
-            var scene = makeScene(camera: camera, source: source, view: view, overlays: overlays, demoAt: nil, pins: pinList)
+            var scene = makeScene(camera: camera, tiles: tiles, overlays: overlays, demoAt: nil, pins: pinList)
             scene.showsLabels = !noLabels
             scene.imperialUnits = imperial
             let opened = TrackFiles.read(files)
@@ -100,7 +100,7 @@ struct Render: ParsableCommand {
             }
             scene.tracks.showsList = trackList && !scene.tracks.files.isEmpty
             if profile, !scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
-            for m in try r.render(scene, source: source, at: at, timeout: timeout) { warn(m) }
+            for m in try r.render(scene, source: tiles.source, under: tiles.under, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
             if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }

@@ -83,6 +83,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.connection.close()
             return
+        if p == "/fakepng":
+            # A PNG's signature, then nonsense: looks like a picture, does not decode.
+            return self.send(200, b"\x89PNG\r\n\x1a\n" + os.urandom(500), [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600")])
         if p == "/garbage":
             return self.send(200, os.urandom(3000), [("Content-Type", "image/png")])
         if p == "/to-file":

@@ -53,4 +53,7 @@ public enum HostAction: Hashable, Sendable {
     /// Show or hide the elevation profile (key E), the list of open files (key T).
     case toggleProfile
     case toggleTrackList
+    /// Open or close the list of maps (key L); a digit key (1–9) while it is open.
+    case toggleSourceList
+    case digit(Int)
 }

@@ -142,6 +142,8 @@ public struct MapController: Sendable {
         case .letter("c") where mods.isEmpty: return [.cycleTrackColors]
         case .letter("e") where mods.isEmpty: return [.toggleProfile]
         case .letter("t") where mods.isEmpty: return [.toggleTrackList]
+        case .letter("l") where mods.isEmpty: return [.toggleSourceList]
+        case let .letter(c) where mods.isEmpty && c.isASCII && c.isWholeNumber: return [.digit(c.wholeNumberValue ?? 0)]
         case .escape: return [.cancel]
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)

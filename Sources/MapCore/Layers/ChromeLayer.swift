@@ -6,6 +6,10 @@ import MapGeometry
 public struct ChromeLayer: MapLayer {
     /// Credit for the data shown, bottom right; empty for none.
     public var attribution = ""
+    /// Where a click on the attribution leads (the copyright page); nil: nowhere.
+    public var attributionURL: String?
+    /// Credit for the plane under the map's tiles, added while any of it shows.
+    public var underAttribution = ""
     public var imperialUnits = false
     public var showsScaleBar = true
     /// Long work under way (opening a large file), on a dark plate at the bottom centre.
@@ -18,8 +22,15 @@ public struct ChromeLayer: MapLayer {
     static let plate = Color(hex: 0xFFFFFF, alpha: 0.72)
     static let ink = Color(hex: 0x333333)
 
+    /// The credit shown: the map's, and the plane's under it while that shows.
+    private func credit(_ context: LayerContext) -> String {
+        guard !underAttribution.isEmpty, !context.underShownTiles.isEmpty else { return attribution }
+        return attribution.isEmpty ? underAttribution : attribution + " · " + underAttribution
+    }
+
     /// The attribution's text rectangle and plate, when its sprite is ready.
     private func attributionFrames(_ context: LayerContext) -> (text: ScreenRect, plate: ScreenRect)? {
+        let attribution = credit(context)
         guard !attribution.isEmpty, let s = context.sprites.size(of: .text(attribution, .chrome)) else { return nil }
         let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height - context.bottomInset
         let r = ScreenRect(x: w - s.width - 4, y: h - s.height - 2, width: s.width, height: s.height)
@@ -42,9 +53,15 @@ public struct ChromeLayer: MapLayer {
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         composeStatus(into: &list, context: context)
+        let attribution = credit(context)
         if let a = attributionFrames(context) {
             list.commands.append(.fillRect(a.plate, Self.plate))
             list.commands.append(.sprite(.text(attribution, .chrome), destination: a.text, opacity: 1))
+            if attributionURL != nil {
+                // A link: underlined, and clickable.
+                list.commands.append(.fillRect(ScreenRect(x: a.text.x, y: a.text.maxY - 2, width: a.text.width, height: 1), Self.ink.withAlpha(0.5)))
+                list.buttons.append((a.plate, "chrome.attribution"))
+            }
         } else if !attribution.isEmpty {
             list.wantedSprites.insert(.text(attribution, .chrome), at: 0)
         }
@@ -59,6 +76,11 @@ public struct ChromeLayer: MapLayer {
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), Self.ink))
         list.commands.append(.sprite(.text(bar.label, .chrome), destination: label, opacity: 1))
+    }
+
+    public mutating func press(_ button: String) -> PressResult? {
+        guard button == "chrome.attribution", let attributionURL else { return nil }
+        return .openLink(attributionURL)
     }
 
     private func composeStatus(into list: inout DrawList, context: LayerContext) {

@@ -14,6 +14,10 @@ public struct LabelsLayer: MapLayer {
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
         for t in context.shownTiles where used.insert(t).inserted { candidates += context.tiles.places(in: t) }
+        if let under = context.under {
+            used.removeAll()
+            for t in context.underShownTiles where used.insert(t).inserted { candidates += under.places(in: t) }
+        }
         guard !candidates.isEmpty else { return }
         let sprites = context.sprites
         let placed = placer.place(candidates, camera: context.camera, sprites: sprites, reserved: context.labelExclusions)

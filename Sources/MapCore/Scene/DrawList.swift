@@ -11,13 +11,19 @@ public struct UnitRect: Hashable, Sendable {
     public static let full = UnitRect(x: 0, y: 0, width: 1, height: 1)
 }
 
+/// Which tiles a tile command draws: the map's own, or the embedded basemap lying under them
+/// (shown where online tiles are loading or cannot be had, so the map is never blank).
+public enum TilePlane: UInt8, Hashable, Sendable {
+    case main, under
+}
+
 /// One thing for the compositor to place. Everything is in logical points; the compositor
 /// multiplies by the pixel ratio.
 public enum DrawCommand: Hashable, Sendable {
     /// Fills the whole viewport.
     case clear(Color)
-    /// Places the texture of a (wrapped) tile, or part of it, into a screen rectangle.
-    case tile(TileID, source: UnitRect, destination: ScreenRect, opacity: Double)
+    /// Places the texture of a (wrapped) tile of a plane, or part of it, into a screen rectangle.
+    case tile(TileID, plane: TilePlane, source: UnitRect, destination: ScreenRect, opacity: Double)
     case fillRect(ScreenRect, Color)
     /// Places a rasterized sprite (text, dot) into a screen rectangle.
     case sprite(SpriteKey, destination: ScreenRect, opacity: Double)
@@ -30,6 +36,9 @@ public struct DrawList: Sendable {
     public var commands: [DrawCommand] = []
     /// Tiles the scene wants loaded, most important first (wrapped ids).
     public var wantedTiles: [TileID] = []
+    /// Tiles of the plane under the map's own that the scene wants loaded (where its own
+    /// have no picture yet).
+    public var wantedUnderTiles: [TileID] = []
     /// Tiles the scene had to replace with a parent or children: the map is not fully drawn.
     public var missingTiles = 0
     /// Every point of the view lies on a ready tile of the display zoom with a picture, and
@@ -87,9 +96,17 @@ public struct DrawList: Sendable {
     /// The commands as text, one a line: what a test compares between two renderers.
     public func dump() -> String { commands.map { "\($0)" }.joined(separator: "\n") + "\n" }
 
+    /// The map's own tile commands (not the plane under them).
     public var tileCommands: [(TileID, UnitRect, ScreenRect)] {
         commands.compactMap {
-            if case let .tile(id, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
+            if case let .tile(id, .main, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
+        }
+    }
+
+    /// The commands drawing the plane under the map's own tiles.
+    public var underTileCommands: [(TileID, UnitRect, ScreenRect)] {
+        commands.compactMap {
+            if case let .tile(id, .under, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
         }
     }
 }

@@ -39,6 +39,10 @@ public enum PressResult: Sendable, Equatable {
     case changed
     /// Show this part of the world (fly there).
     case show(MapRect)
+    /// Show the map of this name (the layer switcher's choice).
+    case chooseTiles(String)
+    /// Open this web page (an http(s) address) in the browser.
+    case openLink(String)
 }
 
 /// What a layer knows of the frame it composes.
@@ -50,6 +54,10 @@ public struct LayerContext {
     public let tiles: TileAvailability
     /// Ready tiles whose places count for labels (drawn, standing in, or in the ring).
     public let shownTiles: [TileID]
+    /// The plane under the map's own tiles, and those of its tiles drawn (their places
+    /// count for labels too).
+    public internal(set) var under: TileAvailability?
+    public internal(set) var underShownTiles: [TileID] = []
     /// Filled before any layer composes, from every layer's `labelExclusions`.
     public internal(set) var labelExclusions: [ScreenRect] = []
     /// Points at the bottom covered by panels (the largest any layer asks for).

@@ -33,6 +33,9 @@ public struct Scene {
     public var camera: Camera
     public var background: Color
     public var tileZoomRange: ClosedRange<Int>
+    /// The zooms of the plane under the map's own tiles (the embedded basemap under online
+    /// tiles); nil when there is none.
+    public var underZoomRange: ClosedRange<Int>?
     /// Rings of tiles kept loaded around the view, so panning finds them ready.
     public var bufferRing = 1
     /// Every layer, bottom to top within each level (see `LayerLevel`).
@@ -79,11 +82,15 @@ public struct Scene {
         }
     }
 
-    public func compose(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites()) -> DrawList {
+    /// `under`: the tiles of the plane under the map's own (see `underZoomRange`).
+    public func compose(at t: Double, tiles: TileAvailability, under: TileAvailability? = nil,
+                        sprites: SpriteAvailability = NoSprites()) -> DrawList {
         var list = DrawList()
         list.commands.append(.clear(background))
-        let shown = composeTiles(into: &list, tiles: tiles)
+        let (shown, underShown) = composeTiles(into: &list, tiles: tiles, under: under)
         var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: tiles, shownTiles: shown)
+        context.under = under
+        context.underShownTiles = underShown
         context.bottomInset = layers.map { $0.bottomInset(context) }.max() ?? 0
         context.labelExclusions = layers.flatMap { $0.labelExclusions(context) }
         for level in LayerLevel.allCases {
@@ -100,16 +107,35 @@ public struct Scene {
     /// neighbours share edges exactly (no seams after rounding).
     public func screenRect(of tile: TileID) -> ScreenRect { TileLayout.screenRect(of: tile, camera: camera) }
 
-    /// The base map's tiles (see `TileLayout`); returns the ready tiles whose places count
-    /// for labels.
-    private func composeTiles(into list: inout DrawList, tiles: TileAvailability) -> [TileID] {
+    /// The base map's tiles (see `TileLayout`), over those of the plane under them where
+    /// they have no picture; returns the ready tiles of each plane whose places count for labels.
+    private func composeTiles(into list: inout DrawList, tiles: TileAvailability, under: TileAvailability?) -> ([TileID], [TileID]) {
         let layout = TileLayout(camera: camera, zoomRange: tileZoomRange, bufferRing: bufferRing, tiles: tiles) {
-            .tile($0, source: $1, destination: $2, opacity: 1)
+            .tile($0, plane: .main, source: $1, destination: $2, opacity: 1)
+        }
+        var underShown: [TileID] = []
+        if let under, let range = underZoomRange, !layout.uncovered.isEmpty {
+            // Where the map's own tiles have nothing to show yet, the plane under them shows,
+            // at the same zoom where it can (an ancestor's part where it cannot go so deep).
+            let z = min(max(layout.uncovered[0].z, range.lowerBound), range.upperBound)
+            var seen = Set<TileID>()
+            let only = layout.uncovered.compactMap { t -> TileID? in
+                let u = t.z > z ? t.ancestor(atZoom: z) : t
+                return u.z == z && seen.insert(u).inserted ? u : nil
+            }
+            if !only.isEmpty {
+                let below = TileLayout(camera: camera, zoomRange: range, bufferRing: 0, tiles: under, only: only) {
+                    .tile($0, plane: .under, source: $1, destination: $2, opacity: 1)
+                }
+                list.commands += below.commands
+                list.wantedUnderTiles = below.wanted
+                underShown = below.shown
+            }
         }
         list.commands += layout.commands
         list.missingTiles += layout.missing
         list.wantedTiles = layout.wanted
         list.tilesCoverView = layout.coversView
-        return layout.shown
+        return (layout.shown, underShown)
     }
 }

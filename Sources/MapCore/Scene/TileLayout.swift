@@ -16,13 +16,23 @@ struct TileLayout {
     var shown: [TileID] = []
     /// Every visible tile is ready and current, with a picture, and the world fills the view.
     var coversView = false
+    /// Visible tiles (unwrapped) with no picture of their own or of an ancestor: what shows
+    /// there is what lies under this layout (the basemap under online tiles, or the clear).
+    var uncovered: [TileID] = []
+
+    /// The tile zoom a camera shows for a source's zooms.
+    static func zoom(for camera: Camera, in zoomRange: ClosedRange<Int>) -> Int {
+        TileCover.tileZoom(forZoom: camera.zoom, minZoom: zoomRange.lowerBound, maxZoom: zoomRange.upperBound)
+    }
 
     /// `place` makes the command that draws a tile's `source` part into a screen rectangle.
-    init(camera: Camera, zoomRange: ClosedRange<Int>, bufferRing: Int, tiles: TileAvailability,
+    /// `only`: the visible tiles to lay out (unwrapped, all of one zoom), in place of those
+    /// covering the view; with it, no ring is loaded.
+    init(camera: Camera, zoomRange: ClosedRange<Int>, bufferRing: Int, tiles: TileAvailability, only: [TileID]? = nil,
          place: (TileID, UnitRect, ScreenRect) -> DrawCommand) {
-        let z = TileCover.tileZoom(forZoom: camera.zoom, minZoom: zoomRange.lowerBound, maxZoom: zoomRange.upperBound)
+        let z = only?.first?.z ?? Self.zoom(for: camera, in: zoomRange)
         let rect = camera.visibleMapRect
-        let visible = TileCover.tiles(covering: rect, tileZoom: z)
+        let visible = only ?? TileCover.tiles(covering: rect, tileZoom: z)
         var ancestors: [DrawCommand] = [], children: [DrawCommand] = [], exact: [DrawCommand] = []
         var seen = Set<TileID>()
         var allPictured = true
@@ -30,7 +40,9 @@ struct TileLayout {
             let w = tile.wrapped
             let dst = Self.screenRect(of: tile, camera: camera)
             if tiles.isReady(w) {
-                allPictured = allPictured && tiles.hasPixels(w)
+                let pictured = tiles.hasPixels(w)
+                allPictured = allPictured && pictured
+                if !pictured { uncovered.append(tile) }
                 exact.append(place(w, .full, dst))
                 shown.append(w)
                 // An older picture stands in until the current one arrives.
@@ -45,6 +57,8 @@ struct TileLayout {
             if let (a, src) = Self.readyAncestor(of: w, lowest: zoomRange.lowerBound, tiles: tiles) {
                 ancestors.append(place(a, src, dst))
                 shown.append(a)
+            } else {
+                uncovered.append(tile)
             }
             if tile.z < zoomRange.upperBound {
                 for (i, c) in w.children.enumerated() where tiles.isReady(c) {
@@ -58,7 +72,7 @@ struct TileLayout {
         commands = ancestors + children + exact
         // Then the ring around the view, loaded at lower priority.
         let missingTiles = wanted
-        for tile in TileCover.tiles(covering: rect, tileZoom: z, buffer: bufferRing) {
+        for tile in only == nil ? TileCover.tiles(covering: rect, tileZoom: z, buffer: bufferRing) : [] {
             let w = tile.wrapped
             if !tiles.isCurrent(w) { if seen.insert(w).inserted { wanted.append(w) } }
             if tiles.isReady(w) { shown.append(w) }
@@ -86,7 +100,8 @@ struct TileLayout {
         var z = tile.z - 1
         while z >= lowest {
             let a = tile.ancestor(atZoom: z)
-            if tiles.isReady(a) {
+            // A ready ancestor with no picture (nothing there at its zoom) covers nothing.
+            if tiles.isReady(a), tiles.hasPixels(a) {
                 let n = Double(1 << (tile.z - z))
                 let src = UnitRect(x: Double(tile.x - a.x * (1 << (tile.z - z))) / n,
                                    y: Double(tile.y - a.y * (1 << (tile.z - z))) / n,

@@ -1,0 +1,156 @@
+import FoundationEssentials
+import MapGeometry
+
+/// The layer switcher, top left: a button naming the map shown (with how its tiles are
+/// coming: loading, or the server out of reach), which opens the list of maps to choose from
+/// (key L; 1–9 choose). And, once, on the offline basemap past z8, a hint that street maps
+/// are one key away.
+public struct SourcesLayer: MapLayer {
+    /// A map the user can choose: the name the host knows it by, and what the list says.
+    public struct Choice: Hashable, Sendable {
+        public var name: String
+        public var title: String
+        public init(name: String, title: String) { self.name = name; self.title = title }
+    }
+
+    /// How the shown map's tiles are coming.
+    public enum Status: Hashable, Sendable {
+        case ready
+        case loading
+        /// The server cannot be reached (the reason, for the list).
+        case unreachable(String)
+    }
+
+    public var choices: [Choice] = []
+    /// The name of the map shown.
+    public var current = ""
+    public var showsList = false
+    public var status = Status.ready
+    /// The hint's text, shown on the offline basemap past z8 until the list is opened or the
+    /// hint clicked (the host offers it once: nil once it was seen).
+    public var hint: String?
+    /// The name of the offline basemap, where the hint is shown.
+    public static let basemap = "basemap"
+    static let hintZoom = 8.0
+
+    public init(choices: [Choice] = [], current: String = "") {
+        self.choices = choices
+        self.current = current
+    }
+
+    public var levels: [LayerLevel] { [.chrome] }
+
+    static let rowHeight = 22.0
+    static let ink = Color(hex: 0x1F5FD6)
+    static let warning = Color(hex: 0xC0392B)
+
+    private var currentTitle: String { choices.first { $0.name == current }?.title ?? current }
+
+    private var buttonKey: SpriteKey { .text(currentTitle + "  ▾", .chrome) }
+
+    private var statusKey: SpriteKey? {
+        switch status {
+        case .ready: return nil
+        case .loading: return .text("loading…", .chrome)
+        case .unreachable: return .text("offline", .chrome)
+        }
+    }
+
+    private var rowKeys: [SpriteKey] {
+        choices.enumerated().map { i, c in .text((i < 9 ? "\(i + 1)  " : "    ") + c.title, .chrome) }
+    }
+
+    private static let check = SpriteKey.text("✓", .chrome)
+
+    private func showsHint(_ context: LayerContext) -> String? {
+        guard let hint, !showsList, current == Self.basemap, context.camera.zoom > Self.hintZoom else { return nil }
+        return hint
+    }
+
+    private func keys(_ context: LayerContext) -> [SpriteKey] {
+        [buttonKey] + (statusKey.map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check] : [])
+            + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
+    }
+
+    /// The button's plate, and the list's plate under it when open.
+    private func frames(_ context: LayerContext) -> (button: ScreenRect, list: ScreenRect?)? {
+        guard let b = context.sprites.size(of: buttonKey) else { return nil }
+        let s = statusKey.flatMap { context.sprites.size(of: $0) }
+        let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
+        guard showsList else { return (button, nil) }
+        let widths = rowKeys.compactMap { context.sprites.size(of: $0)?.width }
+        let width = max(button.width, (widths.max() ?? 0) + 44)
+        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: Double(choices.count) * Self.rowHeight + 8))
+    }
+
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
+        guard let f = frames(context) else { return [] }
+        return [f.button] + (f.list.map { [$0] } ?? [])
+    }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        guard !choices.isEmpty else { return }
+        let keys = keys(context)
+        guard keys.allSatisfy({ context.sprites.size(of: $0) != nil }), let (button, panel) = frames(context) else {
+            for k in keys where context.sprites.size(of: k) == nil { list.want(k) }
+            return
+        }
+        func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
+        plate(button, into: &list)
+        let b = size(buttonKey)
+        list.commands.append(.sprite(buttonKey, destination: ScreenRect(x: button.x + 10, y: button.y + (button.height - b.height) / 2,
+                                                                        width: b.width, height: b.height), opacity: 1))
+        if let k = statusKey {
+            let s = size(k), x = button.x + 10 + b.width + 16
+            let dot = status == .loading ? Color(hex: 0x8A8A8A) : Self.warning
+            list.commands.append(.fillRect(ScreenRect(x: x - 8, y: button.y + button.height / 2 - 2.5, width: 5, height: 5), dot))
+            list.commands.append(.sprite(k, destination: ScreenRect(x: x, y: button.y + (button.height - s.height) / 2, width: s.width, height: s.height),
+                                         opacity: status == .loading ? 0.6 : 1))
+        }
+        list.buttons.append((button, "sources.toggle"))
+        if let panel {
+            plate(panel, into: &list)
+            for (i, (choice, key)) in zip(choices, rowKeys).enumerated() {
+                let row = ScreenRect(x: panel.x, y: panel.y + 4 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
+                if choice.name == current {
+                    list.commands.append(.fillRect(ScreenRect(x: row.x + 3, y: row.y + 1, width: row.width - 6, height: row.height - 2), Self.ink.withAlpha(0.12)))
+                    let c = size(Self.check)
+                    list.commands.append(.sprite(Self.check, destination: ScreenRect(x: row.maxX - 12 - c.width, y: row.y + (row.height - c.height) / 2,
+                                                                                       width: c.width, height: c.height), opacity: 1))
+                }
+                let s = size(key)
+                list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
+                                             opacity: 1))
+                list.buttons.append((row, "sources.choose.\(choice.name)"))
+            }
+        } else if let hint = showsHint(context) {
+            let key = SpriteKey.text(hint, .notice), s = size(key)
+            let r = ScreenRect(x: button.x, y: button.maxY + 8, width: s.width + 20, height: s.height + 12)
+            list.commands.append(.fillRect(r, Color(hex: 0x2C2C2E, alpha: 0.88)))
+            list.commands.append(.sprite(key, destination: ScreenRect(x: r.x + 10, y: r.y + 6, width: s.width, height: s.height), opacity: 1))
+            list.buttons.append((r, "sources.hint"))
+        }
+    }
+
+    private func plate(_ r: ScreenRect, into list: inout DrawList) {
+        list.commands.append(.fillRect(r.outset(1), Color(hex: 0x000000, alpha: 0.15)))
+        list.commands.append(.fillRect(r, Color(hex: 0xFFFFFF, alpha: 0.96)))
+    }
+
+    /// The map numbered `n` (1-based, as the list shows) while the list is open.
+    public func choice(number n: Int) -> Choice? {
+        guard showsList, n >= 1, n <= min(9, choices.count) else { return nil }
+        return choices[n - 1]
+    }
+
+    public mutating func press(_ button: String) -> PressResult? {
+        guard button.hasPrefix("sources.") else { return nil }
+        let rest = button.dropFirst("sources.".count)
+        if rest == "toggle" { showsList.toggle(); hint = nil; return .changed }
+        if rest == "hint" { hint = nil; showsList = true; return .changed }
+        guard rest.hasPrefix("choose.") else { return nil }
+        let name = String(rest.dropFirst("choose.".count))
+        showsList = false
+        return name == current ? .changed : .chooseTiles(name)
+    }
+}

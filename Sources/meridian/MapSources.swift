@@ -1,0 +1,107 @@
+import ArgumentParser
+import FoundationEssentials
+import MapCore
+import MapGraphics
+import MapTiles
+import MapWindow
+import Platform
+
+/// The maps Meridian can show, by the names `--tiles` and the layer switcher use: the
+/// embedded basemap, the built-in tile servers, those of sources.json, and debug, .mbtiles,
+/// folders and tile URLs. Online maps lie over the embedded basemap, which shows wherever
+/// their tiles are not in (loading, or the network down), so the map is never blank.
+enum MapSources {
+    /// The name of the embedded basemap.
+    static let basemap = SourcesLayer.basemap
+
+    /// What the window needs to show a map.
+    struct Tiles {
+        let source: TileSource
+        let under: UnderPlane?
+        let background: Color
+        /// Where the attribution links to (the source's copyright page).
+        var link: String?
+    }
+
+    /// The tile server `name` names, if it names one (checked, nothing started).
+    static func online(_ name: String) throws -> OnlineSource? {
+        if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
+        let lower = name.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "", zoomRange: 0...19)
+        }
+        guard OnlineSource.isValidName(name), ![basemap, "debug"].contains(name) else { return nil }
+        return try userSources.get().first { $0.name == name }
+    }
+
+    /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`, read once (checking the options
+    /// and making the source both ask); what is wrong in it is said on stderr, once.
+    static let userSources = Result { try readUserSources() }
+
+    private static func readUserSources() throws -> [OnlineSource] {
+        let env = ProcessInfo.processInfo.environment
+        let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? FileIO.homeDirectory) + "/.config"
+        let path = config + "/meridian/sources.json"
+        guard FileIO.exists(path) else { return [] }
+        let (sources, problems) = try OnlineSource.catalog(try FileIO.read(path, limit: 1 << 20), file: path)
+        for p in problems { FileIO.printError("meridian: " + p) }
+        return sources
+    }
+
+    /// Who asks, on every request: tile servers block library defaults.
+    static let userAgent = "Meridian/\(Meridian.version) (+https://github.com/meridian-maps/meridian)"
+
+    /// One network client for every online map: its connections outlive a switch of maps.
+    private static let client = HTTPClient(options: .init(userAgent: userAgent))
+
+    /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
+    static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
+        if let online = try online(name) {
+            let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online)
+            return OnlineTileSource(source: online, client: client, cache: cache, retina: pixelRatio >= 1.5)
+        }
+        switch name {
+        case "debug":
+            return DebugGridSource()
+        case basemap:
+            guard let url = Resources.url("basemap.mbtiles") else {
+                throw TileSourceError("the embedded basemap is missing (looked in: \(Resources.candidates("basemap.mbtiles").map(\.path).joined(separator: ", ")))")
+            }
+            return try MBTilesSource(path: url.path)
+        case let path where path.hasSuffix(".mbtiles"):
+            return try MBTilesSource(path: path)
+        default:
+            return try DirectorySource(root: URL(fileURLWithPath: name))
+        }
+    }
+
+    /// The map `name` names, with the basemap under it when it is online.
+    static func tiles(_ name: String, pixelRatio: Double = 1) throws -> Tiles {
+        let source = try self.source(name, pixelRatio: pixelRatio)
+        var under: UnderPlane?
+        if source.isRemote, let base = try? self.source(basemap) {
+            under = UnderPlane(source: base, background: background(for: base))
+        }
+        return Tiles(source: source, under: under, background: under?.background ?? background(for: source),
+                     link: (source as? OnlineTileSource)?.source.attributionURL)
+    }
+
+    /// What shows where there is no tile: water under a vector map, neutral grey otherwise.
+    static func background(for source: TileSource) -> Color {
+        (source as? MBTilesSource)?.isVector == true ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
+    }
+
+    /// The maps the layer switcher lists: the basemap, the built-in servers, those of
+    /// sources.json, and `current` when it is none of these (a file or URL given with --tiles).
+    static func choices(current: String) -> [SourcesLayer.Choice] {
+        var list = [SourcesLayer.Choice(name: basemap, title: "World basemap (offline)")]
+        list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
+        list += ((try? userSources.get()) ?? []).filter { s in !list.contains { $0.name == s.name } }
+            .map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
+        if !list.contains(where: { $0.name == current }) {
+            let title = current == "debug" ? "Debug grid" : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
+            list.append(SourcesLayer.Choice(name: current, title: title))
+        }
+        return list
+    }
+}

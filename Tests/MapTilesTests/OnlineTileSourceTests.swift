@@ -1,0 +1,114 @@
+import Foundation
+import MapGeometry
+import MapTiles
+import Platform
+import Testing
+import TestSupport
+
+/// The online source behind a real loader, against the loopback server: loads the view no
+/// longer wants are cancelled, and only pictures that decode are ever kept.
+@Suite(.serialized) struct OnlineTileSourceTests {
+    /// Decodes what the test server's PNGs are (a signature and an IEND chunk); anything else fails.
+    let decoder: TileDecoder = { _, payload in
+        guard case let .encodedImage(d) = payload, OnlineTileSource.looksLikeImage(d), d.suffix(12).contains(0x49) else {
+            throw TileSourceError("not a decodable image")
+        }
+        return DecodedTile(bitmap: Bitmap(width: 1, height: 1, pixels: [0xFF00_0000], premultiplied: false))
+    }
+
+    func source(_ server: TileServer, _ path: String, cache: TileDiskCache?) throws -> OnlineTileSource {
+        let online = OnlineSource(name: "test", template: try TileURLTemplate(server.url(path)), attribution: "", zoomRange: 0...19)
+        return OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: "Meridian/test")), cache: cache)
+    }
+
+    func cache(_ dir: URL, _ server: TileServer, _ path: String) throws -> TileDiskCache {
+        let online = OnlineSource(name: "test", template: try TileURLTemplate(server.url(path)), attribution: "", zoomRange: 0...19)
+        return TileDiskCache(root: dir.path, source: online)
+    }
+
+    func results(_ loader: TileLoader, count: Int) -> [TileResult] {
+        var out: [TileResult] = []
+        let deadline = MonotonicClock.now + 15
+        while out.count < count, MonotonicClock.now < deadline {
+            _ = loader.waitUntilIdle(deadline: min(deadline, MonotonicClock.now + 0.2))
+            out += loader.drain()
+        }
+        return out
+    }
+
+    @Test func loadsTheViewLeftAreCancelledNotFailed() throws {
+        let server = try TileServer()
+        // Every answer takes 5 s: the view moves on before any arrives.
+        let src = try source(server, "/stall?t={z}-{x}-{y}", cache: nil)
+        let loader = TileLoader(source: src, workers: 4, decode: decoder)
+        let tiles = (0..<4).map { TileID(z: 3, x: $0, y: 1) }
+        loader.want(tiles)
+        let start = MonotonicClock.now
+        while loader.isIdle, MonotonicClock.now < start + 2 { usleep(10_000) }
+        usleep(300_000)
+        loader.want([])
+        // Given up at once rather than after the stall; no failure to report or retry.
+        #expect(loader.waitUntilIdle(deadline: start + 4.5))
+        #expect(loader.drain().isEmpty)
+        #expect(loader.nextRetry == nil)
+    }
+
+    @Test func onlyPicturesThatDecodeAreCached() throws {
+        let server = try TileServer()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("online-decode-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tile = TileID(z: 4, x: 3, y: 5)
+        // A PNG signature over nonsense: fetched, refused by the decoder, never kept.
+        let fake = try cache(dir, server, "/fakepng?t={z}-{x}-{y}")
+        let loader = TileLoader(source: try source(server, "/fakepng?t={z}-{x}-{y}", cache: fake), workers: 1, decode: decoder)
+        loader.want([tile])
+        let r = results(loader, count: 1)
+        guard case .failed? = r.first?.outcome else { Issue.record("expected a failure, got \(r)"); return }
+        #expect(fake.entry(for: tile, now: Date().timeIntervalSince1970) == nil)
+        // A real one is kept once decoded.
+        let good = try cache(dir, server, "/tile/{z}/{x}/{y}.png")
+        let loader2 = TileLoader(source: try source(server, "/tile/{z}/{x}/{y}.png", cache: good), workers: 1, decode: decoder)
+        loader2.want([tile])
+        guard case .bitmap? = results(loader2, count: 1).first?.outcome else { Issue.record("the good tile failed"); return }
+        #expect(good.entry(for: tile, now: Date().timeIntervalSince1970) != nil)
+    }
+
+    @Test func aCachedPictureThatDoesNotDecodeIsDroppedAndFetchedAnew() throws {
+        let server = try TileServer()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("online-damaged-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = "/tile/{z}/{x}/{y}.png", tile = TileID(z: 5, x: 7, y: 9)
+        let disk = try cache(dir, server, path)
+        let now = Date().timeIntervalSince1970
+        // A fresh entry whose bytes look like a PNG but are not one.
+        disk.store(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 40)),
+                   freshness: HTTPFreshness(storable: true, expires: now + 3600), for: tile, now: now)
+        let src = try source(server, path, cache: disk)
+        let loader = TileLoader(source: src, workers: 1, decode: decoder)
+        loader.want([tile])
+        guard case .failed? = results(loader, count: 1).first?.outcome else { Issue.record("the damaged entry decoded"); return }
+        #expect(disk.entry(for: tile, now: now) == nil)
+        #expect(src.requestCount == 0)
+        // Asked again, it comes from the server, and is kept.
+        let again = TileLoader(source: src, workers: 1, decode: decoder)
+        again.want([tile])
+        guard case .bitmap? = results(again, count: 1).first?.outcome else { Issue.record("the refetch failed"); return }
+        #expect(src.requestCount == 1)
+        #expect(disk.entry(for: tile, now: now) != nil)
+    }
+
+    @Test func aServerOutOfReachIsSaidUntilItAnswers() throws {
+        let server = try TileServer()
+        // A port nobody listens on (the server's, plus one, is almost surely free).
+        let online = OnlineSource(name: "dead", template: try TileURLTemplate("http://127.0.0.1:\(server.port + 1)/{z}/{x}/{y}.png"),
+                                  attribution: "", zoomRange: 0...19)
+        let dead = OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: "Meridian/test")), cache: nil)
+        #expect(dead.unreachable == nil)
+        #expect(throws: TileSourceError.self) { try dead.payload(for: TileID(z: 1, x: 0, y: 0)) }
+        #expect(dead.unreachable != nil)
+        let live = try source(server, "/tile/{z}/{x}/{y}.png", cache: nil)
+        _ = try live.payload(for: TileID(z: 1, x: 0, y: 0))
+        #expect(live.unreachable == nil)
+        #expect(live.isRemote)
+    }
+}
