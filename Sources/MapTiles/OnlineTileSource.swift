@@ -29,6 +29,9 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     private var failure: String?
     /// Requests made (200s, 304s and failures alike): what a test counts.
     public private(set) var requestCount = 0
+    /// Hears every answer: "GET url status" (or "GET url failed: reason"), on the thread that
+    /// got it. What the end-to-end tests read to see that no fresh tile is fetched twice.
+    public var log: (@Sendable (String) -> Void)?
 
     public var name: String { source.name }
     public var zoomRange: ClosedRange<Int> { source.zoomRange }
@@ -156,6 +159,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         // The answer is a small write at most (no decoding): done on the network thread.
         client.fetch(url, headers: cached.freshness.revalidationHeaders) { [weak self, cache] outcome in
             guard case let .response(r) = outcome else { return }
+            self?.log?("GET \(url) \(r.status) (revalidation)")
             self?.reached()
             let answer = HTTPFreshness(headers: r.headers, receivedAt: Self.wallClock)
             if r.status == 304 {
@@ -178,6 +182,12 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         lock.unlock()
         let outcome = waiter.take()
         lock.lock(); requests[tile] = nil; lock.unlock()
+        if let log {
+            switch outcome {
+            case let .response(r): log("GET \(url) \(r.status)")
+            case let .failed(reason, _): log("GET \(url) failed: \(reason)")
+            }
+        }
         return outcome
     }
 

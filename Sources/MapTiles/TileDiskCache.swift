@@ -26,9 +26,11 @@ public final class TileDiskCache: @unchecked Sendable {
     var total = 0
     private var sequence = 0
 
-    /// `root`: the tiles folder; `source`: whose tiles these are.
-    public init(root: String, source: OnlineSource, capacity: Int = 512 << 20) {
-        let hash = source.template.text.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    /// `root`: the tiles folder; `source`: whose tiles these are; `retina`: its @2x tiles
+    /// (other pictures at the same z/x/y, kept apart).
+    public init(root: String, source: OnlineSource, retina: Bool = false, capacity: Int = 512 << 20) {
+        let key = source.template.text + (retina && source.template.offersRetina ? " @2x" : "")
+        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         precondition(OnlineSource.isValidName(source.name), "source names are checked when made")
         directory = root + "/" + source.name + "-" + String(hash & 0xFFFF_FFFF, radix: 16)
         self.capacity = capacity

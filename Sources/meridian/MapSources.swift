@@ -57,8 +57,11 @@ enum MapSources {
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
     static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
         if let online = try online(name) {
-            let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online)
-            return OnlineTileSource(source: online, client: client, cache: cache, retina: pixelRatio >= 1.5)
+            let retina = pixelRatio >= 1.5
+            let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online, retina: retina)
+            let tiles = OnlineTileSource(source: online, client: client, cache: cache, retina: retina)
+            if ProcessInfo.processInfo.environment["MERIDIAN_HTTP_LOG"] != nil { tiles.log = { FileIO.printError("http " + $0) } }
+            return tiles
         }
         switch name {
         case "debug":

@@ -93,6 +93,11 @@ public struct Scene {
         context.underShownTiles = underShown
         context.bottomInset = layers.map { $0.bottomInset(context) }.max() ?? 0
         context.labelExclusions = layers.flatMap { $0.labelExclusions(context) }
+        if !underShown.isEmpty {
+            // The under plane's names label only where it shows: the map's own tiles carry
+            // their own.
+            context.labelExclusions += list.tileCommands.filter { tiles.hasPixels($0.0) }.map(\.2)
+        }
         for level in LayerLevel.allCases {
             for layer in layers where layer.levels.contains(level) {
                 layer.compose(at: level, into: &list, context: context)

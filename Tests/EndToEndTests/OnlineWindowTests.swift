@@ -1,0 +1,202 @@
+import Foundation
+import MapTiles
+import Testing
+import TestSupport
+
+/// Online tiles in the real window against the loopback server: frames keep coming whatever
+/// the server does, the basemap shows where its tiles do not, the layer switcher's choice is
+/// kept, and no fresh tile is fetched twice.
+@Suite(.serialized) struct OnlineWindowTests {
+    /// Where the tests look: Paris at z6 (land, sea and borders on screen).
+    static let view = ["--center", "48.85,2.35", "--zoom", "6", "--size", "800x600"]
+    static let land = (r: 0xF3, g: 0xF0, b: 0xE8), water = (r: 0xAA, g: 0xD0, b: 0xE6)
+
+    func start(_ x: Xvfb, _ dir: URL, _ args: [String], env: [String: String] = [:]) throws -> (App, String) {
+        let app = try App(Self.view + args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
+                                                  "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path,
+                                                  "XDG_DATA_HOME": dir.path].merging(env) { $1 })
+        let id = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id)
+        return (app, id)
+    }
+
+    /// The share of a grid of pixels that are the basemap's land or water.
+    func basemapShare(_ png: PNG) -> Double {
+        var hits = 0, n = 0
+        for y in stride(from: 60, to: 560, by: 25) {
+            for x in stride(from: 20, to: 780, by: 25) {
+                let c = png.pixel(x, y)
+                n += 1
+                if [Self.land, Self.water].contains(where: { abs(c.r - $0.r) <= 3 && abs(c.g - $0.g) <= 3 && abs(c.b - $0.b) <= 3 }) { hits += 1 }
+            }
+        }
+        return Double(hits) / Double(n)
+    }
+
+    func cachedTiles(_ dir: URL) -> [String] {
+        let root = dir.appendingPathComponent("meridian/tiles").path
+        return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".tile") }
+    }
+
+    /// Present times from MERIDIAN_FRAME_LOG's "present SECONDS" lines.
+    func presents(_ log: String) -> [Double] {
+        log.split(separator: "\n").compactMap { $0.hasPrefix("present ") ? Double($0.dropFirst(8)) : nil }
+    }
+
+    @Test(arguments: ["/status/404", "/status/500", "/429", "/stall", "/truncated", "/garbage", "/big", "/reset", "/forever"])
+    func theWindowKeepsPresentingAndTheBasemapShowsWhateverTheServerDoes(_ path: String) throws {
+        let server = try TileServer()
+        let x = try Xvfb()
+        let dir = temporaryDirectory("misbehaving")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The pulsing location asks for a frame every vsync: any stall of the loop shows as a gap.
+        let (app, id) = try start(x, dir, ["--tiles", server.url(path + "?t={z}-{x}-{y}"), "--location", "48.85,2.35,20000"],
+                                  env: ["MERIDIAN_FRAME_LOG": "1"])
+        Thread.sleep(forTimeInterval: 1.5)
+        // Pan about: new tiles are asked for (and old ones given up) while frames go on.
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        for key in ["Right", "Right", "Down", "plus", "Left"] {
+            _ = try x.xdotool("key", key)
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let shot = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { basemapShare($0) > 0.5 }
+        try quit(x, id, app)
+        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let times = presents(log).dropFirst(10)
+        #expect(times.count > 60, "too few frames: \(times.count)")
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect((gaps.max() ?? 1) <= 0.1, "a frame took \(gaps.max() ?? 1) s with \(path)")
+        #expect(basemapShare(shot) > 0.5, "the basemap did not show with \(path)")
+        #expect(cachedTiles(dir).isEmpty, "\(path) left \(cachedTiles(dir))")
+    }
+
+    @Test func theSwitcherChangesTheMapAndTheChoiceIsKeptWithoutFetchingAgain() throws {
+        let server = try TileServer()
+        let x = try Xvfb()
+        let dir = temporaryDirectory("switcher")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let sources = #"{"sources": [{"name": "loop", "title": "Loopback streets", "url": "\#(server.url("/street/{z}/{x}/{y}.png"))", "maxZoom": 19}]}"#
+        try sources.write(to: config.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
+        let env = ["MERIDIAN_HTTP_LOG": "1"]
+        // The basemap first (nothing chosen yet); the button opens the list, and 4 picks the
+        // fourth map: basemap, OpenStreetMap, OpenTopoMap, then sources.json's.
+        var (app, id) = try start(x, dir, ["--no-location"], env: env)
+        Thread.sleep(forTimeInterval: 1)
+        _ = try x.xdotool("mousemove", "--window", id, "40", "24", "click", "1")
+        Thread.sleep(forTimeInterval: 0.5)
+        _ = try x.xdotool("key", "4")
+        // The server's street tiles: mostly ground, streets and their edges.
+        let street = [(r: 242, g: 239, b: 233), (r: 255, g: 255, b: 255), (r: 190, g: 185, b: 180)]
+        func streets(_ png: PNG) -> Bool {
+            var hits = 0, n = 0
+            for y in stride(from: 60, to: 560, by: 23) {
+                for x in stride(from: 20, to: 780, by: 23) {
+                    let c = png.pixel(x, y)
+                    n += 1
+                    if street.contains(where: { abs(c.r - $0.r) <= 2 && abs(c.g - $0.g) <= 2 && abs(c.b - $0.b) <= 2 }) { hits += 1 }
+                }
+            }
+            return Double(hits) / Double(n) > 0.6
+        }
+        #expect(streets(try screenshot(x, to: dir.appendingPathComponent("chosen.png").path, until: streets)))
+        try quit(x, id, app)
+        let first = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let fetched = first.split(separator: "\n").filter { $0.hasPrefix("http GET") && $0.hasSuffix(" 200") }
+        #expect(fetched.count >= 12, "\(first)")
+        #expect(Set(fetched).count == fetched.count, "a tile was fetched twice: \(first)")
+        let saved = try String(contentsOf: dir.appendingPathComponent("meridian/view.json"), encoding: .utf8)
+        #expect(saved.contains(#""tiles":"loop""#), "\(saved)")
+
+        // Started again: the same map, all from the disk cache (every tile is fresh for a day).
+        (app, id) = try start(x, dir, ["--no-location"], env: env)
+        #expect(streets(try screenshot(x, to: dir.appendingPathComponent("again.png").path, until: streets)))
+        Thread.sleep(forTimeInterval: 1)
+        try quit(x, id, app)
+        let second = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let again = second.split(separator: "\n").filter { $0.hasPrefix("http GET") }
+        #expect(Set(again).isDisjoint(with: Set(fetched)), "fresh tiles fetched again: \(again)")
+    }
+
+    @Test func aPanAndZoomScriptFetchesNoFreshTileTwice() throws {
+        let server = try TileServer()
+        let x = try Xvfb()
+        let dir = temporaryDirectory("script")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id) = try start(x, dir, ["--no-location", "--tiles", server.url("/street/{z}/{x}/{y}.png")], env: ["MERIDIAN_HTTP_LOG": "1"])
+        Thread.sleep(forTimeInterval: 1)
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        // In, about, out and back: the way back crosses tiles already fetched.
+        for key in ["plus", "plus", "Right", "Right", "Down", "Left", "Left", "Up", "minus", "minus", "plus", "minus"] {
+            _ = try x.xdotool("key", key)
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        try quit(x, id, app)
+        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let fetched = log.split(separator: "\n").filter { $0.hasPrefix("http GET") && $0.hasSuffix(" 200") }
+        #expect(fetched.count > 40, "\(log)")
+        var seen: [Substring: Int] = [:]
+        for f in fetched { seen[f, default: 0] += 1 }
+        #expect(seen.filter { $0.value > 1 }.isEmpty, "fetched twice: \(seen.filter { $0.value > 1 })")
+        // What the server saw: each tile asked for once at most (cancelled requests aside,
+        // which the app never completed).
+        #expect(!log.contains("the server answered"), "\(log)")
+    }
+
+    @Test func killedWhileWritingTheCacheLeavesOnlyWholeEntries() throws {
+        let server = try TileServer()
+        let dir = temporaryDirectory("killed")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let template = server.url("/street/{z}/{x}/{y}.png")
+        // Renders of a large view, killed at different moments while tiles stream into the cache.
+        for (i, delay) in [0.15, 0.3, 0.45, 0.6, 0.8].enumerated() {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: meridianBinary)
+            p.arguments = ["render", "--tiles", template, "--center", "\(40 + i),\(i * 3)", "--zoom", "9", "--size", "1600x1200",
+                           "--out", dir.appendingPathComponent("never.png").path]
+            p.environment = ["XDG_CACHE_HOME": dir.path, "HOME": dir.path]
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        let root = dir.appendingPathComponent("meridian/tiles")
+        let entries = cachedTiles(dir)
+        #expect(!entries.isEmpty, "nothing was cached before the kills")
+        for e in entries {
+            let data = try Data(contentsOf: root.appendingPathComponent(e))
+            #expect(TileDiskCache.decode(data) != nil, "\(e) is damaged")
+        }
+        // Leftover temporary files are not entries: a render from the cache alone draws.
+        let out = dir.appendingPathComponent("after.png").path
+        let r = try run(meridianBinary, ["render", "--tiles", template, "--center", "40,0", "--zoom", "9", "--size", "400x300", "--out", out],
+                        env: ["XDG_CACHE_HOME": dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    @Test func aDeadServerLeavesTheBasemapInRender() throws {
+        let dir = temporaryDirectory("dead")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["--center", "48.85,2.35", "--zoom", "6", "--size", "800x600", "--no-labels"]
+        let online = dir.appendingPathComponent("online.png").path, base = dir.appendingPathComponent("base.png").path
+        let r = try run(meridianBinary, ["render", "--tiles", "http://127.0.0.1:9/{z}/{x}/{y}.png", "--out", online] + args,
+                        env: ["XDG_CACHE_HOME": dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try run(meridianBinary, ["render", "--out", base] + args).status == 0)
+        let (a, b) = (try PNG(online), try PNG(base))
+        // The same map where the tiles are (the scale bar and credit differ).
+        var same = 0, n = 0
+        for y in stride(from: 10, to: 540, by: 20) {
+            for x in stride(from: 10, to: 790, by: 20) {
+                n += 1
+                let p = a.pixel(x, y), q = b.pixel(x, y)
+                if abs(p.r - q.r) <= 2 && abs(p.g - q.g) <= 2 && abs(p.b - q.b) <= 2 { same += 1 }
+            }
+        }
+        #expect(Double(same) / Double(n) > 0.97, "\(same) of \(n) pixels match the basemap")
+    }
+}
