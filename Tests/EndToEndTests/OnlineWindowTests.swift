@@ -20,18 +20,21 @@ import TestSupport
         return (app, id)
     }
 
-    /// The share of a grid of pixels that are the basemap's land or water.
-    func basemapShare(_ png: PNG) -> Double {
+    /// The share of a grid of the window's pixels that are one of `colours`.
+    func share(of colours: [(r: Int, g: Int, b: Int)], in png: PNG) -> Double {
         var hits = 0, n = 0
-        for y in stride(from: 60, to: 560, by: 25) {
-            for x in stride(from: 20, to: 780, by: 25) {
+        for y in stride(from: 60, to: 560, by: 23) {
+            for x in stride(from: 20, to: 780, by: 23) {
                 let c = png.pixel(x, y)
                 n += 1
-                if [Self.land, Self.water].contains(where: { abs(c.r - $0.r) <= 3 && abs(c.g - $0.g) <= 3 && abs(c.b - $0.b) <= 3 }) { hits += 1 }
+                if colours.contains(where: { abs(c.r - $0.r) <= 3 && abs(c.g - $0.g) <= 3 && abs(c.b - $0.b) <= 3 }) { hits += 1 }
             }
         }
         return Double(hits) / Double(n)
     }
+
+    /// The share of the basemap's land and water.
+    func basemapShare(_ png: PNG) -> Double { share(of: [Self.land, Self.water], in: png) }
 
     func cachedTiles(_ dir: URL) -> [String] {
         let root = dir.appendingPathComponent("meridian/tiles").path
@@ -90,17 +93,7 @@ import TestSupport
         _ = try x.xdotool("key", "4")
         // The server's street tiles: mostly ground, streets and their edges.
         let street = [(r: 242, g: 239, b: 233), (r: 255, g: 255, b: 255), (r: 190, g: 185, b: 180)]
-        func streets(_ png: PNG) -> Bool {
-            var hits = 0, n = 0
-            for y in stride(from: 60, to: 560, by: 23) {
-                for x in stride(from: 20, to: 780, by: 23) {
-                    let c = png.pixel(x, y)
-                    n += 1
-                    if street.contains(where: { abs(c.r - $0.r) <= 2 && abs(c.g - $0.g) <= 2 && abs(c.b - $0.b) <= 2 }) { hits += 1 }
-                }
-            }
-            return Double(hits) / Double(n) > 0.6
-        }
+        func streets(_ png: PNG) -> Bool { share(of: street, in: png) > 0.6 }
         #expect(streets(try screenshot(x, to: dir.appendingPathComponent("chosen.png").path, until: streets)))
         try quit(x, id, app)
         let first = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
