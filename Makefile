@@ -45,8 +45,7 @@ test-package: setup-test
 	scripts/test-package.sh
 
 bench: setup-test build
-	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then .build/release/meridian bench; \
-	else xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench; fi
+	scripts/bench.sh
 
 # The README's screenshot.
 render: build

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <sched.h>
+
+#include <ftw.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,4 +25,18 @@ int meridian_make_thread_background(void) {
 
 void meridian_tune_malloc(void) {
     mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void)st; (void)type; (void)ftw;
+    remove(path); // and keep going: remove what can be
+    return 0;
+}
+
+int meridian_remove_tree(const char *path) {
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void meridian_trim_memory(void) {
+    malloc_trim(0);
 }

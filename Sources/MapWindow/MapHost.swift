@@ -93,6 +93,8 @@ public final class MapHost {
     private var hintReported = false
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
     private var toldFailures = Set<String>()
+    /// Tiles taken in since memory was last trimmed (before an idle wait).
+    private var tilesSinceTrim = 0
     /// Loads in progress whose results the picture waits for: the window does not call itself
     /// fully drawn while any is pending (the embedder counts them).
     public var pendingLoads = 0
@@ -245,7 +247,13 @@ public final class MapHost {
                 if SDL_WaitEventTimeout(&event, wait) != 0 { needsFrame = process(&event, translator) || needsFrame } else { needsFrame = true }
                 cpuStart = MonotonicClock.threadCPU
             } else if !needsFrame || hidden {
-                // Idle means idle: no frames and no wake-ups until something happens.
+                // Idle means idle: no frames and no wake-ups until something happens. Tiles
+                // come in bursts, each picture a quarter MiB from a worker's heap: what the
+                // burst freed goes back to the system before the wait.
+                if tilesSinceTrim > 0 {
+                    tilesSinceTrim = 0
+                    meridian_trim_memory()
+                }
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame
@@ -454,6 +462,7 @@ public final class MapHost {
         repeat {
             let (accepted, message) = pipeline.acceptTile()
             guard accepted else { return n }
+            tilesSinceTrim += 1
             if let message { tell(tileFailure: message) }
             n += 1
         } while inBudget()

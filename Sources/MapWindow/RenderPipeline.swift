@@ -58,7 +58,7 @@ struct RenderPipeline {
          wake: @escaping @Sendable () -> Void = {}) {
         let tilePixels = TileRasterizer.tilePixels(pixelRatio: pixelRatio)
         store = TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport)
-        underStore = under.map { _ in TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport) }
+        underStore = under.map { _ in TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport, ring: false) }
         self.under = under
         sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
         let planes = TilePlanes(main: store, under: underStore)

@@ -35,14 +35,16 @@ public final class TextureStore: TileAvailability {
 
     /// `renderer`: the GPU renderer the textures are for; nil keeps bitmaps for the software
     /// compositor.
+    /// `ring`: room for the ring of prefetched tiles too (the plane under the map's own has none).
     public init(renderer: SDLRenderer?, tilePixels: Int, viewport: (width: Int, height: Int),
-                capacityBytes: Int = 192 << 20) {
+                capacityBytes: Int = 192 << 20, ring: Bool = true) {
         self.renderer = renderer
         // At zoom n.49 tiles are shown at 1/√2 of their size.
         let shown = Double(tilePixels) / 2.0.squareRoot()
-        let cols = Int((Double(viewport.width) / shown).rounded(.up)) + 3
-        let rows = Int((Double(viewport.height) / shown).rounded(.up)) + 3
-        let slots = cols * rows * 3 / 2
+        let margin = ring ? 3 : 1
+        let cols = Int((Double(viewport.width) / shown).rounded(.up)) + margin
+        let rows = Int((Double(viewport.height) / shown).rounded(.up)) + margin
+        let slots = cols * rows * (ring ? 3 : 2) / 2
         if let renderer {
             let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels)
             atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)

@@ -90,6 +90,13 @@ public enum FileIO {
         return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
+    /// Removes `path` and everything under it (not following links); true when it is gone.
+    @discardableResult
+    public static func removeTree(_ path: String) -> Bool {
+        _ = meridian_remove_tree(path)
+        return !exists(path)
+    }
+
     /// This process's resident memory now (Linux: /proc/self/statm), 0 if unknown.
     public static func residentBytes() -> Int {
         guard let text = try? read("/proc/self/statm", limit: 4096) else { return 0 }

@@ -27,6 +27,9 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Renderer for the runs: auto, gpu or software.", valueName: "KIND"))
     var renderer = RendererChoice.auto
 
+    @Option(name: .long, help: ArgumentHelp("A tile server's URL template to measure online tiles with (make bench runs a loopback one).", valueName: "URL"))
+    var online: String?
+
     struct Row: Codable {
         var name: String
         var value: Double
@@ -36,6 +39,8 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         var rows: [Row] = []
+        // First, while this process holds nothing else: its memory after is the streaming's.
+        if let online { rows += try onlineRows(online) }
         rows += try startupRows()
         rows += try basemapRows()
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
@@ -115,7 +120,7 @@ struct Bench: ParsableCommand {
         let paris = Coordinate(latitude: 48.85, longitude: 2.35)
         let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
         let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
-        let scene = makeScene(camera: start, tiles: made, overlays: OverlayOptions(), demoAt: nil, pins: [])
+        let scene = makeScene(camera: start, tiles: made, overlays: try OverlayOptions.parse(["--no-location"]), demoAt: nil, pins: [])
         let host = try MapHost(window: window, state: scene, source: made.source, under: made.under)
         // The first screen loads before the user can act; start-up has its own rows above.
         quit(after: 1)
@@ -182,7 +187,7 @@ struct Bench: ParsableCommand {
 
     /// Frame cost: the frame thread's CPU for each whole loop iteration (events, drain,
     /// compose, execute, present, uploads, sprites), and how evenly frames reached the screen.
-    private func frameRows(_ name: String, _ run: (stats: FrameStats, processCPU: Double), period: Double, withIntervals: Bool) -> [Row] {
+    func frameRows(_ name: String, _ run: (stats: FrameStats, processCPU: Double), period: Double, withIntervals: Bool) -> [Row] {
         let s = run.stats
         var rows = [
             Row(name: "\(name) frames", value: Double(s.presents), unit: "", target: ""),
@@ -212,7 +217,7 @@ struct Bench: ParsableCommand {
     /// z3 → z12 → z3 along a cosine over `seconds`, while the centre drifts east and north.
     /// Returns the frame statistics and the process's CPU over the script, all threads (tile
     /// workers, and on OpenGL llvmpipe's rasterizer threads, which the frame thread's CPU omits).
-    private func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35))
+    func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35))
         -> (stats: FrameStats, processCPU: Double) {
         host.resetStats()
         let before = cpuSeconds()
@@ -232,7 +237,7 @@ struct Bench: ParsableCommand {
     }
 
     /// Ends the loop after `seconds` with a quit event from an SDL timer.
-    private func quit(after seconds: Double) {
+    func quit(after seconds: Double) {
         SDL_AddTimer(UInt32(seconds * 1000), { _, _ in
             var e = SDL_Event()
             e.type = SDL_QUIT.rawValue

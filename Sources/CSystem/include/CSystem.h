@@ -17,6 +17,12 @@ void meridian_set_thread_name(const char *name);
 /// and an munmap on the frame thread when evicted.
 void meridian_tune_malloc(void);
 
+/// Removes a folder and everything in it, links not followed; -1 if it could not be walked.
+int meridian_remove_tree(const char *path);
+
+/// Gives the memory freed since (tiles come and go in bursts) back to the system.
+void meridian_trim_memory(void);
+
 /// Maps `length` bytes of the open file `fd` read-only and guards the mapping: should the
 /// file shrink while it is read (another program truncating it), touching the vanished part
 /// reads zeros and marks the mapping changed instead of killing the process with SIGBUS.

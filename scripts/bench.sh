@@ -1,0 +1,17 @@
+#!/bin/sh
+# meridian bench, with the loopback tile server of the tests for its online rows, on the
+# display there is (or a private Xvfb). Extra arguments go to meridian bench.
+set -eu
+cd "$(dirname "$0")/.."
+out=$(mktemp)
+/usr/bin/python3 Tests/Fixtures/tile-server.py >"$out" &
+server=$!
+trap 'kill $server 2>/dev/null; rm -f "$out"' EXIT
+while [ ! -s "$out" ]; do sleep 0.05; done
+port=$(head -n 1 "$out")
+online="http://127.0.0.1:$port/street/{z}/{x}/{y}{r}.png"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    .build/release/meridian bench --online "$online" "$@"
+else
+    xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench --online "$online" "$@"
+fi
