@@ -113,6 +113,35 @@ import TestSupport
         #expect(Set(again).isDisjoint(with: Set(fetched)), "fresh tiles fetched again: \(again)")
     }
 
+    @Test func theHintIsShownOnceAndTheCreditOpensTheCopyrightPage() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("hint")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The hint's dark plate sits under the switcher's button, top left.
+        func darkBelowButton(_ png: PNG) -> Bool {
+            (20..<200).filter { png.pixel($0, 56).r < 80 && png.pixel($0, 56).g < 80 }.count > 100
+        }
+        var (app, id) = try start(x, dir, ["--no-location", "--zoom", "9"])
+        #expect(darkBelowButton(try screenshot(x, to: dir.appendingPathComponent("hint.png").path, until: darkBelowButton)))
+        try quit(x, id, app)
+        let saved = try String(contentsOf: dir.appendingPathComponent("meridian/view.json"), encoding: .utf8)
+        #expect(saved.contains(#""hintShown":true"#), "\(saved)")
+        // Not again; and OpenStreetMap's credit, clicked, goes to the browser (a script here).
+        let opened = dir.appendingPathComponent("opened.txt").path
+        let browser = dir.appendingPathComponent("browser.sh")
+        try "#!/bin/sh\necho \"$1\" > \(opened)\n".write(to: browser, atomically: true, encoding: .utf8)
+        chmod(browser.path, 0o755)
+        (app, id) = try start(x, dir, ["--no-location", "--zoom", "9", "--tiles", "osm"], env: ["MERIDIAN_BROWSER": browser.path])
+        Thread.sleep(forTimeInterval: 2)
+        #expect(!darkBelowButton(try screenshot(x, to: dir.appendingPathComponent("nohint.png").path) { _ in true }))
+        // The credit's plate is at the bottom right corner.
+        _ = try x.xdotool("mousemove", "--window", id, "760", "592", "click", "1")
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: opened), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        try quit(x, id, app)
+        #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "https://www.openstreetmap.org/copyright\n")
+    }
+
     @Test func aPanAndZoomScriptFetchesNoFreshTileTwice() throws {
         let server = try TileServer()
         let x = try Xvfb()
