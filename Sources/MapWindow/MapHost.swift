@@ -428,7 +428,7 @@ public final class MapHost {
         var made = drainSprites(while: inBudget)
         made += drainTiles(while: inBudget)
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
-        if inBudget() { store.prepareSlots() }
+        if inBudget() { store.prepareSlots(); pipeline.underStore?.prepareSlots() }
         let end = MonotonicClock.threadCPU
         stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
                      phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
