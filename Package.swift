@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 // One-way dependencies, as ../shared/DESIGN.md draws them:
-// MapGeometry ← MapCore ← MapTiles/MapData ← MapGraphics ← MapWindow ← meridian.
+// MapGeometry ← MapCore ← MapTiles/MapData/MapPosition ← MapGraphics ← MapWindow ← meridian.
 let package = Package(
     name: "Meridian",
     products: [
@@ -33,10 +33,11 @@ let package = Package(
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CCurl", "CSystem"]),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
+        .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "MapGeometry", "MapCore"]),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels"]),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow",
+            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow", "MapPosition",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapTiles", "MapCore", "MapGeometry"]),
+        .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapTiles", "CPixels"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
@@ -63,7 +65,8 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     let files = ["MapData", "MapCore", "FuzzSupport"]
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
-                         ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"])] {
+                         ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
+                         ("fuzz-position", ["MapPosition", "MapCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

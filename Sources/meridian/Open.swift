@@ -114,10 +114,8 @@ struct Open: ParsableCommand {
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
         // The demo location (no overlay options) sits where the window first looks.
-        var scene = makeScene(camera: camera, tiles: tiles, overlays: overlays, demoAt: camera.centerCoordinate, pins: loaded.pins)
-        var switcher = SourcesLayer(choices: MapSources.choices(current: shownName), current: shownName)
-        switcher.hint = hintShown ? nil : "Street maps are one key away: press L"
-        scene.layers.append(switcher)
+        var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, demoAt: camera.centerCoordinate, pins: loaded.pins)
+        if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
         let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown)
         host.onHintShown = { end.hintShown = true }

@@ -6,7 +6,8 @@ import MapTiles
 
 /// The one place where the command line becomes a map state: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
-func makeScene(camera: Camera, tiles: MapSources.Tiles, overlays: OverlayOptions, demoAt: Coordinate?, pins: [Pin]) -> Scene {
+/// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
+func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, demoAt: Coordinate?, pins: [Pin]) -> Scene {
     var scene = Scene(camera: camera, background: tiles.background, tileZoomRange: tiles.source.zoomRange)
     scene.underZoomRange = tiles.under?.source.zoomRange
     scene.attribution = tiles.source.attribution
@@ -15,5 +16,6 @@ func makeScene(camera: Camera, tiles: MapSources.Tiles, overlays: OverlayOptions
     scene.circles = overlays.circles
     scene.location = overlays.location(demoAt: demoAt)
     scene.pins = PinEditor(pins: pins)
+    if let tilesName { scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName)) }
     return scene
 }

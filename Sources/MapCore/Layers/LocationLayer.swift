@@ -35,22 +35,25 @@ public struct LocationLayer: MapLayer {
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         guard let loc = annotation else { return }
-        let t = context.time, camera = context.camera
+        let t = context.time, camera = context.camera, color = loc.shownColor
         let p = camera.screenPoint(for: loc.point(at: t))
         let accuracy = Camera.points(forMeters: loc.accuracy(at: t), atLatitude: loc.coordinate(at: t).latitude, zoom: camera.zoom)
         // The accuracy disc is worth drawing only where it reaches beyond the dot.
         if accuracy > LocationAnnotation.dotDiameter / 2 {
-            context.placeRound(.accuracyDisc(loc.color, radius: SpriteKey.circleBucket(forRadius: accuracy)), center: p, radius: accuracy, opacity: 1, into: &list)
+            context.placeRound(.accuracyDisc(color, radius: SpriteKey.circleBucket(forRadius: accuracy)), center: p, radius: accuracy, opacity: 1, into: &list)
         }
-        let halo = loc.halo.state(at: t)
-        context.placeRound(.halo(loc.color, raster: halo.raster), center: p, radius: HaloPulse.diameter / 2 * halo.scale, opacity: halo.opacity, into: &list)
-        // The pulse is visible while the halo's full extent is on screen, pause included.
-        let extent = ScreenRect(x: p.x - HaloPulse.diameter / 2, y: p.y - HaloPulse.diameter / 2, width: HaloPulse.diameter, height: HaloPulse.diameter)
-        if extent.intersects(context.viewRect) { list.animating = true }
-        if let heading = loc.heading {
-            context.placeRound(.headingCone(loc.color), center: p, radius: LocationAnnotation.dotDiameter * 1.6, opacity: 1, degrees: heading, into: &list)
+        // A stale position does not pulse: it is where the device was, not where it is.
+        if !loc.isStale {
+            let halo = loc.halo.state(at: t)
+            context.placeRound(.halo(color, raster: halo.raster), center: p, radius: HaloPulse.diameter / 2 * halo.scale, opacity: halo.opacity, into: &list)
+            // The pulse is visible while the halo's full extent is on screen, pause included.
+            let extent = ScreenRect(x: p.x - HaloPulse.diameter / 2, y: p.y - HaloPulse.diameter / 2, width: HaloPulse.diameter, height: HaloPulse.diameter)
+            if extent.intersects(context.viewRect) { list.animating = true }
         }
-        context.placeRound(.locationDot(loc.color), center: p, radius: LocationAnnotation.dotDiameter / 2 + 4, opacity: 1, into: &list)
+        if let heading = loc.heading, !loc.isStale {
+            context.placeRound(.headingCone(color), center: p, radius: LocationAnnotation.dotDiameter * 1.6, opacity: 1, degrees: heading, into: &list)
+        }
+        context.placeRound(.locationDot(color), center: p, radius: LocationAnnotation.dotDiameter / 2 + 4, opacity: 1, into: &list)
         if loc.isGliding(at: t) { list.animating = true }
     }
 }

@@ -40,6 +40,13 @@ public struct LocationAnnotation: Hashable, Sendable {
     private var position: Glide<MapPoint>
     private var accuracyMeters: Glide<Double>
     public private(set) var heading: Double?
+    /// No fix came for a while, or the receiver lost it: the dot turns grey, without pulse
+    /// or heading, until the next fix.
+    public var isStale = false
+    public static let staleColor = Color(hex: 0x8E8E93)
+
+    /// The colour the annotation shows in now.
+    public var shownColor: Color { isStale ? Self.staleColor : color }
 
     public init(coordinate: Coordinate, accuracy: Double = 0, heading: Double? = nil,
                 color: Color = .systemBlue, halo: HaloPulse = HaloPulse()) {
@@ -57,6 +64,7 @@ public struct LocationAnnotation: Hashable, Sendable {
         }
         accuracyMeters.set(max(accuracy, 0), at: t) { a, b, p in a + (b - a) * p }
         self.heading = heading
+        isStale = false
     }
 
     public func point(at t: Double) -> MapPoint {

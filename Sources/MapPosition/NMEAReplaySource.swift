@@ -1,0 +1,73 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import Platform
+
+/// Fixes replayed from an NMEA log (demos and tests), paced by the fixes' own times divided by
+/// `speed` (a second apart where they have none). The file is read whole up front (64 MiB at
+/// most); its broken sentences are skipped, and said once.
+public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
+    public let path: String
+    public let speed: Double
+    private let lock = Lock()
+    private var stopping = false
+    private var thread: Joinable<Void>?
+
+    public var name: String { "NMEA log \(path)" }
+
+    public init(path: String, speed: Double = 1) {
+        self.path = path
+        self.speed = speed > 0 && speed.isFinite ? speed : 1
+    }
+
+    deinit { stop() }
+
+    public func start(_ deliver: @escaping @Sendable (PositionEvent) -> Void) {
+        thread = Joinable(name: "nmea") { [self] in run(deliver) }
+    }
+
+    public func stop() {
+        lock.lock(); stopping = true; lock.unlock()
+        thread?.join()
+        thread = nil
+    }
+
+    private var isStopping: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopping
+    }
+
+    /// Every event of the log, in order, with its time when known.
+    public static func events(in data: Data) -> (events: [PositionEvent], rejected: Int) {
+        var reader = NMEAReader()
+        var out: [PositionEvent] = []
+        let text = String(decoding: data, as: UTF8.self)
+        for line in text.split(whereSeparator: \.isNewline) {
+            if let e = reader.read(line) { out.append(e) }
+        }
+        return (out, reader.rejected)
+    }
+
+    private func run(_ deliver: @escaping @Sendable (PositionEvent) -> Void) {
+        let data: Data
+        do { data = try FileIO.read(path, limit: 64 << 20) } catch {
+            deliver(.unavailable("\(name): \(error)"))
+            return
+        }
+        let (events, rejected) = Self.events(in: data)
+        if rejected > 0 { deliver(.unavailable("\(name): \(rejected) broken sentence(s) skipped")) }
+        guard !events.isEmpty else { deliver(.unavailable("\(name): no fixes in it")); return }
+        var previous: Double?
+        for event in events {
+            guard !isStopping else { return }
+            var wait = 1.0
+            if case let .fix(f) = event, let t = f.time {
+                if let p = previous, t > p { wait = min(t - p, 60) }
+                previous = t
+            }
+            let end = MonotonicClock.now + wait / speed
+            while !isStopping, MonotonicClock.now < end { usleep(20_000) }
+            deliver(event)
+        }
+    }
+}
