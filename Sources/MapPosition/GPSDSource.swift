@@ -11,9 +11,7 @@ import Platform
 public final class GPSDSource: PositionSource, @unchecked Sendable {
     public let host: String
     public let port: UInt16
-    private let lock = Lock()
-    private var stopping = false
-    private var thread: Joinable<Void>?
+    private let thread = SourceThread()
 
     public var name: String { "gpsd at \(host):\(port)" }
 
@@ -32,25 +30,12 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
     }
 
     public func start(_ deliver: @escaping @Sendable (PositionEvent) -> Void) {
-        thread = Joinable(name: "gpsd") { [self] in run(deliver) }
+        thread.start(name: "gpsd") { [self] _ in run(deliver) }
     }
 
-    public func stop() {
-        lock.lock(); stopping = true; lock.unlock()
-        thread?.join()
-        thread = nil
-    }
+    public func stop() { thread.stop() }
 
-    private var isStopping: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopping
-    }
-
-    /// Sleeps `seconds` in small steps, so that stop() is never kept waiting.
-    private func pause(_ seconds: Double) {
-        let end = MonotonicClock.now + seconds
-        while !isStopping, MonotonicClock.now < end { usleep(50_000) }
-    }
+    private var isStopping: Bool { thread.isStopping }
 
     private func run(_ deliver: @escaping @Sendable (PositionEvent) -> Void) {
         var wait = 1.0
@@ -70,7 +55,7 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
             if isStopping { break }
             if !toldDown { deliver(.unavailable("\(name): \(reason)")) }
             toldDown = true
-            pause(wait * Double.random(in: 0.8...1.2))
+            thread.pause(wait * Double.random(in: 0.8...1.2))
             wait = min(wait * 2, 30)
         }
     }

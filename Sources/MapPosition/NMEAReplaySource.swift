@@ -9,9 +9,7 @@ import Platform
 public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
     public let path: String
     public let speed: Double
-    private let lock = Lock()
-    private var stopping = false
-    private var thread: Joinable<Void>?
+    private let thread = SourceThread()
 
     public var name: String { "NMEA log \(path)" }
 
@@ -23,19 +21,10 @@ public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
     deinit { stop() }
 
     public func start(_ deliver: @escaping @Sendable (PositionEvent) -> Void) {
-        thread = Joinable(name: "nmea") { [self] in run(deliver) }
+        thread.start(name: "nmea") { [self] _ in run(deliver) }
     }
 
-    public func stop() {
-        lock.lock(); stopping = true; lock.unlock()
-        thread?.join()
-        thread = nil
-    }
-
-    private var isStopping: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopping
-    }
+    public func stop() { thread.stop() }
 
     /// Every event of the log, in order, with its time when known.
     public static func events(in data: Data) -> (events: [PositionEvent], rejected: Int) {
@@ -59,14 +48,14 @@ public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
         guard !events.isEmpty else { deliver(.unavailable("\(name): no fixes in it")); return }
         var previous: Double?
         for event in events {
-            guard !isStopping else { return }
+            guard !thread.isStopping else { return }
             var wait = 1.0
             if case let .fix(f) = event, let t = f.time {
                 if let p = previous, t > p { wait = min(t - p, 60) }
                 previous = t
             }
-            let end = MonotonicClock.now + wait / speed
-            while !isStopping, MonotonicClock.now < end { usleep(20_000) }
+            thread.pause(wait / speed)
+            guard !thread.isStopping else { return }
             deliver(event)
         }
     }

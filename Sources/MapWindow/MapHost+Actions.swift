@@ -19,6 +19,7 @@ extension MapHost {
                 case let .show(rect): show(rect, animated: true)
                 case let .chooseTiles(name): onChooseTiles(name)
                 case let .openLink(url): onOpenLink(url)
+                case .toggleFollow: toggleFollow()
                 case .changed: break
                 }
                 return true
@@ -27,6 +28,9 @@ extension MapHost {
         case .toggleTrackList:
             if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
             else { state.tracks.showsList.toggle() }
+            return true
+        case .toggleFollow:
+            toggleFollow()
             return true
         case .toggleSourceList:
             guard state.layer(SourcesLayer.self) != nil else { return false }
@@ -50,6 +54,17 @@ extension MapHost {
             return true
         }
         return false
+    }
+
+    /// Key F and the locate button: follow the location, or stop.
+    private func toggleFollow() {
+        if controller.following {
+            controller.following = false
+        } else if let loc = state.location {
+            controller.startFollowing(loc.point(at: clock.now), at: clock.now)
+        } else {
+            showNotice("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)")
+        }
     }
 
     /// Key C: the next colour mode the open tracks have values for, or why there is none.

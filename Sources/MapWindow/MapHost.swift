@@ -95,6 +95,10 @@ public final class MapHost {
     private var toldFailures = Set<String>()
     /// Tiles taken in since memory was last trimmed (before an idle wait).
     private var tilesSinceTrim = 0
+    /// The live position's settings and bookkeeping (`MapHost+Position.swift`).
+    public var position = PositionState()
+    /// Fixes taken so far (what tests and the bench count).
+    public internal(set) var fixesReceived = 0
     /// Loads in progress whose results the picture waits for: the window does not call itself
     /// fully drawn while any is pending (the embedder counts them).
     public var pendingLoads = 0
@@ -141,7 +145,10 @@ public final class MapHost {
         setDrawn(false)
     }
 
-    deinit { pipeline.stop() }
+    deinit {
+        wake.close()
+        pipeline.stop()
+    }
 
     public var camera: Camera { controller.camera }
 
@@ -240,10 +247,10 @@ public final class MapHost {
                 if SDL_WaitEventTimeout(&event, 250) != 0 { needsFrame = process(&event, translator) || needsFrame }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = true
-            } else if !hidden, !needsFrame, let retry = loader.nextRetry {
+            } else if !hidden, !needsFrame, let wake = nextWake {
                 // Tiles that failed are asked for again when their wait is over (a minute at
-                // most): the network may be back.
-                let wait = Int32(clamping: Int(max(0, retry - MonotonicClock.now) * 1000) + 1)
+                // most): the network may be back. A live position turns grey on time.
+                let wait = Int32(clamping: Int(max(0, wake - MonotonicClock.now) * 1000) + 1)
                 if SDL_WaitEventTimeout(&event, wait) != 0 { needsFrame = process(&event, translator) || needsFrame } else { needsFrame = true }
                 cpuStart = MonotonicClock.threadCPU
             } else if !needsFrame || hidden {
@@ -357,7 +364,13 @@ public final class MapHost {
             if let cam = script(t) { controller.camera = cam } else { self.script = nil; quitting = true }
         }
         controller.advance(to: t)
+        checkStaleness()
+        controller.follow(state.location?.point(at: t), at: t)
         var scene = state
+        if scene.layer(LocateLayer.self) != nil {
+            let following = controller.following
+            scene.modify(LocateLayer.self, default: LocateLayer()) { $0.following = following }
+        }
         scene.camera = controller.camera
         scene.pins = controller.pins
         scene.imperialUnits = controller.imperialUnits
@@ -480,6 +493,13 @@ public final class MapHost {
         onMessage(message)
     }
 
+    /// When the idle loop must wake by itself (`MonotonicClock` seconds): a failed tile's
+    /// retry, or a live position turning stale.
+    private var nextWake: Double? {
+        let stale = staleDeadline.map { $0 - clock.now + MonotonicClock.now }
+        return [loader.nextRetry, stale].compactMap { $0 }.min()
+    }
+
     /// How the map's tiles are coming, for the layer switcher: a server out of reach, or
     /// tiles on their way over the network (local sources are too quick to say so).
     private var tileStatus: SourcesLayer.Status {
@@ -488,23 +508,30 @@ public final class MapHost {
     }
 }
 
-/// Wakes the frame loop from a worker thread with one SDL user event, coalesced.
+/// Wakes the frame loop from a worker thread with one SDL user event, coalesced. Closed
+/// before the window goes: on X11 SDL wakes a waiting loop with an XSendEvent to the window,
+/// and one sent to a window already destroyed is a fatal X error.
 final class WakeSignal: @unchecked Sendable {
     private let lock = Lock()
     private var pending = false
+    private var closed = false
     private let eventType: UInt32
 
     init(eventType: UInt32) { self.eventType = eventType }
 
     func signal() {
-        lock.lock()
-        let send = !pending
+        // Held while pushing, so that close() returns only once no push is under way.
+        lock.lock(); defer { lock.unlock() }
+        guard !pending, !closed else { return }
         pending = true
-        lock.unlock()
-        guard send else { return }
         var e = SDL_Event()
         e.type = eventType
         SDL_PushEvent(&e)
+    }
+
+    /// No more wake-ups (workers may still finish; their results are dropped with the host).
+    func close() {
+        lock.lock(); closed = true; lock.unlock()
     }
 
     func clear() {

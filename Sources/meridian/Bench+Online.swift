@@ -81,7 +81,7 @@ extension Bench {
             let tiles = MapSources.Tiles(source: src, under: under, background: under.background)
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
-            let host = try MapHost(window: window, state: makeScene(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), demoAt: nil, pins: []),
+            let host = try MapHost(window: window, state: makeScene(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
                                    source: src, under: under)
             quit(after: 1)
             host.run()

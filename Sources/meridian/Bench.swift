@@ -120,7 +120,7 @@ struct Bench: ParsableCommand {
         let paris = Coordinate(latitude: 48.85, longitude: 2.35)
         let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
         let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
-        let scene = makeScene(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), demoAt: nil, pins: [])
+        let scene = makeScene(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
         let host = try MapHost(window: window, state: scene, source: made.source, under: made.under)
         // The first screen loads before the user can act; start-up has its own rows above.
         quit(after: 1)

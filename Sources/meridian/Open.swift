@@ -21,6 +21,9 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How to draw: auto (OpenGL with a GPU, else software), gpu or software.", valueName: "KIND"))
     var renderer = RendererChoice.auto
 
+    @Option(name: .long, help: ArgumentHelp("Where the live position comes from: auto (gpsd on this machine when it answers), gpsd, gpsd:HOST:PORT, nmea:FILE[@SPEED] (a log replayed), or none.", valueName: "SOURCE"))
+    var locationSource = LocationSourceOption.auto
+
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
     var pins: String?
 
@@ -114,9 +117,27 @@ struct Open: ParsableCommand {
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
         // The demo location (no overlay options) sits where the window first looks.
-        var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, demoAt: camera.centerCoordinate, pins: loaded.pins)
+        var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
         if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
+        scene.layers.append(LocateLayer())
         let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
+        host.position.color = overlays.pulseColor
+        host.position.halo = overlays.halo
+        // A live position, unless a fixed one was asked for (or none at all).
+        let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
+        if let positions {
+            let name = positions.name
+            let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
+            positions.start { [unowned host] event in
+                host.perform { host in
+                    host.receive(event, from: name)
+                    if frameLog, case let .fix(f) = event {
+                        FileIO.printError(String(cFormat: "fix %.6f %.6f %.1f", f.coordinate.latitude, f.coordinate.longitude, f.accuracy))
+                    }
+                }
+            }
+        }
+
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown)
         host.onHintShown = { end.hintShown = true }
         host.onChooseTiles = { [unowned host] name in
@@ -165,6 +186,8 @@ struct Open: ParsableCommand {
             }
         }
         host.run()
+        // No fix may reach the host after this (it holds the host unowned).
+        positions?.stop()
         saver?.flush()
         end.open = host.state.tracks.files.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
         end.camera = host.camera

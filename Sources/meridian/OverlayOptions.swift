@@ -64,7 +64,7 @@ struct OverlayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Circles keep this on-screen radius instead of their meters.", valueName: "PT"))
     var fixedRadius: Double?
 
-    @Flag(name: .long, help: "No demo location when none is given.")
+    @Flag(name: .long, help: "No location at all (no --location, no live position).")
     var noLocation = false
 
     func validate() throws {
@@ -77,13 +77,12 @@ struct OverlayOptions: ParsableArguments {
         circle.map { CircleOverlay(center: $0.center, radiusMeters: $0.radius, color: $0.color ?? Color(hex: 0xFF3B30), fixedRadiusPoints: fixedRadius) }
     }
 
-    /// The location to show; `demoAt` (the window's first centre) when none was asked for.
-    func location(demoAt: Coordinate?) -> LocationAnnotation? {
-        let halo = HaloPulse(duration: pulseDuration, delay: pulseDelay)
-        if let l = location {
-            return LocationAnnotation(coordinate: l.coordinate, accuracy: l.accuracy, heading: l.heading, color: pulseColor, halo: halo)
-        }
-        guard !noLocation, circle.isEmpty, let demo = demoAt else { return nil }
-        return LocationAnnotation(coordinate: demo, accuracy: 500, color: pulseColor, halo: halo)
+    var halo: HaloPulse { HaloPulse(duration: pulseDuration, delay: pulseDelay) }
+
+    /// The fixed location asked for with --location; nil without one (a live position shows
+    /// only once a source has a fix: never a made-up one).
+    var fixedLocation: LocationAnnotation? {
+        guard let l = location, !noLocation else { return nil }
+        return LocationAnnotation(coordinate: l.coordinate, accuracy: l.accuracy, heading: l.heading, color: pulseColor, halo: halo)
     }
 }

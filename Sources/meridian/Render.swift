@@ -79,7 +79,7 @@ struct Render: ParsableCommand {
                 for p in loaded.problems { warn(p) }
                 pinList = loaded.pins
             }
-            var scene = makeScene(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, demoAt: nil, pins: pinList)
+            var scene = makeScene(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList)
             scene.showsLabels = !noLabels
             scene.imperialUnits = imperial
             let opened = TrackFiles.read(files)

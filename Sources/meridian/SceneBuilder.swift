@@ -7,14 +7,14 @@ import MapTiles
 /// The one place where the command line becomes a map state: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, demoAt: Coordinate?, pins: [Pin]) -> Scene {
+func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> Scene {
     var scene = Scene(camera: camera, background: tiles.background, tileZoomRange: tiles.source.zoomRange)
     scene.underZoomRange = tiles.under?.source.zoomRange
     scene.attribution = tiles.source.attribution
     scene.underAttribution = tiles.under?.source.attribution ?? ""
     scene.attributionURL = tiles.link
     scene.circles = overlays.circles
-    scene.location = overlays.location(demoAt: demoAt)
+    scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
     if let tilesName { scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName)) }
     return scene

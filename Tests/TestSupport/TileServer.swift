@@ -1,18 +1,19 @@
 import Foundation
 
 /// The loopback tile server of Tests/Fixtures/tile-server.py (system python3): real HTTP that
-/// serves small PNG tiles and misbehaves on demand (see the script for its paths).
+/// serves small PNG tiles and misbehaves on demand (see the script for its paths). Also runs
+/// the other loopback fixtures that print their port first (`script`, e.g. fake-gpsd.py).
 public final class TileServer {
     public let port: Int
     private let process: Process
 
-    public init() throws {
+    public init(script name: String = "tile-server.py", arguments: [String] = []) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/tile-server.py").path
+            .appendingPathComponent("Fixtures/" + name).path
         let p = Process()
         // The system python: pyenv's may be older or newer than what Debian ships.
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [script]
+        p.arguments = [script] + arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

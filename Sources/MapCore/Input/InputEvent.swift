@@ -56,4 +56,6 @@ public enum HostAction: Hashable, Sendable {
     /// Open or close the list of maps (key L); a digit key (1–9) while it is open.
     case toggleSourceList
     case digit(Int)
+    /// Follow the location, or stop (key F).
+    case toggleFollow
 }

@@ -33,7 +33,24 @@ public struct MapController: Sendable {
         var moved: Bool
     }
 
+    /// Follow mode (key F, the locate button): the camera keeps the location at the centre;
+    /// a hand pan ends it.
+    public var following = false
+
     public init(camera: Camera) { self.camera = camera }
+
+    /// Starts following the location at `point`: a flight there (to street level when the
+    /// view is wider than a town), then the centre stays on it.
+    public mutating func startFollowing(_ point: MapPoint, at t: Double) {
+        following = true
+        animator.fly(to: point, zoom: camera.zoom < 12 ? 15 : camera.zoom, camera: camera, at: t)
+    }
+
+    /// Keeps the camera on the location (where its glide is at this frame) while following.
+    public mutating func follow(_ point: MapPoint?, at t: Double) {
+        guard following, let point, animator.flight == nil else { return }
+        camera.setCenter(point)
+    }
 
     public var isDragging: Bool { drag?.moved == true }
 
@@ -88,6 +105,7 @@ public struct MapController: Sendable {
             guard var d = drag else { return [.hovered(p)] }
             d.moved = d.moved || (p - d.pressScreen).length > 0
             drag = d
+            if d.moved { following = false }
             // The point grabbed stays under the pointer: exact, no accumulated error.
             camera.keep(d.pressMap, at: p)
             velocity.add(p, at: t)
@@ -109,8 +127,10 @@ public struct MapController: Sendable {
         case .focusLost:
             // A drag whose release we will never see must not stick to the pointer.
             drag = nil
-        case let .wheel(dy, precise, p):
+        case let .wheel(dy, precise, pointer):
             advance(to: t)
+            // While following, zoom keeps the location where it is: at the centre.
+            let p = following ? ScreenPoint(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2) : pointer
             if precise {
                 // Touchpads scroll continuously: zoom in proportion, at once.
                 if animator.zoom != nil { animator.zoom(by: dy * Self.wheelStep, around: p, camera: camera, at: t, duration: Self.wheelDuration) }
@@ -133,7 +153,6 @@ public struct MapController: Sendable {
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction] {
         advance(to: t)
         let center = ScreenPoint(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2)
-        let d = Self.keyPanDistance
         switch key {
         case .letter("q") where mods.contains(.control): return [.quit]
         case .letter("o") where mods.contains(.control): return [.openFiles]
@@ -145,12 +164,24 @@ public struct MapController: Sendable {
         case .letter("l") where mods.isEmpty: return [.toggleSourceList]
         case let .letter(c) where mods.isEmpty && c.isASCII && c.isWholeNumber: return [.digit(c.wholeNumberValue ?? 0)]
         case .escape: return [.cancel]
+        case .letter("f") where mods.isEmpty: return [.toggleFollow]
+        case .left, .right, .up, .down:
+            following = false
+            return panKey(key, at: t)
+        case .plus: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        case .minus: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        default: break
+        }
+        return []
+    }
+
+    private mutating func panKey(_ key: Key, at t: Double) -> [HostAction] {
+        let d = Self.keyPanDistance
+        switch key {
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)
         case .right: animator.pan(byScreen: ScreenPoint(x: d, y: 0), at: t)
         case .up: animator.pan(byScreen: ScreenPoint(x: 0, y: -d), at: t)
         case .down: animator.pan(byScreen: ScreenPoint(x: 0, y: d), at: t)
-        case .plus: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
-        case .minus: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
         default: break
         }
         return []

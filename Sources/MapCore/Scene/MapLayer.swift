@@ -43,6 +43,8 @@ public enum PressResult: Sendable, Equatable {
     case chooseTiles(String)
     /// Open this web page (an http(s) address) in the browser.
     case openLink(String)
+    /// Follow the location, or stop (the locate button).
+    case toggleFollow
 }
 
 /// What a layer knows of the frame it composes.

@@ -1,0 +1,35 @@
+import FoundationEssentials
+import MapGeometry
+
+/// The locate button, bottom right above the credit: shows whether the map follows the
+/// location (a blue dot) or not (grey); a click starts or ends following (as key F does).
+public struct LocateLayer: MapLayer {
+    public var following = false
+
+    public init(following: Bool = false) { self.following = following }
+
+    public var levels: [LayerLevel] { [.chrome] }
+
+    static let size = 36.0
+    static let off = Color(hex: 0x8E8E93)
+
+    private func frame(_ context: LayerContext) -> ScreenRect {
+        let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height - context.bottomInset
+        return ScreenRect(x: w - 10 - Self.size, y: h - 30 - Self.size, width: Self.size, height: Self.size)
+    }
+
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [frame(context)] }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        let r = frame(context)
+        list.commands.append(.fillRect(r.outset(1), Color(hex: 0x000000, alpha: 0.15)))
+        list.commands.append(.fillRect(r, following ? Color(hex: 0xE5F0FF, alpha: 0.97) : Color(hex: 0xFFFFFF, alpha: 0.96)))
+        let c = ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2)
+        context.placeRound(.locationDot(following ? .systemBlue : Self.off), center: c, radius: 10, opacity: 1, into: &list)
+        list.buttons.append((r, "locate"))
+    }
+
+    public mutating func press(_ button: String) -> PressResult? {
+        button == "locate" ? .toggleFollow : nil
+    }
+}

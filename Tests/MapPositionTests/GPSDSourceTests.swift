@@ -1,0 +1,90 @@
+import Foundation
+import MapCore
+import MapPosition
+import Platform
+import Testing
+import TestSupport
+
+/// The gpsd client against a fake gpsd on loopback (Tests/Fixtures/fake-gpsd.py): fixes
+/// arrive, a restart is survived, and garbage, floods and silence are said, never waited on.
+@Suite(.serialized) struct GPSDSourceTests {
+    final class Events: @unchecked Sendable {
+        let lock = NSLock()
+        var all: [PositionEvent] = []
+        func add(_ e: PositionEvent) { lock.lock(); all.append(e); lock.unlock() }
+        var snapshot: [PositionEvent] { lock.lock(); defer { lock.unlock() }; return all }
+        var fixes: [PositionFix] { snapshot.compactMap { if case let .fix(f) = $0 { return f } else { return nil } } }
+        var reasons: [String] { snapshot.compactMap { if case let .unavailable(r) = $0 { return r } else { return nil } } }
+    }
+
+    /// Starts the fake gpsd in `mode` (killed when the value goes).
+    func fake(_ mode: String) throws -> (TileServer, UInt16) {
+        let server = try TileServer(script: "fake-gpsd.py", arguments: [mode])
+        return (server, UInt16(server.port))
+    }
+
+    func waitFor(_ seconds: Double, _ done: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while !done(), Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        return done()
+    }
+
+    @Test func fixesArriveAndARestartIsSurvived() throws {
+        let (server, port) = try fake("tpv")
+        defer { withExtendedLifetime(server) {} }
+        let events = Events()
+        let src = GPSDSource(port: port)
+        src.start { events.add($0) }
+        defer { src.stop() }
+        // Ten fixes, then the connection closes (gpsd restarting); the client is back within a
+        // second or two, and the fixes start again from the first.
+        #expect(waitFor(10) { events.fixes.count >= 14 }, "\(events.snapshot)")
+        let fixes = events.fixes
+        #expect(fixes[0].coordinate.latitude == 46 && fixes[0].accuracy == 12 && fixes[0].heading == 0)
+        #expect(fixes[9].coordinate.latitude > fixes[8].coordinate.latitude)
+        #expect(fixes[10].coordinate.latitude == 46, "no reconnection")
+        #expect(events.reasons.contains { $0.contains("closed") }, "\(events.reasons)")
+    }
+
+    @Test(arguments: [("garbage", "not a gpsd report"), ("flood", "longer than")])
+    func badReportsAreSaidAndSkipped(_ mode: String, _ said: String) throws {
+        let (server, port) = try fake(mode)
+        defer { withExtendedLifetime(server) {} }
+        let events = Events()
+        let src = GPSDSource(port: port)
+        src.start { events.add($0) }
+        defer { src.stop() }
+        #expect(waitFor(10) { events.fixes.count >= 3 }, "\(events.snapshot)")
+        #expect(events.reasons.contains { $0.contains(said) }, "\(events.reasons)")
+    }
+
+    @Test func aGpsdThatNeverAnswersIsSaidAndStopIsNotKeptWaiting() throws {
+        let (server, port) = try fake("silent")
+        defer { withExtendedLifetime(server) {} }
+        let events = Events()
+        let src = GPSDSource(port: port)
+        src.start { events.add($0) }
+        #expect(waitFor(10) { events.reasons.contains { $0.contains("no answer") } }, "\(events.snapshot)")
+        let start = Date()
+        src.stop()
+        #expect(Date().timeIntervalSince(start) < 2)
+    }
+
+    @Test func nobodyListeningIsSaidOnce() throws {
+        // A port that was free a moment ago (bound, then closed).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: UInt32(0x7F00_0001).bigEndian), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        close(fd)
+        let port = UInt16(bigEndian: addr.sin_port)
+        let events = Events()
+        let src = GPSDSource(port: port)
+        src.start { events.add($0) }
+        Thread.sleep(forTimeInterval: 2.5)
+        src.stop()
+        #expect(events.reasons.count == 1, "\(events.reasons)")
+        #expect(!GPSDSource.answers(port: port))
+    }
+}
