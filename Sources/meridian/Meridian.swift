@@ -12,7 +12,7 @@ struct Meridian: ParsableCommand {
         abstract: "A map viewer for the Linux desktop.",
         discussion: """
         Drag to pan (flick to glide), scroll to zoom around the pointer, double-click to zoom in
-        (Shift: out), arrow keys pan, +/- zoom, L chooses the map, F11 fullscreen, Ctrl+Q quits.
+        (Shift: out), arrow keys pan, +/- zoom, L chooses the map, F follows the position, F11 fullscreen, Ctrl+Q quits.
         """,
         version: version,
         subcommands: [Open.self, Render.self, Bench.self],
