@@ -42,7 +42,8 @@ public final class MapHost {
     private var firstPresentDone = false
     /// The camera of the last frame drawn: a frame with another one moves the map.
     private var lastCamera: Camera?
-    /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS"), so
+    /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS") and one
+    /// with the frame's cost ("frame-cpu SECONDS", the frame thread's CPU for the iteration), so
     /// tests can see when the loop draws and when it sleeps.
     private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
     /// The frame thread's CPU per frame that texture uploads after the present may fill up
@@ -446,6 +447,7 @@ public final class MapHost {
         stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
                      phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
                               .present: presentCPU, .uploads: end - uploadStart])
+        if logPresents { FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart)) }
         let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
         if drawn != isDrawn { setDrawn(drawn) }
         if !fullyDrawnDone && drawn {

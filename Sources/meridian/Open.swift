@@ -119,12 +119,13 @@ struct Open: ParsableCommand {
         // The demo location (no overlay options) sits where the window first looks.
         var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
         if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
-        scene.layers.append(LocateLayer())
+        // A live position, unless a fixed one was asked for (or none at all); the locate button
+        // only with one.
+        let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
+        if positions != nil { scene.layers.append(LocateLayer()) }
         let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
         host.position.color = overlays.pulseColor
         host.position.halo = overlays.halo
-        // A live position, unless a fixed one was asked for (or none at all).
-        let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
         if let positions {
             let name = positions.name
             let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil

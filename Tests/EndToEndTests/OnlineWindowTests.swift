@@ -41,9 +41,9 @@ import TestSupport
         return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".tile") }
     }
 
-    /// Present times from MERIDIAN_FRAME_LOG's "present SECONDS" lines.
-    func presents(_ log: String) -> [Double] {
-        log.split(separator: "\n").compactMap { $0.hasPrefix("present ") ? Double($0.dropFirst(8)) : nil }
+    /// The values of MERIDIAN_FRAME_LOG's "KEY SECONDS" lines (present times, frame costs).
+    func values(_ key: String, in log: String) -> [Double] {
+        log.split(separator: "\n").compactMap { $0.hasPrefix(key + " ") ? Double($0.dropFirst(key.count + 1)) : nil }
     }
 
     @Test(arguments: ["/status/404", "/status/500", "/429", "/stall", "/truncated", "/garbage", "/big", "/reset", "/forever"])
@@ -66,10 +66,14 @@ import TestSupport
         let shot = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { basemapShare($0) > 0.5 }
         try quit(x, id, app)
         let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let times = presents(log).dropFirst(10)
+        // No frame costs over 100 ms (the frame thread's CPU: nothing waits on the server in
+        // a frame), and frames keep coming: a wait on the network would stop them for seconds
+        // (the stall is 5 s); a busy two-core machine may delay one by a scheduling slice.
+        let times = values("present", in: log).dropFirst(10), costs = values("frame-cpu", in: log).dropFirst(10)
         #expect(times.count > 60, "too few frames: \(times.count)")
+        #expect((costs.max() ?? 1) <= 0.1, "a frame cost \(costs.max() ?? 1) s with \(path)")
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-        #expect((gaps.max() ?? 1) <= 0.1, "a frame took \(gaps.max() ?? 1) s with \(path)")
+        #expect((gaps.max() ?? 1) <= 0.25, "no frame for \(gaps.max() ?? 1) s with \(path)")
         #expect(basemapShare(shot) > 0.5, "the basemap did not show with \(path)")
         #expect(cachedTiles(dir).isEmpty, "\(path) left \(cachedTiles(dir))")
     }
