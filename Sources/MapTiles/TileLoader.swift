@@ -58,12 +58,15 @@ public final class TileLoader: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Ends the workers once their tile is done; loads waiting on the network are given up.
     public func stop() {
         condition.lock()
         stopping = true
         queue.removeAll()
+        let loading = Array(inFlight)
         condition.broadcast()
         condition.unlock()
+        if !loading.isEmpty { source.cancel(loading) }
     }
 
     /// Replaces the queue with `tiles` (minus those loading or loaded); the rest is cancelled.

@@ -149,6 +149,9 @@ public final class MapHost {
     deinit {
         wake.close()
         pipeline.stop()
+        // Tiles fetched but still being decoded are cached only once decoded: let them finish
+        // (briefly), so what was downloaded is not downloaded again next time.
+        _ = pipeline.loader.waitUntilIdle(deadline: MonotonicClock.now + 1)
     }
 
     public var camera: Camera { controller.camera }
