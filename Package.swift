@@ -33,13 +33,17 @@ let package = Package(
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CCurl", "CSystem"]),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
-        .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "MapGeometry", "MapCore"]),
+        .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "MapGeometry", "MapCore"],
+                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
-        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels"]),
+        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels"],
+                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .executableTarget(name: "meridian", dependencies: [
             "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow", "MapPosition",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ],
+        // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
+        swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
 
         .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"]),
         .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"]),
