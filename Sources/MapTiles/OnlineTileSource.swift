@@ -28,7 +28,11 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     /// Why the last request failed for want of the network or the server, until one succeeds.
     private var failure: String?
     /// Requests made (200s, 304s and failures alike): what a test counts.
-    public private(set) var requestCount = 0
+    public var requestCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return requestsMade
+    }
+    private var requestsMade = 0
     /// Hears every answer: "GET url status" (or "GET url failed: reason"), on the thread that
     /// got it. What the end-to-end tests read to see that no fresh tile is fetched twice.
     public var log: (@Sendable (String) -> Void)?
@@ -36,6 +40,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     public var name: String { source.name }
     public var zoomRange: ClosedRange<Int> { source.zoomRange }
     public var attribution: String { source.attribution }
+    public var attributionURL: String? { source.attributionURL }
     /// Workers mostly wait on the network: more of them keep more requests in flight.
     public var concurrency: Int { 8 }
     public var isRemote: Bool { true }
@@ -109,7 +114,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     private func fetch(_ tile: TileID, attempt: Int) throws -> TilePayload? {
         let wait = paused()
         if wait > 0 { throw TileSourceError(String(cFormat: "the server asked to wait %.0f s", wait)) }
-        let outcome = get(source.template.url(for: tile, retina: retina), tile: tile)
+        let outcome = try get(source.template.url(for: tile, retina: retina), tile: tile)
         if case .response = outcome { reached() }
         switch outcome {
         case let .response(r) where r.status == 200:
@@ -130,8 +135,6 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             return try fetch(tile, attempt: 1)
         case let .response(r):
             throw TileSourceError("the server answered \(r.status)")
-        case .failed where wasCancelled(tile):
-            throw TileLoadCancelled()
         case let .failed(reason, retryable):
             if retryable && attempt == 0 {
                 Self.backOff(attempt: attempt)
@@ -146,16 +149,11 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         lock.lock(); failure = nil; lock.unlock()
     }
 
-    private func wasCancelled(_ tile: TileID) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return cancelled.remove(tile) != nil
-    }
-
     /// Asks whether a stale tile changed; whatever happens, the stale one was already shown.
     private func revalidate(_ tile: TileID, _ cached: TileDiskCache.Entry) {
         guard paused() <= 0 else { return }
         let url = source.template.url(for: tile, retina: retina)
-        lock.lock(); requestCount += 1; lock.unlock()
+        lock.lock(); requestsMade += 1; lock.unlock()
         // The answer is a small write at most (no decoding): done on the network thread.
         client.fetch(url, headers: cached.freshness.revalidationHeaders) { [weak self, cache] outcome in
             guard case let .response(r) = outcome else { return }
@@ -172,22 +170,28 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     }
 
     /// Fetches on the network thread and waits here (a tile worker); the request can be
-    /// cancelled meanwhile (`cancel`).
-    private func get(_ url: String, tile: TileID) -> HTTPOutcome {
+    /// cancelled meanwhile (`cancel`), and then this throws `TileLoadCancelled`.
+    private func get(_ url: String, tile: TileID) throws -> HTTPOutcome {
         let waiter = Waiter()
         lock.lock()
-        requestCount += 1
+        requestsMade += 1
         let id = client.fetch(url, headers: []) { waiter.put($0) }
         requests[tile] = id
         lock.unlock()
         let outcome = waiter.take()
-        lock.lock(); requests[tile] = nil; lock.unlock()
+        // The request and its cancellation end together: a cancel that came too late to stop
+        // an answer leaves nothing behind.
+        lock.lock()
+        requests[tile] = nil
+        let cancelledNow = cancelled.remove(tile) != nil
+        lock.unlock()
         if let log {
             switch outcome {
             case let .response(r): log("GET \(url) \(r.status)")
             case let .failed(reason, _): log("GET \(url) failed: \(reason)")
             }
         }
+        if cancelledNow, case .failed = outcome { throw TileLoadCancelled() }
         return outcome
     }
 

@@ -51,8 +51,7 @@ public final class TileDiskCache: @unchecked Sendable {
         let p = path(for: tile)
         guard let data = try? FileIO.read(p, limit: Self.maxEntryBytes) else { return nil }
         guard let entry = Self.decode(data) else {
-            unlink(p)
-            forget(p)
+            remove(tile)
             return nil
         }
         touch(p, size: data.count, at: now)

@@ -30,6 +30,8 @@ public protocol TileSource: Sendable {
     var zoomRange: ClosedRange<Int> { get }
     /// Attribution the map must show for this source.
     var attribution: String { get }
+    /// The page the attribution links to (the data's copyright), when there is one.
+    var attributionURL: String? { get }
     /// The tile's payload, nil where the source has no tile (the background shows through).
     func payload(for tile: TileID) throws -> TilePayload?
     /// How many tiles to load at once (worker threads).
@@ -53,6 +55,7 @@ public struct TileLoadCancelled: Error {
 extension TileSource {
     /// Sources that read local files use the processors.
     public var concurrency: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    public var attributionURL: String? { nil }
     public var isRemote: Bool { false }
     public var unreachable: String? { nil }
     public func cancel(_ tiles: [TileID]) {}

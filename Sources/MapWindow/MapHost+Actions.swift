@@ -15,13 +15,7 @@ extension MapHost {
         case let .clicked(p):
             // A button a layer drew takes the click; else a track may be selected.
             if let name = lastFrame.button(at: p), let result = state.press(name) {
-                switch result {
-                case let .show(rect): show(rect, animated: true)
-                case let .chooseTiles(name): onChooseTiles(name)
-                case let .openLink(url): onOpenLink(url)
-                case .toggleFollow: toggleFollow()
-                case .changed: break
-                }
+                perform(result)
                 return true
             }
             return state.tracks.select(at: p, camera: controller.camera)
@@ -37,9 +31,10 @@ extension MapHost {
             state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.showsList.toggle(); $0.hint = nil }
             return true
         case let .digit(n):
-            guard let choice = state.layer(SourcesLayer.self)?.choice(number: n) else { return false }
-            state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.showsList = false }
-            if choice.name != state.layer(SourcesLayer.self)?.current { onChooseTiles(choice.name) }
+            // As a click on the list's row would.
+            guard let choice = state.layer(SourcesLayer.self)?.choice(number: n),
+                  let result = state.press("sources.choose.\(choice.name)") else { return false }
+            perform(result)
             return true
         case .cancel:
             if activities.cancelAll() { return true }
@@ -54,6 +49,17 @@ extension MapHost {
             return true
         }
         return false
+    }
+
+    /// Does what pressing a layer's button asks of the host.
+    private func perform(_ result: PressResult) {
+        switch result {
+        case let .show(rect): show(rect, animated: true)
+        case let .chooseTiles(name): onChooseTiles(name)
+        case let .openLink(url): onOpenLink(url)
+        case .toggleFollow: toggleFollow()
+        case .changed: break
+        }
     }
 
     /// Key F and the locate button: follow the location, or stop.

@@ -23,7 +23,6 @@ extension MapHost {
             }
             position.lastFix = now
             position.toldStale = false
-            fixesReceived += 1
         case .noFix:
             guard var loc = state.location, !loc.isStale else { return }
             loc.isStale = true

@@ -98,8 +98,6 @@ public final class MapHost {
     private var tilesSinceTrim = 0
     /// The live position's settings and bookkeeping (`MapHost+Position.swift`).
     public var position = PositionState()
-    /// Fixes taken so far (what tests and the bench count).
-    public internal(set) var fixesReceived = 0
     /// Loads in progress whose results the picture waits for: the window does not call itself
     /// fully drawn while any is pending (the embedder counts them).
     public var pendingLoads = 0
@@ -136,10 +134,7 @@ public final class MapHost {
     public func setTiles(_ source: TileSource, under: UnderPlane?, background: Color) {
         self.source = source
         self.under = under
-        state.background = background
-        state.tileZoomRange = source.zoomRange
-        state.underZoomRange = under?.source.zoomRange
-        state.attribution = source.attribution
+        state.showTiles(from: source, under: under, background: background)
         pipeline.stop()
         pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, state.layer(TracksLayer.self), wake)
         pipeline.rasterizer.start()

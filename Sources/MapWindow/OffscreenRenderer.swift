@@ -53,31 +53,35 @@ public final class OffscreenRenderer {
         let pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height),
                                       source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background,
                                       under: under, overlay: scene.layer(TracksLayer.self))
-        let (loader, store, sprites) = (pipeline.loader, pipeline.store, pipeline.sprites)
+        let (store, sprites) = (pipeline.store, pipeline.sprites)
         defer { pipeline.stop() }
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
         func compose() -> DrawList { scene.compose(at: t, tiles: store, under: pipeline.underStore, sprites: sprites) }
-        var list = compose()
-        // The scene also wants the parents of missing tiles, so a tile that fails is covered.
-        while list.missingTiles > 0 {
-            loader.want(list.wantedTiles)
+        /// Loads `wanted` into `into` and composes again; whether the loader went idle in time,
+        /// and how many tiles came (none: what is still missing failed).
+        func load(_ wanted: [TileID], with loader: TileLoader, into store: TextureStore, list: inout DrawList) -> (idle: Bool, count: Int) {
+            loader.want(wanted)
             let idle = loader.waitUntilIdle(deadline: deadline)
             let results = loader.drain()
             for r in results { if let m = store.accept(r) { messages.append(m) } }
             list = compose()
+            return (idle, results.count)
+        }
+        var list = compose()
+        // The scene also wants the parents of missing tiles, so a tile that fails is covered.
+        while list.missingTiles > 0 {
+            let (idle, count) = load(list.wantedTiles, with: pipeline.loader, into: store, list: &list)
             if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
-            if results.isEmpty { break } // what is still missing failed; parents cover it
+            if count == 0 { break } // what is still missing failed; parents cover it
         }
         // What the map's own tiles leave bare, the plane under them fills.
         if let underLoader = pipeline.underLoader, let underStore = pipeline.underStore {
             for _ in 0..<4 where !list.wantedUnderTiles.isEmpty {
-                underLoader.want(list.wantedUnderTiles)
-                guard underLoader.waitUntilIdle(deadline: deadline) else { throw Timeout(missing: list.wantedUnderTiles.count, seconds: timeout) }
-                let results = underLoader.drain()
-                for r in results { if let m = underStore.accept(r) { messages.append(m) } }
-                list = compose()
-                if results.isEmpty { break }
+                let wanted = list.wantedUnderTiles
+                let (idle, count) = load(wanted, with: underLoader, into: underStore, list: &list)
+                if !idle { throw Timeout(missing: wanted.count, seconds: timeout) }
+                if count == 0 { break }
             }
         }
         // Then every sprite the picture wants; a rasterized label's true size can free or

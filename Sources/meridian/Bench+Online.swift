@@ -24,11 +24,16 @@ extension Bench {
         return try body(dir)
     }
 
+    /// `online` with an empty cache of its own under `dir`.
+    private func coldSource(_ online: OnlineSource, cache dir: String) -> OnlineTileSource {
+        OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)),
+                         cache: TileDiskCache(root: dir, source: online))
+    }
+
     /// 500 tiles at z14 over Paris, cold, on the window's workers: fetched, decoded and flattened.
     private func throughputRows(_ online: OnlineSource) throws -> [Row] {
         try withColdCache { dir in
-            let src = OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)),
-                                       cache: TileDiskCache(root: dir, source: online))
+            let src = coldSource(online, cache: dir)
             let decode = TileRasterizer.decoder(pixelRatio: 1, painter: VectorTilePainter(), order: .argb, background: Color(hex: 0xE8E6E1))
             let loader = TileLoader(source: src, decode: decode)
             defer { loader.stop() }
@@ -74,15 +79,12 @@ extension Bench {
     private func streamingRows(_ online: OnlineSource) throws -> [Row] {
         try withColdCache { dir in
             let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080, renderer: renderer)
-            let src = OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)),
-                                       cache: TileDiskCache(root: dir, source: online))
-            let base = try MapSources.source(MapSources.basemap)
-            let under = UnderPlane(source: base, background: MapSources.background(for: base))
-            let tiles = MapSources.Tiles(source: src, under: under, background: under.background)
+            let src = coldSource(online, cache: dir)
+            let tiles = MapSources.tiles(over: src)
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
             let host = try MapHost(window: window, state: makeScene(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
-                                   source: src, under: under)
+                                   source: src, under: tiles.under)
             quit(after: 1)
             host.run()
             let before = src.requestCount

@@ -19,8 +19,6 @@ enum MapSources {
         let source: TileSource
         let under: UnderPlane?
         let background: Color
-        /// Where the attribution links to (the source's copyright page).
-        var link: String?
     }
 
     /// The tile server `name` names, if it names one (checked, nothing started).
@@ -80,13 +78,16 @@ enum MapSources {
 
     /// The map `name` names, with the basemap under it when it is online.
     static func tiles(_ name: String, pixelRatio: Double = 1) throws -> Tiles {
-        let source = try self.source(name, pixelRatio: pixelRatio)
+        tiles(over: try self.source(name, pixelRatio: pixelRatio))
+    }
+
+    /// `source` as the window shows it: over the basemap when it is online.
+    static func tiles(over source: TileSource) -> Tiles {
         var under: UnderPlane?
         if source.isRemote, let base = try? self.source(basemap) {
             under = UnderPlane(source: base, background: background(for: base))
         }
-        return Tiles(source: source, under: under, background: under?.background ?? background(for: source),
-                     link: (source as? OnlineTileSource)?.source.attributionURL)
+        return Tiles(source: source, under: under, background: under?.background ?? background(for: source))
     }
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.

@@ -116,7 +116,6 @@ struct Open: ParsableCommand {
         let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, notices: &notices)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
-        // The demo location (no overlay options) sits where the window first looks.
         var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
         if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
         // A live position, unless a fixed one was asked for (or none at all); the locate button
@@ -145,8 +144,6 @@ struct Open: ParsableCommand {
             do {
                 let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio)
                 host.setTiles(made.source, under: made.under, background: made.background)
-                host.state.attributionURL = made.link
-                host.state.underAttribution = made.under?.source.attribution ?? ""
                 host.state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
                 end.tiles = name
             } catch {

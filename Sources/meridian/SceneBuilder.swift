@@ -8,11 +8,8 @@ import MapTiles
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
 func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> Scene {
-    var scene = Scene(camera: camera, background: tiles.background, tileZoomRange: tiles.source.zoomRange)
-    scene.underZoomRange = tiles.under?.source.zoomRange
-    scene.attribution = tiles.source.attribution
-    scene.underAttribution = tiles.under?.source.attribution ?? ""
-    scene.attributionURL = tiles.link
+    var scene = Scene(camera: camera)
+    scene.showTiles(from: tiles.source, under: tiles.under, background: tiles.background)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)

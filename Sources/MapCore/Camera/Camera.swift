@@ -47,7 +47,8 @@ public struct Camera: Hashable, Sendable {
         zoom = z.isFinite ? min(max(z, Self.minZoom), Self.maxZoom) : zoom
     }
 
-    private var screenCenter: ScreenPoint { ScreenPoint(x: viewportSize.width / 2, y: viewportSize.height / 2) }
+    /// The middle of the view, in points.
+    public var screenCenter: ScreenPoint { ScreenPoint(x: viewportSize.width / 2, y: viewportSize.height / 2) }
 
     /// The screen position of a map point, taking the copy of the world nearest the centre.
     public func screenPoint(for p: MapPoint) -> ScreenPoint {

@@ -130,7 +130,7 @@ public struct MapController: Sendable {
         case let .wheel(dy, precise, pointer):
             advance(to: t)
             // While following, zoom keeps the location where it is: at the centre.
-            let p = following ? ScreenPoint(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2) : pointer
+            let p = following ? camera.screenCenter : pointer
             if precise {
                 // Touchpads scroll continuously: zoom in proportion, at once.
                 if animator.zoom != nil { animator.zoom(by: dy * Self.wheelStep, around: p, camera: camera, at: t, duration: Self.wheelDuration) }
@@ -152,7 +152,7 @@ public struct MapController: Sendable {
 
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction] {
         advance(to: t)
-        let center = ScreenPoint(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2)
+        let center = camera.screenCenter
         switch key {
         case .letter("q") where mods.contains(.control): return [.quit]
         case .letter("o") where mods.contains(.control): return [.openFiles]
