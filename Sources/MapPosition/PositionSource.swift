@@ -9,4 +9,11 @@ public protocol PositionSource: AnyObject, Sendable {
     func start(_ deliver: @escaping @Sendable (PositionEvent) -> Void)
     /// Ends the thread (returns once it is gone).
     func stop()
+    /// Seconds without a fix after which the position is stale: sources that report every
+    /// second (gpsd, NMEA) say 10; nil for one that reports only on movement (GeoClue).
+    var staleAfter: Double? { get }
+}
+
+extension PositionSource {
+    public var staleAfter: Double? { 10 }
 }

@@ -14,8 +14,10 @@ final class SourceThread: @unchecked Sendable {
         thread = Joinable(name: name) { [self] in body(self) }
     }
 
-    func stop() {
+    /// `wake` interrupts whatever the thread waits in (a GLib main loop's poll).
+    func stop(waking wake: () -> Void = {}) {
         lock.lock(); stopping = true; lock.unlock()
+        wake()
         thread?.join()
         thread = nil
     }

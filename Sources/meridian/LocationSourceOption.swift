@@ -2,12 +2,14 @@ import ArgumentParser
 import FoundationEssentials
 import MapPosition
 
-/// `--location-source auto|gpsd[:HOST:PORT]|nmea:FILE[@SPEED]|none`: where the live position
-/// comes from. `auto` is gpsd when it answers on 127.0.0.1:2947, else none.
+/// `--location-source auto|gpsd[:HOST:PORT]|geoclue|nmea:FILE[@SPEED]|none`: where the live
+/// position comes from. `auto` is gpsd when it answers on 127.0.0.1:2947, else GeoClue when the
+/// system bus has it, else none.
 enum LocationSourceOption: ExpressibleByArgument, Equatable {
     case auto
     case none
     case gpsd(host: String, port: UInt16)
+    case geoclue
     case nmea(path: String, speed: Double)
 
     init?(argument: String) {
@@ -15,6 +17,7 @@ enum LocationSourceOption: ExpressibleByArgument, Equatable {
         case "auto": self = .auto
         case "none": self = .none
         case "gpsd": self = .gpsd(host: "127.0.0.1", port: 2947)
+        case "geoclue": self = .geoclue
         case let s where s.hasPrefix("gpsd:"):
             // gpsd:HOST:PORT (the port after the last colon, so an IPv6 host keeps its own).
             let rest = s.dropFirst(5)
@@ -34,14 +37,20 @@ enum LocationSourceOption: ExpressibleByArgument, Equatable {
         }
     }
 
-    static var allValueStrings: [String] { ["auto", "gpsd", "gpsd:HOST:PORT", "nmea:FILE[@SPEED]", "none"] }
+    static var allValueStrings: [String] { ["auto", "gpsd", "gpsd:HOST:PORT", "geoclue", "nmea:FILE[@SPEED]", "none"] }
+
+    /// The desktop entry's name without ".desktop": GeoClue's agent asks about the app by it.
+    static let desktopID = "io.github.meridian.Meridian"
 
     /// The source to start (nil: none); `auto` tries gpsd on this machine.
     func makeSource() -> PositionSource? {
         switch self {
         case .none: return nil
-        case .auto: return GPSDSource.answers() ? GPSDSource() : nil
+        case .auto:
+            if GPSDSource.answers() { return GPSDSource() }
+            return GeoClueSource.isAvailable() ? GeoClueSource(desktopID: Self.desktopID) : nil
         case let .gpsd(host, port): return GPSDSource(host: host, port: port)
+        case .geoclue: return GeoClueSource(desktopID: Self.desktopID)
         case let .nmea(path, speed): return NMEAReplaySource(path: path, speed: speed)
         }
     }

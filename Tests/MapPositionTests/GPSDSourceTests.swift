@@ -8,31 +8,16 @@ import TestSupport
 /// The gpsd client against a fake gpsd on loopback (Tests/Fixtures/fake-gpsd.py): fixes
 /// arrive, a restart is survived, and garbage, floods and silence are said, never waited on.
 @Suite(.serialized) struct GPSDSourceTests {
-    final class Events: @unchecked Sendable {
-        let lock = NSLock()
-        var all: [PositionEvent] = []
-        func add(_ e: PositionEvent) { lock.lock(); all.append(e); lock.unlock() }
-        var snapshot: [PositionEvent] { lock.lock(); defer { lock.unlock() }; return all }
-        var fixes: [PositionFix] { snapshot.compactMap { if case let .fix(f) = $0 { return f } else { return nil } } }
-        var reasons: [String] { snapshot.compactMap { if case let .unavailable(r) = $0 { return r } else { return nil } } }
-    }
-
     /// Starts the fake gpsd in `mode` (killed when the value goes).
     func fake(_ mode: String) throws -> (TileServer, UInt16) {
         let server = try TileServer(script: "fake-gpsd.py", arguments: [mode])
         return (server, UInt16(server.port))
     }
 
-    func waitFor(_ seconds: Double, _ done: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while !done(), Date() < end { Thread.sleep(forTimeInterval: 0.05) }
-        return done()
-    }
-
     @Test func fixesArriveAndARestartIsSurvived() throws {
         let (server, port) = try fake("tpv")
         defer { withExtendedLifetime(server) {} }
-        let events = Events()
+        let events = PositionEvents()
         let src = GPSDSource(port: port)
         src.start { events.add($0) }
         defer { src.stop() }
@@ -50,7 +35,7 @@ import TestSupport
     func badReportsAreSaidAndSkipped(_ mode: String, _ said: String) throws {
         let (server, port) = try fake(mode)
         defer { withExtendedLifetime(server) {} }
-        let events = Events()
+        let events = PositionEvents()
         let src = GPSDSource(port: port)
         src.start { events.add($0) }
         defer { src.stop() }
@@ -61,7 +46,7 @@ import TestSupport
     @Test func aGpsdThatNeverAnswersIsSaidAndStopIsNotKeptWaiting() throws {
         let (server, port) = try fake("silent")
         defer { withExtendedLifetime(server) {} }
-        let events = Events()
+        let events = PositionEvents()
         let src = GPSDSource(port: port)
         src.start { events.add($0) }
         #expect(waitFor(10) { events.reasons.contains { $0.contains("no answer") } }, "\(events.snapshot)")
@@ -79,7 +64,7 @@ import TestSupport
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         close(fd)
         let port = UInt16(bigEndian: addr.sin_port)
-        let events = Events()
+        let events = PositionEvents()
         let src = GPSDSource(port: port)
         src.start { events.add($0) }
         Thread.sleep(forTimeInterval: 2.5)

@@ -5,7 +5,7 @@ import MapPosition
 import Platform
 
 // What position sources read from a receiver or gpsd: the bytes split into bounded lines,
-// each read as NMEA and as a gpsd report. Every fix taken must be a real place.
+// each read as NMEA and as a gpsd report, and the whole as a GeoClue location. Every fix taken must be a real place.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPosition(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
@@ -24,5 +24,9 @@ public func fuzzPosition(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
     }
     _ = NMEAReplaySource.events(in: Data(bytes))
+    // The same bytes as a GeoClue Location's properties, as the system bus would carry them.
+    if let f = GeoClueSource.fix(serialized: bytes) {
+        precondition(f.coordinate.isValid && f.accuracy.isFinite && f.accuracy >= 0, "an impossible GeoClue fix was accepted")
+    }
     return 0
 }
