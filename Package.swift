@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CCurl", "CSystem"]),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
-        .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "MapGeometry", "MapCore"],
+        .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels"],
@@ -70,7 +70,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
-                         ("fuzz-position", ["MapPosition", "MapCore"])] {
+                         ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

@@ -10,6 +10,7 @@ extension MapHost {
         case .toggleFullscreen: window.toggleFullscreen()
         case .redraw: return true
         case .openFiles: onOpenRequest(nil)
+        case .saveTrail: onSaveTrail()
         case let .open(path): onOpenRequest(path)
         case .cycleTrackColors: cycleTrackColors(); return true
         case let .clicked(p):

@@ -91,6 +91,8 @@ public final class MapHost {
     public var onOpenLink: (String) -> Void = { _ in }
     /// The switcher's one-time hint was shown (the embedder remembers not to offer it again).
     public var onHintShown: () -> Void = {}
+    /// Ctrl+S: save the live position's trail.
+    public var onSaveTrail: () -> Void = {}
     private var hintReported = false
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
     private var toldFailures = Set<String>()

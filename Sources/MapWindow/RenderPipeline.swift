@@ -88,18 +88,25 @@ struct RenderPipeline {
     }
 
     /// Follows the tracks layer: when what it draws into tiles changed, a new loader draws
-    /// every tile anew, and the pictures held stay on screen until each is replaced.
+    /// every tile anew (only those near the change when it was confined to a region, as when
+    /// the trail grows), and the pictures held stay on screen until each is replaced.
     mutating func follow(_ tracks: TracksLayer?) {
         let revision = tracks?.revision ?? 0
         guard revision != overlayRevision else { return }
+        let partial = tracks?.lastChange.flatMap { $0.from == overlayRevision && revision == $0.from + 1 ? $0 : nil }
         overlayRevision = revision
         loader.stop()
         underLoader?.stop()
         let overlay = tracks.flatMap(TrackOverlay.init(layer:))
         loader = Self.makeLoader(source, painter, pixelRatio, order, background, overlay, wake)
         underLoader = under.map { Self.makeLoader($0.source, painter, pixelRatio, order, $0.background, overlay, wake) }
-        store.invalidate()
-        underStore?.invalidate()
+        if let partial {
+            store.invalidate(where: partial.touches)
+            underStore?.invalidate(where: partial.touches)
+        } else {
+            store.invalidate()
+            underStore?.invalidate()
+        }
     }
 
     /// Takes up to one finished tile of either plane (the map's own first); nil when none

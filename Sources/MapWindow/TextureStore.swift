@@ -67,6 +67,9 @@ public final class TextureStore: TileAvailability {
     /// Every tile held becomes an older picture: still drawn, but asked for again.
     public func invalidate() { stale = Set(cache.keysByRecency) }
 
+    /// Marks the tiles held for which `touched` is true to be drawn anew (still shown until then).
+    public func invalidate(where touched: (TileID) -> Bool) { stale.formUnion(cache.keysByRecency.filter(touched)) }
+
     public func hasPixels(_ tile: TileID) -> Bool {
         switch cache.peek(tile) {
         case .slot?, .texture?, .pixels?: return true

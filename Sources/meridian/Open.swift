@@ -125,17 +125,11 @@ struct Open: ParsableCommand {
         let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
         host.position.color = overlays.pulseColor
         host.position.halo = overlays.halo
-        if let positions {
-            let name = positions.name
-            let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
-            positions.start { [unowned host] event in
-                host.perform { host in
-                    host.receive(event, from: name)
-                    if frameLog, case let .fix(f) = event {
-                        FileIO.printError(String(cFormat: "fix %.6f %.6f %.1f", f.coordinate.latitude, f.coordinate.longitude, f.accuracy))
-                    }
-                }
-            }
+        let live = positions.map { LivePosition($0, host: host) }
+        live?.start()
+        if live == nil {
+            host.onSaveTrail = { [unowned host] in host.showNotice("There is no trail to save: no live position is shown") }
+            if let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
         }
 
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown)
@@ -185,9 +179,9 @@ struct Open: ParsableCommand {
         }
         host.run()
         // No fix may reach the host after this (it holds the host unowned).
-        positions?.stop()
+        live?.finish()
         saver?.flush()
-        end.open = host.state.tracks.files.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+        end.open = host.state.tracks.files.filter { $0.id != host.state.tracks.trailID }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
         end.camera = host.camera
         return end
     }

@@ -2,8 +2,35 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The live position against the real gpsd: gpsfake (Debian's gpsd-clients) replays a drive
-/// the test writes, with a stretch without fix at its end, to the window.
+/// gpsfake (Debian's gpsd-clients) running the real gpsd on a loopback port with an NMEA log.
+/// It ignores SIGTERM and SIGINT, and its gpsd outlives it: both are killed when the value goes.
+final class GPSFake {
+    let process: Process
+
+    init(_ log: URL, port: Int, once: Bool) throws {
+        guard let gpsfake = which("gpsfake") else { throw HarnessError("gpsfake is not installed (make test installs gpsd-clients)") }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [gpsfake, "-q"] + (once ? ["-1"] : []) + ["-c", "0.1", "-P", "\(port)", log.path]
+        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Kills gpsd (gpsfake's child) and gpsfake.
+    func kill() {
+        let pid = process.processIdentifier
+        _ = try? run("/usr/bin/pkill", ["-KILL", "-P", "\(pid)"], timeout: 5)
+        Foundation.kill(pid, SIGKILL)
+    }
+
+    deinit { kill() }
+}
+
+/// The live position against the real gpsd: gpsfake replays a drive the test writes, with a
+/// stretch without fix at its end, to the window; gpsd restarting is survived; GeoClue (as
+/// python3-dbusmock plays it) gives a fix too.
 @Suite(.serialized) struct LivePositionTests {
     /// One NMEA sentence with its checksum.
     static func nmea(_ body: String) -> String {
@@ -13,37 +40,28 @@ import TestSupport
     /// Thirty fixes driving east along 46° N at 20 knots (course 90), then a stretch without a
     /// fix longer than the 10 s after which the position turns grey (at gpsfake's pace of a
     /// sentence every 0.1 s).
-    static func drive() -> String {
+    static func drive(latitude: Int = 46, fixes: Int = 30) -> String {
         var lines = ["# Date: 2026-11-21"]
-        for i in 0..<30 {
+        for i in 0..<fixes {
             let t = String(format: "1000%02d", i), lon = String(format: "007%07.4f", 0.3 + Double(i) * 0.5)
-            lines.append(nmea("GPGGA,\(t),4600.000,N,\(lon),E,1,08,1.0,400.0,M,0.0,M,,"))
-            lines.append(nmea("GPRMC,\(t),A,4600.000,N,\(lon),E,020.0,090.0,211126,,"))
+            lines.append(nmea("GPGGA,\(t),\(latitude)00.000,N,\(lon),E,1,08,1.0,400.0,M,0.0,M,,"))
+            lines.append(nmea("GPRMC,\(t),A,\(latitude)00.000,N,\(lon),E,020.0,090.0,211126,,"))
         }
+        guard fixes == 30 else { return lines.joined(separator: "\r\n") + "\r\n" }
         for i in 30..<160 { lines.append(nmea(String(format: "GPRMC,10%02d%02d,V,,,,,,,211126,,", i / 60, i % 60))) }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     @Test func fixesFromGpsdMoveTheLocationFollowModeKeepsItCentredAndALostFixIsSaid() throws {
-        guard let gpsfake = which("gpsfake") else { throw HarnessError("gpsfake is not installed (make test installs gpsd-clients)") }
         let dir = temporaryDirectory("gpsd")
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("drive.nmea")
         try Self.drive().write(to: log, atomically: true, encoding: .utf8)
         let port = Int.random(in: 41000...48000)
-        let fake = Process()
-        fake.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        fake.arguments = [gpsfake, "-q", "-1", "-c", "0.1", "-P", "\(port)", log.path]
-        fake.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        fake.standardOutput = FileHandle.nullDevice
-        fake.standardError = FileHandle.nullDevice
-        try fake.run()
-        defer { fake.terminate() }
+        let fake = try GPSFake(log, port: port, once: true)
+        defer { withExtendedLifetime(fake) {} }
         let x = try Xvfb()
-        let app = try App(["--center", "46,7.05", "--zoom", "12", "--size", "800x600", "--location-source", "gpsd:127.0.0.1:\(port)"],
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
-                                "MERIDIAN_FRAME_LOG": "1"])
-        let id = try x.waitForWindow("Meridian")
+        let (app, id) = try Self.window(x, dir, ["--center", "46,7.05", "--zoom", "12", "--location-source", "gpsd:127.0.0.1:\(port)"])
         // Once fixes come (gpsfake takes a second or two to start), follow them.
         Thread.sleep(forTimeInterval: 3)
         _ = try x.xdotool("windowfocus", "--sync", id)
@@ -61,5 +79,70 @@ import TestSupport
         // Following: the view ended centred where the last fix was.
         let view = try SavedView.read(dir)
         #expect(abs(view.center.lon - (lons.last ?? 0)) < 0.002 && abs(view.center.lat - 46) < 0.002, "\(view.center) vs \(lons.last ?? 0)")
+    }
+
+    /// The window at 800×600 in the screen's corner, its state kept in `dir`, logging frames and fixes.
+    static func window(_ x: Xvfb, _ dir: URL, _ args: [String], env: [String: String] = [:]) throws -> (App, String) {
+        let app = try App(["--size", "800x600"] + args,
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
+                                "MERIDIAN_FRAME_LOG": "1"].merging(env) { $1 })
+        let id = try x.waitForWindow("Meridian")
+        try x.moveToOrigin(id)
+        return (app, id)
+    }
+
+    /// The fixes the window logged (MERIDIAN_FRAME_LOG): latitude, longitude, accuracy.
+    static func fixes(in log: String) -> [[Double]] {
+        log.split(separator: "\n").filter { $0.hasPrefix("fix ") }.map { $0.split(separator: " ").compactMap { Double($0) } }
+    }
+
+    @Test func aGpsdRestartIsSurvived() throws {
+        let dir = temporaryDirectory("gpsd-restart")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.nmea"), second = dir.appendingPathComponent("second.nmea")
+        try Self.drive(latitude: 46, fixes: 60).write(to: first, atomically: true, encoding: .utf8)
+        try Self.drive(latitude: 47, fixes: 60).write(to: second, atomically: true, encoding: .utf8)
+        let port = Int.random(in: 41000...48000)
+        var fake: GPSFake? = try GPSFake(first, port: port, once: false)
+        let x = try Xvfb()
+        let (app, id) = try Self.window(x, dir, ["--center", "46,7.05", "--zoom", "10", "--location-source", "gpsd:127.0.0.1:\(port)"])
+        Thread.sleep(forTimeInterval: 4)
+        // gpsd goes away (as when it is restarted) and comes back on the same port with
+        // another receiver's log, at 47° N.
+        fake?.kill()
+        fake = nil
+        Thread.sleep(forTimeInterval: 1)
+        let again = try GPSFake(second, port: port, once: false)
+        defer { withExtendedLifetime(again) {} }
+        Thread.sleep(forTimeInterval: 7)
+        try quit(x, id, app)
+        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lats = Self.fixes(in: log).map { $0[0] }
+        #expect(lats.contains(46) && lats.contains(47), "fixes from before and after the restart: \(lats)")
+        #expect(lats.firstIndex(of: 47).map { k in lats[k...].allSatisfy { $0 == 47 } } == true, "\(lats)")
+        #expect(log.contains("gpsd at 127.0.0.1:\(port)"), "the lost connection is said: \(log.suffix(2000))")
+    }
+
+    @Test func geoClueGivesTheFixShown() throws {
+        let mock = try GeoClueMock(parameters: ["lat": 45.764, "lon": 4.8357, "accuracy": 40])
+        let dir = temporaryDirectory("geoclue")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let x = try Xvfb()
+        // GDBus takes the system bus from DBUS_SYSTEM_BUS_ADDRESS: here, the mock's.
+        let (app, id) = try Self.window(x, dir, ["--center", "45.764,4.8357", "--zoom", "15", "--tiles", "debug", "--location-source", "geoclue"],
+                                        env: ["DBUS_SYSTEM_BUS_ADDRESS": mock.address])
+        // The dot is at the centre of the window: systemBlue inside a white ring.
+        func dotShown(_ png: PNG) -> Bool {
+            let c = png.pixel(400, 300)
+            return c.b > 200 && c.r < 60 && c.g > 90 && c.g < 160
+        }
+        let shot = try screenshot(x, to: dir.appendingPathComponent("geoclue.png").path) { dotShown($0) }
+        #expect(dotShown(shot), "no location dot at the centre: \(shot.pixel(400, 300))")
+        // It moves when GeoClue says so.
+        try mock.move(latitude: 45.765, longitude: 4.836, accuracy: 20)
+        Thread.sleep(forTimeInterval: 1)
+        try quit(x, id, app)
+        let fixes = Self.fixes(in: String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        #expect(fixes == [[45.764, 4.8357, 40], [45.765, 4.836, 20]], "\(fixes)")
     }
 }

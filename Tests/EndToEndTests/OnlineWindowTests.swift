@@ -67,13 +67,15 @@ import TestSupport
         try quit(x, id, app)
         let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         // No frame costs over 100 ms (the frame thread's CPU: nothing waits on the server in
-        // a frame), and frames keep coming: a wait on the network would stop them for seconds
-        // (the stall is 5 s); a busy two-core machine may delay one by a scheduling slice.
+        // a frame), and frames keep coming: a frame waiting on the network would leave a gap
+        // as long as the server's stall (5 s, or for ever). The bound is well under that but
+        // not a timing: a two-core machine busy with other work has delayed a present by
+        // 1.8 s here (a compiler on both cores), and the bench, not a test, measures pacing.
         let times = values("present", in: log).dropFirst(10), costs = values("frame-cpu", in: log).dropFirst(10)
         #expect(times.count > 60, "too few frames: \(times.count)")
         #expect((costs.max() ?? 1) <= 0.1, "a frame cost \(costs.max() ?? 1) s with \(path)")
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-        #expect((gaps.max() ?? 1) <= 0.25, "no frame for \(gaps.max() ?? 1) s with \(path)")
+        #expect((gaps.max() ?? 1) < 3, "no frame for \(gaps.max() ?? 1) s with \(path)")
         #expect(basemapShare(shot) > 0.5, "the basemap did not show with \(path)")
         // Nothing bad is cached. The stall's answer is a good picture, only late: kept if it
         // came before the quit, and then whole.

@@ -58,4 +58,6 @@ public enum HostAction: Hashable, Sendable {
     case digit(Int)
     /// Follow the location, or stop (key F).
     case toggleFollow
+    /// Save the live position's trail as GPX (Ctrl+S).
+    case saveTrail
 }

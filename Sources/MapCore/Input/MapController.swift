@@ -156,6 +156,7 @@ public struct MapController: Sendable {
         switch key {
         case .letter("q") where mods.contains(.control): return [.quit]
         case .letter("o") where mods.contains(.control): return [.openFiles]
+        case .letter("s") where mods.contains(.control): return [.saveTrail]
         case .f11: return [.toggleFullscreen]
         case .letter("u"): imperialUnits.toggle(); return [.redraw]
         case .letter("c") where mods.isEmpty: return [.cycleTrackColors]

@@ -14,6 +14,11 @@ public struct TracksLayer: MapLayer {
     /// recoloured): the window then draws the tiles anew, showing the old pictures until the
     /// new ones arrive.
     public private(set) var revision = 0
+    /// When the last change of `revision` touched only a region (the trail grew): what the
+    /// tiles need not draw again outside it.
+    public internal(set) var lastChange: TrackChange?
+    /// The live position's trail among `files`, once it has a line.
+    public internal(set) var trailID: Int?
     /// What the lines' colours show, and the ramp for it over the shown lines (nil when
     /// plain, or when no line has the values).
     public private(set) var colorMode = TrackColorMode.plain
@@ -98,6 +103,7 @@ public struct TracksLayer: MapLayer {
         if newMode != colorMode || fitted != ramp {
             colorMode = newMode
             ramp = fitted
+            lastChange = nil
             revision += 1
         }
         return ok
@@ -115,7 +121,8 @@ public struct TracksLayer: MapLayer {
     }
 
     /// Anything shown changed: the tiles are drawn anew, and the ramp fits what is shown.
-    private mutating func changed() {
+    mutating func changed() {
+        lastChange = nil
         revision += 1
         if colorMode != .plain { setColorMode(colorMode) }
     }

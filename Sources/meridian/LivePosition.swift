@@ -1,0 +1,74 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapData
+import MapPosition
+import MapWindow
+import Platform
+
+/// The live position in the window: a source's events move the location annotation and grow
+/// the trail (journal, tracks layer, Ctrl+S to GPX), all on the frame thread.
+final class LivePosition {
+    let source: PositionSource
+    let recorder: TrailRecorder
+    private unowned let host: MapHost
+
+    init(_ source: PositionSource, host: MapHost, recorder: TrailRecorder = TrailRecorder()) {
+        self.source = source
+        self.host = host
+        self.recorder = recorder
+        host.position.staleAfter = source.staleAfter
+        if let notice = recorder.recover() {
+            host.showNotice(notice)
+            recorder.handOver(into: &host.state.tracks, now: Self.now)
+        }
+        host.onSaveTrail = { [unowned self] in save() }
+    }
+
+    /// Seconds since 1970.
+    static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    func start() {
+        let name = source.name
+        let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
+        source.start { [unowned self] event in
+            host.perform { [unowned self] host in
+                host.receive(event, from: name)
+                switch event {
+                case let .fix(f):
+                    if frameLog {
+                        FileIO.printError(String(cFormat: "fix %.6f %.6f %.1f", f.coordinate.latitude, f.coordinate.longitude, f.accuracy))
+                    }
+                    if let problem = recorder.record(f, now: Self.now, into: &host.state.tracks) { host.showNotice(problem) }
+                case .noFix: recorder.lostFix(into: &host.state.tracks, now: Self.now)
+                case .unavailable: break
+                }
+            }
+        }
+    }
+
+    /// Ctrl+S: the trail as GPX, said in a notice.
+    private func save() {
+        recorder.handOver(into: &host.state.tracks, now: Self.now)
+        do {
+            let url = try recorder.save()
+            host.showNotice("Trail saved to \(url.path)")
+        } catch {
+            host.showNotice("Cannot save the trail: \(error)")
+        }
+    }
+
+    /// At quit, after the window closed: the source ends, and what was recorded is saved.
+    func finish() {
+        source.stop()
+        do {
+            if let url = try recorder.finish() { warn("trail saved to \(url.path)") }
+        } catch {
+            warn("could not save the trail (its journal \(recorder.journal.url.path) is kept): \(error)")
+        }
+    }
+}
