@@ -14,7 +14,7 @@ setup-test:
 # The Swift runtime linked statically and relocations packed, as in the .deb: less dynamic
 # linking at start.
 build: setup
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 
 debug: setup
 	$(SWIFT) build

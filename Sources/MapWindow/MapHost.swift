@@ -21,6 +21,8 @@ public final class MapHost {
     public let clock: VsyncClock
     /// Called once, right after the first frame is on screen.
     public var onFirstPresent: (() -> Void)?
+    /// After every present: what the bench times a fix's way to the screen by.
+    public var onPresented: (() -> Void)?
     /// Called once, after the first frame with every visible tile and label drawn and the ring
     /// of tiles around the view in (their places label the edges).
     public var onFullyDrawn: (() -> Void)?
@@ -421,6 +423,7 @@ public final class MapHost {
         clock.didPresent()
         let presentedAt = clock.now
         if logPresents { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
+        onPresented?()
         if !firstPresentDone {
             firstPresentDone = true
             onFirstPresent?()

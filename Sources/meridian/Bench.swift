@@ -154,6 +154,7 @@ struct Bench: ParsableCommand {
         quit(after: 1); host.run()
         let withTrack = zoomScript(host, from: overTrack, around: alps)
         host.state.tracks = TracksLayer()
+        let following = followRows(host, from: start, period: host.clock.period)
         host.state.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
 
         // Idle, twice as long as the script: first with the location pulsing in view, then
@@ -177,6 +178,7 @@ struct Bench: ParsableCommand {
             + frameRows("with 1 location + 50 pulsing circles:", overlays, period: period, withIntervals: false)
             + frameRows("with 10,000 pins:", manyPins, period: period, withIntervals: false)
             + frameRows("with a 1,000,000-point track:", withTrack, period: period, withIntervals: false)
+            + following
             + [
                 Row(name: "CPU over \(idle), location pulsing in view", value: pulseCPU, unit: "s", target: "report"),
                 Row(name: "frames over \(idle), location pulsing in view", value: Double(pulseFrames), unit: "", target: "vsync rate"),
@@ -246,7 +248,7 @@ struct Bench: ParsableCommand {
         }, nil)
     }
 
-    private func cpuSeconds() -> Double {
+    func cpuSeconds() -> Double {
         var u = rusage()
         getrusage(RUSAGE_SELF.rawValue, &u)
         return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6

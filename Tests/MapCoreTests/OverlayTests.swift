@@ -149,6 +149,23 @@ struct OverlayTests {
         #expect(abs(loc.coordinate(at: 20.15).longitude - 1.5) < 1e-9)
     }
 
+    @Test func theDrawnAccuracyCircleGrowsThroughItsGlide() {
+        var s = scene(zoom: 14)
+        var loc = LocationAnnotation(coordinate: Coordinate(latitude: 48.85, longitude: 2.35), accuracy: 100)
+        loc.update(coordinate: Coordinate(latitude: 48.85, longitude: 2.35), accuracy: 300, heading: nil, at: 10)
+        s.location = loc
+        func discWidth(at t: Double) -> Double? {
+            s.compose(at: t, tiles: NoTiles(), sprites: AllSprites()).spriteCommands
+                .first { if case .accuracyDisc? = $0.0.spec(as: LocationSprite.self) { return true } else { return false } }?.1.width
+        }
+        let pointsPerMeter = 1 / (WebMercator.metersPerMapPoint(atLatitude: 48.85) / 16384)
+        let widths = [10, 10.05, 10.15, 10.25, 10.3].compactMap(discWidth)
+        #expect(widths.count == 5)
+        #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 < $1 }, "it grows frame by frame: \(widths)")
+        #expect(abs(widths[0] - 2 * 100 * pointsPerMeter) < 1e-6 && abs(widths[2] - 2 * 200 * pointsPerMeter) < 1e-6)
+        #expect(abs(widths[4] - 2 * 300 * pointsPerMeter) < 1e-6)
+    }
+
     @Test func offScreenOverlaysDoNotAnimateTheFrameLoop() {
         var s = scene(zoom: 12)
         s.location = LocationAnnotation(coordinate: Coordinate(latitude: 40, longitude: -70), accuracy: 500)
