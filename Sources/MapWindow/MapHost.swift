@@ -21,6 +21,7 @@ public final class MapHost {
     public let clock: VsyncClock
     /// Called once, right after the first frame is on screen.
     public var onFirstPresent: (() -> Void)?
+    private var closed = false
     /// After every present: what the bench times a fix's way to the screen by.
     public var onPresented: (() -> Void)?
     /// Called once, after the first frame with every visible tile and label drawn and the ring
@@ -145,7 +146,15 @@ public final class MapHost {
         setDrawn(false)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Ends the host's work once the loop is over: no worker may wake the window from now on
+    /// (SDL would send an X event to a window that SDL_Quit is about to destroy, a fatal X
+    /// error), and the workers stop. Called by the embedder before SDL goes, since closures
+    /// it set may keep the host itself alive; again by deinit, which then does nothing.
+    public func close() {
+        guard !closed else { return }
+        closed = true
         wake.close()
         pipeline.stop()
         // Tiles fetched but still being decoded are cached only once decoded: let them finish

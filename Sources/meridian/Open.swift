@@ -181,6 +181,9 @@ struct Open: ParsableCommand {
         // No fix may reach the host after this (it holds the host unowned).
         live?.finish()
         saver?.flush()
+        // The closures set above hold the host: it is closed here, before SDL goes, not when
+        // (if ever) it is freed.
+        host.close()
         end.open = host.state.tracks.files.filter { $0.id != host.state.tracks.trailID }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
         end.camera = host.camera
         return end
