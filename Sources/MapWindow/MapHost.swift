@@ -22,6 +22,20 @@ public final class MapHost {
     /// Called once, right after the first frame is on screen.
     public var onFirstPresent: (() -> Void)?
     private var closed = false
+    /// Wall seconds recent frames took from their start to their present.
+    private var recentBuilds: [Double] = []
+    /// Frames in motion start late (`VsyncClock.latchTime`); off, they start right after
+    /// the last present.
+    public var lateLatch = ProcessInfo.processInfo.environment["MERIDIAN_NO_LATE_LATCH"] == nil
+
+    /// How long before its slot a frame in motion starts: most frames' build time with room
+    /// to spare, and never more than most of a period.
+    private var latchMargin: Double {
+        let p = clock.period
+        guard recentBuilds.count >= 10 else { return p }
+        let p90 = recentBuilds.sorted()[recentBuilds.count * 9 / 10]
+        return min(max(p90 * 1.25 + 0.0015, 0.003), p * 0.8)
+    }
     /// After every present: what the bench times a fix's way to the screen by.
     public var onPresented: (() -> Void)?
     /// Called once, after the first frame with every visible tile and label drawn and the ring
@@ -249,6 +263,7 @@ public final class MapHost {
         /// then: what arrives meanwhile shows in one frame, not one frame per tile. (Each
         /// software frame costs the CPU the tile workers need to finish sooner.)
         var settleUntil: Double?
+        var latchUntil: Double?
         quitting = false
         while !quitting {
             // The frame's cost is this thread's CPU for the whole iteration, from the moment
@@ -276,6 +291,16 @@ public final class MapHost {
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame
+            } else if let latch = latchUntil {
+                // In motion: the next frame starts as late as it safely can, so that what
+                // arrives meanwhile (a fix, the pointer) shows at the next vsync, not the one after.
+                latchUntil = nil
+                while !quitting {
+                    let wait = latch - clock.now
+                    guard wait > 0.001, SDL_WaitEventTimeout(&event, Int32(wait * 1000)) != 0 else { break }
+                    needsFrame = process(&event, translator) || needsFrame
+                }
+                cpuStart = MonotonicClock.threadCPU
             } else if let until = settleUntil {
                 let wait = Int32(clamping: Int(max(0, until - clock.now) * 1000))
                 if wait > 0, SDL_WaitEventTimeout(&event, wait) != 0 {
@@ -300,6 +325,7 @@ public final class MapHost {
             needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0
             let making = pipeline.isLoading || pipeline.rasterizer.isBusy
             settleUntil = needsFrame && !moves && making ? clock.now + settleInterval : nil
+            latchUntil = moves && lateLatch ? clock.latchTime(margin: latchMargin) : nil
         }
         // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.
         controller.finishPinGestures(at: clock.now)
@@ -371,7 +397,8 @@ public final class MapHost {
     @discardableResult
     private func frame(cpuStart: Double) -> (Double, Int, Bool) {
         let start = clock.now
-        let t = fixedTime ?? clock.frameTime()
+        let slot = clock.frameTime()
+        let t = fixedTime ?? slot
         if let script {
             if let cam = script(t) { controller.camera = cam } else { self.script = nil; quitting = true }
         }
@@ -427,9 +454,13 @@ public final class MapHost {
             changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
         }
         let built = clock.now - start
+        recentBuilds.append(built)
+        if recentBuilds.count > 30 { recentBuilds.removeFirst() }
         let presentStart = MonotonicClock.threadCPU
+        clock.beforePresent(slot: slot)
+        let presentWall = clock.now
         window.present(changed)
-        clock.didPresent()
+        clock.didPresent(wall: clock.now - presentWall)
         let presentedAt = clock.now
         if logPresents { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
         onPresented?()

@@ -1,14 +1,35 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Place names from the tiles on screen, placed in screen space by priority, keeping clear of
 /// the chrome and of what overlays draw above them. Part of the base map.
+///
+/// Placing is the costliest part of composing a frame, and most frames that animate (a
+/// pulsing location, a pin lifting) leave the labels as they were: the last placement is
+/// kept and used again while the camera, the candidates and what to keep clear of are the same.
 public struct LabelsLayer: MapLayer {
     public var placer = LabelPlacer()
+    private let memo = Memo()
 
     public init() {}
 
     public var levels: [LayerLevel] { [.base] }
+
+    /// The inputs of the last placement and what it drew (only when all of it was ready).
+    final class Memo: @unchecked Sendable {
+        struct Entry {
+            var camera: Camera
+            var candidates: [PlaceLabel]
+            var reserved: [ScreenRect]
+            var commands: [DrawCommand]
+            var placed: [PlacedLabel]
+        }
+        private let lock = Lock()
+        private var entry: Entry?
+        func get() -> Entry? { lock.lock(); defer { lock.unlock() }; return entry }
+        func set(_ e: Entry?) { lock.lock(); entry = e; lock.unlock() }
+    }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         var candidates: [PlaceLabel] = []
@@ -19,9 +40,15 @@ public struct LabelsLayer: MapLayer {
             for t in context.underShownTiles where used.insert(t).inserted { candidates += under.places(in: t) }
         }
         guard !candidates.isEmpty else { return }
+        if let e = memo.get(), e.camera == context.camera, e.reserved == context.labelExclusions, e.candidates == candidates {
+            list.commands += e.commands
+            list.placedLabels += e.placed
+            return
+        }
         let sprites = context.sprites
         let placed = placer.place(candidates, camera: context.camera, sprites: sprites, reserved: context.labelExclusions)
         var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
+        var commands: [DrawCommand] = [], shown: [PlacedLabel] = []
         for p in placed {
             let dot = SpriteKey.placeDot(capital: p.place.capital), text = p.place.textKey
             guard p.ready, sprites.size(of: dot) != nil else {
@@ -29,10 +56,15 @@ public struct LabelsLayer: MapLayer {
                 for k in [dot, text] where sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) }
                 continue
             }
-            list.commands.append(.sprite(dot, destination: p.dot, opacity: 1))
-            list.commands.append(.sprite(text, destination: p.text, opacity: 1))
-            list.placedLabels.append(p)
+            commands.append(.sprite(dot, destination: p.dot, opacity: 1))
+            commands.append(.sprite(text, destination: p.text, opacity: 1))
+            shown.append(p)
         }
+        list.commands += commands
+        list.placedLabels += shown
         list.wantedSprites += wanted
+        // Kept only when nothing was missing: a placement waiting for sprites changes when they come.
+        memo.set(wanted.isEmpty ? Memo.Entry(camera: context.camera, candidates: candidates, reserved: context.labelExclusions,
+                                             commands: commands, placed: shown) : nil)
     }
 }
