@@ -29,7 +29,9 @@ public final class MapHost {
     public var lateLatch = ProcessInfo.processInfo.environment["MERIDIAN_NO_LATE_LATCH"] == nil
 
     /// How long before its slot a frame in motion starts: most frames' build time with room
-    /// to spare, and never more than most of a period.
+    /// to spare (a frame not ready misses its slot where presents wait for vsync; where the
+    /// loop paces itself a tighter margin measured no better: wake-ups come late by a
+    /// timer's slack), and never more than most of a period.
     private var latchMargin: Double {
         let p = clock.period
         guard recentBuilds.count >= 10 else { return p }

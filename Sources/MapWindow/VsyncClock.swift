@@ -41,7 +41,12 @@ public final class VsyncClock: FrameClock {
     /// The slot of the frame being built: the next one after now.
     public func frameTime() -> Double {
         let t = now, p = period
-        if !presentsBlock, let a = anchor { return a + max(1, ((t - a) / p).rounded(.up)) * p }
+        if !presentsBlock, let a = anchor, let last = lastPresent {
+            // A frame begun a little after its slot (a late wake-up) is still that slot's,
+            // presented at once, rather than held back a whole period.
+            let k = max(((last - a) / p).rounded() + 1, ((t - a) / p - 0.25).rounded(.up))
+            return a + k * p
+        }
         guard let last = lastPresent else { return t + p }
         // Keep the vsync phase even after idling: the next slot after now.
         let k = max(1, ((t - last) / p).rounded(.up))
