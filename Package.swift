@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "CSystem"),
+        // Xlib's error handler, for the X11 wake-ups SDL sends (see CXlib.h).
+        .target(name: "CXlib", linkerSettings: [.linkedLibrary("X11")]),
         // The software compositor's loops: optimised in every build, so that debug-built
         // tests draw at a useful speed too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O3"])]),
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "CCairo", "CPango"]),
-        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels"],
+        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels", "CXlib"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .executableTarget(name: "meridian", dependencies: [
             "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow", "MapPosition",

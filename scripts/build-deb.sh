@@ -33,6 +33,7 @@ install -D -m 755 "$bin" "$root/usr/bin/meridian"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/meridian"
 chrpath -d "$root/usr/bin/meridian"
 install -D -m 644 Resources/basemap.mbtiles "$root/usr/share/meridian/basemap.mbtiles"
+install -D -m 644 Resources/places.tsv "$root/usr/share/meridian/places.tsv"
 install -D -m 644 "packaging/$id.desktop" "$root/usr/share/applications/$id.desktop"
 install -D -m 644 "packaging/$id.metainfo.xml" "$root/usr/share/metainfo/$id.metainfo.xml"
 "$scratch/release/icon-renderer" "$root/usr/share/icons/hicolor" >/dev/null

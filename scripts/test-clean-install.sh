@@ -77,12 +77,12 @@ exec {displayfd}<&-
 [ -n "$display" ] || fail "Xvfb did not start (no display number within 20 s)"
 for _ in $(seq 1 100); do DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 || fail "Xvfb :$display does not accept connections"
-# Started as the desktop starts it (Exec=meridian %F) with a GPX file.
+# Started as the desktop starts it (Exec=meridian %U) with a GPX file: as a file:// URI.
 printf '<?xml version="1.0"?>\n<gpx version="1.1" creator="test"><wpt lat="46.2" lon="6.1"/><wpt lat="46.3" lon="6.2"/></gpx>\n' > "$root/tmp/walk.gpx"
 exec_line=$(sed -n 's/^Exec=//p' "$root/usr/share/applications/io.github.meridian.Meridian.desktop")
-[ "$exec_line" = "meridian %F" ] || fail "the installed desktop entry runs '$exec_line'"
+[ "$exec_line" = "meridian %U" ] || fail "the installed desktop entry runs '$exec_line'"
 start_app() {
-  in_root env DISPLAY=":$display" MERIDIAN_REPORT_DRIVER=1 timeout 60 meridian --no-location --size 800x600 /tmp/walk.gpx \
+  in_root env DISPLAY=":$display" MERIDIAN_REPORT_DRIVER=1 timeout 60 meridian --no-location --size 800x600 file:///tmp/walk.gpx \
     > "$root/tmp/out.txt" 2>&1 &
   app=$!
   for _ in $(seq 1 100); do

@@ -23,7 +23,9 @@ cleanup_x() { rm -rf "$x"; }
 trap cleanup_x EXIT
 dpkg-deb -x "$deb" "$x"
 desktop-file-validate "$x/usr/share/applications/io.github.meridian.Meridian.desktop" || fail "desktop-file-validate"
-grep -q '^Exec=meridian %F$' "$x/usr/share/applications/io.github.meridian.Meridian.desktop" || fail "Exec line"
+grep -q '^Exec=meridian %U$' "$x/usr/share/applications/io.github.meridian.Meridian.desktop" || fail "Exec line"
+grep -q '^MimeType=.*x-scheme-handler/geo;' "$x/usr/share/applications/io.github.meridian.Meridian.desktop" || fail "geo: links are not handled"
+[ -s "$x/usr/share/meridian/places.tsv" ] || fail "the places to search are not packaged"
 pass "desktop-file-validate"
 appstreamcli validate --no-net "$x/usr/share/metainfo/io.github.meridian.Meridian.metainfo.xml" || fail "appstreamcli validate"
 pass "appstreamcli validate"

@@ -103,7 +103,7 @@ struct EventTranslator {
         case Int(SDLK_F11.rawValue): return .f11
         case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): return .enter
         case Int(SDLK_BACKSPACE.rawValue): return .backspace
-        case 97...122, 48...57: return .letter(Character(UnicodeScalar(UInt8(sym))))
+        case 97...122, 48...57, 47: return .letter(Character(UnicodeScalar(UInt8(sym))))
         default: return nil
         }
     }

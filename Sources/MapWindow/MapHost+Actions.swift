@@ -11,6 +11,9 @@ extension MapHost {
         case .redraw: return true
         case .openFiles: onOpenRequest(nil)
         case .saveTrail: onSaveTrail()
+        case .openSearch:
+            state.modify(SearchLayer.self, default: SearchLayer()) { $0.open() }
+            return true
         case let .open(path): onOpenRequest(path)
         case .cycleTrackColors: cycleTrackColors(); return true
         case let .clicked(p):
@@ -52,6 +55,10 @@ extension MapHost {
         return false
     }
 
+    /// Does what a layer asks of the host, outside a press (the search box when its places
+    /// arrive).
+    public func apply(_ result: PressResult) { perform(result) }
+
     /// Does what pressing a layer's button asks of the host.
     private func perform(_ result: PressResult) {
         switch result {
@@ -59,8 +66,35 @@ extension MapHost {
         case let .chooseTiles(name): onChooseTiles(name)
         case let .openLink(url): onOpenLink(url)
         case .toggleFollow: toggleFollow()
+        case let .goTo(c, zoom): controller.fly(to: c, zoom: zoom, at: clock.now)
+        case let .keepAsPin(c, title):
+            controller.addPin(at: c, title: title, at: clock.now)
+        case let .zoomBy(levels): controller.zoom(by: levels, at: clock.now)
         case .changed: break
         }
+    }
+
+    /// What the search box does with a key or text while it is open; nil for what it leaves
+    /// to the map (the pointer, Ctrl+Q).
+    func searchInput(_ input: InputEvent) -> Bool? {
+        guard state.layer(SearchLayer.self)?.isOpen == true else { return nil }
+        var result: PressResult?
+        switch input {
+        case let .text(s): state.modify(SearchLayer.self, default: SearchLayer()) { $0.type(s) }
+        case let .keyDown(key, mods):
+            switch key {
+            case .letter("q") where mods.contains(.control): return nil
+            case .backspace: state.modify(SearchLayer.self, default: SearchLayer()) { $0.backspace() }
+            case .up: state.modify(SearchLayer.self, default: SearchLayer()) { $0.moveSelection(-1) }
+            case .down: state.modify(SearchLayer.self, default: SearchLayer()) { $0.moveSelection(1) }
+            case .escape: state.modify(SearchLayer.self, default: SearchLayer()) { $0.close() }
+            case .enter: state.modify(SearchLayer.self, default: SearchLayer()) { result = $0.choose() }
+            default: break // typed characters arrive as text
+            }
+        default: return nil
+        }
+        if let result { perform(result) }
+        return true
     }
 
     /// Key F and the locate button: follow the location, or stop.

@@ -248,7 +248,7 @@ public final class MapHost {
     /// Hands the pins' news to the embedder, and gives the keyboard to a title being typed.
     private func deliverPinEvents() {
         for e in controller.takePinEvents() { onPinEvent(e) }
-        let typing = controller.pins.renameText != nil
+        let typing = controller.pins.renameText != nil || state.layer(SearchLayer.self)?.isOpen == true
         if typing != textInputOn {
             textInputOn = typing
             if typing { SDL_StartTextInput() } else { SDL_StopTextInput() }
@@ -366,6 +366,7 @@ public final class MapHost {
                 default: break
                 }
             }
+            if let taken = searchInput(input) { return taken || changed }
             // Typed text only matters while a title is being edited.
             if case .text = input, controller.pins.renameText == nil { return changed }
             let before = controller.camera

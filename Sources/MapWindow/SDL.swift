@@ -1,4 +1,5 @@
 import CSDL2
+import CXlib
 import FoundationEssentials
 import Glibc
 import MapTiles
@@ -49,6 +50,8 @@ public enum SDL {
             if SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER)) == 0 {
                 videoReady = true
                 quitOnSignals()
+                // After SDL's own handler is in place, so that other errors still reach it.
+                if driver == "x11" { meridian_tolerate_stale_wakeups() }
                 return
             }
             failures.append("\(driver): \(String(cString: SDL_GetError()))")

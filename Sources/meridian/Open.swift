@@ -27,7 +27,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
     var pins: String?
 
-    @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to open (the view moves to show them).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link.", valueName: "FILE"))
     var files: [String] = []
 
     @Flag(name: .long, help: .hidden)
@@ -46,13 +46,15 @@ struct Open: ParsableCommand {
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append("\(error); starting from the default view") }
-        let camera = Camera(center: view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
-                            zoom: view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
+        let (paths, place) = Self.placesAndFiles(files, notices: &notices)
+        let camera = Camera(center: place?.coordinate ?? view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
+                            zoom: place.map { $0.zoom ?? 15 } ?? view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
         // Started without files, the window reopens those open when it was last closed (the
         // view is the saved one, so it does not move to them).
-        let reopen = files.isEmpty && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
-        let end = try showWindow(camera: camera, notices: notices, reopen: reopen, tiles: view.tiles ?? saved?.tiles ?? MapSources.basemap,
-                                 hintShown: saved?.hintShown ?? false)
+        let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
+        let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
+        let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
+                                 tiles: view.tiles ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
@@ -61,6 +63,24 @@ struct Open: ParsableCommand {
                               tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown).save(to: stateURL)
             } catch {
                 warn("could not save the view: \(error)")
+            }
+        }
+    }
+
+    /// Reads the places to search on a worker (a few tens of milliseconds), and hands them to
+    /// the search box; without the file, the box says so when used.
+    private func loadPlaces(into host: MapHost) {
+        guard let url = Resources.url("places.tsv") else {
+            warn("the places to search (places.tsv) are missing; search finds coordinates only")
+            return
+        }
+        startThread(name: "places") {
+            guard let data = try? Data(contentsOf: url) else { return }
+            let index = PlaceIndex(reading: data)
+            host.perform { host in
+                var result: PressResult?
+                host.state.modify(SearchLayer.self, default: SearchLayer()) { result = $0.setIndex(index) }
+                if let result { host.apply(result) }
             }
         }
     }
@@ -96,7 +116,30 @@ struct Open: ParsableCommand {
     }
 
     /// Runs the window until the user quits; returns the last camera.
-    private func showWindow(camera: Camera, notices: [String], reopen: [ViewState.OpenFile], tiles name: String, hintShown: Bool) throws -> WindowEnd {
+    /// The command line's files (file:// URIs as paths, as the desktop hands them over), and
+    /// the place a geo: or OpenStreetMap link names (the last one); a link that names no
+    /// place is said in `notices`.
+    static func placesAndFiles(_ args: [String], notices: inout [String]) -> ([String], CoordinateParser.Place?) {
+        var paths: [String] = [], place: CoordinateParser.Place?
+        for arg in args {
+            let lower = arg.lowercased()
+            if lower.hasPrefix("geo:") || lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+                switch CoordinateParser.parse(arg) {
+                case let .success(p)?: place = p
+                case let .failure(problem)?: notices.append("\(arg): \(problem)")
+                case nil: notices.append("\(arg) names no place Meridian can show")
+                }
+            } else if lower.hasPrefix("file://") {
+                paths.append(PortalFileChooser.path(ofURI: arg) ?? arg)
+            } else {
+                paths.append(arg)
+            }
+        }
+        return (paths, place)
+    }
+
+    private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
+                            tiles name: String, hintShown: Bool) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -118,6 +161,7 @@ struct Open: ParsableCommand {
         let loaded = file.load()
         var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
         if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
+        if let marker { scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
         // A live position, unless a fixed one was asked for (or none at all); the locate button
         // only with one.
         let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
@@ -125,6 +169,7 @@ struct Open: ParsableCommand {
         let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
         host.position.color = overlays.pulseColor
         host.position.halo = overlays.halo
+        loadPlaces(into: host)
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
         if live == nil {

@@ -14,5 +14,8 @@ func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, over
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
     if let tilesName { scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName)) }
+    // The zoom buttons first: the search box's list drops over them.
+    scene.layers.append(ZoomControlsLayer())
+    scene.layers.append(SearchLayer())
     return scene
 }

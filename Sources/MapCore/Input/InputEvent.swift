@@ -60,4 +60,6 @@ public enum HostAction: Hashable, Sendable {
     case toggleFollow
     /// Save the live position's trail as GPX (Ctrl+S).
     case saveTrail
+    /// Open the search box (Ctrl+F, /).
+    case openSearch
 }

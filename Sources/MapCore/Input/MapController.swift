@@ -46,6 +46,23 @@ public struct MapController: Sendable {
         animator.fly(to: point, zoom: camera.zoom < 12 ? 15 : camera.zoom, camera: camera, at: t)
     }
 
+    /// Flies to `coordinate`, landing at `zoom` (a search result, a geo: link).
+    public mutating func fly(to coordinate: Coordinate, zoom: Double, at t: Double) {
+        following = false
+        animator.fly(to: WebMercator.project(coordinate), zoom: zoom, camera: camera, at: t)
+    }
+
+    /// One step of zoom about the centre (the zoom buttons, + and −).
+    public mutating func zoom(by levels: Double, at t: Double) {
+        advance(to: t)
+        animator.zoom(by: levels, around: camera.screenCenter, camera: camera, at: t, duration: Self.keyZoomDuration)
+    }
+
+    /// A pin at `coordinate` named `title` (the search's mark kept), undoable as any other.
+    public mutating func addPin(at coordinate: Coordinate, title: String, at t: Double) {
+        pinEvents += pins.add(at: coordinate, title: title, t: t)
+    }
+
     /// Keeps the camera on the location (where its glide is at this frame) while following.
     public mutating func follow(_ point: MapPoint?, at t: Double) {
         guard following, let point, animator.flight == nil else { return }
@@ -171,6 +188,8 @@ public struct MapController: Sendable {
             return panKey(key, at: t)
         case .plus: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
         case .minus: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        case .letter("f") where mods.contains(.control): return [.openSearch]
+        case .letter("/") where mods.isEmpty: return [.openSearch]
         default: break
         }
         return []

@@ -88,8 +88,8 @@ public struct PinEditor: Sendable {
     }
 
     /// A new pin at `coordinate`, falling into place from t, selected.
-    public mutating func add(at coordinate: Coordinate, t: Double) -> [PinEvent] {
-        let p = Pin(coordinate: coordinate, title: newPinTitle, color: newPinColor)
+    public mutating func add(at coordinate: Coordinate, title: String? = nil, t: Double) -> [PinEvent] {
+        let p = Pin(coordinate: coordinate, title: title ?? newPinTitle, color: newPinColor)
         drops[p.id] = t
         return perform(.add(p)) + select(p.id)
     }

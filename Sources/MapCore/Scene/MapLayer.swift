@@ -45,6 +45,12 @@ public enum PressResult: Sendable, Equatable {
     case openLink(String)
     /// Follow the location, or stop (the locate button).
     case toggleFollow
+    /// Fly to this place, landing at this zoom (a search result).
+    case goTo(Coordinate, zoom: Double)
+    /// Make a pin of this place (the search's mark).
+    case keepAsPin(Coordinate, title: String)
+    /// Zoom in or out by this many levels about the centre (the zoom buttons).
+    case zoomBy(Double)
 }
 
 /// What a layer knows of the frame it composes.
