@@ -39,7 +39,8 @@ enum PlaceIndexWriter {
                      "# Made by basemap-builder places; see Sources/basemap-builder/README.md."]
         var letters = Set<Character>()
         var places: [String] = []
-        for c in cities.values.sorted(by: { ($0.population, $0.name) > ($1.population, $1.name) }) {
+        // Largest first; ties by GeoNames id, so that the file is the same each time.
+        for (_, c) in cities.sorted(by: { ($0.value.population, $0.value.name, $1.key) > ($1.value.population, $1.value.name, $0.key) }) {
             guard !c.name.isEmpty, !c.name.contains("\t"), abs(c.latitude) <= 90, abs(c.longitude) <= 180 else { continue }
             let own = fold(c.name)
             var seen: Set<String> = [own]
