@@ -59,3 +59,4 @@ basemap: setup
 	scripts/fetch-basemap-sources.sh .cache/basemap-src
 	$(SWIFT) build -c release --product basemap-builder
 	.build/release/basemap-builder .cache/basemap-src Resources/basemap.mbtiles
+	.build/release/basemap-builder places .cache/basemap-src Resources/places.tsv

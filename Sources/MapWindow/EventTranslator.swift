@@ -99,6 +99,7 @@ struct EventTranslator {
         case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): return .minus
         case Int(SDLK_ESCAPE.rawValue): return .escape
         case Int(SDLK_DELETE.rawValue): return .delete
+        case Int(SDLK_F1.rawValue): return .f1
         case Int(SDLK_F2.rawValue): return .f2
         case Int(SDLK_F11.rawValue): return .f11
         case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): return .enter

@@ -14,6 +14,9 @@ extension MapHost {
         case .openSearch:
             state.modify(SearchLayer.self, default: SearchLayer()) { $0.open() }
             return true
+        case .toggleHelp: toggleHelp(); return true
+        case .toggleMeasure: toggleMeasure(); return true
+        case .copyPosition: copyPosition(); return true
         case let .open(path): onOpenRequest(path)
         case .cycleTrackColors: cycleTrackColors(); return true
         case let .clicked(p):
@@ -22,6 +25,7 @@ extension MapHost {
                 perform(result)
                 return true
             }
+            if isMeasuring { measure(at: p); return true }
             return state.tracks.select(at: p, camera: controller.camera)
         case .toggleTrackList:
             if state.tracks.files.isEmpty { showNotice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map") }
@@ -47,7 +51,9 @@ extension MapHost {
                 return true
             }
             if state.tracks.selection != nil { state.tracks.selection = nil; return true }
-        case let .hovered(p): return state.tracks.hover(at: p, camera: controller.camera)
+        case let .hovered(p):
+            pointer = p
+            return state.tracks.hover(at: p, camera: controller.camera)
         case .toggleProfile:
             if !state.tracks.toggleProfile() { showNotice("Open a track with elevations to see its profile") }
             return true

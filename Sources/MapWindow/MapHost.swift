@@ -112,6 +112,12 @@ public final class MapHost {
     public var onHintShown: () -> Void = {}
     /// Ctrl+S: save the live position's trail.
     public var onSaveTrail: () -> Void = {}
+    /// Ctrl+S while measuring: keep the measured line as a track.
+    public var onSaveMeasure: (Track?) -> Void = { _ in }
+    /// Where the pointer was last over the map (nil: it left the window).
+    var pointer: ScreenPoint?
+    /// The measured line among the tracks layer's files.
+    var measureFileID: Int?
     private var hintReported = false
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
     private var toldFailures = Set<String>()
@@ -366,7 +372,7 @@ public final class MapHost {
                 default: break
                 }
             }
-            if let taken = searchInput(input) { return taken || changed }
+            if let taken = searchInput(input) ?? toolInput(input) { return taken || changed }
             // Typed text only matters while a title is being edited.
             if case .text = input, controller.pins.renameText == nil { return changed }
             let before = controller.camera

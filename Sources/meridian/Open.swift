@@ -170,6 +170,20 @@ struct Open: ParsableCommand {
         host.position.color = overlays.pulseColor
         host.position.halo = overlays.halo
         loadPlaces(into: host)
+        host.onSaveMeasure = { [unowned host] track in
+            guard let track, track.points.count >= 2 else { host.showNotice("Click two points or more to measure a line worth keeping"); return }
+            let folder = TrailRecorder.defaultFolder()
+            var url = folder.appendingPathComponent("measured-line.gpx")
+            var n = 2
+            while FileManager.default.fileExists(atPath: url.path) { url = folder.appendingPathComponent("measured-line-\(n).gpx"); n += 1 }
+            do {
+                try AtomicFile.write(GPXWriter.data([track]), to: url)
+                opener.open([url.path], animated: false, moveView: false)
+                host.showNotice("The measured line is kept as \(url.path)")
+            } catch {
+                host.showNotice("Cannot keep the measured line: \(error)")
+            }
+        }
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
         if live == nil {
@@ -229,7 +243,7 @@ struct Open: ParsableCommand {
         // The closures set above hold the host: it is closed here, before SDL goes, not when
         // (if ever) it is freed.
         host.close()
-        end.open = host.state.tracks.files.filter { $0.id != host.state.tracks.trailID }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+        end.open = host.state.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
         end.camera = host.camera
         return end
     }

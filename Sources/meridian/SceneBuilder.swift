@@ -17,5 +17,7 @@ func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, over
     // The zoom buttons first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())
     scene.layers.append(SearchLayer())
+    scene.layers.append(MeasureLayer())
+    scene.layers.append(HelpLayer())
     return scene
 }

@@ -13,7 +13,7 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable {
 }
 
 public enum Key: Hashable, Sendable {
-    case left, right, up, down, plus, minus, escape, delete, f2, f11, enter, backspace
+    case left, right, up, down, plus, minus, escape, delete, f1, f2, f11, enter, backspace
     case letter(Character)
 }
 
@@ -62,4 +62,10 @@ public enum HostAction: Hashable, Sendable {
     case saveTrail
     /// Open the search box (Ctrl+F, /).
     case openSearch
+    /// Show or hide the keys and gestures (F1, ?).
+    case toggleHelp
+    /// Start or end measuring (M).
+    case toggleMeasure
+    /// Copy the coordinates under the pointer, or of the selected pin (Ctrl+C).
+    case copyPosition
 }

@@ -82,18 +82,18 @@ extension MapController {
             }
             return [.redraw]
         }
-        switch key {
-        case .escape:
+        switch KeyBindings.command(for: key, mods) {
+        case .cancel?:
             if pins.drag.isActive { pinEvents += pins.cancelDrag(t: t); return [.redraw] }
             guard pins.selected != nil else { return nil }
             pinEvents += pins.select(nil)
-        case .delete, .backspace:
+        case .deletePin?:
             pinEvents += pins.deleteSelected()
-        case .f2:
+        case .renamePin?:
             pins.beginRename()
-        case .letter("z") where mods.contains(.control):
-            pinEvents += mods.contains(.shift) ? pins.redo() : pins.undo()
-        case .letter("y") where mods.contains(.control):
+        case .undo?:
+            pinEvents += pins.undo()
+        case .redo?:
             pinEvents += pins.redo()
         default:
             return nil

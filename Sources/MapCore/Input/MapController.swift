@@ -167,30 +167,36 @@ public struct MapController: Sendable {
         return []
     }
 
+    /// A key, by the bindings table (`KeyBindings`, which the help lists).
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction] {
         advance(to: t)
         let center = camera.screenCenter
-        switch key {
-        case .letter("q") where mods.contains(.control): return [.quit]
-        case .letter("o") where mods.contains(.control): return [.openFiles]
-        case .letter("s") where mods.contains(.control): return [.saveTrail]
-        case .f11: return [.toggleFullscreen]
-        case .letter("u"): imperialUnits.toggle(); return [.redraw]
-        case .letter("c") where mods.isEmpty: return [.cycleTrackColors]
-        case .letter("e") where mods.isEmpty: return [.toggleProfile]
-        case .letter("t") where mods.isEmpty: return [.toggleTrackList]
-        case .letter("l") where mods.isEmpty: return [.toggleSourceList]
-        case let .letter(c) where mods.isEmpty && c.isASCII && c.isWholeNumber: return [.digit(c.wholeNumberValue ?? 0)]
-        case .escape: return [.cancel]
-        case .letter("f") where mods.isEmpty: return [.toggleFollow]
-        case .left, .right, .up, .down:
+        guard let command = KeyBindings.command(for: key, mods) else { return [] }
+        switch command {
+        case .quit: return [.quit]
+        case .openFiles: return [.openFiles]
+        case .saveTrail: return [.saveTrail]
+        case .search: return [.openSearch]
+        case .help: return [.toggleHelp]
+        case .fullscreen: return [.toggleFullscreen]
+        case .units: imperialUnits.toggle(); return [.redraw]
+        case .trackColors: return [.cycleTrackColors]
+        case .profile: return [.toggleProfile]
+        case .trackList: return [.toggleTrackList]
+        case .sources: return [.toggleSourceList]
+        case .digit:
+            guard case let .letter(c) = key, let n = c.wholeNumberValue else { return [] }
+            return [.digit(n)]
+        case .follow: return [.toggleFollow]
+        case .measure: return [.toggleMeasure]
+        case .copyPosition: return [.copyPosition]
+        case .cancel: return [.cancel]
+        case .panLeft, .panRight, .panUp, .panDown:
             following = false
             return panKey(key, at: t)
-        case .plus: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
-        case .minus: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
-        case .letter("f") where mods.contains(.control): return [.openSearch]
-        case .letter("/") where mods.isEmpty: return [.openSearch]
-        default: break
+        case .zoomIn: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        case .zoomOut: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        case .deletePin, .renamePin, .undo, .redo: return [] // the pins' own, taken before (handlePinKey)
         }
         return []
     }

@@ -23,6 +23,7 @@ extension TracksLayer {
         guard trail.pending > 0 else { return }
         let index = trailID.flatMap { id in files.firstIndex { $0.id == id } }
         var file = index.map { files[$0] } ?? TrackFile(path: "Trail", color: trail.style.color)
+        file.isLive = true
         let region = trail.takeChanges(file: &file)
         guard !file.lines.isEmpty else { return }
         guard let index else {
@@ -35,6 +36,20 @@ extension TracksLayer {
         changed()
         if let region, revision == from + 1, !file.hidden {
             lastChange = TrackChange(from: from, region: region, reach: trail.style.reach)
+        }
+    }
+}
+
+extension TracksLayer {
+    /// Puts `file` where the file `id` is (adding it when there is none, removing that one
+    /// when `file` is nil); returns the id now standing for it.
+    public mutating func replace(id: Int?, with file: TrackFile?) -> Int? {
+        let index = id.flatMap { id in files.firstIndex { $0.id == id } }
+        switch (index, file) {
+        case let (i?, f?): files[i] = f; changed(); return f.id
+        case let (i?, nil): files.remove(at: i); changed(); return nil
+        case let (nil, f?): add(f); return f.id
+        case (nil, nil): return nil
         }
     }
 }

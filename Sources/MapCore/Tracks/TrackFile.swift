@@ -108,6 +108,9 @@ public struct TrackFile: Sendable {
     public var color: Color
     /// Hidden files stay open (and listed) but are not drawn.
     public var hidden = false
+    /// Made in the window (the trail, a measured line), not read from a file: not reopened
+    /// at the next start.
+    public var isLive = false
     /// Tells this opening of the file from any other (the same file may be open twice).
     public let id: Int
 

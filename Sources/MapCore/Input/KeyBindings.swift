@@ -1,0 +1,75 @@
+import FoundationEssentials
+
+/// What a key does: one table that both binds the keys (MapController looks every key up
+/// here) and explains them (the help overlay lists it), so the two cannot drift apart.
+public struct KeyBinding: Sendable {
+    public enum Command: Sendable, Equatable {
+        case quit, openFiles, saveTrail, search, help, fullscreen, units, trackColors, profile, trackList
+        case sources, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
+        case cancel, deletePin, renamePin, undo, redo
+    }
+
+    public var keys: [Key]
+    public var modifiers: KeyModifiers
+    public var command: Command
+    /// How the help shows the key ("Ctrl+O"), and what it does.
+    public var label: String
+    public var help: String
+}
+
+public enum KeyBindings {
+    public static let all: [KeyBinding] = [
+        KeyBinding(keys: [.letter("/")], modifiers: .shift, command: .help, label: "F1, ?", help: "these keys and gestures"),
+        KeyBinding(keys: [.f1], modifiers: [], command: .help, label: "", help: ""),
+        KeyBinding(keys: [.letter("f")], modifiers: .control, command: .search, label: "Ctrl+F, /", help: "find a place or coordinates"),
+        KeyBinding(keys: [.letter("/")], modifiers: [], command: .search, label: "", help: ""),
+        KeyBinding(keys: [.plus], modifiers: [], command: .zoomIn, label: "+", help: "zoom in"),
+        KeyBinding(keys: [.minus], modifiers: [], command: .zoomOut, label: "−", help: "zoom out"),
+        KeyBinding(keys: [.left], modifiers: [], command: .panLeft, label: "Arrow keys", help: "pan"),
+        KeyBinding(keys: [.right], modifiers: [], command: .panRight, label: "", help: ""),
+        KeyBinding(keys: [.up], modifiers: [], command: .panUp, label: "", help: ""),
+        KeyBinding(keys: [.down], modifiers: [], command: .panDown, label: "", help: ""),
+        KeyBinding(keys: [.letter("l")], modifiers: [], command: .sources, label: "L, 1 … 9", help: "choose the map: basemap, streets, topography"),
+        KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: .digit, label: "", help: ""),
+        KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: "follow your position, or stop"),
+        KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: "measure: click points; Backspace, Esc"),
+        KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: "copy the coordinates under the pointer"),
+        KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: "open GPX, KML, GeoJSON or CSV files"),
+        KeyBinding(keys: [.letter("t")], modifiers: [], command: .trackList, label: "T", help: "list of open files"),
+        KeyBinding(keys: [.letter("c")], modifiers: [], command: .trackColors, label: "C", help: "colour tracks by speed or elevation"),
+        KeyBinding(keys: [.letter("e")], modifiers: [], command: .profile, label: "E", help: "elevation profile of a track"),
+        KeyBinding(keys: [.letter("s")], modifiers: .control, command: .saveTrail, label: "Ctrl+S", help: "save your trail as GPX"),
+        KeyBinding(keys: [.letter("u")], modifiers: [], command: .units, label: "U", help: "miles or kilometres"),
+        KeyBinding(keys: [.delete, .backspace], modifiers: [], command: .deletePin, label: "Delete", help: "delete the selected pin"),
+        KeyBinding(keys: [.f2], modifiers: [], command: .renamePin, label: "F2", help: "rename the selected pin"),
+        KeyBinding(keys: [.letter("z")], modifiers: .control, command: .undo, label: "Ctrl+Z", help: "undo (Ctrl+Shift+Z, Ctrl+Y: redo)"),
+        KeyBinding(keys: [.letter("z")], modifiers: [.control, .shift], command: .redo, label: "", help: ""),
+        KeyBinding(keys: [.letter("y")], modifiers: .control, command: .redo, label: "", help: ""),
+        KeyBinding(keys: [.escape], modifiers: [], command: .cancel, label: "Esc", help: "close, cancel, put down"),
+        KeyBinding(keys: [.f11], modifiers: [], command: .fullscreen, label: "F11", help: "full screen"),
+        KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: "quit"),
+    ]
+
+    /// What the mouse does (handled by the controller's gestures; listed here for the help).
+    public static let gestures: [(label: String, help: String)] = [
+        ("Drag", "pan (flick to glide)"),
+        ("Wheel", "zoom about the pointer"),
+        ("Double-click", "zoom in (with Shift: out)"),
+        ("Right-click", "drop a pin"),
+        ("Hold a pin", "lift it, drag, drop"),
+        ("Drop files", "open tracks and shapes"),
+    ]
+
+    /// The command `key` with `modifiers` is bound to: the binding with exactly these
+    /// modifiers, else one that ignores a Shift the layout needed ("+" is Shift+= on many).
+    public static func command(for key: Key, _ modifiers: KeyModifiers) -> KeyBinding.Command? {
+        if let b = all.first(where: { $0.keys.contains(key) && $0.modifiers == modifiers }) { return b.command }
+        let unshifted = modifiers.subtracting(.shift)
+        return all.first { $0.keys.contains(key) && $0.modifiers == unshifted && !$0.modifiers.contains(.shift) }?.command
+    }
+
+    /// The rows of the help: every binding that explains itself, then the gestures.
+    public static var helpRows: [(label: String, help: String)] {
+        all.filter { !$0.label.isEmpty }.map { ($0.label, $0.help) } + gestures
+    }
+}

@@ -1,0 +1,63 @@
+import FoundationEssentials
+import MapGeometry
+
+/// Every key and gesture (F1, ?): the bindings table that MapController binds by, listed in
+/// a panel over the map. Esc, F1, ? or a click close it.
+public struct HelpLayer: MapLayer {
+    public var isShown = false
+
+    public init() {}
+
+    public var levels: [LayerLevel] { [.chrome] }
+
+    static let title = SpriteKey.text("Keys and gestures", .notice)
+    static let rowHeight = 22.0
+
+    private var rows: [(label: SpriteKey, help: SpriteKey)] {
+        KeyBindings.helpRows.map { (.text($0.label, .notice), .text($0.help, .notice)) }
+    }
+
+    /// The panel, and how many columns of rows it has: two when one would not fit the height.
+    private func frame(_ context: LayerContext, labelWidth: Double, helpWidth: Double) -> (ScreenRect, columns: Int) {
+        let v = context.camera.viewportSize
+        let columnWidth = labelWidth + helpWidth + 40
+        let columns = Double(rows.count) * Self.rowHeight + 66 > v.height - 20 && v.width >= 2 * columnWidth + 40 ? 2 : 1
+        let perColumn = (rows.count + columns - 1) / columns
+        let w = min(v.width - 20, Double(columns) * columnWidth + 20), h = min(v.height - 20, Double(perColumn) * Self.rowHeight + 66)
+        return (ScreenRect(x: (v.width - w) / 2, y: max(10, (v.height - h) / 2), width: w, height: h), columns)
+    }
+
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [] }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        guard isShown else { return }
+        let rows = rows
+        let keys = [Self.title] + rows.flatMap { [$0.label, $0.help] }
+        let missing = keys.filter { context.sprites.size(of: $0) == nil }
+        guard missing.isEmpty else { for k in missing { list.want(k) }; return }
+        func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
+        let labelWidth = rows.map { size($0.label).width }.max() ?? 0, helpWidth = rows.map { size($0.help).width }.max() ?? 0
+        let (f, columns) = frame(context, labelWidth: labelWidth, helpWidth: helpWidth)
+        let perColumn = (rows.count + columns - 1) / columns, columnWidth = labelWidth + helpWidth + 40
+        list.commands.append(.fillRect(f, Color(hex: 0x1C1C1E, alpha: 0.92)))
+        let t = size(Self.title)
+        list.commands.append(.sprite(Self.title, destination: ScreenRect(x: f.x + 20, y: f.y + 14, width: t.width, height: t.height), opacity: 1))
+        list.commands.append(.fillRect(ScreenRect(x: f.x + 20, y: f.y + 40, width: f.width - 40, height: 1), Color(hex: 0xFFFFFF, alpha: 0.25)))
+        for (i, row) in rows.enumerated() {
+            let x = f.x + 20 + Double(i / perColumn) * columnWidth
+            let y = f.y + 48 + Double(i % perColumn) * Self.rowHeight
+            guard y + Self.rowHeight <= f.maxY else { continue }
+            let l = size(row.label), h = size(row.help)
+            list.commands.append(.sprite(row.label, destination: ScreenRect(x: x, y: y + (Self.rowHeight - l.height) / 2, width: l.width, height: l.height), opacity: 1))
+            list.commands.append(.sprite(row.help, destination: ScreenRect(x: x + 20 + labelWidth, y: y + (Self.rowHeight - h.height) / 2,
+                                                                           width: min(h.width, f.maxX - 20 - (x + 20 + labelWidth)), height: h.height), opacity: 0.85))
+        }
+        list.buttons.append((f, "help.close"))
+    }
+
+    public mutating func press(_ button: String) -> PressResult? {
+        guard button == "help.close" else { return nil }
+        isShown = false
+        return .changed
+    }
+}

@@ -1,0 +1,67 @@
+import FoundationEssentials
+import MapGeometry
+
+/// Measuring (key M): each click adds a point; the line between them is drawn, each stretch
+/// says its length and the last point the total, great-circle distances in the scale bar's
+/// units. Backspace takes the last point back, Esc ends; Ctrl+S keeps the line as a track.
+public struct MeasureLayer: MapLayer {
+    public private(set) var isActive = false
+    public private(set) var points: [Coordinate] = []
+    public var imperialUnits = false
+
+    public init() {}
+
+    public var levels: [LayerLevel] { [.callout, .chrome] }
+
+    public static let ink = Color(hex: 0x5856D6)
+    static let hintKey = SpriteKey.text("Measuring: click points · Backspace undoes · Esc ends · Ctrl+S keeps as a track", .notice)
+
+    public mutating func start() { isActive = true; points = [] }
+    public mutating func end() { isActive = false; points = [] }
+    public mutating func add(_ c: Coordinate) { if isActive, c.isValid { points.append(c) } }
+    public mutating func removeLast() { if !points.isEmpty { points.removeLast() } }
+
+    /// The great-circle length of each stretch, in metres.
+    public var segments: [Double] {
+        zip(points, points.dropFirst()).map { TrackStatistics.distance($0.latitude, $0.longitude, $1.latitude, $1.longitude) }
+    }
+
+    public var total: Double { segments.reduce(0, +) }
+
+    /// The line as a track (for the tracks layer, and to save).
+    public var track: Track {
+        var p = TrackPoints()
+        for c in points { p.append(latitude: c.latitude, longitude: c.longitude, elevation: .nan, time: .nan) }
+        return Track(kind: .route, name: "Measured line", segments: points.count >= 2 ? [0..<points.count] : [], points: p)
+    }
+
+    private func text(_ metres: Double) -> String { TrackStatistics.distanceText(metres, imperial: imperialUnits) }
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        guard isActive else { return }
+        let cam = context.camera
+        if level == .chrome {
+            guard let s = context.sprites.size(of: Self.hintKey) else { list.want(Self.hintKey); return }
+            let v = cam.viewportSize
+            let r = ScreenRect(x: (v.width - s.width - 20) / 2, y: v.height - context.bottomInset - 40 - s.height, width: s.width + 20, height: s.height + 10)
+            list.commands.append(.fillRect(r, Color(hex: 0x2C2C2E, alpha: 0.88)))
+            list.commands.append(.sprite(Self.hintKey, destination: ScreenRect(x: r.x + 10, y: r.y + 5, width: s.width, height: s.height), opacity: 1))
+            return
+        }
+        let screen = points.map { cam.screenPoint(for: $0) }
+        for p in screen { context.placeRound(.locationDot(Self.ink), center: p, radius: 6, opacity: 1, into: &list) }
+        var labels: [(String, ScreenPoint)] = zip(screen, screen.dropFirst()).enumerated().map { i, pair in
+            (text(segments[i]), ScreenPoint(x: (pair.0.x + pair.1.x) / 2, y: (pair.0.y + pair.1.y) / 2))
+        }
+        if points.count >= 3, let last = screen.last { labels.append(("Total " + text(total), ScreenPoint(x: last.x, y: last.y - 22))) }
+        for (string, at) in labels {
+            let key = SpriteKey.text(string, .chrome)
+            guard let s = context.sprites.size(of: key) else { list.want(key); continue }
+            let r = ScreenRect(x: at.x - s.width / 2 - 5, y: at.y - s.height / 2 - 3, width: s.width + 10, height: s.height + 6)
+            guard r.intersects(context.viewRect) else { continue }
+            list.commands.append(.fillRect(r.outset(1), Self.ink))
+            list.commands.append(.fillRect(r, Color(hex: 0xFFFFFF)))
+            list.commands.append(.sprite(key, destination: ScreenRect(x: r.x + 5, y: r.y + 3, width: s.width, height: s.height), opacity: 1))
+        }
+    }
+}
