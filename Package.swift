@@ -72,7 +72,8 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
-                         ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"])] {
+                         ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
+                         ("fuzz-search", ["MapCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

@@ -47,11 +47,13 @@ public enum SDL {
         var failures: [String] = []
         for driver in candidates {
             SDL_SetHint(SDL_HINT_VIDEODRIVER, driver)
+            // Before SDL_Init: SDL keeps the handler it finds and hands it every error after
+            // its own safety net, and puts it back at SDL_Quit — which is when a stale
+            // wake-up's error is finally read (closing SDL's second X connection).
+            if driver == "x11" { meridian_tolerate_stale_wakeups() }
             if SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER)) == 0 {
                 videoReady = true
                 quitOnSignals()
-                // After SDL's own handler is in place, so that other errors still reach it.
-                if driver == "x11" { meridian_tolerate_stale_wakeups() }
                 return
             }
             failures.append("\(driver): \(String(cString: SDL_GetError()))")

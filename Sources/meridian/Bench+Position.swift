@@ -66,6 +66,8 @@ extension Bench {
         let stats = host.stats
         host.onPresented = nil
         host.controller.following = false
+        // What follows shows a fixed location: no live source to fall silent and grey it.
+        host.position.staleAfter = nil
         let lat = latencies.measured
         return frameRows("following a fix at 30 m/s, z15:", (stats, cpu), period: period, withIntervals: false) + [
             Row(name: "fix to screen latency p50 (\(lat.count) fixes)", value: FrameStats.percentile(lat, 50) * 1000, unit: "ms", target: ""),

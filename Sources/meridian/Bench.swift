@@ -42,6 +42,7 @@ struct Bench: ParsableCommand {
         // First, while this process holds nothing else: its memory after is the streaming's.
         if let online { rows += try onlineRows(online) }
         rows += try startupRows()
+        rows += try searchRows()
         rows += try basemapRows()
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
         defer { unlink(track) }
@@ -155,6 +156,7 @@ struct Bench: ParsableCommand {
         let withTrack = zoomScript(host, from: overTrack, around: alps)
         host.state.tracks = TracksLayer()
         let following = followRows(host, from: start, period: host.clock.period)
+        let flying = flyRows(host, from: start, period: host.clock.period)
         host.state.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
 
         // Idle, twice as long as the script: first with the location pulsing in view, then
@@ -179,6 +181,7 @@ struct Bench: ParsableCommand {
             + frameRows("with 10,000 pins:", manyPins, period: period, withIntervals: false)
             + frameRows("with a 1,000,000-point track:", withTrack, period: period, withIntervals: false)
             + following
+            + flying
             + [
                 Row(name: "CPU over \(idle), location pulsing in view", value: pulseCPU, unit: "s", target: "≤ 1.0 s per 10 s"),
                 Row(name: "frames over \(idle), location pulsing in view", value: Double(pulseFrames), unit: "", target: "vsync rate"),
@@ -242,15 +245,23 @@ struct Bench: ParsableCommand {
         return (host.stats, cpuSeconds() - before)
     }
 
-    /// Ends the loop after `seconds` with a quit event from an SDL timer.
+    /// Ends the loop after `seconds` with a quit event from an SDL timer. A timer of an
+    /// earlier run that ended otherwise (a script over) is cancelled, and a quit it already
+    /// sent dropped: it would end this run early (a 10 s measure once ran 5 s).
     func quit(after seconds: Double) {
-        SDL_AddTimer(UInt32(seconds * 1000), { _, _ in
+        if let previous = Self.quitTimer.value { SDL_RemoveTimer(previous) }
+        SDL_FlushEvent(SDL_QUIT.rawValue)
+        Self.quitTimer.value = SDL_AddTimer(UInt32(seconds * 1000), { _, _ in
             var e = SDL_Event()
             e.type = SDL_QUIT.rawValue
             SDL_PushEvent(&e)
             return 0
         }, nil)
     }
+
+    /// The last quit timer (the bench runs on the main thread only).
+    final class QuitTimer: @unchecked Sendable { var value: SDL_TimerID? }
+    static let quitTimer = QuitTimer()
 
     func cpuSeconds() -> Double {
         var u = rusage()

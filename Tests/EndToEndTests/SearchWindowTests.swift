@@ -4,6 +4,11 @@ import Testing
 /// Finding places in the real window: typing into the search box, geo: links on the
 /// command line (as the desktop hands them over), and the zoom buttons.
 @Suite(.serialized) struct SearchWindowTests {
+    /// The mark of a place gone to: the orange pin's head just above the window's centre.
+    static func marked(_ png: PNG) -> Bool {
+        (270..<300).contains { y in let c = png.pixel(400, y); return c.r > 220 && c.g > 120 && c.g < 180 && c.b < 60 }
+    }
+
     func window(_ x: Xvfb, _ dir: URL, _ args: [String]) throws -> (App, String) {
         let app = try App(["--size", "800x600", "--no-location"] + args,
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
@@ -23,8 +28,12 @@ import Testing
         _ = try x.xdotool("type", "--delay", "60", "zur")
         Thread.sleep(forTimeInterval: 0.5)
         _ = try x.xdotool("key", "Return")
-        // The flight takes about a second and a half.
-        Thread.sleep(forTimeInterval: 3)
+        // The flight takes about a second and a half (and the places may still be loading in
+        // a debug build): done when the mark stands at the centre.
+        let shot = try screenshot(x, to: dir.appendingPathComponent("zurich.png").path, timeout: 15) { Self.marked($0) }
+        #expect(Self.marked(shot), "no mark at the centre")
+        // The centre comes before the last of the zoom: a flight lasts at most 2.5 s.
+        Thread.sleep(forTimeInterval: 2.5)
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.center.lat - 47.3667) < 0.001 && abs(view.center.lon - 8.55) < 0.001, "\(view.center)")
@@ -56,12 +65,8 @@ import Testing
         let dir = temporaryDirectory("geo-link")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try window(x, dir, ["geo:45.764,4.8357?z=13", "--tiles", "debug"])
-        // The mark: the orange pin's head just above the centre.
-        func marked(_ png: PNG) -> Bool {
-            (270..<300).contains { y in let c = png.pixel(400, y); return c.r > 220 && c.g > 120 && c.g < 180 && c.b < 60 }
-        }
-        let shot = try screenshot(x, to: dir.appendingPathComponent("geo.png").path) { marked($0) }
-        #expect(marked(shot), "no mark above the centre")
+        let shot = try screenshot(x, to: dir.appendingPathComponent("geo.png").path) { Self.marked($0) }
+        #expect(Self.marked(shot), "no mark above the centre")
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.center.lat - 45.764) < 1e-6 && abs(view.center.lon - 4.8357) < 1e-6 && view.zoom == 13, "\(view)")
@@ -79,5 +84,75 @@ import Testing
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.zoom - 7) < 1e-9 && abs(view.center.lat - 47) < 1e-6 && abs(view.center.lon - 8) < 1e-6, "\(view)")
+    }
+}
+
+/// Measuring in the real window, and copying a position to the clipboard.
+@Suite(.serialized) struct MeasureWindowTests {
+    /// Great-circle distance (haversine, mean Earth radius), written out again here.
+    func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+        let r = Double.pi / 180, dLat = (b.0 - a.0) * r, dLon = (b.1 - a.1) * r
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * r) * cos(b.0 * r) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+    }
+
+    @Test func measuringBetweenTwoPointsMatchesTheGeodesicAndKeepsTheLine() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("measure")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // z6 at 46° N: two clicks 300 px apart along the same row, and one 200 px below.
+        let (app, id) = try SearchWindowTests().window(x, dir, ["--center", "46,8", "--zoom", "6", "--tiles", "debug"])
+        Thread.sleep(forTimeInterval: 1)
+        _ = try x.xdotool("key", "m")
+        for (px, py) in [(250, 300), (550, 300), (550, 500)] {
+            _ = try x.xdotool("mousemove", "--window", id, "\(px)", "\(py)", "click", "1")
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        // Backspace takes the third point back; Ctrl+S keeps the line.
+        _ = try x.xdotool("key", "BackSpace")
+        _ = try x.xdotool("key", "ctrl+s")
+        Thread.sleep(forTimeInterval: 1)
+        try quit(x, id, app)
+        let gpx = try String(contentsOf: dir.appendingPathComponent("meridian/tracks/measured-line.gpx"), encoding: .utf8)
+        let points = gpx.components(separatedBy: "<trkpt ").dropFirst().compactMap { s -> (Double, Double)? in
+            let lat = s.components(separatedBy: "lat=\"").dropFirst().first?.prefix { $0 != "\"" }
+            let lon = s.components(separatedBy: "lon=\"").dropFirst().first?.prefix { $0 != "\"" }
+            return lat.flatMap { Double($0) }.flatMap { a in lon.flatMap { Double($0) }.map { (a, $0) } }
+        }
+        #expect(points.count == 2, "\(gpx)")
+        guard points.count == 2 else { return }
+        // Where the clicks were, by the independent Mercator formula: 300 px at z6.
+        let center = worldPoint(lat: 46, lon: 8), k = 64.0
+        func coordinate(_ px: Double, _ py: Double) -> (Double, Double) {
+            let wx = center.x + (px - 400) / k, wy = center.y + (py - 300) / k
+            let lon = wx / 256 * 360 - 180
+            let lat = atan(sinh(.pi * (1 - 2 * wy / 256))) * 180 / .pi
+            return (lat, lon)
+        }
+        let a = coordinate(250, 300), b = coordinate(550, 300)
+        #expect(abs(points[0].0 - a.0) < 1e-4 && abs(points[0].1 - a.1) < 1e-4 && abs(points[1].1 - b.1) < 1e-4, "\(points) vs \(a), \(b)")
+        // The length the window showed is the geodesic between them, within 0.1 %.
+        let shown = haversine(points[0], points[1]), expected = haversine(a, b)
+        #expect(abs(shown - expected) / expected < 0.001, "\(shown) m vs \(expected) m")
+        let said = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("kept as"), "\(said)")
+    }
+
+    @Test func ctrlCCopiesThePositionUnderThePointer() throws {
+        guard let xclip = which("xclip") else { throw HarnessError("xclip is not installed (make test installs it)") }
+        let x = try Xvfb()
+        let dir = temporaryDirectory("copy")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id) = try SearchWindowTests().window(x, dir, ["--center", "46,8", "--zoom", "6", "--tiles", "debug"])
+        Thread.sleep(forTimeInterval: 1)
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300")
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try x.xdotool("key", "ctrl+c")
+        Thread.sleep(forTimeInterval: 0.5)
+        // The app owns the clipboard while it runs: read it now.
+        let clip = try run(xclip, ["-o", "-selection", "clipboard"], env: ["DISPLAY": x.display], timeout: 5)
+        try quit(x, id, app)
+        let parts = clip.stdout.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(parts.count == 2 && abs((parts[0] ?? 0) - 46) < 0.02 && abs((parts[1] ?? 0) - 8) < 0.02, "clipboard: \(clip.stdout)")
     }
 }

@@ -105,7 +105,8 @@ struct TracksLayerTests {
         #expect(c.handle(.keyDown(.letter("o"), .control), at: 0) == [.openFiles])
         #expect(c.handle(.keyDown(.letter("o"), []), at: 0) == [])
         #expect(c.handle(.keyDown(.letter("c"), []), at: 0) == [.cycleTrackColors])
-        #expect(c.handle(.keyDown(.letter("c"), .control), at: 0) == [])
+        #expect(c.handle(.keyDown(.letter("c"), .control), at: 0) == [.copyPosition])
+        #expect(c.handle(.keyDown(.letter("c"), .alt), at: 0) == [])
     }
 
     /// The list's buttons: Hide/Show toggles, ✕ closes, the name flies to the file (showing

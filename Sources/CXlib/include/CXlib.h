@@ -4,8 +4,9 @@
 /// Makes a wake-up sent to an X window that is already gone harmless. SDL wakes a loop
 /// waiting in SDL_WaitEvent with an XSendEvent from another thread; one that reaches the
 /// server after the window was destroyed comes back as BadWindow, and Xlib's default
-/// handler ends the process (exit 1) when the error is finally read, at SDL_Quit. Every
-/// other error goes to the handler that was there before (SDL's, then Xlib's).
+/// handler ends the process (exit 1) when the error is finally read, at SDL_Quit. Installed
+/// before SDL_Init, so SDL chains to it and restores it at SDL_Quit; every other error goes
+/// on to Xlib's default handler.
 void meridian_tolerate_stale_wakeups(void);
 
 #endif

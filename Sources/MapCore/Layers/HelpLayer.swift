@@ -1,8 +1,8 @@
 import FoundationEssentials
 import MapGeometry
 
-/// Every key and gesture (F1, ?): the bindings table that MapController binds by, listed in
-/// a panel over the map. Esc, F1, ? or a click close it.
+/// Every key and gesture (F1, ?, or the ? button under the zoom buttons): the bindings table
+/// that MapController binds by, listed in a panel over the map. Esc, F1, ? or a click close it.
 public struct HelpLayer: MapLayer {
     public var isShown = false
 
@@ -11,6 +11,12 @@ public struct HelpLayer: MapLayer {
     public var levels: [LayerLevel] { [.chrome] }
 
     static let title = SpriteKey.text("Keys and gestures", .notice)
+    static let buttonKey = SpriteKey.text("?", .chrome)
+
+    /// The ? button, under the zoom buttons: where the keys are, always in sight.
+    private func buttonFrame(_ context: LayerContext) -> ScreenRect {
+        ScreenRect(x: context.camera.viewportSize.width - 10 - 36, y: 50 + 2 * 36 + 9, width: 36, height: 28)
+    }
     static let rowHeight = 22.0
 
     private var rows: [(label: SpriteKey, help: SpriteKey)] {
@@ -27,9 +33,19 @@ public struct HelpLayer: MapLayer {
         return (ScreenRect(x: (v.width - w) / 2, y: max(10, (v.height - h) / 2), width: w, height: h), columns)
     }
 
-    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [] }
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [buttonFrame(context)] }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        let b = buttonFrame(context)
+        list.commands.append(.fillRect(b.outset(1), Color(hex: 0x000000, alpha: 0.15)))
+        list.commands.append(.fillRect(b, isShown ? Color(hex: 0xE5F0FF) : Color(hex: 0xFFFFFF, alpha: 0.96)))
+        if let s = context.sprites.size(of: Self.buttonKey) {
+            list.commands.append(.sprite(Self.buttonKey, destination: ScreenRect(x: b.x + (b.width - s.width) / 2, y: b.y + (b.height - s.height) / 2,
+                                                                                 width: s.width, height: s.height), opacity: 1))
+        } else {
+            list.want(Self.buttonKey)
+        }
+        list.buttons.append((b, "help.toggle"))
         guard isShown else { return }
         let rows = rows
         let keys = [Self.title] + rows.flatMap { [$0.label, $0.help] }
@@ -56,8 +72,11 @@ public struct HelpLayer: MapLayer {
     }
 
     public mutating func press(_ button: String) -> PressResult? {
-        guard button == "help.close" else { return nil }
-        isShown = false
+        switch button {
+        case "help.close": isShown = false
+        case "help.toggle": isShown.toggle()
+        default: return nil
+        }
         return .changed
     }
 }

@@ -1,0 +1,49 @@
+import MapCore
+import MapGeometry
+import Testing
+
+/// The table the keys are bound by is the one the help lists: no key bound twice, every
+/// command explained, and the controller does what the table says.
+struct KeyBindingsTests {
+    @Test func noKeyIsBoundTwice() {
+        var seen: [String: KeyBinding.Command] = [:]
+        for b in KeyBindings.all {
+            for k in b.keys {
+                let id = "\(k) \(b.modifiers.rawValue)"
+                #expect(seen[id] == nil, "\(id) is bound to \(seen[id].map { "\($0)" } ?? "") and \(b.command)")
+                seen[id] = b.command
+            }
+        }
+    }
+
+    @Test func everyCommandIsExplained() {
+        let explained = Set(KeyBindings.all.filter { !$0.label.isEmpty }.map { "\($0.command)" })
+        // These are explained by the row above theirs ("Arrow keys", "L, 1 … 9", "Ctrl+Z … redo").
+        let continuations: [KeyBinding.Command] = [.panRight, .panUp, .panDown, .digit, .redo]
+        for b in KeyBindings.all where !continuations.contains(b.command) {
+            #expect(explained.contains("\(b.command)"), "\(b.command) has no help")
+        }
+        #expect(KeyBindings.helpRows.count == KeyBindings.all.filter { !$0.label.isEmpty }.count + KeyBindings.gestures.count)
+    }
+
+    static let table: [(Key, KeyModifiers, KeyBinding.Command?)] = [
+        (.letter("/"), [], .search), (.letter("/"), .shift, .help), (.f1, [], .help), (.letter("f"), .control, .search),
+        (.letter("f"), [], .follow), (.letter("m"), [], .measure), (.letter("c"), .control, .copyPosition),
+        (.letter("z"), [.control, .shift], .redo), (.letter("z"), .control, .undo), (.plus, .shift, .zoomIn),
+        (.letter("7"), [], .digit), (.letter("0"), [], nil), (.letter("x"), [], nil), (.letter("q"), [], nil),
+    ]
+
+    @Test(arguments: table)
+    func keysFindTheirCommand(_ key: Key, _ mods: KeyModifiers, _ command: KeyBinding.Command?) {
+        #expect(KeyBindings.command(for: key, mods) == command)
+    }
+
+    @Test func theControllerDoesWhatTheTableSays() {
+        var c = MapController(camera: Camera(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, viewportSize: ScreenSize(width: 800, height: 600)))
+        #expect(c.handle(.keyDown(.letter("/"), .shift), at: 0) == [.toggleHelp])
+        #expect(c.handle(.keyDown(.f1, []), at: 0) == [.toggleHelp])
+        #expect(c.handle(.keyDown(.letter("/"), []), at: 0) == [.openSearch])
+        #expect(c.handle(.keyDown(.letter("m"), []), at: 0) == [.toggleMeasure])
+        #expect(c.handle(.keyDown(.letter("4"), []), at: 0) == [.digit(4)])
+    }
+}
