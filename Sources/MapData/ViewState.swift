@@ -25,13 +25,17 @@ public struct ViewState: Codable, Equatable, Sendable {
     public var tiles: String?
     /// The hint that street maps are one key away was shown (it is shown once).
     public var hintShown: Bool?
+    /// The first start's hint of where the keys are was shown (it is shown once).
+    public var helpHintShown: Bool?
 
-    public init(center: Coordinate, zoom: Double, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false) {
+    public init(center: Coordinate, zoom: Double, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false,
+                helpHintShown: Bool = false) {
         self.center = Center(lat: center.latitude, lon: center.longitude)
         self.zoom = zoom
         self.files = files
         self.tiles = tiles
         self.hintShown = hintShown ? true : nil
+        self.helpHintShown = helpHintShown ? true : nil
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: center.lat, longitude: center.lon) }

@@ -8,7 +8,7 @@ import Platform
 /// and the keys the open panel or the measuring take before the map.
 extension MapHost {
     func toggleHelp() {
-        state.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown.toggle() }
+        state.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown.toggle(); $0.hint = nil }
     }
 
     func toggleMeasure() {

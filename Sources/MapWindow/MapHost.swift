@@ -110,6 +110,9 @@ public final class MapHost {
     public var onOpenLink: (String) -> Void = { _ in }
     /// The switcher's one-time hint was shown (the embedder remembers not to offer it again).
     public var onHintShown: () -> Void = {}
+    /// The first start's hint of where the keys are was on screen.
+    public var onHelpHintShown: () -> Void = {}
+    private var helpHintReported = false
     /// Ctrl+S: save the live position's trail.
     public var onSaveTrail: () -> Void = {}
     /// Ctrl+S while measuring: keep the measured line as a track.
@@ -442,6 +445,10 @@ public final class MapHost {
         controller.pins.clusterFrames = list.pinClusters.map(\.frame)
         controller.pins.pressablePins = list.pressablePins
         lastFrame = list
+        if !helpHintReported, list.buttons.contains(where: { $0.name == "help.hint" }) {
+            helpHintReported = true
+            onHelpHintShown()
+        }
         if !hintReported, list.buttons.contains(where: { $0.name == "sources.hint" }) {
             hintReported = true
             onHintShown()

@@ -54,13 +54,14 @@ struct Open: ParsableCommand {
         let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
-                                 tiles: view.tiles ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false)
+                                 tiles: view.tiles ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false,
+                                 helpHintShown: saved?.helpHintShown ?? false)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
             do {
                 try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, files: end.open,
-                              tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown).save(to: stateURL)
+                              tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown).save(to: stateURL)
             } catch {
                 warn("could not save the view: \(error)")
             }
@@ -91,6 +92,7 @@ struct Open: ParsableCommand {
         var open: [ViewState.OpenFile]
         var tiles: String
         var hintShown: Bool
+        var helpHintShown: Bool
     }
 
     /// Loads the pins file into the window and saves it after every change; returns the saver
@@ -139,7 +141,7 @@ struct Open: ParsableCommand {
     }
 
     private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
-                            tiles name: String, hintShown: Bool) throws -> WindowEnd {
+                            tiles name: String, hintShown: Bool, helpHintShown: Bool) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -162,6 +164,7 @@ struct Open: ParsableCommand {
         var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
         if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
         if let marker { scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
+        if !helpHintShown { scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = "Keys and gestures: F1 or ?" } }
         // A live position, unless a fixed one was asked for (or none at all); the locate button
         // only with one.
         let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
@@ -191,8 +194,9 @@ struct Open: ParsableCommand {
             if let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
         }
 
-        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown)
+        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
         host.onHintShown = { end.hintShown = true }
+        host.onHelpHintShown = { end.helpHintShown = true }
         host.onChooseTiles = { [unowned host] name in
             do {
                 let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio)

@@ -21,6 +21,11 @@ struct OneSceneTests {
         let r = try run(meridianBinary, ["render"] + Self.view + ["--pins", pinsFile.path, "--size", "800x600", "--at", "0.4",
                                                                  "--out", dir.appendingPathComponent("x.png").path, "--drawlist-out", rendered])
         #expect(r.status == 0, "\(r.stderr)")
+        // Not a first start: the window's one-time hint of where the keys are is not part of
+        // the scene render draws.
+        let state = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try Data(#"{"center":{"lat":0,"lon":0},"zoom":3,"helpHintShown":true,"hintShown":true}"#.utf8).write(to: state.appendingPathComponent("view.json"))
         let x = try Xvfb(width: 800, height: 600)
         let app = try App(Self.view + ["--pins", pinsFile.path, "--size", "800x600", "--exit-when-drawn"],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,

@@ -5,6 +5,8 @@ import MapGeometry
 /// that MapController binds by, listed in a panel over the map. Esc, F1, ? or a click close it.
 public struct HelpLayer: MapLayer {
     public var isShown = false
+    /// The first start's hint beside the ? button (the host offers it once: nil once seen).
+    public var hint: String?
 
     public init() {}
 
@@ -33,7 +35,16 @@ public struct HelpLayer: MapLayer {
         return (ScreenRect(x: (v.width - w) / 2, y: max(10, (v.height - h) / 2), width: w, height: h), columns)
     }
 
-    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [buttonFrame(context)] }
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
+        [buttonFrame(context)] + (hintFrame(context).map { [$0] } ?? [])
+    }
+
+    /// The first start's hint, left of the ? button, once its text is drawn.
+    private func hintFrame(_ context: LayerContext) -> ScreenRect? {
+        guard !isShown, let hint, let s = context.sprites.size(of: .text(hint, .notice)) else { return nil }
+        let b = buttonFrame(context)
+        return ScreenRect(x: b.x - 8 - (s.width + 20), y: b.y + (b.height - s.height - 12) / 2, width: s.width + 20, height: s.height + 12)
+    }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         let b = buttonFrame(context)
@@ -46,6 +57,13 @@ public struct HelpLayer: MapLayer {
             list.want(Self.buttonKey)
         }
         list.buttons.append((b, "help.toggle"))
+        if !isShown, let hint {
+            let key = SpriteKey.text(hint, .notice)
+            guard let s = context.sprites.size(of: key), let r = hintFrame(context) else { list.want(key); return }
+            list.commands.append(.fillRect(r, Color(hex: 0x2C2C2E, alpha: 0.88)))
+            list.commands.append(.sprite(key, destination: ScreenRect(x: r.x + 10, y: r.y + 6, width: s.width, height: s.height), opacity: 1))
+            list.buttons.append((r, "help.hint"))
+        }
         guard isShown else { return }
         let rows = rows
         let keys = [Self.title] + rows.flatMap { [$0.label, $0.help] }
@@ -74,7 +92,7 @@ public struct HelpLayer: MapLayer {
     public mutating func press(_ button: String) -> PressResult? {
         switch button {
         case "help.close": isShown = false
-        case "help.toggle": isShown.toggle()
+        case "help.toggle", "help.hint": isShown.toggle(); hint = nil
         default: return nil
         }
         return .changed
