@@ -53,6 +53,9 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "Show the list of open files (key T in the window).")
     var trackList = false
 
+    @Flag(name: .long, help: "Show the panel of keys and gestures (F1 in the window).")
+    var keys = false
+
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
@@ -82,6 +85,7 @@ struct Render: ParsableCommand {
             var scene = makeScene(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList)
             scene.showsLabels = !noLabels
             scene.imperialUnits = imperial
+            if keys { scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true } }
             let opened = TrackFiles.read(files)
             for n in opened.notices { warn(n) }
             for f in opened.files {

@@ -73,7 +73,7 @@ public struct HelpLayer: MapLayer {
         let labelWidth = rows.map { size($0.label).width }.max() ?? 0, helpWidth = rows.map { size($0.help).width }.max() ?? 0
         let (f, columns) = frame(context, labelWidth: labelWidth, helpWidth: helpWidth)
         let perColumn = (rows.count + columns - 1) / columns, columnWidth = labelWidth + helpWidth + 40
-        list.commands.append(.fillRect(f, Color(hex: 0x1C1C1E, alpha: 0.92)))
+        list.commands.append(.fillRect(f, Color(hex: 0x1C1C1E, alpha: 0.95)))
         let t = size(Self.title)
         list.commands.append(.sprite(Self.title, destination: ScreenRect(x: f.x + 20, y: f.y + 14, width: t.width, height: t.height), opacity: 1))
         list.commands.append(.fillRect(ScreenRect(x: f.x + 20, y: f.y + 40, width: f.width - 40, height: 1), Color(hex: 0xFFFFFF, alpha: 0.25)))
