@@ -24,7 +24,8 @@ struct TrackRenderTests {
         try Data("""
         <gpx version="1.1" creator="t"><rte><rtept lat="35" lon="-30.05"/><rtept lat="35" lon="-29.95"/></rte></gpx>
         """.utf8).write(to: gpx)
-        for (zoom, width) in [(12.0, 400), (13.0, 800)] {
+        // Wide enough that the ends stay clear of the buttons on the right.
+        for (zoom, width) in [(12.0, 480), (13.0, 800)] {
             let png = try render([gpx], zoom: zoom, size: "\(width)x300", dir: dir, name: "z\(Int(zoom))")
             // Half the route is 0.05° of longitude: 0.05 / 360 · 256 · 2^zoom points.
             let half = 0.05 / 360 * 256 * pow(2, zoom)
