@@ -104,6 +104,8 @@ struct EventTranslator {
         case Int(SDLK_F11.rawValue): return .f11
         case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): return .enter
         case Int(SDLK_BACKSPACE.rawValue): return .backspace
+        case Int(SDLK_TAB.rawValue): return .tab
+        case Int(SDLK_SPACE.rawValue): return .space
         case 97...122, 48...57, 47: return .letter(Character(UnicodeScalar(UInt8(sym))))
         default: return nil
         }

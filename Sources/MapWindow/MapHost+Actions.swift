@@ -17,6 +17,7 @@ extension MapHost {
         case .toggleHelp: toggleHelp(); return true
         case .toggleMeasure: toggleMeasure(); return true
         case .copyPosition: copyPosition(); return true
+        case let .focusButton(forward): moveFocus(forward: forward); return true
         case let .open(path): onOpenRequest(path)
         case .cycleTrackColors: cycleTrackColors(); return true
         case let .clicked(p):

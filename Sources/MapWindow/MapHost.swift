@@ -121,6 +121,8 @@ public final class MapHost {
     var pointer: ScreenPoint?
     /// The measured line among the tracks layer's files.
     var measureFileID: Int?
+    /// The button the keyboard's focus is on (Tab), by name.
+    var focusedButton: String?
     private var hintReported = false
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
     private var toldFailures = Set<String>()
@@ -375,7 +377,7 @@ public final class MapHost {
                 default: break
                 }
             }
-            if let taken = searchInput(input) ?? toolInput(input) { return taken || changed }
+            if let taken = searchInput(input) ?? focusInput(input) ?? toolInput(input) { return taken || changed }
             // Typed text only matters while a title is being edited.
             if case .text = input, controller.pins.renameText == nil { return changed }
             let before = controller.camera
@@ -444,6 +446,7 @@ public final class MapHost {
         controller.pins.calloutTitleFrame = list.calloutTitleFrame
         controller.pins.clusterFrames = list.pinClusters.map(\.frame)
         controller.pins.pressablePins = list.pressablePins
+        drawFocus(into: &list)
         lastFrame = list
         if !helpHintReported, list.buttons.contains(where: { $0.name == "help.hint" }) {
             helpHintReported = true

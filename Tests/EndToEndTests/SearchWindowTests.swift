@@ -72,6 +72,26 @@ import Testing
         #expect(abs(view.center.lat - 45.764) < 1e-6 && abs(view.center.lon - 4.8357) < 1e-6 && view.zoom == 13, "\(view)")
     }
 
+    @Test func tabReachesTheButtonsAndEnterPressesThem() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("tab-focus")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // With the debug tiles there is no map switcher: the first stop is +, then −.
+        let (app, id) = try window(x, dir, ["--center", "47,8", "--zoom", "6", "--tiles", "debug"])
+        Thread.sleep(forTimeInterval: 1)
+        _ = try x.xdotool("key", "Tab")
+        _ = try x.xdotool("key", "Tab")
+        Thread.sleep(forTimeInterval: 0.3)
+        // The ring: blue around the − button (36 points square at 754, 87).
+        func ringed(_ png: PNG) -> Bool { let c = png.pixel(752, 105); return c.b > 180 && c.r < 80 }
+        let shot = try screenshot(x, to: dir.appendingPathComponent("focus.png").path) { ringed($0) }
+        #expect(ringed(shot), "no focus ring around −: \(shot.pixel(752, 105))")
+        _ = try x.xdotool("key", "Return")
+        Thread.sleep(forTimeInterval: 1)
+        try quit(x, id, app)
+        #expect(abs(try SavedView.read(dir).zoom - 5) < 1e-9)
+    }
+
     @Test func clickingPlusZoomsInByOneAroundTheCentre() throws {
         let x = try Xvfb()
         let dir = temporaryDirectory("zoom-button")

@@ -19,7 +19,7 @@ struct KeyBindingsTests {
     @Test func everyCommandIsExplained() {
         let explained = Set(KeyBindings.all.filter { !$0.label.isEmpty }.map { "\($0.command)" })
         // These are explained by the row above theirs ("Arrow keys", "L, 1 … 9", "Ctrl+Z … redo").
-        let continuations: [KeyBinding.Command] = [.panRight, .panUp, .panDown, .digit, .redo]
+        let continuations: [KeyBinding.Command] = [.panRight, .panUp, .panDown, .digit, .redo, .focusPrevious]
         for b in KeyBindings.all where !continuations.contains(b.command) {
             #expect(explained.contains("\(b.command)"), "\(b.command) has no help")
         }

@@ -13,7 +13,7 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable {
 }
 
 public enum Key: Hashable, Sendable {
-    case left, right, up, down, plus, minus, escape, delete, f1, f2, f11, enter, backspace
+    case left, right, up, down, plus, minus, escape, delete, f1, f2, f11, enter, backspace, tab, space
     case letter(Character)
 }
 
@@ -68,4 +68,6 @@ public enum HostAction: Hashable, Sendable {
     case toggleMeasure
     /// Copy the coordinates under the pointer, or of the selected pin (Ctrl+C).
     case copyPosition
+    /// Move the keyboard's focus to the next (or, with Shift, previous) on-screen button (Tab).
+    case focusButton(forward: Bool)
 }

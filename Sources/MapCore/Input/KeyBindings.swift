@@ -6,6 +6,7 @@ public struct KeyBinding: Sendable {
     public enum Command: Sendable, Equatable {
         case quit, openFiles, saveTrail, search, help, fullscreen, units, trackColors, profile, trackList
         case sources, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
+        case focusNext, focusPrevious
         case cancel, deletePin, renamePin, undo, redo
     }
 
@@ -45,6 +46,8 @@ public enum KeyBindings {
         KeyBinding(keys: [.letter("z")], modifiers: .control, command: .undo, label: "Ctrl+Z", help: "undo (Ctrl+Shift+Z, Ctrl+Y: redo)"),
         KeyBinding(keys: [.letter("z")], modifiers: [.control, .shift], command: .redo, label: "", help: ""),
         KeyBinding(keys: [.letter("y")], modifiers: .control, command: .redo, label: "", help: ""),
+        KeyBinding(keys: [.tab], modifiers: [], command: .focusNext, label: "Tab", help: "the buttons in turn; Enter or Space presses"),
+        KeyBinding(keys: [.tab], modifiers: .shift, command: .focusPrevious, label: "", help: ""),
         KeyBinding(keys: [.escape], modifiers: [], command: .cancel, label: "Esc", help: "close, cancel, put down"),
         KeyBinding(keys: [.f11], modifiers: [], command: .fullscreen, label: "F11", help: "full screen"),
         KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: "quit"),

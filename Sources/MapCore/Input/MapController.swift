@@ -190,6 +190,8 @@ public struct MapController: Sendable {
         case .follow: return [.toggleFollow]
         case .measure: return [.toggleMeasure]
         case .copyPosition: return [.copyPosition]
+        case .focusNext: return [.focusButton(forward: true)]
+        case .focusPrevious: return [.focusButton(forward: false)]
         case .cancel: return [.cancel]
         case .panLeft, .panRight, .panUp, .panDown:
             following = false
