@@ -19,19 +19,8 @@ public enum AtomicFile {
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileWriteError(path: tmp.path, reason: String(cString: strerror(errno))) }
-        var ok = true
-        var reason = ""
-        data.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    ok = false; reason = String(cString: strerror(errno)); return
-                }
-                off += n
-            }
-        }
+        var ok = data.withUnsafeBytes { FileIO.writeAll(fd, $0) }
+        var reason = ok ? "" : String(cString: strerror(errno))
         if ok && fsync(fd) != 0 { ok = false; reason = "fsync: " + String(cString: strerror(errno)) }
         close(fd)
         guard ok else {

@@ -54,16 +54,7 @@ public final class TrailJournal {
     }
 
     private func put(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                off += n
-            }
-            return true
-        }
+        Array(text.utf8).withUnsafeBytes { FileIO.writeAll(fd, $0) }
     }
 
     private func fail(_ reason: String) -> Bool {

@@ -101,7 +101,7 @@ public final class TrailRecorder {
     @discardableResult
     public func save() throws -> URL {
         guard trail.count >= 2 else { throw FileWriteError(path: folder.path, reason: "the trail has no line yet") }
-        let url = savedURL ?? folder.appendingPathComponent(Self.fileName(startingAt: trail.points.time[0], in: folder))
+        let url = savedURL ?? Self.unusedURL(Self.name(startingAt: trail.points.time[0]), in: folder)
         try AtomicFile.write(GPXWriter.data([trail.track]), to: url)
         savedURL = url
         savedCount = trail.count
@@ -116,18 +116,24 @@ public final class TrailRecorder {
         return saved
     }
 
-    /// "trail-2026-11-22-1005.gpx" from the first point's time (a number added if taken).
-    static func fileName(startingAt time: Double, in folder: URL? = nil) -> String {
+    /// "trail-2026-11-22-1005" from the first point's time.
+    static func name(startingAt time: Double) -> String {
         let stamp = GPXWriter.timestamp(time).map { t -> String in
             let u = Array(t.utf8)
             return String(decoding: u[0..<10], as: UTF8.self) + "-" + String(decoding: u[11..<13] + u[14..<16], as: UTF8.self)
         } ?? "unknown"
-        var name = "trail-\(stamp).gpx"
+        return "trail-\(stamp)"
+    }
+
+    /// `folder/NAME.gpx`, or `NAME-2.gpx`, `NAME-3.gpx`… when taken: a new file never
+    /// replaces one saved before.
+    public static func unusedURL(_ name: String, in folder: URL) -> URL {
+        var url = folder.appendingPathComponent(name + ".gpx")
         var n = 2
-        while let folder, access(folder.appendingPathComponent(name).path, F_OK) == 0 {
-            name = "trail-\(stamp)-\(n).gpx"
+        while FileIO.exists(url.path) {
+            url = folder.appendingPathComponent("\(name)-\(n).gpx")
             n += 1
         }
-        return name
+        return url
     }
 }

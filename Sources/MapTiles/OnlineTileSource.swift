@@ -87,22 +87,15 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         let cached = fromCache.remove(tile) != nil
         lock.unlock()
         if ok, let freshness, case let .encodedImage(body) = payload {
-            cache?.store(body, freshness: freshness, for: tile, now: Self.wallClock)
+            cache?.store(body, freshness: freshness, for: tile, now: WallClock.now)
         } else if !ok, cached {
             cache?.remove(tile)
         }
     }
 
-    /// Seconds since 1970 (cache lifetimes are wall-clock times).
-    static var wallClock: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard tile.isValid, zoomRange.contains(tile.z) else { return nil }
-        let now = Self.wallClock
+        let now = WallClock.now
         if let cached = cache?.entry(for: tile, now: now) {
             if !cached.freshness.isFresh(at: now) { revalidate(tile, cached) }
             lock.lock(); fromCache.insert(tile); lock.unlock()
@@ -119,7 +112,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         switch outcome {
         case let .response(r) where r.status == 200:
             guard Self.looksLikeImage(r.body) else { throw TileSourceError("the server sent something that is not a picture") }
-            let freshness = HTTPFreshness(headers: r.headers, receivedAt: Self.wallClock)
+            let freshness = HTTPFreshness(headers: r.headers, receivedAt: WallClock.now)
             if freshness.storable {
                 lock.lock(); undecided[tile] = freshness; lock.unlock()
             }
@@ -159,12 +152,12 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             guard case let .response(r) = outcome else { return }
             self?.log?("GET \(url) \(r.status) (revalidation)")
             self?.reached()
-            let answer = HTTPFreshness(headers: r.headers, receivedAt: Self.wallClock)
+            let answer = HTTPFreshness(headers: r.headers, receivedAt: WallClock.now)
             if r.status == 304 {
-                cache?.refresh(tile, with: answer, now: Self.wallClock)
+                cache?.refresh(tile, with: answer, now: WallClock.now)
             } else if r.status == 200, Self.looksLikeImage(r.body) {
                 // A new picture that does not decode is dropped when the loader meets it.
-                cache?.store(r.body, freshness: answer, for: tile, now: Self.wallClock)
+                cache?.store(r.body, freshness: answer, for: tile, now: WallClock.now)
             }
         }
     }
@@ -208,12 +201,12 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
 
     private func paused() -> Double {
         lock.lock(); defer { lock.unlock() }
-        return pausedUntil - Self.wallClock
+        return pausedUntil - WallClock.now
     }
 
     private func pause(for seconds: Double) {
         lock.lock(); defer { lock.unlock() }
-        pausedUntil = max(pausedUntil, Self.wallClock + seconds)
+        pausedUntil = max(pausedUntil, WallClock.now + seconds)
     }
 
     /// A short wait before a second try, jittered so that tiles do not retry in step.

@@ -143,6 +143,18 @@ public enum FileIO {
         return bytes.isEmpty || fwrite(bytes.baseAddress, 1, bytes.count, f) == bytes.count
     }
 
+    /// Writes all of `bytes` to `fd`, going on after interruptions; false (with errno set)
+    /// when the system refuses (a full disk).
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var off = 0
+        while off < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
+            if n < 0 { if errno == EINTR { continue }; return false }
+            off += n
+        }
+        return true
+    }
+
     /// Writes a line to standard error (messages for whoever started the app).
     public static func printError(_ line: String) {
         let text = line.hasSuffix("\n") ? line : line + "\n"

@@ -51,6 +51,16 @@ public final class Condition: @unchecked Sendable {
     }
 }
 
+/// Seconds since 1970 on the wall clock (for what outlives the process: cache lifetimes,
+/// the times of recorded fixes).
+public enum WallClock {
+    public static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
 /// Seconds on the monotonic clock (not wall time: never jumps).
 public enum MonotonicClock {
     public static var now: Double {

@@ -20,16 +20,9 @@ final class LivePosition {
         host.position.staleAfter = source.staleAfter
         if let notice = recorder.recover() {
             host.showNotice(notice)
-            recorder.handOver(into: &host.state.tracks, now: Self.now)
+            recorder.handOver(into: &host.state.tracks, now: WallClock.now)
         }
         host.onSaveTrail = { [unowned self] in save() }
-    }
-
-    /// Seconds since 1970.
-    static var now: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     func start() {
@@ -43,8 +36,8 @@ final class LivePosition {
                     if frameLog {
                         FileIO.printError(String(cFormat: "fix %.6f %.6f %.1f", f.coordinate.latitude, f.coordinate.longitude, f.accuracy))
                     }
-                    if let problem = recorder.record(f, now: Self.now, into: &host.state.tracks) { host.showNotice(problem) }
-                case .noFix: recorder.lostFix(into: &host.state.tracks, now: Self.now)
+                    if let problem = recorder.record(f, now: WallClock.now, into: &host.state.tracks) { host.showNotice(problem) }
+                case .noFix: recorder.lostFix(into: &host.state.tracks, now: WallClock.now)
                 case .unavailable: break
                 }
             }
@@ -53,7 +46,7 @@ final class LivePosition {
 
     /// Ctrl+S: the trail as GPX, said in a notice.
     private func save() {
-        recorder.handOver(into: &host.state.tracks, now: Self.now)
+        recorder.handOver(into: &host.state.tracks, now: WallClock.now)
         do {
             let url = try recorder.save()
             host.showNotice("Trail saved to \(url.path)")

@@ -175,10 +175,7 @@ struct Open: ParsableCommand {
         loadPlaces(into: host)
         host.onSaveMeasure = { [unowned host] track in
             guard let track, track.points.count >= 2 else { host.showNotice("Click two points or more to measure a line worth keeping"); return }
-            let folder = TrailRecorder.defaultFolder()
-            var url = folder.appendingPathComponent("measured-line.gpx")
-            var n = 2
-            while FileManager.default.fileExists(atPath: url.path) { url = folder.appendingPathComponent("measured-line-\(n).gpx"); n += 1 }
+            let url = TrailRecorder.unusedURL("measured-line", in: TrailRecorder.defaultFolder())
             do {
                 try AtomicFile.write(GPXWriter.data([track]), to: url)
                 opener.open([url.path], animated: false, moveView: false)
