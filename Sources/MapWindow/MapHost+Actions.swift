@@ -23,7 +23,7 @@ extension MapHost {
         case let .clicked(p):
             // A button a layer drew takes the click; else a track may be selected.
             if let name = lastFrame.button(at: p), let result = state.press(name) {
-                perform(result)
+                apply(result)
                 return true
             }
             if isMeasuring { measure(at: p); return true }
@@ -43,7 +43,7 @@ extension MapHost {
             // As a click on the list's row would.
             guard let choice = state.layer(SourcesLayer.self)?.choice(number: n),
                   let result = state.press("sources.choose.\(choice.name)") else { return false }
-            perform(result)
+            apply(result)
             return true
         case .cancel:
             if activities.cancelAll() { return true }
@@ -62,12 +62,9 @@ extension MapHost {
         return false
     }
 
-    /// Does what a layer asks of the host, outside a press (the search box when its places
-    /// arrive).
-    public func apply(_ result: PressResult) { perform(result) }
-
-    /// Does what pressing a layer's button asks of the host.
-    private func perform(_ result: PressResult) {
+    /// Does what a layer asks of the host: a button pressed, or the search box when its
+    /// places arrive.
+    public func apply(_ result: PressResult) {
         switch result {
         case let .show(rect): show(rect, animated: true)
         case let .chooseTiles(name): onChooseTiles(name)
@@ -100,7 +97,7 @@ extension MapHost {
             }
         default: return nil
         }
-        if let result { perform(result) }
+        if let result { apply(result) }
         return true
     }
 

@@ -112,7 +112,6 @@ public final class MapHost {
     public var onHintShown: () -> Void = {}
     /// The first start's hint of where the keys are was on screen.
     public var onHelpHintShown: () -> Void = {}
-    private var helpHintReported = false
     /// Ctrl+S: save the live position's trail.
     public var onSaveTrail: () -> Void = {}
     /// Ctrl+S while measuring: keep the measured line as a track.
@@ -123,7 +122,8 @@ public final class MapHost {
     var measureFileID: Int?
     /// The button the keyboard's focus is on (Tab), by name.
     var focusedButton: String?
-    private var hintReported = false
+    /// One-time hints (by their button's name) whose showing was reported.
+    private var hintsReported = Set<String>()
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
     private var toldFailures = Set<String>()
     /// Tiles taken in since memory was last trimmed (before an idle wait).
@@ -448,13 +448,10 @@ public final class MapHost {
         controller.pins.pressablePins = list.pressablePins
         drawFocus(into: &list)
         lastFrame = list
-        if !helpHintReported, list.buttons.contains(where: { $0.name == "help.hint" }) {
-            helpHintReported = true
-            onHelpHintShown()
-        }
-        if !hintReported, list.buttons.contains(where: { $0.name == "sources.hint" }) {
-            hintReported = true
-            onHintShown()
+        for (hint, report) in [("sources.hint", onHintShown), ("help.hint", onHelpHintShown)]
+        where !hintsReported.contains(hint) && list.buttons.contains(where: { $0.name == hint }) {
+            hintsReported.insert(hint)
+            report()
         }
         loader.want(list.wantedTiles)
         pipeline.underLoader?.want(list.wantedUnderTiles)

@@ -170,7 +170,6 @@ public struct MapController: Sendable {
     /// A key, by the bindings table (`KeyBindings`, which the help lists).
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction] {
         advance(to: t)
-        let center = camera.screenCenter
         guard let command = KeyBindings.command(for: key, mods) else { return [] }
         switch command {
         case .quit: return [.quit]
@@ -196,8 +195,8 @@ public struct MapController: Sendable {
         case .panLeft, .panRight, .panUp, .panDown:
             following = false
             return panKey(key, at: t)
-        case .zoomIn: animator.zoom(by: 1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
-        case .zoomOut: animator.zoom(by: -1, around: center, camera: camera, at: t, duration: Self.keyZoomDuration)
+        case .zoomIn: zoom(by: 1, at: t)
+        case .zoomOut: zoom(by: -1, at: t)
         case .deletePin, .renamePin, .undo, .redo: return [] // the pins' own, taken before (handlePinKey)
         }
         return []

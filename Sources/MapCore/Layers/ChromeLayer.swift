@@ -89,8 +89,6 @@ public struct ChromeLayer: MapLayer {
         guard let s = context.sprites.size(of: key) else { list.wantedSprites.insert(key, at: 0); return }
         let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height - context.bottomInset
         let rect = ScreenRect(x: ((w - s.width) / 2).rounded(), y: (h - 24 - s.height).rounded(), width: s.width, height: s.height)
-        list.commands.append(.fillRect(ScreenRect(x: rect.x - 10, y: rect.y - 6, width: rect.width + 20, height: rect.height + 12),
-                                       Color(hex: 0x2C2C2E, alpha: 0.88)))
-        list.commands.append(.sprite(key, destination: rect, opacity: 1))
+        list.darkPlate(ScreenRect(x: rect.x - 10, y: rect.y - 6, width: rect.width + 20, height: rect.height + 12), text: key, size: s)
     }
 }

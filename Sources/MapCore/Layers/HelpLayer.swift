@@ -48,8 +48,7 @@ public struct HelpLayer: MapLayer {
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         let b = buttonFrame(context)
-        list.commands.append(.fillRect(b.outset(1), Color(hex: 0x000000, alpha: 0.15)))
-        list.commands.append(.fillRect(b, isShown ? Color(hex: 0xE5F0FF) : Color(hex: 0xFFFFFF, alpha: 0.96)))
+        if isShown { list.plate(b, fill: Color(hex: 0xE5F0FF)) } else { list.plate(b) }
         if let s = context.sprites.size(of: Self.buttonKey) {
             list.commands.append(.sprite(Self.buttonKey, destination: ScreenRect(x: b.x + (b.width - s.width) / 2, y: b.y + (b.height - s.height) / 2,
                                                                                  width: s.width, height: s.height), opacity: 1))
@@ -60,8 +59,7 @@ public struct HelpLayer: MapLayer {
         if !isShown, let hint {
             let key = SpriteKey.text(hint, .notice)
             guard let s = context.sprites.size(of: key), let r = hintFrame(context) else { list.want(key); return }
-            list.commands.append(.fillRect(r, Color(hex: 0x2C2C2E, alpha: 0.88)))
-            list.commands.append(.sprite(key, destination: ScreenRect(x: r.x + 10, y: r.y + 6, width: s.width, height: s.height), opacity: 1))
+            list.darkPlate(r, text: key, size: s)
             list.buttons.append((r, "help.hint"))
         }
         guard isShown else { return }

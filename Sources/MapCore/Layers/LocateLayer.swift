@@ -22,8 +22,7 @@ public struct LocateLayer: MapLayer {
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         let r = frame(context)
-        list.commands.append(.fillRect(r.outset(1), Color(hex: 0x000000, alpha: 0.15)))
-        list.commands.append(.fillRect(r, following ? Color(hex: 0xE5F0FF, alpha: 0.97) : Color(hex: 0xFFFFFF, alpha: 0.96)))
+        if following { list.plate(r, fill: Color(hex: 0xE5F0FF, alpha: 0.97)) } else { list.plate(r) }
         let c = ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2)
         context.placeRound(.locationDot(following ? .systemBlue : Self.off), center: c, radius: 10, opacity: 1, into: &list)
         list.buttons.append((r, "locate"))

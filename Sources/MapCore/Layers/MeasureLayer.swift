@@ -44,8 +44,7 @@ public struct MeasureLayer: MapLayer {
             guard let s = context.sprites.size(of: Self.hintKey) else { list.want(Self.hintKey); return }
             let v = cam.viewportSize
             let r = ScreenRect(x: (v.width - s.width - 20) / 2, y: v.height - context.bottomInset - 40 - s.height, width: s.width + 20, height: s.height + 10)
-            list.commands.append(.fillRect(r, Color(hex: 0x2C2C2E, alpha: 0.88)))
-            list.commands.append(.sprite(Self.hintKey, destination: ScreenRect(x: r.x + 10, y: r.y + 5, width: s.width, height: s.height), opacity: 1))
+            list.darkPlate(r, text: Self.hintKey, size: s)
             return
         }
         let screen = points.map { cam.screenPoint(for: $0) }

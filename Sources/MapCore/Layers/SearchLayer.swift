@@ -46,6 +46,8 @@ public struct SearchLayer: MapLayer {
     static let rowHeight = 26.0
     static let markerColor = Color(hex: 0xFF9500)
     static let placeholder = "Search places or coordinates"
+    /// The box and its list are opaque: the results read over any map.
+    static let fieldFill = Color(hex: 0xFFFFFF)
 
     // MARK: - Typing
 
@@ -157,7 +159,7 @@ public struct SearchLayer: MapLayer {
         if level == .overlay { composeMarker(into: &list, context: context); return }
         guard isOpen else {
             guard let b = buttonFrame(context) else { list.want(Self.buttonKey); return }
-            plate(b, into: &list)
+            list.plate(b, fill: Self.fieldFill)
             let s = context.sprites.size(of: Self.buttonKey)!
             list.commands.append(.sprite(Self.buttonKey, destination: ScreenRect(x: b.x + 10, y: b.y + (b.height - s.height) / 2,
                                                                                   width: s.width, height: s.height), opacity: 1))
@@ -165,7 +167,7 @@ public struct SearchLayer: MapLayer {
             return
         }
         let f = fieldFrame(context)
-        plate(f, into: &list)
+        list.plate(f, fill: Self.fieldFill)
         list.commands.append(.fillRect(ScreenRect(x: f.x, y: f.maxY - 2, width: f.width, height: 2), SourcesLayer.ink))
         let shown = query.isEmpty ? SpriteKey.text(Self.placeholder, .chrome) : SpriteKey.text(query, .chrome)
         var caretX = f.x + 10
@@ -184,7 +186,7 @@ public struct SearchLayer: MapLayer {
         let rows = rows
         guard !rows.isEmpty else { return }
         let panel = ScreenRect(x: f.x, y: f.maxY + 6, width: f.width, height: Double(rows.count) * Self.rowHeight + 8)
-        plate(panel, into: &list)
+        list.plate(panel, fill: Self.fieldFill)
         for (i, row) in rows.enumerated() {
             let r = ScreenRect(x: panel.x, y: panel.y + 4 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
             if row.action == selection, typedPlace != nil || !results.isEmpty {
@@ -212,11 +214,6 @@ public struct SearchLayer: MapLayer {
         let s = context.sprites.size(of: title)!
         list.commands.append(.sprite(title, destination: ScreenRect(x: f.label.x + 6, y: f.label.y + 3, width: s.width, height: s.height), opacity: 1))
         list.buttons.append((f.label, "search.marker"))
-    }
-
-    private func plate(_ r: ScreenRect, into list: inout DrawList) {
-        list.commands.append(.fillRect(r.outset(1), Color(hex: 0x000000, alpha: 0.15)))
-        list.commands.append(.fillRect(r, Color(hex: 0xFFFFFF)))
     }
 
     public mutating func press(_ button: String) -> PressResult? {

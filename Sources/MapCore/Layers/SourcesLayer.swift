@@ -96,7 +96,7 @@ public struct SourcesLayer: MapLayer {
             return
         }
         func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
-        plate(button, into: &list)
+        list.plate(button)
         let b = size(buttonKey)
         list.commands.append(.sprite(buttonKey, destination: ScreenRect(x: button.x + 10, y: button.y + (button.height - b.height) / 2,
                                                                         width: b.width, height: b.height), opacity: 1))
@@ -109,7 +109,7 @@ public struct SourcesLayer: MapLayer {
         }
         list.buttons.append((button, "sources.toggle"))
         if let panel {
-            plate(panel, into: &list)
+            list.plate(panel)
             for (i, (choice, key)) in zip(choices, rowKeys).enumerated() {
                 let row = ScreenRect(x: panel.x, y: panel.y + 4 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
                 if choice.name == current {
@@ -126,15 +126,9 @@ public struct SourcesLayer: MapLayer {
         } else if let hint = showsHint(context) {
             let key = SpriteKey.text(hint, .notice), s = size(key)
             let r = ScreenRect(x: button.x, y: button.maxY + 8, width: s.width + 20, height: s.height + 12)
-            list.commands.append(.fillRect(r, Color(hex: 0x2C2C2E, alpha: 0.88)))
-            list.commands.append(.sprite(key, destination: ScreenRect(x: r.x + 10, y: r.y + 6, width: s.width, height: s.height), opacity: 1))
+            list.darkPlate(r, text: key, size: s)
             list.buttons.append((r, "sources.hint"))
         }
-    }
-
-    private func plate(_ r: ScreenRect, into list: inout DrawList) {
-        list.commands.append(.fillRect(r.outset(1), Color(hex: 0x000000, alpha: 0.15)))
-        list.commands.append(.fillRect(r, Color(hex: 0xFFFFFF, alpha: 0.96)))
     }
 
     /// The map numbered `n` (1-based, as the list shows) while the list is open.

@@ -55,8 +55,7 @@ extension TracksLayer {
             for key in listKeys where context.sprites.size(of: key) == nil { list.want(key) }
             return
         }
-        list.commands.append(.fillRect(plate.outset(1), Color(hex: 0x000000, alpha: 0.15)))
-        list.commands.append(.fillRect(plate, Color(hex: 0xFFFFFF, alpha: 0.96)))
+        list.plate(plate)
         list.commands.append(.sprite(Self.listTitle, destination: title, opacity: 1))
         let ink = Color(hex: 0x1F5FD6)
         for (file, swatch, name, toggle, close) in rows {

@@ -26,15 +26,10 @@ extension TracksLayer {
         file.isLive = true
         let region = trail.takeChanges(file: &file)
         guard !file.lines.isEmpty else { return }
-        guard let index else {
-            trailID = file.id
-            add(file)
-            return
-        }
-        files[index] = file
         let from = revision
-        changed()
-        if let region, revision == from + 1, !file.hidden {
+        trailID = replace(id: trailID, with: file)
+        // A trail already drawn grew: only the tiles around the new stretch change.
+        if index != nil, let region, revision == from + 1, !file.hidden {
             lastChange = TrackChange(from: from, region: region, reach: trail.style.reach)
         }
     }
