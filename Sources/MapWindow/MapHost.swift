@@ -112,6 +112,9 @@ public final class MapHost {
     public var onHintShown: () -> Void = {}
     /// The first start's hint of where the keys are was on screen.
     public var onHelpHintShown: () -> Void = {}
+    /// The search box was opened for the first time: what it searches may be read now.
+    public var onSearchOpened: () -> Void = {}
+    private var searchOpened = false
     /// Ctrl+S: save the live position's trail.
     public var onSaveTrail: () -> Void = {}
     /// Ctrl+S while measuring: keep the measured line as a track.
@@ -448,6 +451,10 @@ public final class MapHost {
         controller.pins.pressablePins = list.pressablePins
         drawFocus(into: &list)
         lastFrame = list
+        if !searchOpened, scene.layer(SearchLayer.self)?.isOpen == true {
+            searchOpened = true
+            onSearchOpened()
+        }
         for (hint, report) in [("sources.hint", onHintShown), ("help.hint", onHelpHintShown)]
         where !hintsReported.contains(hint) && list.buttons.contains(where: { $0.name == hint }) {
             hintsReported.insert(hint)

@@ -68,8 +68,8 @@ struct Open: ParsableCommand {
         }
     }
 
-    /// Reads the places to search on a worker (a few tens of milliseconds), and hands them to
-    /// the search box; without the file, the box says so when used.
+    /// Reads the places to search on a worker (0.3 s), and hands them to the search box;
+    /// without the file, it finds coordinates only.
     private func loadPlaces(into host: MapHost) {
         guard let url = Resources.url("places.tsv") else {
             warn("the places to search (places.tsv) are missing; search finds coordinates only")
@@ -172,7 +172,8 @@ struct Open: ParsableCommand {
         let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
         host.position.color = overlays.pulseColor
         host.position.halo = overlays.halo
-        loadPlaces(into: host)
+        // Read when the box first opens, not at start, where the first screen needs the cores.
+        host.onSearchOpened = { [unowned host] in loadPlaces(into: host) }
         host.onSaveMeasure = { [unowned host] track in
             guard let track, track.points.count >= 2 else { host.showNotice("Click two points or more to measure a line worth keeping"); return }
             let url = TrailRecorder.unusedURL("measured-line", in: TrailRecorder.defaultFolder())
