@@ -172,6 +172,17 @@ final class App {
     deinit { stop(process) }
 }
 
+/// The app's window on `x` with `args`, its state and data kept in `dir`: moved to the
+/// screen's corner and given the keyboard.
+func startWindow(_ x: Xvfb, dir: URL, _ args: [String], env: [String: String] = [:]) throws -> (App, String) {
+    let app = try App(args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
+                                  "XDG_DATA_HOME": dir.path].merging(env) { $1 })
+    let id = try x.waitForWindow("Meridian")
+    try x.moveToOrigin(id)
+    _ = try x.xdotool("windowfocus", "--sync", id)
+    return (app, id)
+}
+
 /// Spherical Web Mercator, written out again here so tests check the app against an
 /// independent formula rather than against its own code.
 func worldPoint(lat: Double, lon: Double) -> (x: Double, y: Double) {

@@ -83,12 +83,7 @@ final class GPSFake {
 
     /// The window at 800×600 in the screen's corner, its state kept in `dir`, logging frames and fixes.
     static func window(_ x: Xvfb, _ dir: URL, _ args: [String], env: [String: String] = [:]) throws -> (App, String) {
-        let app = try App(["--size", "800x600"] + args,
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
-                                "MERIDIAN_FRAME_LOG": "1"].merging(env) { $1 })
-        let id = try x.waitForWindow("Meridian")
-        try x.moveToOrigin(id)
-        return (app, id)
+        try startWindow(x, dir: dir, ["--size", "800x600"] + args, env: ["MERIDIAN_FRAME_LOG": "1"].merging(env) { $1 })
     }
 
     /// The fixes the window logged (MERIDIAN_FRAME_LOG): latitude, longitude, accuracy.

@@ -71,14 +71,9 @@ struct PortalTests {
     }
 
     func window(_ x: Xvfb, dir: URL, bus: String) throws -> (App, String) {
-        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
-                           "--pins", dir.appendingPathComponent("pins.geojson").path],
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
-                                "DBUS_SESSION_BUS_ADDRESS": bus])
-        let id = try x.waitForWindow("Meridian")
-        try x.moveToOrigin(id)
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        return (app, id)
+        try startWindow(x, dir: dir, ["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
+                                      "--pins", dir.appendingPathComponent("pins.geojson").path],
+                        env: ["DBUS_SESSION_BUS_ADDRESS": bus])
     }
 
     /// Quits the window and gives what it said on stderr.

@@ -10,12 +10,7 @@ import Testing
     }
 
     func window(_ x: Xvfb, _ dir: URL, _ args: [String]) throws -> (App, String) {
-        let app = try App(["--size", "800x600", "--no-location"] + args,
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-        let id = try x.waitForWindow("Meridian")
-        try x.moveToOrigin(id)
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        return (app, id)
+        try startWindow(x, dir: dir, ["--size", "800x600", "--no-location"] + args)
     }
 
     @Test func typingZurAndEnterFliesToZurich() throws {

@@ -36,13 +36,8 @@ struct TrackWindowTests {
         var text = "<gpx version=\"1.1\"><trk><name>Up</name><trkseg>"
         for k in 0...90 { text += "<trkpt lat=\"\(0.3 + Double(k) * 0.01)\" lon=\"0\"><ele>\(k * 20)</ele></trkpt>" }
         try Data((text + "</trkseg></trk></gpx>").utf8).write(to: dir.appendingPathComponent("up.gpx"))
-        let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
-                           "--pins", dir.appendingPathComponent("pins.geojson").path, dir.appendingPathComponent("up.gpx").path],
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-        let id = try x.waitForWindow("Meridian")
-        try x.moveToOrigin(id)
-        _ = try x.xdotool("windowfocus", "--sync", id)
-        return (app, id)
+        return try startWindow(x, dir: dir, ["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
+                                             "--pins", dir.appendingPathComponent("pins.geojson").path, dir.appendingPathComponent("up.gpx").path])
     }
 
     @Test func theTrackStaysOnItsMeridianInEveryFrameOfAWheelZoom() throws {

@@ -8,18 +8,16 @@ import TestSupport
 /// The gpsd client against a fake gpsd on loopback (Tests/Fixtures/fake-gpsd.py): fixes
 /// arrive, a restart is survived, and garbage, floods and silence are said, never waited on.
 @Suite(.serialized) struct GPSDSourceTests {
-    /// Starts the fake gpsd in `mode` (killed when the value goes).
-    func fake(_ mode: String) throws -> (TileServer, UInt16) {
+    /// The fake gpsd in `mode` (killed when the value goes), and a client of it, started.
+    func connect(_ mode: String) throws -> (TileServer, GPSDSource, PositionEvents) {
         let server = try TileServer(script: "fake-gpsd.py", arguments: [mode])
-        return (server, UInt16(server.port))
+        let src = GPSDSource(port: UInt16(server.port))
+        return (server, src, src.collect())
     }
 
     @Test func fixesArriveAndARestartIsSurvived() throws {
-        let (server, port) = try fake("tpv")
+        let (server, src, events) = try connect("tpv")
         defer { withExtendedLifetime(server) {} }
-        let events = PositionEvents()
-        let src = GPSDSource(port: port)
-        src.start { events.add($0) }
         defer { src.stop() }
         // Ten fixes, then the connection closes (gpsd restarting); the client is back within a
         // second or two, and the fixes start again from the first.
@@ -33,22 +31,16 @@ import TestSupport
 
     @Test(arguments: [("garbage", "not a gpsd report"), ("flood", "longer than")])
     func badReportsAreSaidAndSkipped(_ mode: String, _ said: String) throws {
-        let (server, port) = try fake(mode)
+        let (server, src, events) = try connect(mode)
         defer { withExtendedLifetime(server) {} }
-        let events = PositionEvents()
-        let src = GPSDSource(port: port)
-        src.start { events.add($0) }
         defer { src.stop() }
         #expect(waitFor(10) { events.fixes.count >= 3 }, "\(events.snapshot)")
         #expect(events.reasons.contains { $0.contains(said) }, "\(events.reasons)")
     }
 
     @Test func aGpsdThatNeverAnswersIsSaidAndStopIsNotKeptWaiting() throws {
-        let (server, port) = try fake("silent")
+        let (server, src, events) = try connect("silent")
         defer { withExtendedLifetime(server) {} }
-        let events = PositionEvents()
-        let src = GPSDSource(port: port)
-        src.start { events.add($0) }
         #expect(waitFor(10) { events.reasons.contains { $0.contains("no answer") } }, "\(events.snapshot)")
         let start = Date()
         src.stop()
@@ -64,9 +56,8 @@ import TestSupport
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         close(fd)
         let port = UInt16(bigEndian: addr.sin_port)
-        let events = PositionEvents()
         let src = GPSDSource(port: port)
-        src.start { events.add($0) }
+        let events = src.collect()
         Thread.sleep(forTimeInterval: 2.5)
         src.stop()
         #expect(events.reasons.count == 1, "\(events.reasons)")

@@ -10,10 +10,9 @@ import TestSupport
 @Suite(.serialized) struct GeoClueSourceTests {
     @Test func locationsArriveAndFollow() throws {
         let mock = try GeoClueMock(parameters: ["lat": 45.764, "lon": 4.8357, "accuracy": 30, "speed": 3.5, "heading": 270])
-        let events = PositionEvents()
         let src = GeoClueSource(desktopID: "io.github.meridian.Meridian", busAddress: mock.address)
         #expect(src.staleAfter == nil, "GeoClue reports only when the device moves")
-        src.start { events.add($0) }
+        let events = src.collect()
         defer { src.stop() }
         #expect(waitFor(10) { events.fixes.count >= 1 }, "\(events.snapshot)")
         let first = try #require(events.fixes.first)
@@ -31,9 +30,8 @@ import TestSupport
 
     @Test func aRefusalIsSaidOnce() throws {
         let mock = try GeoClueMock(parameters: ["refuse": true])
-        let events = PositionEvents()
         let src = GeoClueSource(desktopID: "io.github.meridian.Meridian", busAddress: mock.address)
-        src.start { events.add($0) }
+        let events = src.collect()
         defer { src.stop() }
         #expect(waitFor(10) { !events.reasons.isEmpty })
         #expect(events.reasons.count == 1 && events.reasons[0].contains("refused") && events.reasons[0].contains("disabled"), "\(events.reasons)")
@@ -42,9 +40,8 @@ import TestSupport
 
     @Test func aBusWithoutGeoClueIsSaidAndStopIsQuick() throws {
         let mock = try GeoClueMock(start: false)
-        let events = PositionEvents()
         let src = GeoClueSource(desktopID: "io.github.meridian.Meridian", busAddress: mock.address)
-        src.start { events.add($0) }
+        let events = src.collect()
         #expect(waitFor(10) { !events.reasons.isEmpty })
         #expect(events.reasons.first?.contains("GeoClue") == true, "\(events.reasons)")
         let start = Date()
@@ -54,9 +51,8 @@ import TestSupport
 
     @Test func aLocationOutOfRangeIsSaidNotShown() throws {
         let mock = try GeoClueMock(parameters: ["lat": 95.0, "lon": 4.8])
-        let events = PositionEvents()
         let src = GeoClueSource(desktopID: "io.github.meridian.Meridian", busAddress: mock.address)
-        src.start { events.add($0) }
+        let events = src.collect()
         defer { src.stop() }
         #expect(waitFor(10) { !events.reasons.isEmpty }, "\(events.snapshot)")
         #expect(events.reasons.first?.contains("out of range") == true, "\(events.reasons)")
@@ -67,9 +63,8 @@ import TestSupport
 
     @Test func aServiceThatDiesLosesTheFixAndStoppingStillWorks() throws {
         let mock = try GeoClueMock()
-        let events = PositionEvents()
         let src = GeoClueSource(desktopID: "io.github.meridian.Meridian", busAddress: mock.address)
-        src.start { events.add($0) }
+        let events = src.collect()
         #expect(waitFor(10) { events.fixes.count >= 1 })
         mock.vanish()
         #expect(waitFor(10) { events.snapshot.contains(.noFix) }, "\(events.snapshot)")

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapPosition
 
 /// What a position source delivered, collected across its thread.
 final class PositionEvents: @unchecked Sendable {
@@ -16,4 +17,13 @@ func waitFor(_ seconds: Double, _ done: () -> Bool) -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while !done(), Date() < end { Thread.sleep(forTimeInterval: 0.05) }
     return done()
+}
+
+extension PositionSource {
+    /// Starts the source, collecting what it delivers.
+    func collect() -> PositionEvents {
+        let events = PositionEvents()
+        start { events.add($0) }
+        return events
+    }
 }
