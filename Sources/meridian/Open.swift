@@ -71,14 +71,17 @@ struct Open: ParsableCommand {
     /// Reads the places to search on a worker (0.3 s), and hands them to the search box;
     /// without the file, it finds coordinates only.
     private func loadPlaces(into host: MapHost) {
-        guard let url = Resources.url("places.tsv") else {
-            warn("the places to search (places.tsv) are missing; search finds coordinates only")
-            return
-        }
+        let url = Resources.url("places.tsv")
         startThread(name: "places") {
-            guard let data = try? Data(contentsOf: url) else { return }
-            let index = PlaceIndex(reading: data)
-            host.perform { host in
+            // Without the file (or unreadable), an empty index: the box then says no place has
+            // that name, rather than that places are loading, and coordinates still work.
+            var index = PlaceIndex(reading: Data())
+            if let url, let data = try? FileIO.read(url.path) {
+                index = PlaceIndex(reading: data)
+            } else {
+                host.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only")
+            }
+            host.perform { [index] host in
                 var result: PressResult?
                 host.state.modify(SearchLayer.self, default: SearchLayer()) { result = $0.setIndex(index) }
                 if let result { host.apply(result) }
