@@ -132,3 +132,7 @@ enum Op: String, Sendable, CaseIterable {
     case image, isSupportedScript = "is-supported-script", resolvedLocale = "resolved-locale", collator
     case lineProgress = "line-progress", accumulated, heatmapDensity = "heatmap-density"
 }
+
+/// `Expression` under a name no other module uses: FoundationEssentials has an `Expression`
+/// too, and `MapStyle.Expression` names a member of the `MapStyle` struct, not the module's type.
+public typealias StyleExpression = Expression

@@ -35,7 +35,8 @@ struct ExpressionCompiler {
             guard range.contains(args.count) else {
                 let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)"
                     : range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
-                throw StyleError(path: path, reason: "'\(name)' expects \(expected) argument\(expected == "1" ? "" : "s"), not \(args.count)")
+                let noun = expected.hasSuffix(" 1") || expected == "1" ? "argument" : "arguments"
+                throw StyleError(path: path, reason: "'\(name)' expects \(expected) \(noun), not \(args.count)")
             }
         }
         switch name {
