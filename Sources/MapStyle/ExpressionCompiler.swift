@@ -98,7 +98,8 @@ struct ExpressionCompiler {
             let options = args[1].object ?? [:]
             let minDigits = Int(saturating: options["min-fraction-digits"]?.number ?? 0)
             let maxDigits = Int(saturating: options["max-fraction-digits"]?.number ?? 3)
-            return .numberFormat(try arg(0), minDigits: min(20, max(0, minDigits)), maxDigits: min(20, max(0, minDigits, maxDigits)))
+            // Beyond 15 digits a Double has none left to show (and 10^20 would not fit the digit arithmetic).
+            return .numberFormat(try arg(0), minDigits: min(15, max(0, minDigits)), maxDigits: min(15, max(0, minDigits, maxDigits)))
         case "collator":
             return .literal(.null)  // comparisons here are binary; the collator's options are not used
         case "within", "distance", "global-state", "elevation":

@@ -3,7 +3,8 @@ import Glibc
 /// `number-format` without ICU: an "en" number with grouping commas and between `min` and
 /// `max` fraction digits (currency and other locales are not supported).
 enum NumberText {
-    static func format(_ n: Double, minFractionDigits minDigits: Int, maxFractionDigits maxDigits: Int) -> String {
+    static func format(_ n: Double, minFractionDigits: Int, maxFractionDigits: Int) -> String {
+        let maxDigits = min(15, max(0, maxFractionDigits)), minDigits = min(maxDigits, max(0, minFractionDigits))
         let scale = pow(10, Double(maxDigits))
         let scaled = (abs(n) * scale).rounded()
         // Beyond 2^53 the digits are not exact anyway; JavaScript's own text is as good.

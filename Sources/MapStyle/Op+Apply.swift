@@ -13,7 +13,7 @@ extension Op {
         case .in:
             switch a[1] {
             case let .string(haystack):
-                guard let needle = a[0].displayString else { return .null }
+                guard let needle = a[0].displayString, Self.searchable(haystack, needle) else { return .null }
                 return .bool(needle.isEmpty || haystack.contains(needle))
             case let .array(items): return .bool(items.contains(a[0]))
             default: return .null
@@ -62,8 +62,8 @@ extension Op {
                 out += s
             }
             return .string(out)
-        case .downcase: return a[0].string.map { .string($0.lowercased()) } ?? .null
-        case .upcase: return a[0].string.map { .string($0.uppercased()) } ?? .null
+        case .downcase: return a[0].string.flatMap { StyleValue.bounded($0) }.map { .string($0.lowercased()) } ?? .null
+        case .upcase: return a[0].string.flatMap { StyleValue.bounded($0) }.map { .string($0.uppercased()) } ?? .null
         case .pi: return .number(Double.pi)
         case .e: return .number(M_E)
         case .isSupportedScript: return .bool(true)
@@ -165,7 +165,7 @@ extension Op {
             let from = Self.clampIndex(start, items.count)
             return .number(Double(items[from...].firstIndex(of: a[0]) ?? -1))
         case let .string(s):
-            guard let needle = a[0].displayString, s.utf16.count <= StyleValue.maxStringBytes else { return .null }
+            guard let needle = a[0].displayString, Self.searchable(s, needle) else { return .null }
             let h = Array(s.utf16), n = Array(needle.utf16)
             var i = Self.clampIndex(start, h.count)
             while i + n.count <= h.count {
@@ -175,6 +175,12 @@ extension Op {
             return .number(-1)
         default: return .null
         }
+    }
+
+    /// Substring search is quadratic at worst: refused (an evaluation error) for texts longer
+    /// than labels ever are.
+    private static func searchable(_ haystack: String, _ needle: String) -> Bool {
+        haystack.utf8.count <= 4096 && needle.utf8.count <= 4096
     }
 
     private static func slice(_ a: [StyleValue]) -> StyleValue {

@@ -184,3 +184,43 @@ struct ExpressionTests {
         #expect(try Fixture.evaluate(#"["concat", "\#(big)", "y"]"#) == .string(big + "y"))
     }
 }
+
+/// What hostile styles may write: evaluation gives a value or null, and never traps.
+struct HostileExpressionTests {
+    static let table: [(String, StyleValue)] = [
+        (#"["number-format", 1e300, {"max-fraction-digits": 20}]"#, .string("1e+300")),
+        (#"["number-format", 0.5, {"max-fraction-digits": 1e99, "min-fraction-digits": -1e99}]"#, .string("0.5")),
+        (#"["number-format", -1.5, {"max-fraction-digits": 20}]"#, .string("-1.5")),
+        (#"["at", 1e300, ["literal", [1]]]"#, .null),
+        (#"["at", -0.5, ["literal", [1]]]"#, .null),
+        (#"["slice", "abc", -1e300, 1e300]"#, .string("abc")),
+        (#"["slice", "abc", 2, 1]"#, .string("")),
+        (#"["index-of", "b", "abc", 1e300]"#, .number(-1)),
+        (#"["to-string", 1e300]"#, .string("1e+300")),
+        (#"["to-number", "0xffffffffffffffffffff"]"#, .null),
+        (#"["step", ["/", 0, 0], "nan", 0, "zero"]"#, .string("nan")),
+        (#"["interpolate", ["exponential", 1e-300], ["zoom"], 0, 0, 1e300, 1]"#, .number(1)),
+        (#"["%", 1, 0]"#, .number(.nan)),
+    ]
+
+    @Test func neverTraps() throws {
+        for (json, expected) in Self.table {
+            let got = try Fixture.evaluate(json, zoom: 5)
+            if case let .number(e) = expected, e.isNaN { #expect(got.number?.isNaN == true, "\(json)") } else { #expect(got == expected, "\(json)") }
+        }
+        let long = String(repeating: "a", count: 5000)
+        #expect(try Fixture.evaluate(#"["index-of", "b", "\#(long)"]"#) == .null)
+        #expect(try Fixture.evaluate(#"["in", "b", "\#(long)"]"#) == .null)
+    }
+
+    @Test func hostileFeatureValuesGiveDefaults() throws {
+        let layer = try Fixture.layer("""
+        {"id": "l", "type": "line", "source": "v", "paint": {"line-width": ["*", ["get", "w"], 1e308], "line-offset": ["get", "w"]}}
+        """)
+        for w: VectorTile.Value in [.double(.nan), .double(.infinity), .double(1e308), .int(.min), .bool(true)] {
+            let ctx = Fixture.context(.nan, Fixture.feature(.lineString, ["w": w]))
+            #expect(layer.number("line-width", ctx).isFinite)
+            #expect(layer.number("line-offset", ctx).isFinite)
+        }
+    }
+}
