@@ -91,3 +91,16 @@ struct MapStyleTests {
         #expect(symbol.text(ctx([:])) == nil)
     }
 }
+
+/// The fuzz target's small seeds parse whole, so that fuzzing starts from styles that reach
+/// the evaluator.
+struct FuzzSeedTests {
+    @Test func smallSeedsParse() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/fuzz-style")
+        let legacy = try MapStyle(json: Data(contentsOf: folder.appendingPathComponent("small-legacy.json")))
+        #expect(legacy.layers.count == 5 && legacy.notices == ["layers[5] 'hill': hillshade layers are not drawn"])
+        let modern = try MapStyle(json: Data(contentsOf: folder.appendingPathComponent("small-expressions.json")))
+        #expect(modern.layers.count == 3 && modern.notices.isEmpty, "\(modern.notices)")
+    }
+}
