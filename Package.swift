@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "MapGeometry", dependencies: ["Platform"]),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "CSQLite", "CZlib", "CCurl", "CSystem"]),
+        // MapLibre style JSON: parsed once, its expressions evaluated per zoom and feature.
+        .target(name: "MapStyle", dependencies: ["Platform", "MapCore", "MapTiles"]),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
         .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
@@ -55,6 +57,7 @@ let package = Package(
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapTiles", "MapCore", "MapGeometry"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapTiles", "CPixels"]),
@@ -73,7 +76,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
-                         ("fuzz-search", ["MapCore"])] {
+                         ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }
