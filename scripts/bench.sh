@@ -11,7 +11,7 @@ while [ ! -s "$out" ]; do sleep 0.05; done
 port=$(head -n 1 "$out")
 online="http://127.0.0.1:$port/street/{z}/{x}/{y}{r}.png"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-    .build/release/meridian bench --online "$online" "$@"
+    .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 else
-    xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench --online "$online" "$@"
+    xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 fi

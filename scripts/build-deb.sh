@@ -34,6 +34,8 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 chrpath -d "$root/usr/bin/meridian"
 install -D -m 644 Resources/basemap.mbtiles "$root/usr/share/meridian/basemap.mbtiles"
 install -D -m 644 Resources/places.tsv "$root/usr/share/meridian/places.tsv"
+install -D -m 644 Resources/styles/streets.json "$root/usr/share/meridian/styles/streets.json"
+install -D -m 644 Resources/styles/streets-dark.json "$root/usr/share/meridian/styles/streets-dark.json"
 install -D -m 644 "packaging/$id.desktop" "$root/usr/share/applications/$id.desktop"
 install -D -m 644 "packaging/$id.metainfo.xml" "$root/usr/share/metainfo/$id.metainfo.xml"
 "$scratch/release/icon-renderer" "$root/usr/share/icons/hicolor" >/dev/null

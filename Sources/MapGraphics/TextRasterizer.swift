@@ -14,6 +14,12 @@ public enum TextRasterizer {
         let weight: PangoWeight
         let color: Color
         let halo: Double
+        var haloColor: Color? = nil
+        var italic = false
+        /// Extra space between letters, in ems.
+        var letterSpacing = 0.0
+        /// Wrap at this many ems (0: one line).
+        var maxWidth = 0.0
     }
 
     static func font(_ style: TextStyle, _ s: BasemapStyle) -> Font {
@@ -24,6 +30,9 @@ public enum TextRasterizer {
         case .chrome: return Font(family: "DejaVu Sans", size: 9.5, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0x333333), halo: 0)
         case .notice: return Font(family: "DejaVu Sans", size: 12, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0xFFFFFF), halo: 0)
         case .callout: return Font(family: "DejaVu Sans", size: 10.5, weight: PANGO_WEIGHT_NORMAL, color: Color(hex: 0x222222), halo: 0)
+        case let .styled(l):
+            return Font(family: l.family, size: l.size, weight: l.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, color: l.color,
+                        halo: l.haloWidth, haloColor: l.haloColor, italic: l.italic, letterSpacing: l.letterSpacing, maxWidth: l.maxWidth)
         }
     }
 
@@ -45,7 +54,7 @@ public enum TextRasterizer {
         cairo_move_to(cr, Double(pad - Int(logical.x)), Double(pad - Int(logical.y)))
         if f.halo > 0 {
             pango_cairo_layout_path(cr, drawn)
-            canvas.setColor(basemap.labelHalo)
+            canvas.setColor(f.haloColor ?? basemap.labelHalo)
             cairo_set_line_width(cr, 2 * f.halo * k)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             cairo_stroke(cr)
@@ -61,9 +70,22 @@ public enum TextRasterizer {
         let desc = pango_font_description_new()!
         pango_font_description_set_family(desc, f.family)
         pango_font_description_set_weight(desc, f.weight)
+        if f.italic { pango_font_description_set_style(desc, PANGO_STYLE_ITALIC) }
         pango_font_description_set_absolute_size(desc, f.size * k * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout, desc)
         pango_font_description_free(desc)
+        if f.letterSpacing != 0 {
+            let attrs = pango_attr_list_new()
+            pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Int32(f.letterSpacing * f.size * k * Double(PANGO_SCALE))))
+            pango_layout_set_attributes(layout, attrs)
+            pango_attr_list_unref(attrs)
+        }
+        if f.maxWidth > 0 {
+            // A style's text-max-width: wrapped at spaces, lines centred on each other.
+            pango_layout_set_width(layout, Int32(f.maxWidth * f.size * k * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
+            pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        }
         pango_layout_set_text(layout, text, -1)
         return layout
     }

@@ -4,18 +4,25 @@ import Glibc
 import Platform
 import MapCore
 import MapGeometry
+import MapStyle
 import MapTiles
 
-/// Paints basemap vector tiles with Cairo at any zoom: beyond the data's deepest zoom the
-/// ancestor's geometry is drawn magnified (crisp vectors, not an enlarged bitmap). Decoded
-/// tiles are kept in a small cache, since one z7 tile feeds many over-zoomed ones.
+/// Paints vector tiles with Cairo at any zoom: the embedded basemap's own schema in its own
+/// look, any other (OpenMapTiles) as a MapLibre style says. Beyond the data's deepest zoom
+/// the ancestor's geometry is drawn magnified (crisp vectors, not an enlarged bitmap).
+/// Decoded tiles are kept in a small cache, since one data tile feeds many over-zoomed ones.
 /// Thread-safe: loader workers share one painter.
 public final class VectorTilePainter: @unchecked Sendable {
     public let style: BasemapStyle
+    /// The MapLibre style that draws the tiles; nil for the basemap's own look.
+    public let mapStyle: MapStyle?
     private let lock = Lock()
     private var decoded = LRUCache<TileID, VectorTile>(capacity: 64 << 20)
 
-    public init(style: BasemapStyle = .standard) { self.style = style }
+    public init(style: BasemapStyle = .standard) { self.style = style; mapStyle = nil }
+
+    /// A painter for tiles a MapLibre style draws.
+    public init(mapStyle: MapStyle) { style = .standard; self.mapStyle = mapStyle }
 
     /// The decoded tile for `data` (the bytes of `tile`), from the cache when possible.
     public func decode(_ data: Data, tile: TileID) throws -> VectorTile {
@@ -33,6 +40,10 @@ public final class VectorTilePainter: @unchecked Sendable {
     public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int) throws -> DecodedTile {
         let vt = data.isEmpty ? VectorTile(layers: []) : try decode(data, tile: dataTile)
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
+        if let mapStyle {
+            let labels = StyledTilePainter(style: mapStyle).paint(vt, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize))
+            return DecodedTile(bitmap: canvas.bitmap(), places: labels)
+        }
         let cr = canvas.context
         canvas.fill(style.water)
 
@@ -99,6 +110,8 @@ public final class VectorTilePainter: @unchecked Sendable {
         if z >= style.riverMinZoom { stroke("rivers", style.river, width: style.riverWidth(zoom: z)) }
         if z >= style.stateMinZoom { stroke("states", style.state, width: style.stateWidth(zoom: z), dash: [3, 2]) }
         stroke("borders", style.border, width: style.borderWidth(zoom: z))
-        return DecodedTile(bitmap: canvas.bitmap(), places: vt.places(in: tile, dataTile: dataTile))
+        return DecodedTile(bitmap: canvas.bitmap(), places: vt.places(in: tile, dataTile: dataTile).map {
+            PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital)
+        })
     }
 }

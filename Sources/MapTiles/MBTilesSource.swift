@@ -10,6 +10,12 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public let metadata: [String: String]
     public let isVector: Bool
     public let dataZoomRange: ClosedRange<Int>
+    /// Points across one of its vector tiles as drawn: 512 for OpenMapTiles' (a tile of zoom
+    /// z is drawn where Meridian's 256-point tiles are at z + 1), 256 for the embedded basemap.
+    public let vectorTileSize: Int
+    /// Where the file says it has data; tiles wholly outside are not its (nil), so what lies
+    /// under the map shows there.
+    public let bounds: MapRect?
     public var name: String { "mbtiles:" + database.path }
     public var attribution: String { metadata["attribution"] ?? "" }
 
@@ -20,7 +26,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         isVector ? dataZoomRange.lowerBound...Self.maxDisplayZoom : RasterOverzoom.displayRange(dataZoomRange)
     }
 
-    public init(path: String) throws {
+    public init(path: String, vectorTileSize: Int = 256) throws {
+        self.vectorTileSize = vectorTileSize == 512 ? 512 : 256
         database = try SQLiteDatabase(readOnly: path)
         var meta: [String: String] = [:]
         do {
@@ -48,6 +55,25 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
             throw TileSourceError("\(path): no zoom levels (metadata minzoom/maxzoom missing and no tiles)")
         }
         dataZoomRange = lo...hi
+        bounds = meta["bounds"].flatMap(Self.bounds(parsing:))
+    }
+
+    /// "W,S,E,N" in degrees, as MBTiles metadata writes it; nil when it is not that.
+    static func bounds(parsing text: String) -> MapRect? {
+        let v = text.split(separator: ",").compactMap { Double(String($0.filter { $0 != " " })) }
+        guard v.count == 4, v.allSatisfy(\.isFinite), v[0] < v[2], v[1] < v[3], v[0] >= -180, v[2] <= 180, v[1] >= -90, v[3] <= 90 else { return nil }
+        let nw = WebMercator.project(Coordinate(latitude: min(v[3], 85.05), longitude: v[0]))
+        let se = WebMercator.project(Coordinate(latitude: max(v[1], -85.05), longitude: v[2]))
+        return MapRect(x: nw.x, y: nw.y, width: se.x - nw.x, height: se.y - nw.y)
+    }
+
+    /// The stored tile that draws `tile`: the tile a zoom up for 512-point tiles, the deepest
+    /// ancestor beyond the file's zooms; nil where the file has none to offer.
+    public static func dataTile(for tile: TileID, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int) -> TileID? {
+        let shifted = vectorTileSize == 512 ? max(tile.z - 1, 0) : tile.z
+        let z = min(shifted, dataZoomRange.upperBound)
+        guard z >= dataZoomRange.lowerBound else { return nil }
+        return tile.ancestor(atZoom: z)
     }
 
     /// The stored bytes of a tile, nil where the file has none.
@@ -59,7 +85,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
-        let source = tile.z > dataZoomRange.upperBound ? tile.ancestor(atZoom: dataZoomRange.upperBound) : tile
+        if let bounds, !bounds.intersects(tile.mapRect) { return nil }
+        guard let source = Self.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize) else { return nil }
         var bytes = try data(for: source) ?? Data()
         if Gzip.isCompressed(bytes) {
             do { bytes = try Gzip.decompress(bytes) } catch let e as TileSourceError {

@@ -2,12 +2,13 @@ import CSystem
 import FoundationEssentials
 import Glibc
 import Platform
+import MapCore
 import MapGeometry
 
 /// The outcome of loading one tile, handed from a worker to the frame loop.
 public struct TileResult: Sendable {
     public enum Outcome: Sendable {
-        case bitmap(Bitmap, places: [TilePlace])
+        case bitmap(Bitmap, places: [PlaceLabel])
         /// The source has nothing there; the background shows through.
         case empty
         case failed(String)
@@ -19,8 +20,9 @@ public struct TileResult: Sendable {
 /// Pixels for a tile, and the named places inside it (for labels drawn in screen space).
 public struct DecodedTile: Sendable {
     public var bitmap: Bitmap
-    public var places: [TilePlace]
-    public init(bitmap: Bitmap, places: [TilePlace] = []) { self.bitmap = bitmap; self.places = places }
+    /// What the tile offers to label: the basemap's towns, a style's names.
+    public var places: [PlaceLabel]
+    public init(bitmap: Bitmap, places: [PlaceLabel] = []) { self.bitmap = bitmap; self.places = places }
 }
 
 /// Turns a payload into pixels on a worker thread.

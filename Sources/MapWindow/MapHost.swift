@@ -80,7 +80,7 @@ public final class MapHost {
     /// How often a still map shows pictures as they arrive (`run`).
     public var settleInterval = 0.08
 
-    private let painter: VectorTilePainter
+    private var painter: VectorTilePainter
     /// The map the window shows: base settings and layers. Its camera and pins belong to the
     /// controller (input changes them) and its notice to `showNotice`; they are copied in
     /// for each frame, so every frame is composed from one complete state.
@@ -164,10 +164,11 @@ public final class MapHost {
         pipeline.rasterizer.start()
     }
 
-    /// Shows tiles from `source` from now on, over `under` (nil: none) and `background`. The
+    /// Shows tiles from `source` from now on, drawn by `painter`, over `under` (nil: none) and `background`. The
     /// pictures of the old source go; the view, overlays and sprites stay.
-    public func setTiles(_ source: TileSource, under: UnderPlane?, background: Color) {
+    public func setTiles(_ source: TileSource, under: UnderPlane?, background: Color, painter: VectorTilePainter) {
         self.source = source
+        self.painter = painter
         self.under = under
         state.showTiles(from: source, under: under, background: background)
         pipeline.stop()

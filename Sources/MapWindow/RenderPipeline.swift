@@ -23,7 +23,11 @@ enum FrameDrawer {
 public struct UnderPlane {
     public let source: TileSource
     public let background: Color
-    public init(source: TileSource, background: Color) { self.source = source; self.background = background }
+    /// Draws its vector tiles (the embedded basemap's look by default).
+    public let painter: VectorTilePainter
+    public init(source: TileSource, background: Color, painter: VectorTilePainter = VectorTilePainter()) {
+        self.source = source; self.background = background; self.painter = painter
+    }
 }
 
 /// Everything that turns a tile source into pictures at one pixel density: the loader and its
@@ -77,7 +81,7 @@ struct RenderPipeline {
         let tracks = overlay.flatMap(TrackOverlay.init(layer:))
         loader = Self.makeLoader(source, painter, pixelRatio, order, background, tracks, wake)
         let order = order
-        underLoader = under.map { Self.makeLoader($0.source, painter, pixelRatio, order, $0.background, tracks, wake) }
+        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, tracks, wake) }
         rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
     }
 
@@ -99,7 +103,7 @@ struct RenderPipeline {
         underLoader?.stop()
         let overlay = tracks.flatMap(TrackOverlay.init(layer:))
         loader = Self.makeLoader(source, painter, pixelRatio, order, background, overlay, wake)
-        underLoader = under.map { Self.makeLoader($0.source, painter, pixelRatio, order, $0.background, overlay, wake) }
+        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, overlay, wake) }
         if let partial {
             store.invalidate(where: partial.touches)
             underStore?.invalidate(where: partial.touches)

@@ -29,6 +29,8 @@ public final class TextureStore: TileAvailability {
     /// Enough candidates per tile that small capitals, which mostly collide away, cannot
     /// crowd out big cities; few enough that a frame never sorts thousands.
     static let placesPerTile = 40
+    /// A street map's tile names its streets, squares and shops as well as its places.
+    static let styledLabelsPerTile = 120
 
     /// Tiles kept from before `invalidate`: shown until their new pictures arrive.
     private var stale = Set<TileID>()
@@ -108,9 +110,7 @@ public final class TextureStore: TileAvailability {
             bitmap.unpremultiply()
             // Sorted and cut by the worker (TileRasterizer); no more than fit in a tile are
             // kept, so a frame never sorts thousands.
-            let places = tilePlaces.prefix(Self.placesPerTile).map {
-                PlaceLabel(name: $0.name, point: $0.point, population: $0.population, capital: $0.capital)
-            }
+            let places = tilePlaces
             generation &+= 1
             guard let atlas, let renderer else {
                 insert(.pixels(bitmap, places), for: result.tile, cost: bitmap.byteCount)

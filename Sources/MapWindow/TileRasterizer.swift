@@ -40,10 +40,8 @@ public enum TileRasterizer {
                 overlay.paint(onto: &decoded.bitmap, tile: tile)
             }
             decoded.bitmap.convert(to: order)
-            decoded.places = Array(decoded.places.sorted {
-                PlaceLabel.precedes(rank: PlaceLabel.rank(population: $0.population, capital: $0.capital), $0.point,
-                                    rank: PlaceLabel.rank(population: $1.population, capital: $1.capital), $1.point)
-            }.prefix(TextureStore.placesPerTile))
+            let keep = decoded.places.first?.isStyled == true ? TextureStore.styledLabelsPerTile : TextureStore.placesPerTile
+            decoded.places = Array(decoded.places.sorted(by: PlaceLabel.morePrioritary).prefix(keep))
             return decoded
         }
     }

@@ -30,6 +30,9 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A tile server's URL template to measure online tiles with (make bench runs a loopback one).", valueName: "URL"))
     var online: String?
 
+    @Option(name: .long, help: ArgumentHelp("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract).", valueName: "FILE"))
+    var vector: String?
+
     struct Row: Codable {
         var name: String
         var value: Double
@@ -44,6 +47,7 @@ struct Bench: ParsableCommand {
         rows += try startupRows()
         rows += try searchRows()
         rows += try basemapRows()
+        if let vector { rows += try vectorRows(vector) }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
         defer { unlink(track) }
         rows += try trackRows(keeping: track)

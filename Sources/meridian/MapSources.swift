@@ -19,6 +19,8 @@ enum MapSources {
         let source: TileSource
         let under: UnderPlane?
         let background: Color
+        /// Draws the source's vector tiles: the basemap's look, or a MapLibre style.
+        var painter = VectorTilePainter()
     }
 
     /// The tile server `name` names, if it names one (checked, nothing started).
@@ -70,24 +72,38 @@ enum MapSources {
             }
             return try MBTilesSource(path: url.path)
         case let path where path.hasSuffix(".mbtiles"):
-            return try MBTilesSource(path: path)
+            // Vector tiles other than the basemap's are OpenMapTiles', made for 512 points.
+            return try MBTilesSource(path: path, vectorTileSize: 512)
         default:
             return try DirectorySource(root: URL(fileURLWithPath: name))
         }
     }
 
-    /// The map `name` names, with the basemap under it when it is online.
-    static func tiles(_ name: String, pixelRatio: Double = 1) throws -> Tiles {
-        tiles(over: try self.source(name, pixelRatio: pixelRatio))
+    /// The map `name` names, with the basemap under it when it is online or a street map;
+    /// street maps drawn in `style`.
+    static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice()) throws -> Tiles {
+        try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
     }
 
-    /// `source` as the window shows it: over the basemap when it is online.
-    static func tiles(over source: TileSource) -> Tiles {
+    /// Whether `source` holds vector tiles a MapLibre style draws (any but the basemap's).
+    static func isStreetMap(_ source: TileSource) -> Bool {
+        (source as? MBTilesSource).map { $0.isVector && $0.vectorTileSize == 512 } ?? false
+    }
+
+    /// `source` as the window shows it: over the basemap when it is online, or a street map
+    /// (whose tiles come later, or cover only their area).
+    static func tiles(over source: TileSource, style: StyleChoice = StyleChoice()) throws -> Tiles {
+        let street = isStreetMap(source)
         var under: UnderPlane?
-        if source.isRemote, let base = try? self.source(basemap) {
+        if source.isRemote || street, let base = try? self.source(basemap) {
             under = UnderPlane(source: base, background: background(for: base))
         }
-        return Tiles(source: source, under: under, background: under?.background ?? background(for: source))
+        guard street else {
+            return Tiles(source: source, under: under, background: under?.background ?? background(for: source))
+        }
+        let mapStyle = try style.style()
+        let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)
+        return Tiles(source: source, under: under, background: under?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle))
     }
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.

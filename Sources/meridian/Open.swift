@@ -39,6 +39,9 @@ struct Open: ParsableCommand {
     /// Bench runs leave no state behind.
     private var isBenchRun: Bool { exitAfterFirstPresent || exitWhenDrawn }
 
+    /// Street maps as the options say, dark where the desktop prefers it.
+    private var styleChoice: StyleChoice { view.styleChoice.followingDesktop() }
+
     func run() throws {
         // Errors a person must see go to the window (started from the desktop, there is no
         // terminal), and to stderr.
@@ -172,7 +175,7 @@ struct Open: ParsableCommand {
         // only with one.
         let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
         if positions != nil { scene.layers.append(LocateLayer()) }
-        let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under)
+        let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under, painter: tiles.painter)
         host.position.color = overlays.pulseColor
         host.position.halo = overlays.halo
         // Read when the box first opens, not at start, where the first screen needs the cores.
@@ -200,8 +203,8 @@ struct Open: ParsableCommand {
         host.onHelpHintShown = { end.helpHintShown = true }
         host.onChooseTiles = { [unowned host] name in
             do {
-                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio)
-                host.setTiles(made.source, under: made.under, background: made.background)
+                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
+                host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
                 host.state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
                 end.tiles = name
             } catch {
@@ -257,7 +260,7 @@ struct Open: ParsableCommand {
     /// the basemap, or a placeholder grid when even that is missing (a broken install still
     /// opens a window that says what is wrong). Returns the name of the map shown.
     private func openTiles(_ name: String, pixelRatio: Double, notices: inout [String]) -> (MapSources.Tiles, String) {
-        do { return (try MapSources.tiles(name, pixelRatio: pixelRatio), name) } catch {
+        do { return (try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice), name) } catch {
             notices.append(name == MapSources.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
         }
         if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap) { return (base, MapSources.basemap) }

@@ -74,7 +74,7 @@ struct Render: ParsableCommand {
         do {
             let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
                                           pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
-            let tiles = try MapSources.tiles(view.tileName, pixelRatio: scale)
+            let tiles = try MapSources.tiles(view.tileName, pixelRatio: scale, style: view.styleChoice)
             var pinList: [Pin] = []
             if let pins {
                 // Render only reads: a file it cannot read is reported and left as it is.
@@ -104,7 +104,7 @@ struct Render: ParsableCommand {
             }
             scene.tracks.showsList = trackList && !scene.tracks.files.isEmpty
             if profile, !scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
-            for m in try r.render(scene, source: tiles.source, under: tiles.under, at: at, timeout: timeout) { warn(m) }
+            for m in try r.render(scene, source: tiles.source, under: tiles.under, painter: tiles.painter, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
             if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }

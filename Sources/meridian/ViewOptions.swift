@@ -38,12 +38,25 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', a tile URL with {z} {x} {y} (and {s} {r} {-y}), a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles file, or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L).", valueName: "SOURCE"))
     var tiles: String?
 
+    @Option(name: .long, help: ArgumentHelp("A MapLibre style JSON file to draw street maps (OpenMapTiles-schema vector tiles) with, instead of the built-in style.", valueName: "FILE.json"))
+    var style: String?
+
+    @Flag(name: .long, help: "Draw street maps in the built-in style's dark variant (the default where the desktop prefers dark).")
+    var dark = false
+
+    /// How street maps are drawn, as the options say (the window also follows the desktop:
+    /// `StyleChoice.followingDesktop`).
+    var styleChoice: StyleChoice { StyleChoice(path: style, dark: dark) }
+
     /// The map asked for, or the basemap.
     var tileName: String { tiles ?? MapSources.basemap }
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
             throw ValidationError("--zoom must be between \(Int(Camera.minZoom)) and \(Int(Camera.maxZoom)), got \(z)")
+        }
+        if style != nil {
+            do { _ = try styleChoice.style() } catch { throw ValidationError("--style: \(error)") }
         }
         if let tiles {
             do {

@@ -35,12 +35,20 @@ public struct LabelPlacer {
         order.reserveCapacity(candidates.count)
         for (i, c) in candidates.enumerated() {
             let p = camera.screenPoint(for: c.point)
-            guard p.x >= area.x, p.x <= area.maxX, p.y >= area.y, p.y <= area.maxY else { continue }
+            if case let .line(path, _) = c.placement {
+                // A line competes when any of it is near the view.
+                guard Self.screenBounds(path, camera).intersects(area) else { continue }
+            } else {
+                guard p.x >= area.x, p.x <= area.maxX, p.y >= area.y, p.y <= area.maxY else { continue }
+            }
             order.append((c.rank, c.point, p, i))
         }
         order.sort { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
         // The same place can arrive from two tiles (a parent standing in); keep one.
         var seen = Set<SIMD2<Int>>()
+        // Where each name already runs along a line: a street mapped as several lines (both
+        // carriageways, its pavements) is named once there, not on each.
+        var named: [String: [ScreenPoint]] = [:]
         for o in order {
             guard out.count < limit else { break }  // counted over the margin too
             let c = candidates[o.index]
@@ -54,26 +62,46 @@ public struct LabelPlacer {
             let estimate = c.estimatedTextSize
             let size = ScreenSize(width: max(estimate.width, ready?.width ?? 0), height: max(estimate.height, ready?.height ?? 0))
             let p = o.point
-            let d = dotSize
-            let dot = ScreenRect(x: p.x - d / 2, y: p.y - d / 2, width: d, height: d)
-            guard area.intersects(dot) else { continue }
-            let pad = padding
-            func padded(_ r: ScreenRect) -> ScreenRect { ScreenRect(x: r.x - pad, y: r.y - pad, width: r.width + 2 * pad, height: r.height + 2 * pad) }
-            guard !taken.intersects(dot) else { continue }
-            for side in PlacedLabel.Side.allCases {
-                let box = PlacedLabel.textRect(side: side, size: size, dot: dot)
-                guard !taken.intersects(padded(box)), !box.intersects(dot) else { continue }
+            switch c.placement {
+            case .place:
+                if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken) { out.append(placed) }
+            case let .point(anchor, offset):
+                let box = anchor.box(at: p + offset, size: size)
+                guard area.intersects(box), !taken.intersects(padded(box)) else { continue }
                 taken.insert(padded(box))
-                taken.insert(dot)
-                out.append(PlacedLabel(place: c, dot: dot, text: ready.map { PlacedLabel.textRect(side: side, size: $0, dot: dot) } ?? box,
-                                       side: side, ready: ready != nil))
-                break
+                let text = ready.map { anchor.box(at: p + offset, size: $0) } ?? box
+                out.append(PlacedLabel(place: c, dot: ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
+                                       ready: ready != nil))
+            case let .line(path, spacing):
+                out += placeAlong(c, path: path, spacing: spacing, camera: camera, sprites: sprites, area: area, taken: &taken,
+                                  named: &named)
             }
         }
-        return out.filter { view.intersects($0.text) || view.intersects($0.dot) }
+        return out.filter { view.intersects($0.text) || (!$0.place.isStyled && view.intersects($0.dot)) }
     }
 
     public static let margin = 192.0
+
+    func padded(_ r: ScreenRect) -> ScreenRect {
+        ScreenRect(x: r.x - padding, y: r.y - padding, width: r.width + 2 * padding, height: r.height + 2 * padding)
+    }
+
+    /// The basemap's way: a dot, the text on the first of its sides that is free.
+    private func placeBesideDot(_ c: PlaceLabel, at p: ScreenPoint, size: ScreenSize, ready: ScreenSize?, area: ScreenRect,
+                                taken: inout RectGrid) -> PlacedLabel? {
+        let d = dotSize
+        let dot = ScreenRect(x: p.x - d / 2, y: p.y - d / 2, width: d, height: d)
+        guard area.intersects(dot), !taken.intersects(dot) else { return nil }
+        for side in PlacedLabel.Side.allCases {
+            let box = PlacedLabel.textRect(side: side, size: size, dot: dot)
+            guard !taken.intersects(padded(box)), !box.intersects(dot) else { continue }
+            taken.insert(padded(box))
+            taken.insert(dot)
+            return PlacedLabel(place: c, dot: dot, text: ready.map { PlacedLabel.textRect(side: side, size: $0, dot: dot) } ?? box,
+                               side: side, ready: ready != nil)
+        }
+        return nil
+    }
 
     /// About how big a label's sprite will be, erring large: DejaVu Sans's letters are
     /// ~0.6–0.75 em wide and m, w, M, W about 1 em ("Hamm" measures 0.85 em a letter, bold
@@ -87,6 +115,7 @@ public struct LabelPlacer {
         case .chrome: (size, halo, bold) = (9.5, 0, false)
         case .notice: (size, halo, bold) = (12, 0, false)
         case .callout: (size, halo, bold) = (10.5, 0, false)
+        case let .styled(look): return look.estimatedSize(text)
         }
         var ems = 0.0
         for c in text.unicodeScalars { ems += "mwMW@".unicodeScalars.contains(c) ? 1.0 : 0.72 }
@@ -97,7 +126,7 @@ public struct LabelPlacer {
 
 /// Rectangles bucketed by a square grid, so "does this box hit anything placed?" looks at a
 /// few neighbours instead of every label.
-struct RectGrid {
+struct RectGrid: Sendable {
     let cell: Double
     private var buckets: [Int: [ScreenRect]] = [:]
 

@@ -2,20 +2,46 @@ import FoundationEssentials
 import Glibc
 import MapGeometry
 
-/// A named place that may get a label.
+/// A named place, or a feature a map style labels, that may get a label.
 public struct PlaceLabel: Hashable, Sendable {
+    /// Where the text goes relative to its feature.
+    public enum Placement: Hashable, Sendable {
+        /// The basemap's towns: a dot, the text on the first free side of it.
+        case place
+        /// Text whose `anchor` sits at the point, moved by `offset` points (a style's
+        /// text-anchor and text-offset); no dot.
+        case point(anchor: LabelAnchor, offset: ScreenPoint)
+        /// Text along a line (street names): curved with it, upright, repeated every
+        /// `spacing` points where there is room.
+        case line([MapPoint], spacing: Double)
+    }
+
     public let name: String
+    /// The point labelled (for a line, its first point).
     public let point: MapPoint
     public let population: Int
     public let capital: Bool
+    public let placement: Placement
+    /// Higher ranks are placed first.
+    public let rank: Int
+    public let style: TextStyle
     /// The sprite of its name and the box its label claims (`LabelPlacer.estimatedSize`),
     /// worked out once: placement needs both for every place, every frame.
     public let textKey: SpriteKey
     public let estimatedTextSize: ScreenSize
 
+    /// A town of the basemap: ranked and styled by its population.
     public init(name: String, point: MapPoint, population: Int, capital: Bool) {
-        self.name = name; self.point = point; self.population = population; self.capital = capital
         let style = Self.style(population: population, capital: capital)
+        self.init(name: name, point: point, rank: Self.rank(population: population, capital: capital), style: style,
+                  placement: .place, population: population, capital: capital)
+    }
+
+    /// A label a map style asks for.
+    public init(name: String, point: MapPoint, rank: Int, style: TextStyle, placement: Placement,
+                population: Int = 0, capital: Bool = false) {
+        self.name = name; self.point = point; self.population = population; self.capital = capital
+        self.rank = rank; self.style = style; self.placement = placement
         textKey = .text(name, style)
         estimatedTextSize = LabelPlacer.estimatedSize(name, style)
     }
@@ -33,14 +59,36 @@ public struct PlaceLabel: Hashable, Sendable {
         return pa.x != pb.x ? pa.x < pb.x : pa.y < pb.y
     }
 
-    public var rank: Int { Self.rank(population: population, capital: capital) }
+    /// A style's label (no dot beside it).
+    public var isStyled: Bool { if case .place = placement { return false } else { return true } }
 
     public static func rank(population: Int, capital: Bool) -> Int { capital ? population * 4 : population }
 
-    public var style: TextStyle { Self.style(population: population, capital: capital) }
-
     static func style(population: Int, capital: Bool) -> TextStyle {
         capital ? .capital : population >= 1_000_000 ? .majorPlace : .place
+    }
+}
+
+/// Which point of a label's box sits on its anchor (MapLibre's text-anchor).
+public enum LabelAnchor: String, Hashable, Sendable, CaseIterable {
+    case center, left, right, top, bottom
+    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+
+    /// The box of `size` whose anchor point is `p`.
+    public func box(at p: ScreenPoint, size: ScreenSize) -> ScreenRect {
+        let fx: Double, fy: Double
+        switch self {
+        case .center: (fx, fy) = (0.5, 0.5)
+        case .left: (fx, fy) = (0, 0.5)
+        case .right: (fx, fy) = (1, 0.5)
+        case .top: (fx, fy) = (0.5, 0)
+        case .bottom: (fx, fy) = (0.5, 1)
+        case .topLeft: (fx, fy) = (0, 0)
+        case .topRight: (fx, fy) = (1, 0)
+        case .bottomLeft: (fx, fy) = (0, 1)
+        case .bottomRight: (fx, fy) = (1, 1)
+        }
+        return ScreenRect(x: p.x - fx * size.width, y: p.y - fy * size.height, width: size.width, height: size.height)
     }
 }
 
@@ -49,13 +97,24 @@ public struct PlacedLabel: Hashable, Sendable {
     /// Where the text sits beside its dot, in the order they are tried.
     public enum Side: CaseIterable, Hashable, Sendable { case right, left, above, below }
 
+    /// One letter of a label along a line: its sprite, centred at `center`, turned by `degrees`.
+    public struct Glyph: Hashable, Sendable {
+        public var key: SpriteKey
+        public var center: ScreenPoint
+        public var degrees: Double
+    }
+
     public var place: PlaceLabel
+    /// The dot's box (empty for styled labels, which have none).
     public var dot: ScreenRect
-    /// The text's rectangle: its sprite's true size once rasterized, else the estimate.
+    /// The text's rectangle: its sprite's true size once rasterized, else the estimate. For a
+    /// label along a line, the box around its letters.
     public var text: ScreenRect
     public var side: Side
     /// False while its text is still to be rasterized (the spot is held, nothing drawn).
     public var ready: Bool = true
+    /// The letters of a label along a line; empty otherwise.
+    public var glyphs: [Glyph] = []
 
     /// The rectangle of text of `size` on `side` of `dot`, vertically or horizontally centred on it.
     public static func textRect(side: Side, size: ScreenSize, dot: ScreenRect) -> ScreenRect {

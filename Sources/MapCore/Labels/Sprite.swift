@@ -11,6 +11,8 @@ public enum TextStyle: Hashable, Sendable {
     case notice
     /// Lines of text in a callout (a track's statistics).
     case callout
+    /// A label as a map style draws it.
+    case styled(LabelLook)
 }
 
 /// What a layer wants rasterized once and then placed by the compositor: a hashable

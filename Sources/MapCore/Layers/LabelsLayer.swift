@@ -49,15 +49,29 @@ public struct LabelsLayer: MapLayer {
         let placed = placer.place(candidates, camera: context.camera, sprites: sprites, reserved: context.labelExclusions)
         var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
         var commands: [DrawCommand] = [], shown: [PlacedLabel] = []
+        func want(_ k: SpriteKey) { if sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) } }
         for p in placed {
-            let dot = SpriteKey.placeDot(capital: p.place.capital), text = p.place.textKey
-            guard p.ready, sprites.size(of: dot) != nil else {
-                // Winners whose sprites are missing are rasterized for a later frame.
-                for k in [dot, text] where sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) }
-                continue
+            switch p.place.placement {
+            case .place:
+                let dot = SpriteKey.placeDot(capital: p.place.capital), text = p.place.textKey
+                guard p.ready, sprites.size(of: dot) != nil else {
+                    // Winners whose sprites are missing are rasterized for a later frame.
+                    want(dot); want(text)
+                    continue
+                }
+                commands.append(.sprite(dot, destination: p.dot, opacity: 1))
+                commands.append(.sprite(text, destination: p.text, opacity: 1))
+            case .point:
+                guard p.ready else { want(p.place.textKey); continue }
+                commands.append(.sprite(p.place.textKey, destination: p.text, opacity: 1))
+            case .line:
+                guard p.ready else { for g in p.glyphs { want(g.key) }; continue }
+                for g in p.glyphs {
+                    guard let size = sprites.size(of: g.key) else { continue }
+                    let box = ScreenRect(x: g.center.x - size.width / 2, y: g.center.y - size.height / 2, width: size.width, height: size.height)
+                    commands.append(.rotatedSprite(g.key, destination: box, opacity: 1, degrees: g.degrees))
+                }
             }
-            commands.append(.sprite(dot, destination: p.dot, opacity: 1))
-            commands.append(.sprite(text, destination: p.text, opacity: 1))
             shown.append(p)
         }
         list.commands += commands

@@ -1,0 +1,123 @@
+import FoundationEssentials
+import Glibc
+import MapGeometry
+import Platform
+
+/// Labels along lines (street names): each letter a sprite of its own, set on the line at its
+/// advance and turned with it, so the name follows the street's curves. Anchors lie every
+/// `spacing` points along the line measured from its start, so while the map pans (the zoom
+/// unchanged) the same anchors are tried and labels stay still.
+extension LabelPlacer {
+    /// The sharpest turn allowed over three neighbouring letters (MapLibre's text-max-angle).
+    static let maxTurn = 45.0 * Double.pi / 180
+
+    static func screenBounds(_ path: [MapPoint], _ camera: Camera) -> ScreenRect {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for m in path {
+            let p = camera.screenPoint(for: m)
+            x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+        }
+        guard x0 <= x1, y0 <= y1 else { return ScreenRect(x: 0, y: 0, width: -1, height: -1) }
+        return ScreenRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The letters of `text` with their advances in points: the rasterized letter's width when
+    /// it is ready (less the halo's padding), else an estimate erring large.
+    static func letters(_ c: PlaceLabel, camera: Camera, sprites: SpriteAvailability) -> [(key: SpriteKey, advance: Double, ready: Bool)] {
+        guard case let .styled(look) = c.style else { return [] }
+        let k = max(camera.pixelRatio, 0.5)
+        let pad = ((look.haloWidth * k).rounded(.up) + 1) / k
+        return c.name.map { ch in
+            let s = String(ch)
+            let key = SpriteKey.text(s, c.style)
+            if let size = sprites.size(of: key) { return (key, max(size.width - 2 * pad, 0), true) }
+            let ems = ("mwMW@".contains(ch) ? 1.0 : (look.bold ? 0.72 : 0.66)) + look.letterSpacing
+            return (key, ch == " " ? look.size * 0.35 : ems * look.size, false)
+        }
+    }
+
+    /// The point `s` along the line (`lengths`: distance at each vertex); `cursor` remembers
+    /// the segment, as the letters are asked for in order.
+    static func point(at s: Double, _ pts: [ScreenPoint], _ lengths: [Double], _ cursor: inout Int) -> ScreenPoint {
+        while cursor < pts.count - 2, lengths[cursor + 1] < s { cursor += 1 }
+        let p0 = pts[cursor], p1 = pts[cursor + 1]
+        let span = lengths[cursor + 1] - lengths[cursor]
+        let f = span > 0 ? min(max((s - lengths[cursor]) / span, 0), 1) : 0
+        return ScreenPoint(x: p0.x + (p1.x - p0.x) * f, y: p0.y + (p1.y - p0.y) * f)
+    }
+
+    /// Every place along `path` where `c` fits, takes no one's room and turns gently enough.
+    func placeAlong(_ c: PlaceLabel, path: [MapPoint], spacing: Double, camera: Camera, sprites: SpriteAvailability,
+                    area: ScreenRect, taken: inout RectGrid, named: inout [String: [ScreenPoint]]) -> [PlacedLabel] {
+        guard path.count >= 2, case let .styled(look) = c.style else { return [] }
+        var pts = path.map { camera.screenPoint(for: $0) }
+        var lengths = [0.0]
+        lengths.reserveCapacity(pts.count)
+        for i in 1..<pts.count { lengths.append(lengths[i - 1] + hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y)) }
+        let total = lengths[lengths.count - 1]
+        let letters = Self.letters(c, camera: camera, sprites: sprites)
+        let width = letters.reduce(0) { $0 + $1.advance }
+        guard width > 0, total > width + 2 * look.size, total.isFinite else { return [] }
+        let step = max(spacing, width + 4 * look.size)
+        var anchors: [Double] = []
+        if total < step { anchors = [total / 2] } else {
+            var s = step / 2
+            while s < total, anchors.count < 64 { anchors.append(s); s += step }
+        }
+        // Text reads left to right: a line drawn westwards is read from its other end.
+        if pts[pts.count - 1].x < pts[0].x {
+            pts.reverse()
+            lengths = lengths.reversed().map { total - $0 }
+            anchors = anchors.map { total - $0 }
+        }
+        let height = look.size * 1.2 + 2 * look.haloWidth
+        let ready = letters.allSatisfy(\.ready)
+        var out: [PlacedLabel] = []
+        // The same name no nearer than this to itself.
+        let apart = max(step * 0.6, width)
+        var cursor = 0
+        for a in anchors {
+            let start = a - width / 2
+            guard start >= 0, start + width <= total else { continue }
+            let here = Self.point(at: a, pts, lengths, &cursor)
+            guard !(named[c.name] ?? []).contains(where: { hypot($0.x - here.x, $0.y - here.y) < apart }) else { continue }
+            var glyphs: [PlacedLabel.Glyph] = []
+            var boxes: [ScreenRect] = []
+            var offset = start, lastAngle: Double?, lastTurn = 0.0, fits = true
+            var cursor = 0
+            for l in letters {
+                // Each letter sits on the chord between where it starts and ends on the line,
+                // so a line with many short wiggles (a mapped kerb) still carries text.
+                let a0 = Self.point(at: offset, pts, lengths, &cursor)
+                let mid = Self.point(at: offset + l.advance / 2, pts, lengths, &cursor)
+                let a1 = Self.point(at: offset + l.advance, pts, lengths, &cursor)
+                offset += l.advance
+                let angle = l.advance > 0.5 ? atan2(a1.y - a0.y, a1.x - a0.x) : (lastAngle ?? atan2(a1.y - a0.y, a1.x - a0.x))
+                if let last = lastAngle {
+                    var turn = abs(angle - last)
+                    if turn > .pi { turn = 2 * .pi - turn }
+                    guard turn + lastTurn <= Self.maxTurn else { fits = false; break }
+                    lastTurn = turn
+                }
+                lastAngle = angle
+                glyphs.append(PlacedLabel.Glyph(key: l.key, center: mid, degrees: angle * 180 / .pi))
+                let side = max(height, l.advance)
+                let box = ScreenRect(x: mid.x - side / 2, y: mid.y - height / 2, width: side, height: height)
+                guard !taken.intersects(box) else { fits = false; break }
+                boxes.append(box)
+            }
+            guard fits, !boxes.isEmpty else { continue }
+            var bounds = boxes[0]
+            for b in boxes {
+                let x0 = min(bounds.x, b.x), y0 = min(bounds.y, b.y)
+                bounds = ScreenRect(x: x0, y: y0, width: max(bounds.maxX, b.maxX) - x0, height: max(bounds.maxY, b.maxY) - y0)
+            }
+            guard area.intersects(bounds) else { continue }
+            for b in boxes { taken.insert(padded(b)) }
+            named[c.name, default: []].append(here)
+            out.append(PlacedLabel(place: c, dot: ScreenRect(x: bounds.x, y: bounds.y, width: 0, height: 0), text: bounds,
+                                   side: .right, ready: ready, glyphs: glyphs))
+        }
+        return out
+    }
+}

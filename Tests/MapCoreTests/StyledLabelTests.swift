@@ -1,0 +1,88 @@
+import Foundation
+import MapCore
+import MapGeometry
+import Testing
+
+/// Every letter is 6 points wide plus its halo's padding (1 + 1 points a side at ratio 1), 16 high.
+struct LetterSprites: SpriteAvailability {
+    func size(of sprite: SpriteKey) -> ScreenSize? { ScreenSize(width: 10, height: 16) }
+}
+
+/// Labels a style asks for: at a point with an anchor and offset, and along lines.
+struct StyledLabelTests {
+    let camera = Camera(center: Coordinate(latitude: 60.17, longitude: 24.94), zoom: 16, viewportSize: ScreenSize(width: 800, height: 600))
+    let look = LabelLook(size: 12, haloWidth: 1)
+
+    /// A line through the view's centre from `dx0, dy0` to `dx1, dy1` points off it.
+    func line(_ points: [(Double, Double)]) -> [MapPoint] {
+        points.map { camera.mapPoint(for: ScreenPoint(x: 400 + $0.0, y: 300 + $0.1)) }
+    }
+
+    func street(_ name: String, _ points: [(Double, Double)], spacing: Double = 250, rank: Int = 0) -> PlaceLabel {
+        PlaceLabel(name: name, point: line(points)[0], rank: rank, style: .styled(look), placement: .line(line(points), spacing: spacing))
+    }
+
+    @Test func aLetterFollowsTheLineAtItsAdvance() throws {
+        let placed = LabelPlacer().place([street("Mannerheimintie", [(-300, 0), (300, 0)])], camera: camera, sprites: LetterSprites())
+        try #require(placed.count == 2 || placed.count == 1)
+        let g = placed[0].glyphs
+        #expect(g.count == 15)
+        for (a, b) in zip(g, g.dropFirst()) {
+            #expect(abs(b.center.x - a.center.x - 6) < 1e-6) // 10 wide less 2 points of halo padding a side
+            #expect(abs(a.center.y - 300) < 1e-6 && a.degrees == 0)
+        }
+        #expect(placed.allSatisfy { $0.ready })
+    }
+
+    @Test func aLineDrawnWestwardsIsReadLeftToRight() throws {
+        let placed = LabelPlacer().place([street("Esplanadi", [(200, 40), (-200, -40)])], camera: camera, sprites: LetterSprites())
+        let g = try #require(placed.first?.glyphs)
+        #expect(g.count == 9)
+        // Letters go east in reading order, turned with the line (down to the right, 11.3°).
+        for (a, b) in zip(g, g.dropFirst()) { #expect(b.center.x > a.center.x && b.center.y > a.center.y) }
+        #expect(g.allSatisfy { abs($0.degrees - atan2(80, 400) * 180 / .pi) < 1e-6 })
+    }
+
+    @Test func aLongLineRepeatsTheNameEverySpacing() {
+        let placed = LabelPlacer().place([street("Hämeentie", [(-900, 0), (900, 0)], spacing: 200)], camera: camera, sprites: LetterSprites())
+        let centres = placed.map { $0.glyphs[$0.glyphs.count / 2].center.x }.sorted()
+        #expect(placed.count >= 4)
+        for (a, b) in zip(centres, centres.dropFirst()) { #expect(abs(b - a - 200) < 1) }
+    }
+
+    @Test func aShortOrSharplyBentLineGetsNoLabel() {
+        let short = street("Pitkänsillanranta", [(-40, 0), (40, 0)])
+        // Steps of 8 points: no three letters lie on a line.
+        var steps: [(Double, Double)] = []
+        for i in 0..<16 {
+            let x: Double = Double(i / 2) * 8 - 60
+            let y: Double = Double((i + 1) / 2 % 2) * 8
+            steps.append((x, y))
+        }
+        let bent = street("Zigzag", steps)
+        #expect(LabelPlacer().place([short, bent], camera: camera, sprites: LetterSprites()).isEmpty)
+    }
+
+    @Test func crossingStreetsDoNotOverlap() {
+        let a = street("Aleksanterinkatu", [(-300, 0), (300, 0)], rank: 2)
+        let b = street("Unioninkatu", [(0, -300), (0, 300)], rank: 1)
+        let placed = LabelPlacer().place([a, b], camera: camera, sprites: LetterSprites())
+        let boxes = placed.flatMap { p in p.glyphs.map { g in (p.place.name, ScreenRect(x: g.center.x - 4, y: g.center.y - 4, width: 8, height: 8)) } }
+        for (i, x) in boxes.enumerated() { for y in boxes[(i + 1)...] where x.0 != y.0 { #expect(!x.1.intersects(y.1)) } }
+        #expect(placed.contains { $0.place.name == "Aleksanterinkatu" })
+    }
+
+    @Test func aPointLabelSitsOnItsAnchorMovedByItsOffset() throws {
+        let at = camera.mapPoint(for: ScreenPoint(x: 400, y: 300))
+        let label = PlaceLabel(name: "Kamppi", point: at, rank: 0, style: .styled(look),
+                               placement: .point(anchor: .top, offset: ScreenPoint(x: 0, y: 6)))
+        let placed = try #require(LabelPlacer().place([label], camera: camera, sprites: LetterSprites()).first)
+        #expect(placed.text == ScreenRect(x: 395, y: 306, width: 10, height: 16))
+    }
+
+    @Test func textWrapsAtTheMaximumWidth() {
+        let wide = LabelLook(size: 10, maxWidth: 6).estimatedSize("Helsingin rautatieasema")
+        let one = LabelLook(size: 10).estimatedSize("Helsingin rautatieasema")
+        #expect(wide.height > one.height * 1.6 && wide.width < one.width * 0.7)
+    }
+}
