@@ -1,0 +1,133 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapStyle
+import MapTiles
+import Platform
+
+/// A style's symbol layers as labels: text evaluated per feature, its look (font, size,
+/// colours, halo, spacing, wrapping), and where it goes — at a point (anchor and offset) or
+/// along a line (street names). Icons are left out; the text stands alone.
+extension StyledTilePainter {
+    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
+        let ext = Double(data.extent)
+        let origin = frame.dataTile.mapRect
+        let unit = origin.size.width / ext
+        let bounds = frame.tile.mapRect
+        func mapPoint(_ p: VectorTile.Point) -> MapPoint { MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit) }
+        var out: [PlaceLabel] = []
+        for f in data.features {
+            let c = EvaluationContext(zoom: zoom, feature: f)
+            guard layer.matches(c), var text = layer.text(c).map(Self.trimmed), !text.isEmpty else { continue }
+            switch layer.string("text-transform", c) {
+            case "uppercase": text = text.uppercased()
+            case "lowercase": text = text.lowercased()
+            default: break
+            }
+            let look = Self.look(layer, c)
+            let style = TextStyle.styled(look)
+            // Later layers are drawn above and placed first, as in MapLibre; a lower
+            // symbol-sort-key goes first within a layer.
+            let sortKey = layer.number("symbol-sort-key", c)
+            let rank = order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey, 0), 99_999) : 0))
+            let placement = layer.string("symbol-placement", c) ?? "point"
+            if placement != "point", f.type == .lineString || f.type == .polygon {
+                let spacing = max(layer.number("symbol-spacing", c), 40)
+                for part in f.parts where part.count >= 2 {
+                    // Only the stretch over this tile (and a little around it): an over-zoomed
+                    // tile's data reaches far beyond it.
+                    let line = part.map(mapPoint)
+                    let reach = bounds.size.width * 0.5
+                    let area = MapRect(x: bounds.minX - reach, y: bounds.minY - reach, width: bounds.size.width + 2 * reach,
+                                       height: bounds.size.height + 2 * reach)
+                    for piece in Clip.line(line, to: area) where piece.count >= 2 {
+                        // Each piece is labelled once, by the tile holding its middle.
+                        guard bounds.contains(Self.midpoint(piece)) else { continue }
+                        out.append(PlaceLabel(name: text, point: piece[0], rank: rank, style: style,
+                                              placement: .line(piece, spacing: spacing)))
+                    }
+                }
+                continue
+            }
+            guard let at = Self.anchorPoint(f, mapPoint), bounds.contains(at) else { continue }
+            let anchor = LabelAnchor(rawValue: layer.string("text-anchor", c) ?? "center") ?? .center
+            let offset = layer.numbers("text-offset", c) ?? []
+            let dx = offset.count > 0 && offset[0].isFinite ? min(max(offset[0], -20), 20) : 0
+            let dy = offset.count > 1 && offset[1].isFinite ? min(max(offset[1], -20), 20) : 0
+            out.append(PlaceLabel(name: text, point: at, rank: rank, style: style,
+                                  placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size))))
+        }
+        return out
+    }
+
+    /// The point halfway along a line.
+    static func midpoint(_ line: [MapPoint]) -> MapPoint {
+        var total = 0.0
+        for (a, b) in zip(line, line.dropFirst()) { total += (b - a).length }
+        var left = total / 2
+        for (a, b) in zip(line, line.dropFirst()) {
+            let l = (b - a).length
+            if l >= left, l > 0 { return a + (b - a) * (left / l) }
+            left -= l
+        }
+        return line[line.count / 2]
+    }
+
+    /// `s` without spaces and line breaks at either end (a "{name:latin}\n{name:nonlatin}"
+    /// with no non-Latin name leaves a line break behind).
+    static func trimmed(_ s: String) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" }
+        guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(s[first...last])
+    }
+
+    /// Where a feature's point label goes: the point itself, or the middle of a polygon's
+    /// outer ring (its area-weighted centroid, falling back to the box's centre).
+    static func anchorPoint(_ f: VectorTile.Feature, _ map: (VectorTile.Point) -> MapPoint) -> MapPoint? {
+        guard let ring = f.parts.first, let first = ring.first else { return nil }
+        guard f.type == .polygon, ring.count >= 3 else { return map(first) }
+        var a = 0.0, cx = 0.0, cy = 0.0
+        for i in ring.indices {
+            let p = ring[i], q = ring[(i + 1) % ring.count]
+            let cross = Double(p.x) * Double(q.y) - Double(q.x) * Double(p.y)
+            a += cross; cx += (Double(p.x) + Double(q.x)) * cross; cy += (Double(p.y) + Double(q.y)) * cross
+        }
+        if abs(a) > 1e-9 {
+            let x = cx / (3 * a), y = cy / (3 * a)
+            if x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 {
+                return map(VectorTile.Point(x: Int32(x.rounded()), y: Int32(y.rounded())))
+            }
+        }
+        return map(first)
+    }
+
+    /// The label's look from the layer's text properties.
+    static func look(_ layer: StyleLayer, _ c: EvaluationContext) -> LabelLook {
+        let font = FontStack(layer.strings("text-font", c) ?? [])
+        // Text along a line is one line; text at a point wraps.
+        let alongLine = (layer.string("symbol-placement", c) ?? "point") != "point"
+        let maxWidth = alongLine ? 0 : layer.number("text-max-width", c)
+        return LabelLook(family: font.family, bold: font.bold, italic: font.italic, size: layer.number("text-size", c),
+                         color: layer.color("text-color", c) ?? Color(hex: 0x000000),
+                         haloColor: layer.color("text-halo-color", c) ?? Color(hex: 0xFFFFFF, alpha: 0),
+                         haloWidth: layer.color("text-halo-color", c) == nil ? 0 : layer.number("text-halo-width", c),
+                         letterSpacing: layer.number("text-letter-spacing", c), maxWidth: maxWidth)
+    }
+}
+
+/// A style's text-font (a list of font names, "Noto Sans Bold", "Open Sans Italic") as the
+/// family, weight and slant Pango draws with: the fonts a style names are rarely installed,
+/// so the first name's weight and slant are kept and the family is one that is.
+struct FontStack: Equatable {
+    var family = "DejaVu Sans"
+    var bold = false
+    var italic = false
+
+    init(_ names: [String]) {
+        guard let first = names.first?.lowercased() else { return }
+        bold = ["bold", "semibold", "black", "heavy", "extrabold"].contains { first.contains($0) }
+        italic = first.contains("italic") || first.contains("oblique")
+        if first.contains("serif") && !first.contains("sans") { family = "DejaVu Serif" }
+    }
+}

@@ -1,0 +1,224 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapStyle
+import MapTiles
+
+/// Draws a vector tile as a MapLibre style says: background, fill, line, circle and
+/// fill-extrusion (flat) layers into the tile's pixels; symbol layers become labels, placed
+/// later for the whole view (`LabelsLayer`), so no name is cut at a tile's edge.
+///
+/// MapLibre's zoom counts 512-point tiles: its zoom z is Meridian's z + 1 (256-point tiles), so
+/// a tile of zoom z is drawn with the style at z − 1, and widths in the style's pixels are points.
+struct StyledTilePainter {
+    let style: MapStyle
+
+    /// The tile's geometry in device pixels: `dataTile`'s units mapped onto `tile`'s square.
+    struct Frame {
+        let tile: TileID
+        let dataTile: TileID
+        let pixels: Double
+        /// Device pixels per point.
+        let k: Double
+        let originX: Double, originY: Double
+        /// Device pixels per 4096th of the data tile.
+        let scale: Double
+
+        init(tile: TileID, dataTile: TileID, pixelSize: Int) {
+            self.tile = tile; self.dataTile = dataTile
+            pixels = Double(pixelSize)
+            k = pixels / 256
+            let d = max(tile.z - dataTile.z, 0)
+            let span = 4096.0 / Double(1 << min(d, 30))
+            originX = Double(tile.x - (dataTile.x << d)) * span
+            originY = Double(tile.y - (dataTile.y << d)) * span
+            scale = pixels / span
+        }
+
+        func x(_ p: VectorTile.Point, _ ext: Double) -> Double { (Double(p.x) / ext - originX) * scale }
+        func y(_ p: VectorTile.Point, _ ext: Double) -> Double { (Double(p.y) / ext - originY) * scale }
+
+        /// Whether a part can touch the tile (`margin` device pixels around it).
+        func touches(_ part: [VectorTile.Point], _ ext: Double, margin: Double) -> Bool {
+            var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
+            for p in part { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
+            let lo = -margin, hi = pixels + margin
+            return !(x(VectorTile.Point(x: maxX, y: 0), ext) < lo || x(VectorTile.Point(x: minX, y: 0), ext) > hi
+                     || y(VectorTile.Point(x: 0, y: maxY), ext) < lo || y(VectorTile.Point(x: 0, y: minY), ext) > hi)
+        }
+    }
+
+    /// Paints `vt` onto `canvas` for `tile`; returns the labels its symbol layers ask for.
+    func paint(_ vt: VectorTile, onto canvas: CairoCanvas, frame: Frame) -> [PlaceLabel] {
+        let zoom = Double(frame.tile.z) - 1
+        var labels: [PlaceLabel] = []
+        var byName: [String: VectorTile.Layer] = [:]
+        for l in vt.layers where byName[l.name] == nil { byName[l.name] = l }
+        for (order, layer) in style.layers.enumerated() where layer.isShown(atZoom: zoom) {
+            if layer.type == .background {
+                let c = EvaluationContext(zoom: zoom)
+                if let color = layer.color("background-color", c) {
+                    canvas.fill(color.withAlpha(color.a * clamp01(layer.number("background-opacity", c))))
+                }
+                continue
+            }
+            guard let name = layer.sourceLayer, let data = byName[name], !data.features.isEmpty else { continue }
+            switch layer.type {
+            case .fill, .fillExtrusion: fill(layer, data, canvas, frame, zoom)
+            case .line: line(layer, data, canvas, frame, zoom)
+            case .circle: circles(layer, data, canvas, frame, zoom)
+            case .symbol: labels += symbols(layer, order: order, data, frame, zoom)
+            default: continue
+            }
+        }
+        return labels
+    }
+
+    func clamp01(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 1 }
+
+    /// Adds `f`'s parts that touch the tile to the current path, moved `offset` device pixels
+    /// to the right of their direction (a style's line-offset).
+    @discardableResult
+    private func path(_ f: VectorTile.Feature, _ ext: Double, _ frame: Frame, _ cr: OpaquePointer, closed: Bool, margin: Double,
+                      offset: Double = 0) -> Bool {
+        var any = false
+        for part in f.parts where part.count >= 2 && frame.touches(part, ext, margin: margin) {
+            any = true
+            var points = part.map { (x: frame.x($0, ext), y: frame.y($0, ext)) }
+            if offset != 0 { points = Self.offset(points, by: offset) }
+            cairo_move_to(cr, points[0].x, points[0].y)
+            for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+            if closed { cairo_close_path(cr) }
+        }
+        return any
+    }
+
+    /// The line parallel to `points` at `d` to the right of its direction (y points down): each
+    /// vertex moved along the mean of its segments' normals, lengthened to keep the distance
+    /// at a bend (at most twice, as a miter limit).
+    static func offset(_ points: [(x: Double, y: Double)], by d: Double) -> [(x: Double, y: Double)] {
+        func normal(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> (x: Double, y: Double)? {
+            let dx = b.x - a.x, dy = b.y - a.y, l = (dx * dx + dy * dy).squareRoot()
+            return l > 1e-9 ? (-dy / l, dx / l) : nil
+        }
+        var out = points
+        for i in points.indices {
+            let before = i > 0 ? normal(points[i - 1], points[i]) : nil
+            let after = i + 1 < points.count ? normal(points[i], points[i + 1]) : nil
+            guard let n0 = before ?? after, let n1 = after ?? before else { continue }
+            var nx = n0.x + n1.x, ny = n0.y + n1.y
+            let l = (nx * nx + ny * ny).squareRoot()
+            guard l > 1e-9 else { continue }
+            nx /= l; ny /= l
+            let cosHalf = max(nx * n0.x + ny * n0.y, 0.5)
+            out[i] = (points[i].x + nx * d / cosHalf, points[i].y + ny * d / cosHalf)
+        }
+        return out
+    }
+
+    private func fill(_ layer: StyleLayer, _ data: VectorTile.Layer, _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
+        let cr = canvas.context
+        let ext = Double(data.extent) / 4096
+        let extrusion = layer.type == .fillExtrusion
+        let colorName = extrusion ? "fill-extrusion-color" : "fill-color"
+        let opacityName = extrusion ? "fill-extrusion-opacity" : "fill-opacity"
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        // Features of one look are filled as one path: a city tile has thousands of buildings.
+        var batch: (color: Color, outline: Color?)?
+        func flush() {
+            guard let b = batch else { return }
+            canvas.setColor(b.color)
+            if let o = b.outline {
+                cairo_fill_preserve(cr)
+                canvas.setColor(o)
+                cairo_set_line_width(cr, 1)
+                cairo_stroke(cr)
+            } else {
+                cairo_fill(cr)
+            }
+            batch = nil
+        }
+        for f in data.features where f.type == .polygon {
+            let c = EvaluationContext(zoom: zoom, feature: f)
+            guard layer.matches(c), let base = layer.color(colorName, c) else { continue }
+            let color = base.withAlpha(base.a * clamp01(layer.number(opacityName, c)))
+            guard color.a > 0 else { continue }
+            let outline = extrusion ? nil : layer.color("fill-outline-color", c).map { $0.withAlpha($0.a * clamp01(layer.number(opacityName, c))) }
+            if let b = batch, b.color != color || b.outline != outline { flush() }
+            if path(f, ext, frame, cr, closed: true, margin: 2) { batch = (color, outline) }
+        }
+        flush()
+        cairo_new_path(cr)
+    }
+
+    private func line(_ layer: StyleLayer, _ data: VectorTile.Layer, _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
+        let cr = canvas.context
+        let ext = Double(data.extent) / 4096
+        for f in data.features where f.type == .lineString || f.type == .polygon {
+            let c = EvaluationContext(zoom: zoom, feature: f)
+            guard layer.matches(c), let base = layer.color("line-color", c) else { continue }
+            let color = base.withAlpha(base.a * clamp01(layer.number("line-opacity", c)))
+            let width = max(0, min(layer.number("line-width", c), 200)) * frame.k
+            let gap = max(0, min(layer.number("line-gap-width", c), 200)) * frame.k
+            guard color.a > 0, width > 0 else { continue }
+            let offset = max(-200, min(layer.number("line-offset", c), 200)) * frame.k
+            // A gap width makes two lines, one either side of the gap (MapLibre's way of
+            // drawing a road's casing around it).
+            let sides = gap > 0 ? [offset - (gap + width) / 2, offset + (gap + width) / 2] : [offset]
+            // A wide line's caps reach beyond the tile's square: draw what lies that near.
+            let margin = width + gap + abs(offset) + 2
+            var any = false
+            for d in sides { any = path(f, ext, frame, cr, closed: f.type == .polygon, margin: margin, offset: d) || any }
+            guard any else { continue }
+            cairo_set_line_cap(cr, cap(layer.string("line-cap", c)))
+            cairo_set_line_join(cr, join(layer.string("line-join", c)))
+            let dashes = (layer.numbers("line-dasharray", c) ?? []).filter { $0.isFinite && $0 >= 0 }.prefix(16)
+            if dashes.count >= 2, dashes.contains(where: { $0 > 0 }) {
+                // Dash lengths are in line widths (at least a device pixel each).
+                let unit = max(width, frame.k)
+                let scaled = dashes.map { max($0 * unit, 0.01) }
+                cairo_set_dash(cr, scaled, Int32(scaled.count), 0)
+            }
+            canvas.setColor(color)
+            cairo_set_line_width(cr, width)
+            cairo_stroke(cr)
+            cairo_set_dash(cr, nil, 0, 0)
+        }
+        cairo_new_path(cr)
+    }
+
+    private func circles(_ layer: StyleLayer, _ data: VectorTile.Layer, _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
+        let cr = canvas.context
+        let ext = Double(data.extent) / 4096
+        for f in data.features where f.type == .point {
+            let c = EvaluationContext(zoom: zoom, feature: f)
+            guard layer.matches(c) else { continue }
+            let r = max(0, min(layer.number("circle-radius", c), 100)) * frame.k
+            let opacity = clamp01(layer.number("circle-opacity", c))
+            let stroke = max(0, min(layer.number("circle-stroke-width", c), 50)) * frame.k
+            for part in f.parts { for p in part {
+                let x = frame.x(p, ext), y = frame.y(p, ext)
+                guard x > -r - stroke, y > -r - stroke, x < frame.pixels + r + stroke, y < frame.pixels + r + stroke else { continue }
+                cairo_new_path(cr)
+                cairo_arc(cr, x, y, r, 0, 2 * .pi)
+                if let fill = layer.color("circle-color", c) { canvas.setColor(fill.withAlpha(fill.a * opacity)); cairo_fill_preserve(cr) }
+                if stroke > 0, let sc = layer.color("circle-stroke-color", c) {
+                    canvas.setColor(sc.withAlpha(sc.a * clamp01(layer.number("circle-stroke-opacity", c))))
+                    cairo_set_line_width(cr, stroke)
+                    cairo_stroke(cr)
+                }
+                cairo_new_path(cr)
+            } }
+        }
+    }
+
+    private func cap(_ s: String?) -> cairo_line_cap_t {
+        switch s { case "round": return CAIRO_LINE_CAP_ROUND; case "square": return CAIRO_LINE_CAP_SQUARE; default: return CAIRO_LINE_CAP_BUTT }
+    }
+
+    private func join(_ s: String?) -> cairo_line_join_t {
+        switch s { case "round": return CAIRO_LINE_JOIN_ROUND; case "bevel": return CAIRO_LINE_JOIN_BEVEL; default: return CAIRO_LINE_JOIN_MITER }
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import CSQLite
+import Dispatch
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapGraphics
+import MapTiles
+import MapWindow
+import Platform
+
+/// Street maps (`--vector FILE.mbtiles`, an OpenMapTiles-schema extract drawn with the
+/// built-in style): rasterizing its densest tiles, start-up to a fully drawn street view, the
+/// zoom script over it, and memory after many tiles.
+extension Bench {
+    func vectorRows(_ path: String) throws -> [Row] {
+        let src = try MBTilesSource(path: path, vectorTileSize: 512)
+        let style = try StyleChoice().style()
+        let dense = try densestTile(src)
+        var rows: [Row] = []
+        // The densest stored tile drawn where it is shown at 1:1 (one zoom deeper, as 512-point
+        // tiles are), and eight zooms over it; each from cold (decoding included).
+        let center = dense.mapRect.center
+        for (label, z) in [("z\(dense.z + 1)", dense.z + 1), ("z\(dense.z + 4) over-zoomed", dense.z + 4)] {
+            for ratio in [1.0, 2.0] {
+                var times: [Double] = []
+                let shown = TileID(containing: WebMercator.unproject(center), zoom: z)
+                let around = (-1...1).flatMap { dy in (-1...1).map { dx in TileID(z: z, x: shown.x + dx, y: shown.y + dy) } }
+                for _ in 0..<4 { for t in around {
+                    guard case let .vector(data, dataTile)? = try src.payload(for: t) else { continue }
+                    let painter = VectorTilePainter(mapStyle: style)
+                    let start = DispatchTime.now()
+                    _ = try painter.paint(t, data: data, dataTile: dataTile, pixelSize: TileRasterizer.tilePixels(pixelRatio: ratio))
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+                } }
+                let name = "street map: dense \(label) tile raster at \(Int(ratio))×"
+                rows += [Row(name: name + " p50", value: FrameStats.percentile(times, 50) * 1000, unit: "ms", target: ""),
+                         Row(name: name + " p99", value: FrameStats.percentile(times, 99) * 1000, unit: "ms", target: ratio == 1 ? "≤ 15 ms" : "≤ 40 ms")]
+            }
+        }
+        let at = WebMercator.unproject(center)
+        rows.append(Row(name: "street map: start to fully drawn z15 1280×800 (median of 3)",
+                        value: try vectorStart(path, at: at) * 1000, unit: "ms", target: "≤ 300 ms"))
+        rows += try vectorWindowRows(path, at: at)
+        return rows
+    }
+
+    /// The stored tile with the most bytes at the file's deepest zoom.
+    private func densestTile(_ src: MBTilesSource) throws -> TileID {
+        let z = src.dataZoomRange.upperBound
+        let rows = try src.database.rows("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ? ORDER BY length(tile_data) DESC LIMIT 1",
+                                         [.int(Int64(z))]) { (Int(sqlite3_column_int64($0, 0)), Int(sqlite3_column_int64($0, 1))) }
+        guard let (x, row) = rows.first else { throw ValidationError("\(src.database.path): no tiles at z\(z)") }
+        return TileID(z: z, x: x, y: (1 << z) - 1 - row)
+    }
+
+    private func vectorStart(_ path: String, at: Coordinate) throws -> Double {
+        let state = "/tmp/meridian-bench-\(getpid())-vector"
+        defer { _ = rmdir(state + "/meridian"); _ = rmdir(state) }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = state
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let start = MonotonicClock.now
+            let status = try spawnAndWait(Resources.executablePath, ["--tiles", path, "--renderer", renderer.rawValue,
+                                                                    "--center", "\(at.latitude),\(at.longitude)", "--zoom", "15",
+                                                                    "--size", "1280x800", "--no-location", "--exit-when-drawn"], env: env)
+            guard status == 0 else { throw ValidationError("street-map start-up run failed (status \(status))") }
+            times.append(MonotonicClock.now - start)
+        }
+        return times.sorted()[1]
+    }
+
+    /// The zoom script (z3 → z12 → z3, shifted to street zooms: z8 → z17 → z8) over the street
+    /// map, then a walk across it at z16 until 1,000 tiles were drawn: memory after.
+    private func vectorWindowRows(_ path: String, at: Coordinate) throws -> [Row] {
+        let window = try SDLWindow(title: "Meridian bench", width: 1280, height: 800, renderer: renderer)
+        let counted = CountingSource(try MapSources.source(path, pixelRatio: window.pixelRatio))
+        let made = try MapSources.tiles(over: counted.inner)
+        var start = Camera(center: WebMercator.project(at), zoom: 8, viewportSize: window.size)
+        start.setZoom(8)
+        let scene = makeScene(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
+        let host = try MapHost(window: window, state: scene, source: counted, under: made.under, painter: made.painter)
+        quit(after: 1)
+        host.run()
+        let run = streetZoomScript(host, from: start, around: at)
+        var cam = start
+        cam.setZoom(16)
+        var step = 0
+        while counted.count < 1000, step < 200 {
+            cam.setCenter(WebMercator.project(Coordinate(latitude: at.latitude + 0.004 * Double(step / 10 - 5), longitude: at.longitude + 0.008 * Double(step % 10 - 5))))
+            host.controller.camera = cam
+            quit(after: 0.3)
+            host.run()
+            step += 1
+        }
+        quit(after: 1)
+        host.run()
+        return frameRows("street map: zoom script z8–z17:", run, period: host.clock.period, withIntervals: true)
+            + [Row(name: "street map: RSS after \(counted.count) tiles drawn", value: Double(FileIO.residentBytes()) / 1_048_576, unit: "MiB", target: "≤ 150 MiB")]
+    }
+
+    private func streetZoomScript(_ host: MapHost, from start: Camera, around center: Coordinate) -> (stats: FrameStats, processCPU: Double) {
+        host.resetStats()
+        let before = cpuSeconds()
+        var t0: Double?
+        let duration = seconds
+        host.script = { t in
+            if t0 == nil { t0 = t }
+            let e = t - t0!
+            guard e <= duration else { return nil }
+            var cam = start
+            cam.setZoom(8 + 9 * (1 - cos(2 * .pi * e / duration)) / 2)
+            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + 0.004 * e / duration, longitude: center.longitude + 0.008 * e / duration)))
+            return cam
+        }
+        host.run()
+        return (host.stats, cpuSeconds() - before)
+    }
+}
+
+/// A source that counts the tiles asked of it.
+final class CountingSource: TileSource, @unchecked Sendable {
+    let inner: TileSource
+    private let lock = Lock()
+    private var asked = 0
+    init(_ inner: TileSource) { self.inner = inner }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return asked }
+    var name: String { inner.name }
+    var zoomRange: ClosedRange<Int> { inner.zoomRange }
+    var attribution: String { inner.attribution }
+    func payload(for tile: TileID) throws -> TilePayload? {
+        lock.lock(); asked += 1; lock.unlock()
+        return try inner.payload(for: tile)
+    }
+}

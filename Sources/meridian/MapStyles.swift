@@ -1,0 +1,77 @@
+import FoundationEssentials
+import MapCore
+import MapGraphics
+import MapStyle
+import Platform
+
+/// Which MapLibre style draws street maps (OpenMapTiles-schema vector tiles): the built-in
+/// one (light or dark) or a style file the user names. Each style is read once; what it
+/// leaves out is said once, on stderr.
+struct StyleChoice: Equatable, Sendable {
+    /// A style JSON file (`--style`), nil for the built-in style.
+    var path: String?
+    var dark = false
+
+    /// The built-in style's file in Resources.
+    var builtInName: String { dark ? "styles/streets-dark.json" : "styles/streets.json" }
+
+    /// Dark also where the desktop prefers dark (the settings portal), for the built-in style.
+    func followingDesktop() -> StyleChoice {
+        var c = self
+        if path == nil, !dark { c.dark = Self.desktopPrefersDark }
+        return c
+    }
+
+    /// Asked once, when a window first needs it.
+    private static let desktopPrefersDark = DesktopColorScheme.prefersDark()
+
+    func style() throws -> MapStyle {
+        try MapStyles.shared.style(for: self)
+    }
+}
+
+/// The styles read so far, by choice.
+final class MapStyles: @unchecked Sendable {
+    static let shared = MapStyles()
+    private let lock = Lock()
+    private var loaded: [String: MapStyle] = [:]
+
+    func style(for choice: StyleChoice) throws -> MapStyle {
+        let path: String
+        if let p = choice.path { path = p } else {
+            guard let url = Resources.url(choice.builtInName) else {
+                throw TileSourceStyleError("the built-in street style is missing (looked in: \(Resources.candidates(choice.builtInName).map(\.path).joined(separator: ", ")))")
+            }
+            path = url.path
+        }
+        lock.lock()
+        if let s = loaded[path] { lock.unlock(); return s }
+        lock.unlock()
+        let style: MapStyle
+        do {
+            style = try MapStyle(json: try FileIO.read(path, limit: 16 << 20))
+        } catch {
+            throw TileSourceStyleError("\(path): \(error)")
+        }
+        let skipped = style.notices
+        if !skipped.isEmpty {
+            FileIO.printError("meridian: \(path): \(skipped.count) style layer\(skipped.count == 1 ? "" : "s") not drawn:")
+            for n in skipped.prefix(20) { FileIO.printError("  " + n) }
+        }
+        lock.lock()
+        loaded[path] = style
+        lock.unlock()
+        return style
+    }
+
+    /// The colour a style paints where there is nothing else (its background at z10).
+    static func background(of style: MapStyle) -> Color? {
+        guard let bg = style.layers.first(where: { $0.type == .background }) else { return nil }
+        return bg.color("background-color", EvaluationContext(zoom: 10))
+    }
+}
+
+struct TileSourceStyleError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
