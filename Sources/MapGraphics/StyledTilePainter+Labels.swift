@@ -17,6 +17,11 @@ extension StyledTilePainter {
         let bounds = frame.tile.mapRect
         func mapPoint(_ p: VectorTile.Point) -> MapPoint { MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit) }
         var out: [PlaceLabel] = []
+        // Lines to label, by what they say and how: a street comes as many ways, joined
+        // where they meet before a place for its name is looked for (MapLibre's mergeLines).
+        struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double }
+        var lines: [LineKey: [[VectorTile.Point]]] = [:]
+        var keys: [LineKey] = []
         for f in data.features {
             let c = EvaluationContext(zoom: zoom, feature: f)
             guard layer.matches(c), var text = layer.text(c).map(Self.trimmed), !text.isEmpty else { continue }
@@ -33,21 +38,9 @@ extension StyledTilePainter {
             let rank = order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey, 0), 99_999) : 0))
             let placement = layer.string("symbol-placement", c) ?? "point"
             if placement != "point", f.type == .lineString || f.type == .polygon {
-                let spacing = max(layer.number("symbol-spacing", c), 40)
-                for part in f.parts where part.count >= 2 {
-                    // Only the stretch over this tile (and a little around it): an over-zoomed
-                    // tile's data reaches far beyond it.
-                    let line = part.map(mapPoint)
-                    let reach = bounds.size.width * 0.5
-                    let area = MapRect(x: bounds.minX - reach, y: bounds.minY - reach, width: bounds.size.width + 2 * reach,
-                                       height: bounds.size.height + 2 * reach)
-                    for piece in Clip.line(line, to: area) where piece.count >= 2 {
-                        // Each piece is labelled once, by the tile holding its middle.
-                        guard bounds.contains(Self.midpoint(piece)) else { continue }
-                        out.append(PlaceLabel(name: text, point: piece[0], rank: rank, style: style,
-                                              placement: .line(piece, spacing: spacing)))
-                    }
-                }
+                let key = LineKey(text: text, style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40))
+                if lines[key] == nil { keys.append(key) }
+                lines[key, default: []] += f.parts.filter { $0.count >= 2 }
                 continue
             }
             guard let at = Self.anchorPoint(f, mapPoint), bounds.contains(at) else { continue }
@@ -57,6 +50,45 @@ extension StyledTilePainter {
             let dy = offset.count > 1 && offset[1].isFinite ? min(max(offset[1], -20), 20) : 0
             out.append(PlaceLabel(name: text, point: at, rank: rank, style: style,
                                   placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size))))
+        }
+        // Only the stretch over this tile (and a little around it): an over-zoomed tile's data
+        // reaches far beyond it. Each piece is labelled once, by the tile holding its middle.
+        let reach = bounds.size.width * 0.5
+        let area = MapRect(x: bounds.minX - reach, y: bounds.minY - reach, width: bounds.size.width + 2 * reach,
+                           height: bounds.size.height + 2 * reach)
+        for key in keys {
+            for line in Self.joined(lines[key] ?? []) {
+                for piece in Clip.line(line.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
+                    out.append(PlaceLabel(name: key.text, point: piece[0], rank: key.rank, style: key.style,
+                                          placement: .line(piece, spacing: key.spacing)))
+                }
+            }
+        }
+        return out
+    }
+
+    /// `parts` joined wherever one ends where another starts or ends (at most a few hundred
+    /// parts of one name in a tile, so the quadratic search stays small; beyond that, as they are).
+    static func joined(_ parts: [[VectorTile.Point]]) -> [[VectorTile.Point]] {
+        guard parts.count > 1, parts.count <= 512 else { return parts }
+        var pool = parts
+        var out: [[VectorTile.Point]] = []
+        while var line = pool.popLast() {
+            var grew = true
+            while grew {
+                grew = false
+                for (i, p) in pool.enumerated() {
+                    if p[0] == line[line.count - 1] { line += p.dropFirst() }
+                    else if p[p.count - 1] == line[line.count - 1] { line += p.reversed().dropFirst() }
+                    else if p[p.count - 1] == line[0] { line = p + line.dropFirst() }
+                    else if p[0] == line[0] { line = p.reversed() + line.dropFirst() }
+                    else { continue }
+                    pool.remove(at: i)
+                    grew = true
+                    break
+                }
+            }
+            out.append(line)
         }
         return out
     }

@@ -50,10 +50,12 @@ extension LabelPlacer {
     func placeAlong(_ c: PlaceLabel, path: [MapPoint], spacing: Double, camera: Camera, sprites: SpriteAvailability,
                     area: ScreenRect, taken: inout RectGrid, named: inout [String: [ScreenPoint]]) -> [PlacedLabel] {
         guard path.count >= 2, case let .styled(look) = c.style else { return [] }
-        var pts = path.map { camera.screenPoint(for: $0) }
+        let forward = path.map { camera.screenPoint(for: $0) }
         var lengths = [0.0]
-        lengths.reserveCapacity(pts.count)
-        for i in 1..<pts.count { lengths.append(lengths[i - 1] + hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y)) }
+        lengths.reserveCapacity(forward.count)
+        for i in 1..<forward.count {
+            lengths.append(lengths[i - 1] + hypot(forward[i].x - forward[i - 1].x, forward[i].y - forward[i - 1].y))
+        }
         let total = lengths[lengths.count - 1]
         let letters = Self.letters(c, camera: camera, sprites: sprites)
         let width = letters.reduce(0) { $0 + $1.advance }
@@ -64,33 +66,34 @@ extension LabelPlacer {
             var s = step / 2
             while s < total, anchors.count < 64 { anchors.append(s); s += step }
         }
-        // Text reads left to right: a line drawn westwards is read from its other end.
-        if pts[pts.count - 1].x < pts[0].x {
-            pts.reverse()
-            lengths = lengths.reversed().map { total - $0 }
-            anchors = anchors.map { total - $0 }
-        }
+        // Text reads left to right: where the line runs westwards under the label, the label
+        // is set on it from its other end.
+        let backward = Array(forward.reversed())
+        let backLengths = lengths.reversed().map { total - $0 }
         let height = look.size * 1.2 + 2 * look.haloWidth
         let ready = letters.allSatisfy(\.ready)
         var out: [PlacedLabel] = []
         // The same name no nearer than this to itself.
         let apart = max(step * 0.6, width)
-        var cursor = 0
-        for a in anchors {
+        for anchor in anchors {
+            guard anchor - width / 2 >= 0, anchor + width / 2 <= total else { continue }
+            var cursor = 0
+            let west = Self.point(at: anchor + width / 2, forward, lengths, &cursor).x < Self.point(at: anchor - width / 2, forward, lengths, &cursor).x
+            let (pts, lens, a) = west ? (backward, backLengths, total - anchor) : (forward, lengths, anchor)
             let start = a - width / 2
-            guard start >= 0, start + width <= total else { continue }
-            let here = Self.point(at: a, pts, lengths, &cursor)
+            cursor = 0
+            let here = Self.point(at: a, pts, lens, &cursor)
             guard !(named[c.name] ?? []).contains(where: { hypot($0.x - here.x, $0.y - here.y) < apart }) else { continue }
             var glyphs: [PlacedLabel.Glyph] = []
             var boxes: [ScreenRect] = []
             var offset = start, lastAngle: Double?, lastTurn = 0.0, fits = true
-            var cursor = 0
+            cursor = 0
             for l in letters {
                 // Each letter sits on the chord between where it starts and ends on the line,
                 // so a line with many short wiggles (a mapped kerb) still carries text.
-                let a0 = Self.point(at: offset, pts, lengths, &cursor)
-                let mid = Self.point(at: offset + l.advance / 2, pts, lengths, &cursor)
-                let a1 = Self.point(at: offset + l.advance, pts, lengths, &cursor)
+                let a0 = Self.point(at: offset, pts, lens, &cursor)
+                let mid = Self.point(at: offset + l.advance / 2, pts, lens, &cursor)
+                let a1 = Self.point(at: offset + l.advance, pts, lens, &cursor)
                 offset += l.advance
                 let angle = l.advance > 0.5 ? atan2(a1.y - a0.y, a1.x - a0.x) : (lastAngle ?? atan2(a1.y - a0.y, a1.x - a0.x))
                 if let last = lastAngle {
