@@ -22,7 +22,8 @@ extension StyledTilePainter {
         struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double }
         var lines: [LineKey: [[VectorTile.Point]]] = [:]
         var keys: [LineKey] = []
-        for f in data.features {
+        for var f in data.features {
+            Self.fillInNames(&f)
             let c = EvaluationContext(zoom: zoom, feature: f)
             guard layer.matches(c), var text = layer.text(c).map(Self.trimmed), !text.isEmpty else { continue }
             switch layer.string("text-transform", c) {
@@ -91,6 +92,15 @@ extension StyledTilePainter {
             out.append(line)
         }
         return out
+    }
+
+    /// Tiles name things under different keys (tilemaker writes name:latin, others name and
+    /// name_en) and styles ask for one of them: a name missing under one key is taken from
+    /// another, so every style finds the names.
+    static func fillInNames(_ f: inout VectorTile.Feature) {
+        let p = f.properties
+        guard let any = p["name"] ?? p["name:latin"] ?? p["name_en"] ?? p["name:en"] else { return }
+        for key in ["name", "name:latin"] where p[key] == nil { f.properties[key] = any }
     }
 
     /// The point halfway along a line.

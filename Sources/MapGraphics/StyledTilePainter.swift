@@ -124,6 +124,10 @@ struct StyledTilePainter {
         let extrusion = layer.type == .fillExtrusion
         let colorName = extrusion ? "fill-extrusion-color" : "fill-color"
         let opacityName = extrusion ? "fill-extrusion-opacity" : "fill-opacity"
+        // A pattern is not drawn; a layer with a pattern and no colour of its own would be
+        // filled with the default black, so it is left out.
+        let pattern = extrusion ? "fill-extrusion-pattern" : "fill-pattern"
+        guard layer.paint[pattern] == nil || layer.paint[colorName] != nil else { return }
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         // Features of one look are filled as one path: a city tile has thousands of buildings.
         var batch: (color: Color, outline: Color?)?
