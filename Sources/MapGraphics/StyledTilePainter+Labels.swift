@@ -10,7 +10,7 @@ import Platform
 /// colours, halo, spacing, wrapping), and where it goes — at a point (anchor and offset) or
 /// along a line (street names). Icons are left out; the text stands alone.
 extension StyledTilePainter {
-    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
+    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ features: [Int], _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
         let ext = Double(data.extent)
         let origin = frame.dataTile.mapRect
         let unit = origin.size.width / ext
@@ -22,16 +22,18 @@ extension StyledTilePainter {
         struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double }
         var lines: [LineKey: [[VectorTile.Point]]] = [:]
         var keys: [LineKey] = []
-        for var f in data.features {
-            Self.fillInNames(&f)
+        // The look is worked out once when no part of it depends on the feature.
+        let sharedLook = Self.lookProperties.allSatisfy(layer.isFeatureConstant) ? Self.look(layer, EvaluationContext(zoom: zoom)) : nil
+        for i in features {
+            let f = data.features[i]
             let c = EvaluationContext(zoom: zoom, feature: f)
-            guard layer.matches(c), var text = layer.text(c).map(Self.trimmed), !text.isEmpty else { continue }
+            guard var text = layer.text(c).map(Self.trimmed), !text.isEmpty else { continue }
             switch layer.string("text-transform", c) {
             case "uppercase": text = text.uppercased()
             case "lowercase": text = text.lowercased()
             default: break
             }
-            let look = Self.look(layer, c)
+            let look = sharedLook ?? Self.look(layer, c)
             let style = TextStyle.styled(look)
             // Later layers are drawn above and placed first, as in MapLibre; a lower
             // symbol-sort-key goes first within a layer.
@@ -94,15 +96,6 @@ extension StyledTilePainter {
         return out
     }
 
-    /// Tiles name things under different keys (tilemaker writes name:latin, others name and
-    /// name_en) and styles ask for one of them: a name missing under one key is taken from
-    /// another, so every style finds the names.
-    static func fillInNames(_ f: inout VectorTile.Feature) {
-        let p = f.properties
-        guard let any = p["name"] ?? p["name:latin"] ?? p["name_en"] ?? p["name:en"] else { return }
-        for key in ["name", "name:latin"] where p[key] == nil { f.properties[key] = any }
-    }
-
     /// The point halfway along a line.
     static func midpoint(_ line: [MapPoint]) -> MapPoint {
         var total = 0.0
@@ -143,6 +136,9 @@ extension StyledTilePainter {
         }
         return map(first)
     }
+
+    static let lookProperties = ["text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-letter-spacing",
+                                 "text-max-width", "symbol-placement"]
 
     /// The label's look from the layer's text properties.
     static func look(_ layer: StyleLayer, _ c: EvaluationContext) -> LabelLook {

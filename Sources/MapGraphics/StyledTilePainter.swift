@@ -37,6 +37,9 @@ struct StyledTilePainter {
             scale = pixels / span
         }
 
+        /// The tile's square in 4096ths of the data tile.
+        var square: (x: Double, y: Double, size: Double) { (originX, originY, pixels / scale) }
+
         func x(_ p: VectorTile.Point, _ ext: Double) -> Double { (Double(p.x) / ext - originX) * scale }
         func y(_ p: VectorTile.Point, _ ext: Double) -> Double { (Double(p.y) / ext - originY) * scale }
 
@@ -51,11 +54,9 @@ struct StyledTilePainter {
     }
 
     /// Paints `vt` onto `canvas` for `tile`; returns the labels its symbol layers ask for.
-    func paint(_ vt: VectorTile, onto canvas: CairoCanvas, frame: Frame) -> [PlaceLabel] {
+    func paint(_ prepared: PreparedTile, onto canvas: CairoCanvas, frame: Frame) -> [PlaceLabel] {
         let zoom = Double(frame.tile.z) - 1
         var labels: [PlaceLabel] = []
-        var byName: [String: VectorTile.Layer] = [:]
-        for l in vt.layers where byName[l.name] == nil { byName[l.name] = l }
         for (order, layer) in style.layers.enumerated() where layer.isShown(atZoom: zoom) {
             if layer.type == .background {
                 let c = EvaluationContext(zoom: zoom)
@@ -64,12 +65,24 @@ struct StyledTilePainter {
                 }
                 continue
             }
-            guard let name = layer.sourceLayer, let data = byName[name], !data.features.isEmpty else { continue }
+            guard let name = layer.sourceLayer, let li = prepared.layerIndex[name] else { continue }
+            let data = prepared.tile.layers[li]
+            // How far beyond the tile a feature may lie and still show in it, in device
+            // pixels: a wide line's edge, a street name running on past the tile's edge.
+            let reach: Double
             switch layer.type {
-            case .fill, .fillExtrusion: fill(layer, data, canvas, frame, zoom)
-            case .line: line(layer, data, canvas, frame, zoom)
-            case .circle: circles(layer, data, canvas, frame, zoom)
-            case .symbol: labels += symbols(layer, order: order, data, frame, zoom)
+            case .line: reach = 160 * frame.k
+            case .symbol: reach = (layer.string("symbol-placement", EvaluationContext(zoom: zoom)) ?? "point") == "point" ? 0 : frame.pixels * 0.5
+            case .circle: reach = 64 * frame.k
+            default: reach = 2
+            }
+            let features = prepared.features(layer: li, style: layer, styleIndex: order, zoom: zoom, square: frame.square, margin: reach / frame.scale)
+            guard !features.isEmpty else { continue }
+            switch layer.type {
+            case .fill, .fillExtrusion: fill(layer, data, features, canvas, frame, zoom)
+            case .line: line(layer, data, features, canvas, frame, zoom)
+            case .circle: circles(layer, data, features, canvas, frame, zoom)
+            case .symbol: labels += symbols(layer, order: order, data, features, frame, zoom)
             default: continue
             }
         }
@@ -118,7 +131,7 @@ struct StyledTilePainter {
         return out
     }
 
-    private func fill(_ layer: StyleLayer, _ data: VectorTile.Layer, _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
+    private func fill(_ layer: StyleLayer, _ data: VectorTile.Layer, _ features: [Int], _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
         let cr = canvas.context
         let ext = Double(data.extent) / 4096
         let extrusion = layer.type == .fillExtrusion
@@ -144,12 +157,19 @@ struct StyledTilePainter {
             }
             batch = nil
         }
-        for f in data.features where f.type == .polygon {
-            let c = EvaluationContext(zoom: zoom, feature: f)
-            guard layer.matches(c), let base = layer.color(colorName, c) else { continue }
-            let color = base.withAlpha(base.a * clamp01(layer.number(opacityName, c)))
-            guard color.a > 0 else { continue }
-            let outline = extrusion ? nil : layer.color("fill-outline-color", c).map { $0.withAlpha($0.a * clamp01(layer.number(opacityName, c))) }
+        func look(_ c: EvaluationContext) -> (color: Color, outline: Color?)? {
+            guard let base = layer.color(colorName, c) else { return nil }
+            let opacity = clamp01(layer.number(opacityName, c))
+            let color = base.withAlpha(base.a * opacity)
+            guard color.a > 0 else { return nil }
+            return (color, extrusion ? nil : layer.color("fill-outline-color", c).map { $0.withAlpha($0.a * opacity) })
+        }
+        let constant = [colorName, opacityName, "fill-outline-color"].allSatisfy(layer.isFeatureConstant)
+        let shared = constant ? look(EvaluationContext(zoom: zoom)) : nil
+        if constant && shared == nil { return }
+        for i in features where data.features[i].type == .polygon {
+            let f = data.features[i]
+            guard let (color, outline) = shared ?? look(EvaluationContext(zoom: zoom, feature: f)) else { continue }
             if let b = batch, b.color != color || b.outline != outline { flush() }
             if path(f, ext, frame, cr, closed: true, margin: 2) { batch = (color, outline) }
         }
@@ -157,48 +177,76 @@ struct StyledTilePainter {
         cairo_new_path(cr)
     }
 
-    private func line(_ layer: StyleLayer, _ data: VectorTile.Layer, _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
+    /// How a line layer strokes one feature, in device pixels.
+    struct LinePaint: Equatable {
+        var color: Color
+        var width: Double
+        var gap: Double
+        var offset: Double
+        var dashes: [Double]
+        var cap: String?
+        var join: String?
+    }
+
+    func linePaint(_ layer: StyleLayer, _ c: EvaluationContext, _ frame: Frame) -> LinePaint? {
+        guard let base = layer.color("line-color", c) else { return nil }
+        let color = base.withAlpha(base.a * clamp01(layer.number("line-opacity", c)))
+        let width = max(0, min(layer.number("line-width", c), 200)) * frame.k
+        guard color.a > 0, width > 0 else { return nil }
+        let dashes = (layer.numbers("line-dasharray", c) ?? []).filter { $0.isFinite && $0 >= 0 }.prefix(16)
+        // Dash lengths are in line widths (at least a device pixel each).
+        let unit = max(width, frame.k)
+        return LinePaint(color: color, width: width, gap: max(0, min(layer.number("line-gap-width", c), 200)) * frame.k,
+                         offset: max(-200, min(layer.number("line-offset", c), 200)) * frame.k,
+                         dashes: dashes.count >= 2 && dashes.contains { $0 > 0 } ? dashes.map { max($0 * unit, 0.01) } : [],
+                         cap: layer.string("line-cap", c), join: layer.string("line-join", c))
+    }
+
+    static let lineProperties = ["line-color", "line-opacity", "line-width", "line-gap-width", "line-offset", "line-dasharray", "line-cap", "line-join"]
+
+    private func line(_ layer: StyleLayer, _ data: VectorTile.Layer, _ features: [Int], _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
         let cr = canvas.context
         let ext = Double(data.extent) / 4096
-        for f in data.features where f.type == .lineString || f.type == .polygon {
-            let c = EvaluationContext(zoom: zoom, feature: f)
-            guard layer.matches(c), let base = layer.color("line-color", c) else { continue }
-            let color = base.withAlpha(base.a * clamp01(layer.number("line-opacity", c)))
-            let width = max(0, min(layer.number("line-width", c), 200)) * frame.k
-            let gap = max(0, min(layer.number("line-gap-width", c), 200)) * frame.k
-            guard color.a > 0, width > 0 else { continue }
-            let offset = max(-200, min(layer.number("line-offset", c), 200)) * frame.k
-            // A gap width makes two lines, one either side of the gap (MapLibre's way of
-            // drawing a road's casing around it).
-            let sides = gap > 0 ? [offset - (gap + width) / 2, offset + (gap + width) / 2] : [offset]
-            // A wide line's caps reach beyond the tile's square: draw what lies that near.
-            let margin = width + gap + abs(offset) + 2
-            var any = false
-            for d in sides { any = path(f, ext, frame, cr, closed: f.type == .polygon, margin: margin, offset: d) || any }
-            guard any else { continue }
-            cairo_set_line_cap(cr, cap(layer.string("line-cap", c)))
-            cairo_set_line_join(cr, join(layer.string("line-join", c)))
-            let dashes = (layer.numbers("line-dasharray", c) ?? []).filter { $0.isFinite && $0 >= 0 }.prefix(16)
-            if dashes.count >= 2, dashes.contains(where: { $0 > 0 }) {
-                // Dash lengths are in line widths (at least a device pixel each).
-                let unit = max(width, frame.k)
-                let scaled = dashes.map { max($0 * unit, 0.01) }
-                cairo_set_dash(cr, scaled, Int32(scaled.count), 0)
-            }
-            canvas.setColor(color)
-            cairo_set_line_width(cr, width)
+        // Paint that does not vary by feature is worked out once for the tile, and features
+        // stroked alike are stroked as one path: a city tile holds thousands of ways.
+        let constant = Self.lineProperties.allSatisfy(layer.isFeatureConstant)
+        let shared = constant ? linePaint(layer, EvaluationContext(zoom: zoom), frame) : nil
+        if constant && shared == nil { return }
+        var pending: LinePaint?
+        func flush() {
+            guard let p = pending else { return }
+            cairo_set_line_cap(cr, cap(p.cap))
+            cairo_set_line_join(cr, join(p.join))
+            if !p.dashes.isEmpty { cairo_set_dash(cr, p.dashes, Int32(p.dashes.count), 0) }
+            canvas.setColor(p.color)
+            cairo_set_line_width(cr, p.width)
             cairo_stroke(cr)
             cairo_set_dash(cr, nil, 0, 0)
+            pending = nil
         }
+        for i in features where data.features[i].type == .lineString || data.features[i].type == .polygon {
+            let f = data.features[i]
+            guard let p = shared ?? linePaint(layer, EvaluationContext(zoom: zoom, feature: f), frame) else { continue }
+            if let q = pending, q != p { flush() }
+            // A gap width makes two lines, one either side of the gap (MapLibre's way of
+            // drawing a road's casing around it).
+            let sides = p.gap > 0 ? [p.offset - (p.gap + p.width) / 2, p.offset + (p.gap + p.width) / 2] : [p.offset]
+            // A wide line's caps reach beyond the tile's square: draw what lies that near.
+            let margin = p.width + p.gap + abs(p.offset) + 2
+            var any = false
+            for d in sides { any = path(f, ext, frame, cr, closed: f.type == .polygon, margin: margin, offset: d) || any }
+            if any { pending = p }
+        }
+        flush()
         cairo_new_path(cr)
     }
 
-    private func circles(_ layer: StyleLayer, _ data: VectorTile.Layer, _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
+    private func circles(_ layer: StyleLayer, _ data: VectorTile.Layer, _ features: [Int], _ canvas: CairoCanvas, _ frame: Frame, _ zoom: Double) {
         let cr = canvas.context
         let ext = Double(data.extent) / 4096
-        for f in data.features where f.type == .point {
+        for i in features where data.features[i].type == .point {
+            let f = data.features[i]
             let c = EvaluationContext(zoom: zoom, feature: f)
-            guard layer.matches(c) else { continue }
             let r = max(0, min(layer.number("circle-radius", c), 100)) * frame.k
             let opacity = clamp01(layer.number("circle-opacity", c))
             let stroke = max(0, min(layer.number("circle-stroke-width", c), 50)) * frame.k

@@ -17,7 +17,7 @@ public final class VectorTilePainter: @unchecked Sendable {
     /// The MapLibre style that draws the tiles; nil for the basemap's own look.
     public let mapStyle: MapStyle?
     private let lock = Lock()
-    private var decoded = LRUCache<TileID, VectorTile>(capacity: 64 << 20)
+    private var decoded = LRUCache<TileID, PreparedTile>(capacity: 64 << 20)
 
     public init(style: BasemapStyle = .standard) { self.style = style; mapStyle = nil }
 
@@ -25,23 +25,26 @@ public final class VectorTilePainter: @unchecked Sendable {
     public init(mapStyle: MapStyle) { style = .standard; self.mapStyle = mapStyle }
 
     /// The decoded tile for `data` (the bytes of `tile`), from the cache when possible.
-    public func decode(_ data: Data, tile: TileID) throws -> VectorTile {
+    public func decode(_ data: Data, tile: TileID) throws -> VectorTile { try prepared(data, tile: tile).tile }
+
+    func prepared(_ data: Data, tile: TileID) throws -> PreparedTile {
         lock.lock()
         if let t = decoded.value(for: tile) { lock.unlock(); return t }
         lock.unlock()
-        let t = try MVTDecoder.decode(data)
+        let t = PreparedTile(try MVTDecoder.decode(data))
         lock.lock()
-        decoded.insert(t, for: tile, cost: max(data.count * 6, 256))
+        decoded.insert(t, for: tile, cost: max(data.count * 6, t.cost, 256))
         lock.unlock()
         return t
     }
 
     /// Rasterizes `tile` (pixelSize square) from the vector data of `dataTile` (itself or an ancestor).
     public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int) throws -> DecodedTile {
-        let vt = data.isEmpty ? VectorTile(layers: []) : try decode(data, tile: dataTile)
+        let prepared = data.isEmpty ? PreparedTile(VectorTile(layers: [])) : try self.prepared(data, tile: dataTile)
+        let vt = prepared.tile
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
         if let mapStyle {
-            let labels = StyledTilePainter(style: mapStyle).paint(vt, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize))
+            let labels = StyledTilePainter(style: mapStyle).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize))
             return DecodedTile(bitmap: canvas.bitmap(), places: labels)
         }
         let cr = canvas.context

@@ -33,6 +33,12 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract).", valueName: "FILE"))
     var vector: String?
 
+    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, basemap, vector, tracks, window.", valueName: "PARTS"))
+    var only: String?
+
+    /// Whether the part `name` is measured in this run.
+    func runs(_ name: String) -> Bool { only.map { $0.split(separator: ",").contains { $0 == name } } ?? true }
+
     struct Row: Codable {
         var name: String
         var value: Double
@@ -43,15 +49,15 @@ struct Bench: ParsableCommand {
     func run() throws {
         var rows: [Row] = []
         // First, while this process holds nothing else: its memory after is the streaming's.
-        if let online { rows += try onlineRows(online) }
-        rows += try startupRows()
-        rows += try searchRows()
-        rows += try basemapRows()
-        if let vector { rows += try vectorRows(vector) }
+        if let online, runs("online") { rows += try onlineRows(online) }
+        if runs("startup") { rows += try startupRows() }
+        if runs("search") { rows += try searchRows() }
+        if runs("basemap") { rows += try basemapRows() }
+        if let vector, runs("vector") { rows += try vectorRows(vector) }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
         defer { unlink(track) }
-        rows += try trackRows(keeping: track)
-        rows += try windowRows(track: track)
+        if runs("tracks") || runs("window") { rows += try trackRows(keeping: track) }
+        if runs("window") { rows += try windowRows(track: track) }
         SDL.quit() // after the window and everything drawn with it are gone
         if json {
             let enc = JSONEncoder()
