@@ -15,6 +15,12 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The metadata's vector layer ids (`vector_layers[].id`), for telling the schema.
     public let vectorLayers: [String]
     public let name: String
+    /// Where tiles read over the network are kept (remote archives only).
+    public let cache: TileDiskCache?
+    public let isRemote: Bool
+    /// Remote workers mostly wait on the network: more of them keep more requests in flight.
+    public var concurrency: Int { isRemote ? 8 : max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    public var unreachable: String? { (archive.reader as? HTTPRangeReader)?.unreachable }
 
     public var zoomRange: ClosedRange<Int> {
         isVector ? dataZoomRange.lowerBound...MBTilesSource.maxDisplayZoom : RasterOverzoom.displayRange(dataZoomRange)
@@ -25,10 +31,13 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         try self.init(archive: PMTilesArchive(reader: FileRangeReader(path: path), name: path), name: "pmtiles:" + path)
     }
 
-    /// Serves `archive`, however it is read; `name` is the source's stable name.
-    public init(archive: PMTilesArchive, name: String) throws {
+    /// Serves `archive`, however it is read; `name` is the source's stable name; `cache`
+    /// keeps its tiles on disk (for archives read over the network).
+    public init(archive: PMTilesArchive, name: String, cache: TileDiskCache? = nil) throws {
         self.archive = archive
         self.name = name
+        self.cache = cache
+        isRemote = archive.reader is HTTPRangeReader
         let h = archive.header
         switch h.tileType {
         case .mvt: isVector = true
@@ -63,12 +72,24 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
 
     /// The tile's bytes as stored, undone from the archive's tile compression; nil if absent.
     public func data(for tile: TileID) throws -> Data? {
-        guard let stored = try archive.tileData(tile) else { return nil }
+        guard let stored = try storedData(for: tile) else { return nil }
         do {
             return try PMTilesArchive.decompress(stored, archive.header.tileCompression, limit: Gzip.defaultLimit)
         } catch let e as TileSourceError {
             throw TileSourceError("\(archive.name): tile \(tile): \(e.description)")
         }
+    }
+
+    /// The tile's bytes as the archive holds them: from the disk cache when there, else
+    /// read (and cached: an archive's tiles never change while its ETag stays the same).
+    private func storedData(for tile: TileID) throws -> Data? {
+        guard let cache, tile.isValid else { return try archive.tileData(tile) }
+        let now = WallClock.now
+        if let entry = cache.entry(for: tile, now: now) { return entry.body }
+        guard let data = try archive.tileData(tile) else { return nil }
+        let etag = (archive.reader as? HTTPRangeReader)?.etag
+        cache.store(data, freshness: HTTPFreshness(storable: true, expires: now + HTTPFreshness.maxLifetime, etag: etag), for: tile, now: now)
+        return data
     }
 
     public func payload(for tile: TileID) throws -> TilePayload? {

@@ -7,7 +7,12 @@ import MapTiles
 // zooms that hit the root, leaves and runs. Refusals are fine; traps and hangs are not.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPMTiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let reader = DataRangeReader(Data(bytes: start, count: count))
+    let bytes = Data(bytes: start, count: count)
+    // A server's Content-Range header, as the HTTP range reader checks it.
+    if let r = HTTPRangeReader.contentRange(String(decoding: bytes.prefix(200), as: UTF8.self)) {
+        precondition(r.first <= r.last && r.total.map { r.last < $0 } ?? true, "an inverted range was accepted")
+    }
+    let reader = DataRangeReader(bytes)
     guard let archive = try? PMTilesArchive(reader: reader, name: "fuzz.pmtiles") else { return 0 }
     let source = try? PMTilesSource(archive: archive, name: "pmtiles:fuzz")
     for tile in [TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 1, y: 0), TileID(z: 2, x: 3, y: 1), TileID(z: 3, x: 5, y: 2),
