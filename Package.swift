@@ -72,7 +72,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     // What the four readers of track files check once a file is read (Fuzz/Support).
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
     let files = ["MapData", "MapCore", "FuzzSupport"]
-    for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
+    for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pmtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),

@@ -7,7 +7,7 @@ set -euo pipefail
 shopt -s nullglob
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
-targets=(fuzz-mvt fuzz-mbtiles fuzz-pins fuzz-gpx fuzz-geojson fuzz-csv fuzz-kml fuzz-viewstate fuzz-sources fuzz-position fuzz-trail fuzz-search fuzz-style)
+targets=(fuzz-mvt fuzz-mbtiles fuzz-pmtiles fuzz-pins fuzz-gpx fuzz-geojson fuzz-csv fuzz-kml fuzz-viewstate fuzz-sources fuzz-position fuzz-trail fuzz-search fuzz-style)
 export MERIDIAN_FUZZ=1
 for t in "${targets[@]}"; do
   swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product "$t" 2>&1 | grep -E "error|warning: unre" || true

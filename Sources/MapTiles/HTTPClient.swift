@@ -71,18 +71,33 @@ public final class HTTPClient: @unchecked Sendable {
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Asks for `url` with extra header lines ("Name: value"); `done` is called once, on the
-    /// network thread.
+    /// network thread. `limit`: the largest body accepted (the options' `maxBodyBytes` if nil).
     @discardableResult
-    public func fetch(_ url: String, headers: [String] = [], done: @escaping @Sendable (HTTPOutcome) -> Void) -> ID {
+    public func fetch(_ url: String, headers: [String] = [], limit: Int? = nil, done: @escaping @Sendable (HTTPOutcome) -> Void) -> ID {
         lock.lock()
         let id = nextID
         nextID += 1
         let refused = stopping || multi == nil
-        if !refused { pending.append(Transfer(id: id, url: url, headers: headers, limit: options.maxBodyBytes, done: done)) }
+        if !refused { pending.append(Transfer(id: id, url: url, headers: headers, limit: limit ?? options.maxBodyBytes, done: done)) }
         lock.unlock()
         if refused { done(.failed("the network client is stopped", retryable: false)); return id }
         if let multi { curl_multi_wakeup(multi) }
         return id
+    }
+
+    /// Fetches `url` and waits for the answer here (a worker thread, never the network one).
+    public func get(_ url: String, headers: [String] = [], limit: Int? = nil) -> HTTPOutcome {
+        final class Answer: @unchecked Sendable {
+            let condition = Condition()
+            var outcome: HTTPOutcome?
+        }
+        let answer = Answer()
+        fetch(url, headers: headers, limit: limit) { o in
+            answer.condition.lock(); answer.outcome = o; answer.condition.broadcast(); answer.condition.unlock()
+        }
+        answer.condition.lock(); defer { answer.condition.unlock() }
+        while answer.outcome == nil { answer.condition.wait() }
+        return answer.outcome!
     }
 
     /// Gives up a fetch: its `done` is called with a failure (unless it has finished already).

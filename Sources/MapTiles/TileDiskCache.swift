@@ -28,11 +28,17 @@ public final class TileDiskCache: @unchecked Sendable {
 
     /// `root`: the tiles folder; `source`: whose tiles these are; `retina`: its @2x tiles
     /// (other pictures at the same z/x/y, kept apart).
-    public init(root: String, source: OnlineSource, retina: Bool = false, capacity: Int = 512 << 20) {
+    public convenience init(root: String, source: OnlineSource, retina: Bool = false, capacity: Int = 512 << 20) {
         let key = source.template.text + (retina && source.template.offersRetina ? " @2x" : "")
+        self.init(root: root, name: source.name, key: key, capacity: capacity)
+    }
+
+    /// The cache of tiles from `key` (an address: a PMTiles archive's URL), in a folder named
+    /// by `name` (a checked source name) and a hash of `key`.
+    public init(root: String, name: String, key: String, capacity: Int = 512 << 20) {
         let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        precondition(OnlineSource.isValidName(source.name), "source names are checked when made")
-        directory = root + "/" + source.name + "-" + String(hash & 0xFFFF_FFFF, radix: 16)
+        precondition(OnlineSource.isValidName(name), "source names are checked when made")
+        directory = root + "/" + name + "-" + String(hash & 0xFFFF_FFFF, radix: 16)
         self.capacity = capacity
     }
 

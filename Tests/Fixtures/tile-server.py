@@ -90,6 +90,34 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send(403, b"say who you are")
             z, x, y = p[len("/meridian-only/"):].removesuffix(".png").split("/")
             return self.send(200, png(int(x), int(y)), [("Content-Type", "image/png")])
+        if p.startswith("/file/") or p.startswith("/file-whole/"):
+            # /file/ABSOLUTE/PATH: the file, with Range requests (206, or 416 for a range
+            # outside it) and an ETag from its size and time; /file-whole/ ignores Range (200
+            # with the whole body), as some servers do.
+            whole = p.startswith("/file-whole/")
+            path = p[len("/file-whole"):] if whole else p[len("/file"):]
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+                st = os.stat(path)
+            except OSError:
+                return self.send(404, b"no such file")
+            etag = '"%x-%x"' % (st.st_size, int(st.st_mtime_ns))
+            rng = self.headers.get("Range")
+            if whole or not rng:
+                return self.send(200, data, [("ETag", etag), ("Accept-Ranges", "none" if whole else "bytes")])
+            try:
+                unit, spec = rng.split("=", 1)
+                first, last = spec.split("-", 1)
+                first, last = int(first), (int(last) if last else len(data) - 1)
+                assert unit.strip() == "bytes" and 0 <= first <= last
+            except (ValueError, AssertionError):
+                return self.send(416, b"bad range", [("Content-Range", "bytes */%d" % len(data))])
+            if first >= len(data):
+                return self.send(416, b"range outside", [("Content-Range", "bytes */%d" % len(data))])
+            last = min(last, len(data) - 1)
+            return self.send(206, data[first:last + 1], [("ETag", etag), ("Accept-Ranges", "bytes"),
+                                                         ("Content-Range", "bytes %d-%d/%d" % (first, last, len(data)))])
         if p == "/ua":
             return self.send(200, (self.headers.get("User-Agent") or "").encode())
         if p.startswith("/status/"):

@@ -1,0 +1,108 @@
+import FoundationEssentials
+import MapGeometry
+import Platform
+
+/// Tiles from a PMTiles v3 archive, as MBTilesSource serves them from an MBTiles file: vector
+/// tiles decompressed and served beyond the archive's deepest zoom from their ancestor there
+/// (vector over-zoom), rasters through `RasterOverzoom`. Brotli- or zstd-compressed tiles and
+/// tile types nothing here can draw are refused when the archive is opened, not per tile.
+public final class PMTilesSource: TileSource, @unchecked Sendable {
+    public let archive: PMTilesArchive
+    public let isVector: Bool
+    public let dataZoomRange: ClosedRange<Int>
+    /// The metadata's "attribution", "" without one.
+    public let attribution: String
+    /// The metadata's vector layer ids (`vector_layers[].id`), for telling the schema.
+    public let vectorLayers: [String]
+    public let name: String
+    /// Where tiles read over the network are kept (remote archives only).
+    public let cache: TileDiskCache?
+    public let isRemote: Bool
+    /// Remote workers mostly wait on the network: more of them keep more requests in flight.
+    public var concurrency: Int { isRemote ? 8 : max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    public var unreachable: String? { (archive.reader as? HTTPRangeReader)?.unreachable }
+
+    public var zoomRange: ClosedRange<Int> {
+        isVector ? dataZoomRange.lowerBound...MBTilesSource.maxDisplayZoom : RasterOverzoom.displayRange(dataZoomRange)
+    }
+
+    /// Opens a local .pmtiles file.
+    public convenience init(path: String) throws {
+        try self.init(archive: PMTilesArchive(reader: FileRangeReader(path: path), name: path), name: "pmtiles:" + path)
+    }
+
+    /// Serves `archive`, however it is read; `name` is the source's stable name; `cache`
+    /// keeps its tiles on disk (for archives read over the network).
+    public init(archive: PMTilesArchive, name: String, cache: TileDiskCache? = nil) throws {
+        self.archive = archive
+        self.name = name
+        self.cache = cache
+        isRemote = archive.reader is HTTPRangeReader
+        let h = archive.header
+        switch h.tileType {
+        case .mvt: isVector = true
+        case .png, .jpeg, .webp: isVector = false
+        case .avif, .unknown: throw TileSourceError("\(archive.name): \(h.tileType) tiles are not supported (mvt, png, jpeg or webp)")
+        }
+        if [.brotli, .zstd].contains(h.tileCompression) {
+            throw TileSourceError("\(archive.name): its tiles are \(h.tileCompression)-compressed, which Meridian cannot read (gzip or none)")
+        }
+        // A TileID goes no deeper than TileID.maxZoom; deeper data is drawn from there.
+        guard h.minZoom <= TileID.maxZoom else {
+            throw TileSourceError("\(archive.name): min zoom \(h.minZoom) is beyond \(TileID.maxZoom)")
+        }
+        dataZoomRange = h.minZoom...min(h.maxZoom, TileID.maxZoom)
+        let meta = Self.metadata(archive)
+        attribution = TileURLTemplate.shown(meta?.attribution ?? "")
+        vectorLayers = (meta?.vector_layers ?? []).prefix(100).map { TileURLTemplate.shown($0.id) }
+    }
+
+    /// The part of the metadata JSON used here. Metadata that is missing or not JSON is no
+    /// reason to refuse the tiles: it is read leniently.
+    private struct Metadata: Decodable {
+        var attribution: String?
+        var vector_layers: [Layer]?
+        struct Layer: Decodable { var id: String }
+    }
+
+    private static func metadata(_ archive: PMTilesArchive) -> Metadata? {
+        guard let data = try? archive.metadata(), !data.isEmpty else { return nil }
+        return try? JSONDecoder().decode(Metadata.self, from: data)
+    }
+
+    /// The tile's bytes as stored, undone from the archive's tile compression; nil if absent.
+    public func data(for tile: TileID) throws -> Data? {
+        guard let stored = try storedData(for: tile) else { return nil }
+        do {
+            return try PMTilesArchive.decompress(stored, archive.header.tileCompression, limit: Gzip.defaultLimit)
+        } catch let e as TileSourceError {
+            throw TileSourceError("\(archive.name): tile \(tile): \(e.description)")
+        }
+    }
+
+    /// The tile's bytes as the archive holds them: from the disk cache when there, else
+    /// read (and cached: an archive's tiles never change while its ETag stays the same).
+    private func storedData(for tile: TileID) throws -> Data? {
+        guard let cache, tile.isValid else { return try archive.tileData(tile) }
+        let now = WallClock.now
+        if let entry = cache.entry(for: tile, now: now) { return entry.body }
+        guard let data = try archive.tileData(tile) else { return nil }
+        let etag = (archive.reader as? HTTPRangeReader)?.etag
+        cache.store(data, freshness: HTTPFreshness(storable: true, expires: now + HTTPFreshness.maxLifetime, etag: etag), for: tile, now: now)
+        return data
+    }
+
+    public func payload(for tile: TileID) throws -> TilePayload? {
+        guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
+        let source = tile.z > dataZoomRange.upperBound ? tile.ancestor(atZoom: dataZoomRange.upperBound) : tile
+        // No tile stored means nothing there but water: an empty tile, drawn as such.
+        var bytes = try data(for: source) ?? Data()
+        // Some writers gzip tiles yet say "unknown" or "none".
+        if Gzip.isCompressed(bytes) {
+            do { bytes = try Gzip.decompress(bytes) } catch let e as TileSourceError {
+                throw TileSourceError("\(archive.name): tile \(source): \(e.description)")
+            }
+        }
+        return .vector(bytes, tile: source)
+    }
+}
