@@ -18,6 +18,15 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// Where tiles read over the network are kept (remote archives only).
     public let cache: TileDiskCache?
     public let isRemote: Bool
+    /// Points across one of its vector tiles as drawn (see `MBTilesSource.vectorTileSize`):
+    /// 512 for OpenMapTiles' tiles, as PMTiles archives of vector maps hold.
+    public var vectorTileSize = 512
+    /// Where the header says the archive has data; tiles wholly outside are not its.
+    public var bounds: MapRect? {
+        let h = archive.header
+        let text = [h.minLonE7, h.minLatE7, h.maxLonE7, h.maxLatE7].map { String(Double($0) / 1e7) }.joined(separator: ",")
+        return MBTilesSource.bounds(parsing: text)
+    }
     /// Remote workers mostly wait on the network: more of them keep more requests in flight.
     public var concurrency: Int { isRemote ? 8 : max(2, ProcessInfo.processInfo.activeProcessorCount) }
     public var unreachable: String? { (archive.reader as? HTTPRangeReader)?.unreachable }
@@ -94,7 +103,8 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
-        let source = tile.z > dataZoomRange.upperBound ? tile.ancestor(atZoom: dataZoomRange.upperBound) : tile
+        if let bounds, !bounds.intersects(tile.mapRect) { return nil }
+        guard let source = MBTilesSource.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize) else { return nil }
         // No tile stored means nothing there but water: an empty tile, drawn as such.
         var bytes = try data(for: source) ?? Data()
         // Some writers gzip tiles yet say "unknown" or "none".

@@ -27,11 +27,19 @@ enum MapSources {
     static func online(_ name: String) throws -> OnlineSource? {
         if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
+        if isRemoteArchive(name) { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "", zoomRange: 0...19)
         }
         guard OnlineSource.isValidName(name), ![basemap, "debug"].contains(name) else { return nil }
         return try userSources.get().first { $0.name == name }
+    }
+
+    /// A PMTiles archive on the web, read with range requests.
+    static func isRemoteArchive(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        let path = lower.split(separator: "?", maxSplits: 1).first.map(String.init) ?? lower
+        return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && path.hasSuffix(".pmtiles")
     }
 
     /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`, read once (checking the options
@@ -56,6 +64,9 @@ enum MapSources {
 
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
     static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
+        if isRemoteArchive(name) {
+            return try PMTilesSource.remote(url: name, client: client, cacheRoot: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment))
+        }
         if let online = try online(name) {
             let retina = pixelRatio >= 1.5
             let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online, retina: retina)
@@ -74,6 +85,8 @@ enum MapSources {
         case let path where path.hasSuffix(".mbtiles"):
             // Vector tiles other than the basemap's are OpenMapTiles', made for 512 points.
             return try MBTilesSource(path: path, vectorTileSize: 512)
+        case let path where path.hasSuffix(".pmtiles"):
+            return try PMTilesSource(path: path)
         default:
             return try DirectorySource(root: URL(fileURLWithPath: name))
         }
@@ -87,7 +100,9 @@ enum MapSources {
 
     /// Whether `source` holds vector tiles a MapLibre style draws (any but the basemap's).
     static func isStreetMap(_ source: TileSource) -> Bool {
-        (source as? MBTilesSource).map { $0.isVector && $0.vectorTileSize == 512 } ?? false
+        if let m = source as? MBTilesSource { return m.isVector && m.vectorTileSize == 512 }
+        if let p = source as? PMTilesSource { return p.isVector }
+        return false
     }
 
     /// `source` as the window shows it: over the basemap when it is online, or a street map
@@ -108,7 +123,7 @@ enum MapSources {
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.
     static func background(for source: TileSource) -> Color {
-        (source as? MBTilesSource)?.isVector == true ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
+        (source as? MBTilesSource)?.isVector == true || (source as? PMTilesSource)?.isVector == true ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
     }
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of

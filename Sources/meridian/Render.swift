@@ -115,8 +115,10 @@ struct Render: ParsableCommand {
     }
 
     private func writeLabels(_ labels: [PlacedLabel], to path: String) throws {
-        struct Out: Encodable { var name: String; var capital: Bool; var x: Double; var y: Double; var width: Double; var height: Double }
-        let rows = labels.map { Out(name: $0.place.name, capital: $0.place.capital, x: $0.text.x, y: $0.text.y, width: $0.text.width, height: $0.text.height) }
+        // `along`: a label set along a line, letter by letter (its box holds them all).
+        struct Out: Encodable { var name: String; var capital: Bool; var along: Bool; var x: Double; var y: Double; var width: Double; var height: Double }
+        let rows = labels.map { Out(name: $0.place.name, capital: $0.place.capital, along: !$0.glyphs.isEmpty,
+                                    x: $0.text.x, y: $0.text.y, width: $0.text.width, height: $0.text.height) }
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys]
         try enc.encode(rows).write(to: URL(fileURLWithPath: path))

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Street maps through `meridian render`, on real OpenStreetMap data (Helsinki's centre, made
+/// into OpenMapTiles-schema tiles by tilemaker: Tests/Fixtures/vector/README.md): known places
+/// in their colours, the same picture from .mbtiles, .pmtiles and over HTTP, street names along
+/// streets, third-party styles, the dark style, and styles that are wrong.
+@Suite(.serialized)
+struct StreetMapRenderTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    static let mbtiles = fixtures.appendingPathComponent("vector/helsinki.mbtiles").path
+    static let pmtiles = fixtures.appendingPathComponent("vector/helsinki.pmtiles").path
+    static func style(_ name: String) -> String { fixtures.appendingPathComponent("styles/\(name).json").path }
+
+    // The built-in style's colours (scripts/make-styles.py).
+    static let water = (r: 0xA8, g: 0xCD, b: 0xE4)
+    static let primary = (r: 0xFB, g: 0xE1, b: 0x9A)
+    static let secondary = (r: 0xFF, g: 0xF2, b: 0xB6)
+    static let darkWater = (r: 0x15, g: 0x32, b: 0x4A)
+
+    /// Points of the OpenStreetMap data: a node in the middle of a way, or inside an area.
+    static let mannerheimintie = "60.1699957,24.9380395"   // primary, a node of one carriageway
+    static let kaivokatu = "60.1704228,24.9398276"         // secondary
+    static let pond = "60.1736068,24.9437605"              // a pond of 2,600 m², its vertices' centre
+
+    func near(_ p: (r: Int, g: Int, b: Int), _ c: (r: Int, g: Int, b: Int), _ tol: Int = 6) -> Bool {
+        abs(p.r - c.r) <= tol && abs(p.g - c.g) <= tol && abs(p.b - c.b) <= tol
+    }
+
+    func render(_ tiles: String, at center: String, zoom: Double, size: String = "256x256", extra: [String] = [],
+                env: [String: String] = [:], dir: URL) throws -> (png: PNG, stderr: String) {
+        let out = dir.appendingPathComponent("r-\(UUID().uuidString).png").path
+        let r = try run(meridianBinary, ["render", "--tiles", tiles, "--center", center, "--zoom", "\(zoom)", "--size", size,
+                                         "--out", out] + extra, env: env.merging(["DISPLAY": "", "WAYLAND_DISPLAY": ""]) { a, _ in a })
+        guard r.status == 0 else { throw HarnessError("render failed: \(r.stderr)") }
+        return (try PNG(out), r.stderr)
+    }
+
+    @Test("Streets and water in their colours", arguments: [
+        (mannerheimintie, 17.0, primary), (mannerheimintie, 20.0, primary), (kaivokatu, 17.0, secondary), (pond, 18.0, water),
+    ])
+    func knownPlacesInTheirColours(at: String, zoom: Double, color: (r: Int, g: Int, b: Int)) throws {
+        let dir = temporaryDirectory("street-colours")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for scale in ["1", "2"] {
+            let png = try render(Self.mbtiles, at: at, zoom: zoom, extra: ["--no-labels", "--scale", scale], dir: dir).png
+            let c = png.width / 2
+            #expect(near(png.pixel(c, c), color), "\(at) z\(zoom) ×\(scale): \(png.pixel(c, c))")
+        }
+    }
+
+    /// The same view from the MBTiles file, its PMTiles twin, and the twin over HTTP range
+    /// requests from the loopback server: the same pixels (but for the switcher's name).
+    @Test func theSamePictureFromEverySource() throws {
+        let dir = temporaryDirectory("street-sources")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let env = ["XDG_CACHE_HOME": dir.path]
+        let pictures = try [Self.mbtiles, Self.pmtiles, server.url("/file" + Self.pmtiles)].map {
+            try render($0, at: "60.1699,24.9441", zoom: 16, size: "600x400", extra: ["--no-labels"], env: env, dir: dir).png
+        }
+        for other in pictures.dropFirst() {
+            var differing = 0
+            for y in 0..<400 { for x in 0..<600 where !(x < 160 && y < 50) && other.pixel(x, y) != pictures[0].pixel(x, y) { differing += 1 } }
+            #expect(differing == 0)
+        }
+        // And it is a street map, not an empty one: many colours.
+        var colours = Set<Int>()
+        for y in stride(from: 60, to: 400, by: 7) { for x in stride(from: 0, to: 600, by: 7) { let p = pictures[0].pixel(x, y); colours.insert(p.r << 16 | p.g << 8 | p.b) } }
+        #expect(colours.count > 40)
+    }
+
+    /// Street names run along their streets: each a line label whose box is no taller than a
+    /// few letters are wide unless the street runs north–south.
+    @Test func streetNamesAreLabelled() throws {
+        let dir = temporaryDirectory("street-names")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = dir.appendingPathComponent("labels.json").path
+        _ = try render(Self.mbtiles, at: "60.1699,24.9441", zoom: 16, size: "800x600", extra: ["--labels-out", labels], dir: dir)
+        struct L: Decodable { var name: String; var along: Bool; var x: Double; var y: Double; var width: Double; var height: Double }
+        let placed = try JSONDecoder().decode([L].self, from: Data(contentsOf: URL(fileURLWithPath: labels)))
+        let names = Set(placed.map(\.name))
+        let streets = Set(placed.filter(\.along).map(\.name))
+        for street in ["Mannerheimintie", "Kaivokatu", "Aleksanterinkatu", "Pohjoisesplanadi"] { #expect(streets.contains(street), "\(streets)") }
+        #expect(names.contains("KLUUVI") && names.contains("Helsinki"))
+        // Labels at points do not overlap (those along lines are checked letter by letter in
+        // the unit tests: their boxes hold a curve's letters and may cross).
+        let points = placed.filter { !$0.along }
+        for (i, a) in points.enumerated() { for b in points[(i + 1)...] {
+            let overlap = a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1
+            #expect(!overlap, "\(a.name) overlaps \(b.name)")
+        } }
+    }
+
+    /// Styles written for other tools (OpenMapTiles' OSM Bright and Positron, OpenFreeMap's
+    /// Liberty) draw the same data their way; Liberty's raster layer is said to be left out.
+    @Test func thirdPartyStylesDrawTheirWay() throws {
+        let dir = temporaryDirectory("street-styles")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var centres: [String: (r: Int, g: Int, b: Int)] = [:]
+        for name in ["osm-bright", "positron", "liberty"] {
+            let (png, stderr) = try render(Self.mbtiles, at: Self.kaivokatu, zoom: 17, extra: ["--no-labels", "--style", Self.style(name)], dir: dir)
+            centres[name] = png.pixel(128, 128)
+            #expect(stderr.contains("raster layers are not drawn") == (name == "liberty"), "\(name): \(stderr)")
+        }
+        // Positron's streets are white on grey; OSM Bright's secondary roads are yellow.
+        let positron = try #require(centres["positron"])
+        #expect(positron.r > 240 && positron.g > 240 && positron.b > 240, "\(positron)")
+        let bright = try #require(centres["osm-bright"])
+        #expect(bright.r > 240 && bright.b < 200, "\(bright)")
+    }
+
+    @Test func theDarkStyleIsDark() throws {
+        let dir = temporaryDirectory("street-dark")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try render(Self.mbtiles, at: Self.pond, zoom: 18, extra: ["--no-labels", "--dark"], dir: dir).png
+        #expect(near(png.pixel(128, 128), Self.darkWater))
+        var dark = 0
+        for y in stride(from: 0, to: 256, by: 4) { for x in stride(from: 0, to: 256, by: 4) { let p = png.pixel(x, y); if p.r + p.g + p.b < 300 { dark += 1 } } }
+        #expect(dark > 64 * 64 * 3 / 4)
+    }
+
+    /// A style that is not one stops with where and why; a layer the subset cannot draw is
+    /// left out, named, and the rest draws.
+    @Test func wrongStylesAreNamedAndWhatCanDrawDraws() throws {
+        let dir = temporaryDirectory("street-bad-style")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let broken = dir.appendingPathComponent("broken.json")
+        try Data(#"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "fill"#.utf8).write(to: broken)
+        let r = try run(meridianBinary, ["render", "--tiles", Self.mbtiles, "--style", broken.path, "--size", "64x64", "--out", dir.appendingPathComponent("x.png").path])
+        #expect(r.status != 0 && r.stderr.contains(broken.path))
+        let partial = dir.appendingPathComponent("partial.json")
+        try Data(##"""
+            {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#102030"}},
+              {"id": "odd-width", "type": "line", "source": "omt", "source-layer": "transportation", "paint": {"line-width": "wide"}},
+              {"id": "roads", "type": "line", "source": "omt", "source-layer": "transportation", "paint": {"line-color": "#ff0000", "line-width": 6}}]}
+            """##.utf8).write(to: partial)
+        let (png, stderr) = try render(Self.mbtiles, at: Self.kaivokatu, zoom: 17, extra: ["--no-labels", "--style", partial.path], dir: dir)
+        #expect(stderr.contains("odd-width") && stderr.contains("line-width"), "\(stderr)")
+        #expect(png.pixel(128, 128) == (r: 255, g: 0, b: 0))
+    }
+}
