@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "CSQLite", "CZlib", "CCurl", "CSystem"]),
         // MapLibre style JSON: parsed once, its expressions evaluated per zoom and feature.
-        .target(name: "MapStyle", dependencies: ["Platform", "MapCore", "MapTiles"]),
+        .target(name: "MapStyle", dependencies: ["Platform", "MapCore", "MapTiles"],
+                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
         .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
