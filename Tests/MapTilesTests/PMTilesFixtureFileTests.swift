@@ -32,7 +32,8 @@ struct PMTilesFixtureFileTests {
                 Issue.record("\(tile): not vector in both"); continue
             }
             #expect(a == b && ta == tb, "\(tile) differs")
-            #expect(!b.isEmpty, "\(tile) is empty in the PMTiles archive")
+            // Stored in the archive (some low-zoom tiles hold nothing: gzipped empty tiles).
+            #expect(try pm.data(for: tile) != nil, "\(tile) is missing from the PMTiles archive")
             checked += 1
         }
         #expect(checked == ids.count)

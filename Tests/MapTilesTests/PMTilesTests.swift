@@ -206,9 +206,9 @@ struct PMTilesReference {
         for line in lines {
             let f = line.split(separator: " ")
             let tile = TileID(z: Int(f[0])!, x: Int(f[1])!, y: Int(f[2])!)
-            let hex = String(f[3])
+            let hex = Array(f[3].utf8)
             let expected = Data(stride(from: 0, to: hex.count, by: 2).map { i in
-                UInt8(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)], radix: 16)!
+                UInt8(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16)!
             })
             #expect(try archive.tileData(tile) == expected, "\(tile)")
             compared += 1
