@@ -11,7 +11,9 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public let isVector: Bool
     public let dataZoomRange: ClosedRange<Int>
     public var name: String { "mbtiles:" + database.path }
-    public var attribution: String { metadata["attribution"] ?? "" }
+    /// The metadata's attribution; without one, the OpenMapTiles credit for vector tiles of
+    /// that schema (its layers in the "json" row, or the metadata naming it), else "".
+    public let attribution: String
 
     /// Vector tiles are drawn at every zoom up to this one.
     public static let maxDisplayZoom = 20
@@ -48,6 +50,13 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
             throw TileSourceError("\(path): no zoom levels (metadata minzoom/maxzoom missing and no tiles)")
         }
         dataZoomRange = lo...hi
+        struct Layers: Decodable {
+            var vector_layers: [Layer]?
+            struct Layer: Decodable { var id: String }
+        }
+        let layers = (try? JSONDecoder().decode(Layers.self, from: Data((meta["json"] ?? "").utf8)))?.vector_layers?.map(\.id) ?? []
+        attribution = VectorAttribution.credit(meta["attribution"] ?? "", layers: isVector ? layers : [],
+                                               mentioned: isVector && meta.values.contains { $0.lowercased().contains("openmaptiles") })
     }
 
     /// The stored bytes of a tile, nil where the file has none.
