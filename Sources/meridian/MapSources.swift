@@ -25,8 +25,14 @@ enum MapSources {
     static func online(_ name: String) throws -> OnlineSource? {
         if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
+        // A PMTiles archive is one file read by ranges, not a tile server.
+        if lower.hasSuffix(".pmtiles") { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "", zoomRange: 0...19)
+            // Vector tiles by their extension: …/{z}/{x}/{y}.pbf or .mvt.
+            let path = lower.split(separator: "?", maxSplits: 1).first ?? ""
+            let vector = path.hasSuffix(".pbf") || path.hasSuffix(".mvt")
+            return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "",
+                                zoomRange: vector ? 0...14 : 0...19, kind: vector ? .vector : .raster)
         }
         guard OnlineSource.isValidName(name), ![basemap, "debug"].contains(name) else { return nil }
         return try userSources.get().first { $0.name == name }
@@ -54,9 +60,15 @@ enum MapSources {
 
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
     static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
+        let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
+        let lower = name.lowercased()
+        if lower.hasSuffix(".pmtiles"), lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return try PMTilesSource.remote(url: name, client: client, cacheRoot: cacheRoot)
+        }
         if let online = try online(name) {
+            if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
             let retina = pixelRatio >= 1.5
-            let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online, retina: retina)
+            let cache = TileDiskCache(root: cacheRoot, source: online, retina: retina)
             let tiles = OnlineTileSource(source: online, client: client, cache: cache, retina: retina)
             if ProcessInfo.processInfo.environment["MERIDIAN_HTTP_LOG"] != nil { tiles.log = { FileIO.printError("http " + $0) } }
             return tiles
@@ -71,6 +83,8 @@ enum MapSources {
             return try MBTilesSource(path: url.path)
         case let path where path.hasSuffix(".mbtiles"):
             return try MBTilesSource(path: path)
+        case let path where path.hasSuffix(".pmtiles"):
+            return try PMTilesSource(path: path)
         default:
             return try DirectorySource(root: URL(fileURLWithPath: name))
         }
@@ -92,7 +106,9 @@ enum MapSources {
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.
     static func background(for source: TileSource) -> Color {
-        (source as? MBTilesSource)?.isVector == true ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
+        let vector = (source as? MBTilesSource)?.isVector == true || (source as? PMTilesSource)?.isVector == true
+            || source is OnlineVectorTileSource
+        return vector ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
     }
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of
