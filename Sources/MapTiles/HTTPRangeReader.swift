@@ -32,8 +32,8 @@ public final class HTTPRangeReader: RangeReader, @unchecked Sendable {
         case let .failed(reason, _):
             throw TileSourceError("\(url): \(reason.hasPrefix("larger than") ? "the server ignores range requests and the archive is larger than \(Self.maxWholeBody >> 20) MiB" : reason)")
         case let .response(r) where r.status == 206:
-            guard let range = r.header("Content-Range").flatMap(Self.contentRange), range.first == 0,
-                  range.last + 1 == UInt64(r.body.count), let total = range.total else {
+            guard let range = r.header("Content-Range").flatMap(Self.contentRange), range.first == 0, !r.body.isEmpty,
+                  range.last == UInt64(r.body.count - 1), let total = range.total else {
                 throw TileSourceError("\(url): the server's Content-Range does not match the range asked for")
             }
             size = total

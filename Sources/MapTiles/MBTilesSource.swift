@@ -17,7 +17,9 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     /// under the map shows there.
     public let bounds: MapRect?
     public var name: String { "mbtiles:" + database.path }
-    public var attribution: String { metadata["attribution"] ?? "" }
+    /// The metadata's attribution; without one, the OpenMapTiles credit for vector tiles of
+    /// that schema (its layers in the "json" row, or the metadata naming it), else "".
+    public let attribution: String
 
     /// Vector tiles are drawn at every zoom up to this one.
     public static let maxDisplayZoom = 20
@@ -56,6 +58,13 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         }
         dataZoomRange = lo...hi
         bounds = meta["bounds"].flatMap(Self.bounds(parsing:))
+        struct Layers: Decodable {
+            var vector_layers: [Layer]?
+            struct Layer: Decodable { var id: String }
+        }
+        let layers = (try? JSONDecoder().decode(Layers.self, from: Data((meta["json"] ?? "").utf8)))?.vector_layers?.map(\.id) ?? []
+        attribution = VectorAttribution.credit(meta["attribution"] ?? "", layers: isVector ? layers : [],
+                                               mentioned: isVector && meta.values.contains { $0.lowercased().contains("openmaptiles") })
     }
 
     /// "W,S,E,N" in degrees, as MBTiles metadata writes it; nil when it is not that.

@@ -20,8 +20,20 @@ public struct OnlineSource: Hashable, Sendable {
     /// tile.openstreetmap.org, whose usage policy forbids them.
     public let allowsBulk: Bool
 
+    public enum Kind: String, Hashable, Sendable { case raster, vector }
+    /// Pictures (`OnlineTileSource`) or Mapbox Vector Tiles (`OnlineVectorTileSource`).
+    public let kind: Kind
+    /// The address of a TileJSON document saying where the tiles are, for sources described
+    /// by one. Until `resolved(by:)` their `template` is that address with `#{z}/{x}/{y}`
+    /// appended: a stand-in that names the source (and its cache), never a tile's address.
+    public let tileJSON: String?
+    /// A style for drawing the source's vector tiles (a path or URL, as sources.json gives it),
+    /// kept for the app; nil for the built-in style.
+    public let style: String?
+
     public init(name: String, title: String? = nil, template: TileURLTemplate, attribution: String, attributionURL: String? = nil,
-                zoomRange: ClosedRange<Int>, tileSize: Int = 256, allowsBulk: Bool = false) {
+                zoomRange: ClosedRange<Int>, tileSize: Int = 256, allowsBulk: Bool = false,
+                kind: Kind = .raster, tileJSON: String? = nil, style: String? = nil) {
         self.name = name
         self.title = title ?? name
         self.template = template
@@ -30,6 +42,36 @@ public struct OnlineSource: Hashable, Sendable {
         self.zoomRange = zoomRange
         self.tileSize = tileSize
         self.allowsBulk = allowsBulk
+        self.kind = kind
+        self.tileJSON = tileJSON
+        self.style = style
+    }
+
+    /// A vector source whose tiles a TileJSON document at `url` describes.
+    public init(name: String, title: String? = nil, tileJSON url: String, attribution: String, attributionURL: String? = nil,
+                zoomRange: ClosedRange<Int> = 0...14, style: String? = nil) throws {
+        guard Self.isWebAddress(url), !url.contains("{"), !url.contains("}"), !url.contains("#") else {
+            throw CatalogError(description: "TileJSON address \"\(TileURLTemplate.shown(url))\": an http(s) address without {…} or #")
+        }
+        self.init(name: name, title: title, template: try TileURLTemplate(url + "#{z}/{x}/{y}"), attribution: attribution,
+                  attributionURL: attributionURL, zoomRange: zoomRange, kind: .vector, tileJSON: url, style: style)
+    }
+
+    /// This source with the tile address, zooms and (when it has none) attribution `document`
+    /// gives: what a TileJSON source is once its document is read.
+    public func resolved(by document: TileJSON) -> OnlineSource {
+        OnlineSource(name: name, title: title, template: document.tiles[0],
+                     attribution: attribution.isEmpty ? VectorAttribution.credit(document.attribution ?? "", layers: document.vectorLayers,
+                                                                                 mentioned: document.mentionsOpenMapTiles) : attribution,
+                     attributionURL: attributionURL, zoomRange: document.dataZoomRange, tileSize: tileSize, allowsBulk: allowsBulk,
+                     kind: .vector, tileJSON: tileJSON, style: style)
+    }
+
+    /// An http(s) address of printable ASCII, not too long to show or send.
+    static func isWebAddress(_ link: String) -> Bool {
+        let lower = link.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && link.utf8.count <= TileURLTemplate.maxLength
+            && link.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
     }
 
     public static let openStreetMap = OnlineSource(
@@ -41,7 +83,13 @@ public struct OnlineSource: Hashable, Sendable {
         attribution: "© OpenStreetMap contributors, SRTM · © OpenTopoMap (CC-BY-SA)",
         attributionURL: "https://opentopomap.org/about", zoomRange: 0...17)
 
-    public static let builtIn = [openStreetMap, openTopoMap]
+    /// OpenFreeMap's planet in the OpenMapTiles schema, as vector tiles.
+    public static let openFreeMap = try! OnlineSource(
+        name: "openfreemap", title: "OpenFreeMap (streets)", tileJSON: "https://tiles.openfreemap.org/planet",
+        attribution: "OpenFreeMap © OpenMapTiles © OpenStreetMap contributors",
+        attributionURL: "https://www.openstreetmap.org/copyright", zoomRange: 0...14)
+
+    public static let builtIn = [openStreetMap, openTopoMap, openFreeMap]
 
     /// Whether `name` may name a source: 1–40 of a–z, 0–9, '-', '_' and '.', not starting with
     /// a dot (it becomes a folder under the cache; nothing in it may climb out).
@@ -67,10 +115,16 @@ extension OnlineSource {
         var maxZoom: Int?
         var tileSize: Int?
         var subdomains: [String]?
+        /// "raster" (the default) or "vector".
+        var type: String?
+        /// For vector sources: a style (path or URL) for the app.
+        var style: String?
     }
 
     /// Reads a sources.json: `{"sources": [{"name": "…", "url": "https://…/{z}/{x}/{y}.png",
-    /// "attribution": "…", "minZoom": 0, "maxZoom": 18, "tileSize": 256}]}`. Each problem
+    /// "attribution": "…", "minZoom": 0, "maxZoom": 18, "tileSize": 256}]}`. A vector source
+    /// says `"type": "vector"`; its url is a tile template (…/{z}/{x}/{y}.pbf) or a TileJSON
+    /// document's address, and it may name a `"style"` (a path or URL). Each problem
     /// names the file and the entry (`sources[2].url: …`); a valid entry is kept even when
     /// others are not, and the problems are returned for the user.
     public static func catalog(_ data: Data, file: String) throws -> (sources: [OnlineSource], problems: [String]) {
@@ -120,27 +174,55 @@ extension OnlineSource {
     }
 
     private static func make(_ e: Entry) throws -> OnlineSource {
+        if e.type == "vector", !e.url.contains("{") {
+            // No placeholders: the address of a TileJSON document.
+            try checkCommon(e)
+            return try OnlineSource(name: e.name, title: title(e), tileJSON: e.url, attribution: TileURLTemplate.shown(e.attribution ?? ""),
+                                    attributionURL: e.attributionURL, zoomRange: try zooms(e, default: 0...14), style: e.style)
+        }
+        return try makeTemplated(e)
+    }
+
+    /// What every entry must get right: its name, type, style and attribution link.
+    private static func checkCommon(_ e: Entry) throws {
         guard isValidName(e.name) else {
             throw CatalogError(description: "name \"\(TileURLTemplate.shown(e.name))\": use 1–40 of a–z, 0–9, - _ . (it names a cache folder)")
         }
-        let template = try TileURLTemplate(e.url, subdomains: e.subdomains ?? TileURLTemplate.defaultSubdomains)
-        let lo = e.minZoom ?? 0, hi = e.maxZoom ?? 18
+        guard let kind = Kind(rawValue: e.type ?? "raster") else {
+            throw CatalogError(description: "type \"\(TileURLTemplate.shown(e.type ?? ""))\": \"raster\" or \"vector\"")
+        }
+        if let style = e.style {
+            guard kind == .vector else { throw CatalogError(description: "style: only vector sources have one") }
+            guard (1...TileURLTemplate.maxLength).contains(style.utf8.count), style.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw CatalogError(description: "style \"\(TileURLTemplate.shown(style))\": a path or an address")
+            }
+        }
+        // It is opened in a browser when the attribution is clicked: a web page, nothing else.
+        if let link = e.attributionURL, !isWebAddress(link) {
+            throw CatalogError(description: "attributionURL \"\(TileURLTemplate.shown(link))\": an http(s) address")
+        }
+    }
+
+    private static func zooms(_ e: Entry, default range: ClosedRange<Int>) throws -> ClosedRange<Int> {
+        let lo = e.minZoom ?? range.lowerBound, hi = e.maxZoom ?? range.upperBound
         guard (0...TileID.maxZoom).contains(lo), (0...TileID.maxZoom).contains(hi), lo <= hi else {
             throw CatalogError(description: "zooms \(lo)…\(hi): must lie within 0…\(TileID.maxZoom), the lowest first")
         }
+        return lo...hi
+    }
+
+    private static func title(_ e: Entry) -> String? {
+        e.title.map { String(String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(60)) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func makeTemplated(_ e: Entry) throws -> OnlineSource {
+        try checkCommon(e)
+        let template = try TileURLTemplate(e.url, subdomains: e.subdomains ?? TileURLTemplate.defaultSubdomains)
+        let range = try zooms(e, default: 0...18)
         let size = e.tileSize ?? 256
         guard [256, 512].contains(size) else { throw CatalogError(description: "tileSize \(size): 256 or 512") }
-        let attribution = TileURLTemplate.shown(e.attribution ?? "")
-        // It is opened in a browser when the attribution is clicked: a web page, nothing else.
-        if let link = e.attributionURL {
-            let lower = link.lowercased()
-            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), link.utf8.count <= TileURLTemplate.maxLength,
-                  link.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-                throw CatalogError(description: "attributionURL \"\(TileURLTemplate.shown(link))\": an http(s) address")
-            }
-        }
-        let title = e.title.map { String(String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(60)) }.flatMap { $0.isEmpty ? nil : $0 }
-        return OnlineSource(name: e.name, title: title, template: template, attribution: attribution, attributionURL: e.attributionURL,
-                            zoomRange: lo...hi, tileSize: size)
+        return OnlineSource(name: e.name, title: title(e), template: template, attribution: TileURLTemplate.shown(e.attribution ?? ""),
+                            attributionURL: e.attributionURL, zoomRange: range, tileSize: size,
+                            kind: e.type == "vector" ? .vector : .raster, style: e.style)
     }
 }

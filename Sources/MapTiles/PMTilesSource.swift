@@ -10,7 +10,8 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     public let archive: PMTilesArchive
     public let isVector: Bool
     public let dataZoomRange: ClosedRange<Int>
-    /// The metadata's "attribution", "" without one.
+    /// The metadata's "attribution"; without one, the OpenMapTiles credit for tiles of that
+    /// schema, else "".
     public let attribution: String
     /// The metadata's vector layer ids (`vector_layers[].id`), for telling the schema.
     public let vectorLayers: [String]
@@ -61,9 +62,11 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
             throw TileSourceError("\(archive.name): min zoom \(h.minZoom) is beyond \(TileID.maxZoom)")
         }
         dataZoomRange = h.minZoom...min(h.maxZoom, TileID.maxZoom)
-        let meta = Self.metadata(archive)
-        attribution = TileURLTemplate.shown(meta?.attribution ?? "")
-        vectorLayers = (meta?.vector_layers ?? []).prefix(100).map { TileURLTemplate.shown($0.id) }
+        let json = (try? archive.metadata()) ?? Data()
+        let meta = try? JSONDecoder().decode(Metadata.self, from: json)
+        vectorLayers = (meta?.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
+        attribution = VectorAttribution.credit(meta?.attribution ?? "", layers: vectorLayers,
+                                               mentioned: String(decoding: json, as: UTF8.self).lowercased().contains("openmaptiles"))
     }
 
     /// The part of the metadata JSON used here. Metadata that is missing or not JSON is no
@@ -72,11 +75,6 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         var attribution: String?
         var vector_layers: [Layer]?
         struct Layer: Decodable { var id: String }
-    }
-
-    private static func metadata(_ archive: PMTilesArchive) -> Metadata? {
-        guard let data = try? archive.metadata(), !data.isEmpty else { return nil }
-        return try? JSONDecoder().decode(Metadata.self, from: data)
     }
 
     /// The tile's bytes as stored, undone from the archive's tile compression; nil if absent.

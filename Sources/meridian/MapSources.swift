@@ -29,7 +29,11 @@ enum MapSources {
         let lower = name.lowercased()
         if isRemoteArchive(name) { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "", zoomRange: 0...19)
+            // Vector tiles by their extension: …/{z}/{x}/{y}.pbf or .mvt.
+            let path = lower.split(separator: "?", maxSplits: 1).first ?? ""
+            let vector = path.hasSuffix(".pbf") || path.hasSuffix(".mvt")
+            return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "",
+                                zoomRange: vector ? 0...14 : 0...19, kind: vector ? .vector : .raster)
         }
         guard OnlineSource.isValidName(name), ![basemap, "debug"].contains(name) else { return nil }
         return try userSources.get().first { $0.name == name }
@@ -64,12 +68,14 @@ enum MapSources {
 
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
     static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
+        let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
         if isRemoteArchive(name) {
-            return try PMTilesSource.remote(url: name, client: client, cacheRoot: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment))
+            return try PMTilesSource.remote(url: name, client: client, cacheRoot: cacheRoot)
         }
         if let online = try online(name) {
+            if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
             let retina = pixelRatio >= 1.5
-            let cache = TileDiskCache(root: TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment), source: online, retina: retina)
+            let cache = TileDiskCache(root: cacheRoot, source: online, retina: retina)
             let tiles = OnlineTileSource(source: online, client: client, cache: cache, retina: retina)
             if ProcessInfo.processInfo.environment["MERIDIAN_HTTP_LOG"] != nil { tiles.log = { FileIO.printError("http " + $0) } }
             return tiles
@@ -102,7 +108,7 @@ enum MapSources {
     static func isStreetMap(_ source: TileSource) -> Bool {
         if let m = source as? MBTilesSource { return m.isVector && m.vectorTileSize == 512 }
         if let p = source as? PMTilesSource { return p.isVector }
-        return false
+        return source is OnlineVectorTileSource
     }
 
     /// `source` as the window shows it: over the basemap when it is online, or a street map
@@ -123,7 +129,9 @@ enum MapSources {
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.
     static func background(for source: TileSource) -> Color {
-        (source as? MBTilesSource)?.isVector == true || (source as? PMTilesSource)?.isVector == true ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
+        let vector = (source as? MBTilesSource)?.isVector == true || (source as? PMTilesSource)?.isVector == true
+            || source is OnlineVectorTileSource
+        return vector ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
     }
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of

@@ -100,13 +100,13 @@ import TestSupport
         let sources = #"{"sources": [{"name": "loop", "title": "Loopback streets", "url": "\#(server.url("/street/{z}/{x}/{y}.png"))", "maxZoom": 19}]}"#
         try sources.write(to: config.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
         let env = ["MERIDIAN_HTTP_LOG": "1"]
-        // The basemap first (nothing chosen yet); the button opens the list, and 4 picks the
-        // fourth map: basemap, OpenStreetMap, OpenTopoMap, then sources.json's.
+        // The basemap first (nothing chosen yet); the button opens the list, and 5 picks the
+        // fifth map: basemap, OpenStreetMap, OpenTopoMap, OpenFreeMap, then sources.json's.
         var (app, id) = try start(x, dir, ["--no-location"], env: env)
         Thread.sleep(forTimeInterval: 1)
         _ = try x.xdotool("mousemove", "--window", id, "40", "24", "click", "1")
         Thread.sleep(forTimeInterval: 0.5)
-        _ = try x.xdotool("key", "4")
+        _ = try x.xdotool("key", "5")
         // The server's street tiles: mostly ground, streets and their edges.
         let street = [(r: 242, g: 239, b: 233), (r: 255, g: 255, b: 255), (r: 190, g: 185, b: 180)]
         func streets(_ png: PNG) -> Bool { share(of: street, in: png) > 0.6 }

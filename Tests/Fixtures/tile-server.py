@@ -118,6 +118,34 @@ class Handler(http.server.BaseHTTPRequestHandler):
             last = min(last, len(data) - 1)
             return self.send(206, data[first:last + 1], [("ETag", etag), ("Accept-Ranges", "bytes"),
                                                          ("Content-Range", "bytes %d-%d/%d" % (first, last, len(data)))])
+        if p.startswith("/mbtiles/") or p.startswith("/tilejson/"):
+            # /mbtiles/ABSOLUTE/PATH.mbtiles/{z}/{x}/{y}.pbf: a tile of that file, always sent
+            # gzip-encoded (as many vector tile servers do); /tilejson/ABSOLUTE/PATH.mbtiles: a
+            # TileJSON document for it (?noattribution leaves its attribution out).
+            import json, sqlite3, gzip as gz
+            if p.startswith("/tilejson/"):
+                path = p[len("/tilejson"):]
+                db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+                meta = dict(db.execute("SELECT name, value FROM metadata").fetchall())
+                db.close()
+                doc = {"tilejson": "3.0.0", "tiles": ["http://127.0.0.1:%d/mbtiles%s/{z}/{x}/{y}.pbf" % (self.server.server_address[1], path)],
+                       "minzoom": int(meta.get("minzoom", 0)), "maxzoom": int(meta.get("maxzoom", 14)),
+                       "vector_layers": json.loads(meta.get("json", "{}")).get("vector_layers", [])}
+                if "attribution" in meta and "noattribution" not in self.path:
+                    doc["attribution"] = meta["attribution"]
+                return self.send(200, json.dumps(doc).encode(), [("Content-Type", "application/json"), ("Cache-Control", "max-age=60")])
+            parts = p[len("/mbtiles"):].rsplit("/", 3)
+            path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
+            db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+            row = db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?", (z, x, (1 << z) - 1 - y)).fetchone()
+            db.close()
+            if row is None:
+                return self.send(404, b"no tile")
+            data = bytes(row[0])
+            if data[:2] != b"\x1f\x8b":
+                data = gz.compress(data)
+            return self.send(200, data, [("Content-Type", "application/x-protobuf"), ("Content-Encoding", "gzip"),
+                                         ("Cache-Control", "max-age=3600"), ("ETag", '"v%d-%d-%d"' % (z, x, y))])
         if p == "/ua":
             return self.send(200, (self.headers.get("User-Agent") or "").encode())
         if p.startswith("/status/"):

@@ -2,8 +2,8 @@ import FoundationEssentials
 import MapGeometry
 import MapTiles
 
-// What a user, a server or the disk hands the online sources: sources.json, tile URL
-// templates, HTTP caching headers and tile cache files. Whatever is accepted must be safe.
+// What a user, a server or the disk hands the online sources: sources.json, TileJSON
+// documents, tile URL templates, HTTP caching headers and tile cache files. Whatever is accepted must be safe.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -13,6 +13,15 @@ public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             precondition(s.zoomRange.lowerBound >= 0 && s.zoomRange.upperBound <= TileID.maxZoom, "zooms out of range")
             check(s.template)
         }
+    }
+    // A TileJSON document as a server hands it out.
+    if let doc = try? TileJSON(data, url: "https://t.example/tiles.json") {
+        precondition(!doc.tiles.isEmpty && doc.minZoom >= 0 && doc.minZoom <= doc.maxZoom && doc.maxZoom <= 30, "a TileJSON out of range")
+        precondition(doc.dataZoomRange.upperBound <= TileID.maxZoom, "zooms beyond a TileID's")
+        doc.tiles.forEach(check)
+        let source = OnlineSource.openFreeMap.resolved(by: doc)
+        precondition(source.kind == .vector && source.zoomRange == doc.dataZoomRange, "not resolved")
+        check(source.template)
     }
     if let entry = TileDiskCache.decode(data) {
         precondition(entry.freshness.expires.isFinite && entry.body.count < count, "a cache entry out of its file")

@@ -1,0 +1,147 @@
+import FoundationEssentials
+import MapGeometry
+import Platform
+
+/// Mapbox Vector Tiles from a server, from a `{z}/{x}/{y}.pbf` template or a TileJSON
+/// document, through the disk cache. As MBTilesSource does, tiles beyond the data's deepest
+/// zoom are served from their ancestor there (vector over-zoom). Bodies still gzipped (a
+/// server that sends `Content-Encoding: gzip` regardless; libcurl's decoding is not turned on
+/// in HTTPClient) are inflated here, bounded. A fetched tile is cached only once the loader
+/// decoded it; a stale cached one is asked about again (If-None-Match) and used as it is when
+/// the server cannot be reached.
+public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
+    /// The source, resolved (a TileJSON source's template is the one its document gives).
+    public let source: OnlineSource
+    /// The document the tiles were described by, when there was one.
+    public let tileJSON: TileJSON?
+    private let client: HTTPClient
+    private let cache: TileDiskCache?
+    private let lock = Lock()
+    private var undecided: [TileID: (Data, HTTPFreshness)] = [:]
+    private var requests: [TileID: HTTPClient.ID] = [:]
+    private var cancelled = Set<TileID>()
+    private var failure: String?
+
+    public var name: String { source.name }
+    public var dataZoomRange: ClosedRange<Int> { source.zoomRange }
+    public var zoomRange: ClosedRange<Int> { dataZoomRange.lowerBound...max(dataZoomRange.upperBound, MBTilesSource.maxDisplayZoom) }
+    public var attribution: String { source.attribution }
+    public var attributionURL: String? { source.attributionURL }
+    public var concurrency: Int { 8 }
+    public var isRemote: Bool { true }
+    public var unreachable: String? {
+        lock.lock(); defer { lock.unlock() }
+        return failure
+    }
+
+    /// Opens `source` (a vector one): reads its TileJSON document first when it has one (from
+    /// the server, else as kept from before). `cacheRoot`: the disk cache's tiles folder.
+    public static func open(_ source: OnlineSource, client: HTTPClient, cacheRoot: String?) throws -> OnlineVectorTileSource {
+        guard let url = source.tileJSON else {
+            let cache = cacheRoot.map { TileDiskCache(root: $0, source: source) }
+            return OnlineVectorTileSource(source: source, tileJSON: nil, client: client, cache: cache)
+        }
+        let documentCache = cacheRoot.map { TileDiskCache(root: $0, name: source.name, key: url) }
+        let document = try TileJSON.fetch(url, client: client, keptIn: documentCache.map { $0.directory + "/tilejson" })
+        let resolved = source.resolved(by: document)
+        return OnlineVectorTileSource(source: resolved, tileJSON: document, client: client,
+                                      cache: cacheRoot.map { TileDiskCache(root: $0, source: resolved) })
+    }
+
+    public init(source: OnlineSource, tileJSON: TileJSON?, client: HTTPClient, cache: TileDiskCache?) {
+        self.source = source
+        self.tileJSON = tileJSON
+        self.client = client
+        self.cache = cache
+    }
+
+    public func payload(for tile: TileID) throws -> TilePayload? {
+        // OpenMapTiles' tiles are made for 512 points: each serves the tiles a zoom below.
+        guard tile.isValid, let dataTile = MBTilesSource.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: 512) else { return nil }
+        guard let body = try body(for: dataTile) else { return nil }
+        return .vector(try Self.inflated(body, dataTile), tile: dataTile)
+    }
+
+    /// The tile's body as served (maybe gzipped), from the cache or the server; nil for none.
+    private func body(for tile: TileID) throws -> Data? {
+        let now = WallClock.now
+        let cached = cache?.entry(for: tile, now: now)
+        if let cached, cached.freshness.isFresh(at: now) { return cached.body }
+        let outcome = try get(source.template.url(for: tile), tile: tile, headers: cached?.freshness.revalidationHeaders ?? [])
+        switch outcome {
+        case let .response(r) where r.status == 304 && cached != nil:
+            cache?.refresh(tile, with: HTTPFreshness(headers: r.headers, receivedAt: now), now: now)
+            return cached?.body
+        case let .response(r) where r.status == 200:
+            let freshness = HTTPFreshness(headers: r.headers, receivedAt: now)
+            if freshness.storable { lock.lock(); undecided[tile] = (r.body, freshness); lock.unlock() }
+            return r.body
+        case let .response(r) where r.status == 404 || r.status == 204:
+            return nil // no tile here: what is under it shows
+        case let .response(r):
+            if let cached { return cached.body }
+            throw TileSourceError("the server answered \(r.status) for \(tile)")
+        case let .failed(reason, _):
+            if let cached { return cached.body } // offline: the stale tile is better than none
+            throw TileSourceError(reason)
+        }
+    }
+
+    static func inflated(_ body: Data, _ tile: TileID) throws -> Data {
+        guard Gzip.isCompressed(body) else { return body }
+        do { return try Gzip.decompress(body) } catch let e as TileSourceError {
+            throw TileSourceError("tile \(tile): \(e.description)")
+        }
+    }
+
+    /// The loader decoded the tile: its body is worth keeping. (Keyed by the data tile, which
+    /// for an over-zoomed tile is the ancestor the payload names.)
+    public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {
+        guard case let .vector(_, dataTile) = payload else { return }
+        lock.lock()
+        let pending = undecided.removeValue(forKey: dataTile)
+        lock.unlock()
+        if ok, let (body, freshness) = pending { cache?.store(body, freshness: freshness, for: dataTile, now: WallClock.now) }
+        if !ok { cache?.remove(dataTile) }
+    }
+
+    public func cancel(_ tiles: [TileID]) {
+        lock.lock()
+        let ids = tiles.compactMap { t -> HTTPClient.ID? in
+            let key = t.z > dataZoomRange.upperBound ? t.ancestor(atZoom: dataZoomRange.upperBound) : t
+            guard let id = requests[key] else { return nil }
+            cancelled.insert(key)
+            return id
+        }
+        lock.unlock()
+        for id in ids { client.cancel(id) }
+    }
+
+    /// Fetches on the network thread and waits here; a cancelled request throws `TileLoadCancelled`.
+    private func get(_ url: String, tile: TileID, headers: [String]) throws -> HTTPOutcome {
+        final class Answer: @unchecked Sendable {
+            let condition = Condition()
+            var outcome: HTTPOutcome?
+        }
+        let answer = Answer()
+        lock.lock()
+        requests[tile] = client.fetch(url, headers: headers) { o in
+            answer.condition.lock(); answer.outcome = o; answer.condition.broadcast(); answer.condition.unlock()
+        }
+        lock.unlock()
+        answer.condition.lock()
+        while answer.outcome == nil { answer.condition.wait() }
+        let outcome = answer.outcome!
+        answer.condition.unlock()
+        lock.lock()
+        requests[tile] = nil
+        let wasCancelled = cancelled.remove(tile) != nil
+        switch outcome {
+        case .response: failure = nil
+        case let .failed(reason, retryable): if retryable { failure = reason }
+        }
+        lock.unlock()
+        if wasCancelled, case .failed = outcome { throw TileLoadCancelled() }
+        return outcome
+    }
+}

@@ -1,0 +1,167 @@
+import FoundationEssentials
+import Glibc
+import MapGeometry
+import Platform
+
+/// A TileJSON document (https://github.com/mapbox/tilejson-spec): where a tile set's tiles
+/// are, its zooms, its attribution and, for vector tiles, its layers. Servers hand these out,
+/// so everything is checked: the size, the tile addresses (http or https templates with {z},
+/// {x} and {y}), the zooms (0…30) and the bounds; text is kept short and free of markup.
+public struct TileJSON: Sendable, Equatable {
+    /// Tile addresses; the first is used (the others are mirrors).
+    public var tiles: [TileURLTemplate]
+    public var minZoom: Int
+    public var maxZoom: Int
+    /// Plain text: HTML tags (links, as servers write it) removed. Nil when absent or empty.
+    public var attribution: String?
+    /// `vector_layers[].id`.
+    public var vectorLayers: [String]
+    /// West, south, east, north in degrees, when given and sane.
+    public var bounds: [Double]?
+    public var name: String?
+    /// Whether the document names the OpenMapTiles schema anywhere (its name, description or
+    /// attribution), as many servers of that schema do.
+    public var mentionsOpenMapTiles: Bool
+
+    public static let maxBytes = 1 << 20
+
+    /// The document as written; fields are optional except `tiles`.
+    private struct Document: Decodable {
+        var tiles: [String]
+        var minzoom: Double?
+        var maxzoom: Double?
+        var attribution: String?
+        var vector_layers: [Layer]?
+        var bounds: [Double]?
+        var name: String?
+        var description: String?
+        struct Layer: Decodable { var id: String }
+    }
+
+    /// Reads `data`; `url` (where it came from) prefixes every error.
+    public init(_ data: Data, url: String) throws {
+        func fail(_ why: String) -> TileSourceError { TileSourceError("\(TileURLTemplate.shown(url)): \(why)") }
+        guard data.count <= Self.maxBytes else { throw fail("larger than 1 MiB, not a TileJSON document") }
+        let doc: Document
+        do { doc = try JSONDecoder().decode(Document.self, from: data) } catch {
+            throw fail("not a TileJSON document (expected {\"tiles\": [\"https://…/{z}/{x}/{y}.pbf\"], …})")
+        }
+        guard !doc.tiles.isEmpty else { throw fail("no tile addresses in \"tiles\"") }
+        do {
+            tiles = try doc.tiles.prefix(16).map { try TileURLTemplate($0) }
+        } catch let e as TileURLTemplate.Invalid {
+            throw fail(e.description)
+        }
+        func zoom(_ v: Double?, _ fallback: Int, _ what: String) throws -> Int {
+            guard let v else { return fallback }
+            guard v.rounded() == v, (0...30).contains(v) else { throw fail("\(what) \(v) is not a zoom of 0…30") }
+            return Int(v)
+        }
+        minZoom = try zoom(doc.minzoom, 0, "minzoom")
+        maxZoom = try zoom(doc.maxzoom, 22, "maxzoom")
+        guard minZoom <= maxZoom else { throw fail("minzoom \(minZoom) is above maxzoom \(maxZoom)") }
+        attribution = doc.attribution.map(Self.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        vectorLayers = (doc.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
+        if let b = doc.bounds, b.count == 4, b.allSatisfy(\.isFinite), (-180...180).contains(b[0]), (-180...180).contains(b[2]),
+           (-90...90).contains(b[1]), (-90...90).contains(b[3]), b[1] <= b[3] {
+            bounds = b
+        } else {
+            bounds = nil
+        }
+        name = doc.name.map(Self.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        mentionsOpenMapTiles = [doc.name, doc.description, doc.attribution].contains { $0?.lowercased().contains("openmaptiles") == true }
+    }
+
+    /// The zooms a `TileID` can have of those the document serves.
+    public var dataZoomRange: ClosedRange<Int> { min(minZoom, TileID.maxZoom)...min(maxZoom, TileID.maxZoom) }
+
+    /// Tiles in the OpenMapTiles schema: its layers, or the document says so.
+    public var isOpenMapTiles: Bool { VectorAttribution.isOpenMapTiles(layers: vectorLayers, mentioned: mentionsOpenMapTiles) }
+
+    /// `html` without its tags and entities the attribution line cannot show, and short.
+    static func plainText(_ html: String) -> String {
+        var out = "", inTag = false
+        for c in html.unicodeScalars {
+            if c == "<" { inTag = true; continue }
+            if c == ">" { inTag = false; continue }
+            if !inTag, c.value >= 0x20, c.value != 0x7F { out.unicodeScalars.append(c) }
+        }
+        for (entity, char) in [("&copy;", "©"), ("&amp;", "&"), ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\"")] {
+            out = out.replacing(entity, with: char)
+        }
+        let words = out.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        return words.count > 200 ? String(words.prefix(199)) + "…" : words
+    }
+}
+
+/// Credits vector tiles owe when their source names none.
+public enum VectorAttribution {
+    /// What tiles of the OpenMapTiles schema owe: the schema and the OpenStreetMap data.
+    public static let openMapTiles = "© OpenMapTiles © OpenStreetMap contributors"
+
+    /// OpenMapTiles' schema: it has both "transportation" and "water" layers (no other
+    /// common schema does), or its metadata names it.
+    public static func isOpenMapTiles(layers: [String], mentioned: Bool) -> Bool {
+        mentioned || (layers.contains("transportation") && layers.contains("water"))
+    }
+
+    /// `given` as plain text, or the OpenMapTiles credit when nothing is given and the tiles
+    /// are of its schema.
+    public static func credit(_ given: String, layers: [String], mentioned: Bool) -> String {
+        let text = plainText(given)
+        return !text.isEmpty ? text : isOpenMapTiles(layers: layers, mentioned: mentioned) ? openMapTiles : ""
+    }
+
+    /// An attribution as tile makers write it, in HTML (`<a href="…">&copy; OpenMapTiles</a>`),
+    /// as the text the map shows: tags dropped, the common entities read, spaces collapsed,
+    /// at most 200 characters.
+    public static func plainText(_ html: String) -> String {
+        var out = "", inTag = false
+        for c in html.prefix(4096) {
+            if c == "<" { inTag = true; continue }
+            if c == ">" { inTag = false; out.append(" "); continue }
+            if !inTag { out.append(c) }
+        }
+        for (entity, char) in [("&copy;", "©"), ("&amp;", "&"), ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&middot;", "·")] {
+            out = out.replacing(entity, with: char)
+        }
+        let words = out.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        let text = words.joined(separator: " ")
+        return text.count > 200 ? String(text.prefix(199)) + "…" : text
+    }
+}
+
+extension TileJSON {
+    /// The document at `url`, through the network client, kept on disk at `path`: a fresh
+    /// kept copy is used as it is, a stale one when the server cannot be reached.
+    public static func fetch(_ url: String, client: HTTPClient, keptIn path: String?) throws -> TileJSON {
+        let now = WallClock.now
+        let kept = path.flatMap { try? FileIO.read($0, limit: TileJSON.maxBytes + 4096) }.flatMap(TileDiskCache.decode)
+        if let kept, kept.freshness.isFresh(at: now), let doc = try? TileJSON(kept.body, url: url) { return doc }
+        switch client.get(url, headers: ["Accept: application/json"], limit: TileJSON.maxBytes) {
+        case let .response(r) where r.status == 200:
+            let body = Gzip.isCompressed(r.body) ? try Gzip.decompress(r.body, limit: TileJSON.maxBytes) : r.body
+            let doc = try TileJSON(body, url: url)
+            if let path { keep(body, HTTPFreshness(headers: r.headers, receivedAt: now), at: path) }
+            return doc
+        case let .response(r):
+            if let kept, let doc = try? TileJSON(kept.body, url: url) { return doc }
+            throw TileSourceError("\(TileURLTemplate.shown(url)): the server answered \(r.status)")
+        case let .failed(reason, _):
+            if let kept, let doc = try? TileJSON(kept.body, url: url) { return doc }
+            throw TileSourceError("\(TileURLTemplate.shown(url)): \(reason)")
+        }
+    }
+
+    private static func keep(_ body: Data, _ freshness: HTTPFreshness, at path: String) {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        guard FileIO.makeDirectories(folder) == nil else { return }
+        // Kept even when the server says not to store it: it is the map's description, and
+        // offline nothing else can say where the tiles are.
+        let stored = HTTPFreshness(storable: true, expires: freshness.expires, etag: freshness.etag, lastModified: freshness.lastModified)
+        let data = TileDiskCache.encode(body, stored)
+        let tmp = path + ".tmp"
+        _ = data.withUnsafeBytes { FileIO.writeBytes($0, to: tmp) }
+        _ = rename(tmp, path)
+    }
+}
