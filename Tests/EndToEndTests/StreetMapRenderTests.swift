@@ -18,12 +18,15 @@ struct StreetMapRenderTests {
     static let water = (r: 0xA8, g: 0xCD, b: 0xE4)
     static let primary = (r: 0xFB, g: 0xE1, b: 0x9A)
     static let secondary = (r: 0xFF, g: 0xF2, b: 0xB6)
+    static let grass = (r: 0xDC, g: 0xEB, b: 0xC8)
     static let darkWater = (r: 0x15, g: 0x32, b: 0x4A)
 
     /// Points of the OpenStreetMap data: a node in the middle of a way, or inside an area.
     static let mannerheimintie = "60.1699957,24.9380395"   // primary, a node of one carriageway
     static let kaivokatu = "60.1704228,24.9398276"         // secondary
     static let pond = "60.1736068,24.9437605"              // a pond of 2,600 m², its vertices' centre
+    static let bay = "60.178292,24.943060"                 // Kaisaniemenlahti, 90 m from the shore (README)
+    static let park = "60.173354,24.945878"                // Kaisaniemen puisto, landcover grass (README)
 
     func near(_ p: (r: Int, g: Int, b: Int), _ c: (r: Int, g: Int, b: Int), _ tol: Int = 6) -> Bool {
         abs(p.r - c.r) <= tol && abs(p.g - c.g) <= tol && abs(p.b - c.b) <= tol
@@ -40,6 +43,7 @@ struct StreetMapRenderTests {
 
     @Test("Streets and water in their colours", arguments: [
         (mannerheimintie, 17.0, primary), (mannerheimintie, 20.0, primary), (kaivokatu, 17.0, secondary), (pond, 18.0, water),
+        (bay, 17.0, water), (park, 17.0, grass),
     ])
     func knownPlacesInTheirColours(at: String, zoom: Double, color: (r: Int, g: Int, b: Int)) throws {
         let dir = temporaryDirectory("street-colours")
