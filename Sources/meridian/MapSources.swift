@@ -29,6 +29,10 @@ enum MapSources {
         let lower = name.lowercased()
         if isRemoteArchive(name) { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            // No {z}: a TileJSON document that says where a street map's tiles are.
+            if !name.contains("{") {
+                return try OnlineSource(name: "tilejson", title: "Street map from a URL", tileJSON: name, attribution: "")
+            }
             // Vector tiles by their extension: …/{z}/{x}/{y}.pbf or .mvt.
             let path = lower.split(separator: "?", maxSplits: 1).first ?? ""
             let vector = path.hasSuffix(".pbf") || path.hasSuffix(".mvt")
@@ -121,6 +125,10 @@ enum MapSources {
         }
         guard street else {
             return Tiles(source: source, under: under, background: under?.background ?? background(for: source))
+        }
+        var style = style
+        if style.path == nil, let own = (source as? OnlineVectorTileSource)?.source.style, !own.hasPrefix("http") {
+            style.path = own   // the source's own style (sources.json "style"), a file
         }
         let mapStyle = try style.style()
         let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)

@@ -64,6 +64,18 @@ final class MapStyles: @unchecked Sendable {
         return style
     }
 
+    /// The street map a style names (its first vector source's TileJSON `url`, or its `tiles`
+    /// template), for `--style` given without `--tiles`.
+    static func tilesNamed(by choice: StyleChoice) -> String? {
+        guard choice.path != nil, let style = try? choice.style() else { return nil }
+        for key in style.sources.keys.sorted() {
+            guard let s = style.sources[key], s.type == "vector" else { continue }
+            if let url = s.url, url.hasPrefix("http") { return url }
+            if let t = s.tiles.first, t.hasPrefix("http") { return t }
+        }
+        return nil
+    }
+
     /// The colour a style paints where there is nothing else (its background at z10).
     static func background(of style: MapStyle) -> Color? {
         guard let bg = style.layers.first(where: { $0.type == .background }) else { return nil }

@@ -57,7 +57,7 @@ struct Open: ParsableCommand {
         let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
-                                 tiles: view.tiles ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false,
+                                 tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false,
                                  helpHintShown: saved?.helpHintShown ?? false)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()

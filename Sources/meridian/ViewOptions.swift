@@ -49,7 +49,7 @@ struct ViewOptions: ParsableArguments {
     var styleChoice: StyleChoice { StyleChoice(path: style, dark: dark) }
 
     /// The map asked for, or the basemap.
-    var tileName: String { tiles ?? MapSources.basemap }
+    var tileName: String { tiles ?? MapStyles.tilesNamed(by: styleChoice) ?? MapSources.basemap }
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
