@@ -43,6 +43,8 @@ def exp(base, *stops):
 def cls(*classes): return ["match", ["get", "class"], list(classes), True, False]
 def brunnel(kind): return ["==", ["get", "brunnel"], kind]
 def not_brunnel(): return ["!", ["match", ["get", "brunnel"], ["bridge", "tunnel"], True, False]]
+def is_line(): return ["match", ["geometry-type"], ["LineString", "MultiLineString"], True, False]
+def is_area(): return ["match", ["geometry-type"], ["Polygon", "MultiPolygon"], True, False]
 def name(): return ["coalesce", ["get", "name:latin"], ["get", "name_en"], ["get", "name"]]
 
 # Road classes from small to big: (classes, fill, casing, minzoom, widths of the fill).
@@ -66,11 +68,11 @@ def road_layers(p, kind):
         if kind == "tunnel": paint["line-dasharray"] = [0.6, 0.4]
         layers.append({"id": f"{kind}-{classes[0]}-casing", "type": "line", "source": "openmaptiles",
                        "source-layer": "transportation", "minzoom": max(minz, 11 if classes[0] in ("minor", "service") else minz),
-                       "filter": ["all", where, cls(*classes), ["==", ["geometry-type"], "LineString"]],
+                       "filter": ["all", where, cls(*classes), is_line()],
                        "layout": {"line-cap": "butt" if kind != "road" else "round", "line-join": "round"}, "paint": paint})
     for classes, fill, case, minz, widths in ROADS:
         layers.append({"id": f"{kind}-{classes[0]}", "type": "line", "source": "openmaptiles", "source-layer": "transportation",
-                       "minzoom": minz, "filter": ["all", where, cls(*classes), ["==", ["geometry-type"], "LineString"]],
+                       "minzoom": minz, "filter": ["all", where, cls(*classes), is_line()],
                        "layout": {"line-cap": "round", "line-join": "round"},
                        "paint": {"line-color": p["tunnel_fill"] if kind == "tunnel" else p[fill], "line-width": exp(1.4, *widths)}})
     return layers
@@ -108,9 +110,9 @@ def style(p, title):
               "paint": {"line-color": p["waterway"], "line-width": ["match", ["get", "class"], ["river", "canal"],
                         exp(1.3, (8, 0.8), (12, 1.6), (16, 6), (20, 18)), exp(1.3, (12, 0.5), (16, 2), (20, 6))]}})
     fill("water", "water", "water", ["!=", ["get", "brunnel"], "tunnel"])
-    fill("aeroway", "aeroway", "aeroway", ["==", ["geometry-type"], "Polygon"], 11)
+    fill("aeroway", "aeroway", "aeroway", is_area(), 11)
     L.append({"id": "aeroway-runway", "type": "line", "source": "openmaptiles", "source-layer": "aeroway", "minzoom": 11,
-              "filter": ["all", ["==", ["geometry-type"], "LineString"], cls("runway", "taxiway")],
+              "filter": ["all", is_line(), cls("runway", "taxiway")],
               "paint": {"line-color": p["street"], "line-width": exp(1.5, (11, 2), (14, 12), (18, 80))}})
     L.append({"id": "building", "type": "fill", "source": "openmaptiles", "source-layer": "building", "minzoom": 13,
               "paint": {"fill-color": p["building"], "fill-outline-color": p["building_outline"],
@@ -131,7 +133,7 @@ def style(p, title):
     L.append({"id": "rail", "type": "line", "source": "openmaptiles", "source-layer": "transportation", "minzoom": 8,
               "filter": ["all", cls("rail", "transit"), ["!=", ["get", "brunnel"], "tunnel"]],
               "paint": {"line-color": p["rail"], "line-width": exp(1.4, (8, 0.6), (14, 1.6), (20, 4))}})
-    L.append({"id": "rail-hatching", "type": "line", "source": "openmaptiles", "source-layer": "transportation", "minzoom": 13,
+    L.append({"id": "rail-hatching", "type": "line", "source": "openmaptiles", "source-layer": "transportation", "minzoom": 14,
               "filter": ["all", cls("rail", "transit"), ["!=", ["get", "brunnel"], "tunnel"]],
               "paint": {"line-color": p["rail_dash"], "line-width": exp(1.4, (13, 0.6), (20, 2)), "line-dasharray": [3, 3]}})
     L.append({"id": "ferry", "type": "line", "source": "openmaptiles", "source-layer": "transportation", "minzoom": 10,

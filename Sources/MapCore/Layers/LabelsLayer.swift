@@ -37,7 +37,13 @@ public struct LabelsLayer: MapLayer {
         for t in context.shownTiles where used.insert(t).inserted { candidates += context.tiles.places(in: t) }
         if let under = context.under {
             used.removeAll()
-            for t in context.underShownTiles where used.insert(t).inserted { candidates += under.places(in: t) }
+            let covered = context.mainTileRects
+            for t in context.underShownTiles where used.insert(t).inserted {
+                candidates += under.places(in: t).filter { p in
+                    let s = context.camera.screenPoint(for: p.point)
+                    return !covered.contains { $0.contains(s) }
+                }
+            }
         }
         guard !candidates.isEmpty else { return }
         if let e = memo.get(), e.camera == context.camera, e.reserved == context.labelExclusions, e.candidates == candidates {

@@ -66,6 +66,9 @@ public struct LayerContext {
     /// count for labels too).
     public internal(set) var under: TileAvailability?
     public internal(set) var underShownTiles: [TileID] = []
+    /// Where the map's own tiles show (screen rectangles): the under plane's names are not
+    /// placed there, as those tiles carry their own.
+    public internal(set) var mainTileRects: [ScreenRect] = []
     /// Filled before any layer composes, from every layer's `labelExclusions`.
     public internal(set) var labelExclusions: [ScreenRect] = []
     /// Points at the bottom covered by panels (the largest any layer asks for).

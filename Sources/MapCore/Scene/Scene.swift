@@ -96,7 +96,7 @@ public struct Scene {
         if !underShown.isEmpty {
             // The under plane's names label only where it shows: the map's own tiles carry
             // their own.
-            context.labelExclusions += list.tileCommands.filter { tiles.hasPixels($0.0) }.map(\.2)
+            context.mainTileRects = list.tileCommands.filter { tiles.hasPixels($0.0) }.map(\.2)
         }
         for level in LayerLevel.allCases {
             for layer in layers where layer.levels.contains(level) {
