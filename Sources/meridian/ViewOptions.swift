@@ -35,7 +35,7 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Zoom level, 0 to 20 (fractions allowed).", valueName: "Z"))
     var zoom: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', 'openfreemap' (vector streets), a tile URL with {z} {x} {y} (and {s} {r} {-y}; .pbf or .mvt for vector tiles), a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles or .pmtiles file (or a .pmtiles URL), or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L).", valueName: "SOURCE"))
+    @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', 'openfreemap' (vector streets), a tile URL with {z} {x} {y} (and {s} {r} {-y}; .pbf or .mvt for vector tiles), a TileJSON address, a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles or .pmtiles file (or a .pmtiles URL), or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L).", valueName: "SOURCE"))
     var tiles: String?
 
     @Option(name: .long, help: ArgumentHelp("A MapLibre style JSON file to draw street maps (OpenMapTiles-schema vector tiles) with, instead of the built-in style.", valueName: "FILE.json"))
