@@ -20,6 +20,10 @@ final class PreparedTile: @unchecked Sendable {
     /// Style layer index → the features of its source layer its filter lets through, for
     /// filters that do not depend on the zoom.
     private var matches: [Int: [Int]] = [:]
+    /// Features sorted into kinds by what some filter reads of them (source layer index and
+    /// the filter's inputs → each feature's kind, and one feature of each kind).
+    private var kinds: [KindKey: (kindOf: [Int32], examples: [Int])] = [:]
+    private struct KindKey: Hashable { var layer: Int; var inputs: StyleExpression.FeatureInputs }
 
     init(_ decoded: VectorTile) {
         var tile = decoded
@@ -50,6 +54,33 @@ final class PreparedTile: @unchecked Sendable {
         for key in ["name", "name:latin"] where p[key] == nil { f.properties[key] = any }
     }
 
+    /// The features of source layer `layer` sorted into kinds by `inputs` (kept for the next
+    /// filter that reads the same).
+    private func kinds(layer: Int, inputs: StyleExpression.FeatureInputs) -> (kindOf: [Int32], examples: [Int]) {
+        let key = KindKey(layer: layer, inputs: inputs)
+        lock.lock()
+        let known = kinds[key]
+        lock.unlock()
+        if let known { return known }
+        struct Kind: Hashable { var values: [VectorTile.Value?]; var geometry: String }
+        var index: [Kind: Int32] = [:]
+        var kindOf: [Int32] = [], examples: [Int] = []
+        let features = tile.layers[layer].features
+        kindOf.reserveCapacity(features.count)
+        for (i, f) in features.enumerated() {
+            let kind = Kind(values: inputs.keys.map { f.properties[$0] }, geometry: inputs.geometry ? StyleExpression.geometryName(of: f) : "")
+            if let k = index[kind] { kindOf.append(k); continue }
+            let k = Int32(examples.count)
+            index[kind] = k
+            examples.append(i)
+            kindOf.append(k)
+        }
+        lock.lock()
+        kinds[key] = (kindOf, examples)
+        lock.unlock()
+        return (kindOf, examples)
+    }
+
     /// Bytes held, for the decoded-tile cache's budget (an estimate).
     var cost: Int { tile.layers.reduce(0) { $0 + $1.features.reduce(64) { $0 + 48 + $1.parts.reduce(0) { $0 + $1.count * 8 + 32 } + $1.properties.count * 48 } } }
 
@@ -77,7 +108,15 @@ final class PreparedTile: @unchecked Sendable {
             if let cached { return cached }
         }
         var out: [Int] = []
-        for (i, f) in features.enumerated() where style.matches(EvaluationContext(zoom: zoom, feature: f)) { out.append(i) }
+        if let inputs = filter.featureInputs, features.count > 32 {
+            // The filter reads a few properties (a road's class and brunnel, say): it is
+            // evaluated once for each kind of feature, not for each of thousands of features.
+            let (kindOf, examples) = self.kinds(layer: layer, inputs: inputs)
+            let passes = examples.map { style.matches(EvaluationContext(zoom: zoom, feature: features[$0])) }
+            for i in features.indices where passes[Int(kindOf[i])] { out.append(i) }
+        } else {
+            for (i, f) in features.enumerated() where style.matches(EvaluationContext(zoom: zoom, feature: f)) { out.append(i) }
+        }
         if cacheable {
             lock.lock()
             matches[styleIndex] = out

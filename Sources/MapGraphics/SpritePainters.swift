@@ -26,6 +26,7 @@ public struct UnknownSpriteError: Error, CustomStringConvertible {
 public enum SpritePainters {
     public static let registered: [any SpritePainter.Type] = [
         LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self, TrackProfilePainter.self,
+        IconPainter.self,
     ]
 
     public static func paint(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap {

@@ -52,7 +52,8 @@ extension StyledTilePainter {
             let dx = offset.count > 0 && offset[0].isFinite ? min(max(offset[0], -20), 20) : 0
             let dy = offset.count > 1 && offset[1].isFinite ? min(max(offset[1], -20), 20) : 0
             out.append(PlaceLabel(name: text, point: at, rank: rank, style: style,
-                                  placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size))))
+                                  placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size)),
+                                  icon: icon(layer, c)))
         }
         // Only the stretch over this tile (and a little around it): an over-zoomed tile's data
         // reaches far beyond it. Each piece is labelled once, by the tile holding its middle.
@@ -115,6 +116,17 @@ extension StyledTilePainter {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" }
         guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
         return String(s[first...last])
+    }
+
+    /// The feature's icon from the sprite sheet (icon-image, icon-size, icon-offset), if the
+    /// style has a local sheet holding it.
+    func icon(_ layer: StyleLayer, _ c: EvaluationContext) -> LabelIcon? {
+        guard let sprites, let name = layer.string("icon-image", c), !name.isEmpty else { return nil }
+        let scale = layer.number("icon-size", c)
+        guard let sprite = sprites.icon(name, scale: scale) else { return nil }
+        let o = layer.numbers("icon-offset", c) ?? []
+        let dx = o.count > 0 && o[0].isFinite ? min(max(o[0], -100), 100) : 0, dy = o.count > 1 && o[1].isFinite ? min(max(o[1], -100), 100) : 0
+        return LabelIcon(sprite, offset: ScreenPoint(x: dx * sprite.scale, y: dy * sprite.scale))
     }
 
     /// Where a feature's point label goes: the point itself, or the middle of a polygon's

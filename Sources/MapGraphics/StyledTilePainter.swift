@@ -14,6 +14,7 @@ import MapTiles
 /// a tile of zoom z is drawn with the style at z − 1, and widths in the style's pixels are points.
 struct StyledTilePainter {
     let style: MapStyle
+    var sprites: SpriteSheet?
 
     /// The tile's geometry in device pixels: `dataTile`'s units mapped onto `tile`'s square.
     struct Frame {

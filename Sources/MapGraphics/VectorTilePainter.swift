@@ -16,13 +16,15 @@ public final class VectorTilePainter: @unchecked Sendable {
     public let style: BasemapStyle
     /// The MapLibre style that draws the tiles; nil for the basemap's own look.
     public let mapStyle: MapStyle?
+    /// The style's icons, when its sprite sheet is a local file.
+    public let sprites: SpriteSheet?
     private let lock = Lock()
     private var decoded = LRUCache<TileID, PreparedTile>(capacity: 64 << 20)
 
-    public init(style: BasemapStyle = .standard) { self.style = style; mapStyle = nil }
+    public init(style: BasemapStyle = .standard) { self.style = style; mapStyle = nil; sprites = nil }
 
-    /// A painter for tiles a MapLibre style draws.
-    public init(mapStyle: MapStyle) { style = .standard; self.mapStyle = mapStyle }
+    /// A painter for tiles a MapLibre style draws, with the icons of `sprites`.
+    public init(mapStyle: MapStyle, sprites: SpriteSheet? = nil) { style = .standard; self.mapStyle = mapStyle; self.sprites = sprites }
 
     /// The decoded tile for `data` (the bytes of `tile`), from the cache when possible.
     public func decode(_ data: Data, tile: TileID) throws -> VectorTile { try prepared(data, tile: tile).tile }
@@ -44,7 +46,7 @@ public final class VectorTilePainter: @unchecked Sendable {
         let vt = prepared.tile
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
         if let mapStyle {
-            let labels = StyledTilePainter(style: mapStyle).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize))
+            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize))
             return DecodedTile(bitmap: canvas.bitmap(), places: labels)
         }
         let cr = canvas.context

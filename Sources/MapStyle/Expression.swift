@@ -1,3 +1,4 @@
+import MapTiles
 import Platform
 
 /// A style expression (or a legacy filter or function, converted), compiled once from JSON
@@ -8,6 +9,18 @@ public final class Expression: Sendable {
     let node: Node
     public let isZoomDependent: Bool
     public let isFeatureDependent: Bool
+    /// What of a feature the value depends on, when that is only properties named by
+    /// literal keys and the geometry type: features alike in those get the same value, so a
+    /// painter may evaluate once for each kind of feature. nil when it reads more (the id,
+    /// the whole property set, a key computed at run time).
+    public let featureInputs: FeatureInputs?
+
+    public struct FeatureInputs: Hashable, Sendable {
+        /// The property keys read, sorted.
+        public var keys: [String]
+        /// Whether the geometry type is read (`geometry-type` or a legacy `$type`).
+        public var geometry: Bool
+    }
 
     init(_ node: Node) {
         self.node = node
@@ -21,6 +34,33 @@ public final class Expression: Sendable {
         }
         isZoomDependent = zoom
         isFeatureDependent = feature
+        var keys = Set<String>(), geometry = false
+        featureInputs = Self.inputs(node, &keys, &geometry) ? FeatureInputs(keys: keys.sorted(), geometry: geometry) : nil
+    }
+
+    /// The feature's geometry as `geometry-type` names it (Multi… for several parts), which
+    /// also decides what a legacy `$type` reads: features that share it are alike to both.
+    public static func geometryName(of f: VectorTile.Feature) -> String { Node.typeName(f, multi: true) }
+
+    /// Collects what `n` reads of a feature; false when that is more than named properties
+    /// and the geometry type.
+    private static func inputs(_ n: Node, _ keys: inout Set<String>, _ geometry: inout Bool) -> Bool {
+        switch n {
+        case let .get(key, from), let .has(key, from):
+            switch from {
+            case nil, .properties?:
+                guard case let .literal(.string(k)) = key else { return false }
+                keys.insert(k)
+                return true
+            case .object?: return inputs(key, &keys, &geometry)
+            default: return false
+            }
+        case .geometryType, .legacyType:
+            geometry = true
+            return true
+        case .id, .properties, .featureState: return false
+        default: return n.children.allSatisfy { inputs($0, &keys, &geometry) }
+        }
     }
 
     public func evaluate(_ ctx: EvaluationContext) -> StyleValue {

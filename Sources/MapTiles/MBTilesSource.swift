@@ -16,6 +16,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     /// Where the file says it has data; tiles wholly outside are not its (nil), so what lies
     /// under the map shows there.
     public let bounds: MapRect?
+    /// The vector layers the metadata lists (empty when it lists none).
+    public let vectorLayers: [String]
     public var name: String { "mbtiles:" + database.path }
     /// The metadata's attribution; without one, the OpenMapTiles credit for vector tiles of
     /// that schema (its layers in the "json" row, or the metadata naming it), else "".
@@ -62,7 +64,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
             var vector_layers: [Layer]?
             struct Layer: Decodable { var id: String }
         }
-        let layers = (try? JSONDecoder().decode(Layers.self, from: Data((meta["json"] ?? "").utf8)))?.vector_layers?.map(\.id) ?? []
+        let layers = (try? JSONDecoder().decode(Layers.self, from: Data((meta["json"] ?? "").utf8)))?.vector_layers?.prefix(200).map(\.id) ?? []
+        vectorLayers = layers
         attribution = VectorAttribution.credit(meta["attribution"] ?? "", layers: isVector ? layers : [],
                                                mentioned: isVector && meta.values.contains { $0.lowercased().contains("openmaptiles") })
     }
@@ -83,6 +86,19 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         let z = min(shifted, dataZoomRange.upperBound)
         guard z >= dataZoomRange.lowerBound else { return nil }
         return tile.ancestor(atZoom: z)
+    }
+
+    /// Whether the vector tiles are in the embedded basemap's own schema (land, lakes,
+    /// places…), drawn in its look, rather than a street map's: the metadata's layers say,
+    /// else the first stored tile's.
+    public var holdsBasemapSchema: Bool {
+        var names = vectorLayers
+        if names.isEmpty, let first = try? database.rows("SELECT tile_data FROM tiles LIMIT 1", [], { SQLiteDatabase.blob($0, 0) }).first,
+           let bytes = Gzip.isCompressed(first) ? try? Gzip.decompress(first) : first,
+           let tile = try? MVTDecoder.decode(bytes) {
+            names = tile.layers.map(\.name)
+        }
+        return names.contains("land") && !names.contains("water") && !names.contains("transportation")
     }
 
     /// The stored bytes of a tile, nil where the file has none.

@@ -93,7 +93,10 @@ enum MapSources {
             }
             return try MBTilesSource(path: url.path)
         case let path where path.hasSuffix(".mbtiles"):
-            // Vector tiles other than the basemap's are OpenMapTiles', made for 512 points.
+            // Vector tiles in a schema other than the basemap's are a street map's
+            // (OpenMapTiles'), made for 512 points and drawn with a style.
+            let file = try MBTilesSource(path: path)
+            guard file.isVector, !file.holdsBasemapSchema else { return file }
             return try MBTilesSource(path: path, vectorTileSize: 512)
         case let path where path.hasSuffix(".pmtiles"):
             return try PMTilesSource(path: path)
@@ -132,7 +135,7 @@ enum MapSources {
         }
         let mapStyle = try style.style()
         let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)
-        return Tiles(source: source, under: under, background: under?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle))
+        return Tiles(source: source, under: under, background: under?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
     }
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.

@@ -35,6 +35,7 @@ final class MapStyles: @unchecked Sendable {
     static let shared = MapStyles()
     private let lock = Lock()
     private var loaded: [String: MapStyle] = [:]
+    private var sheets: [String: SpriteSheet] = [:]
 
     func style(for choice: StyleChoice) throws -> MapStyle {
         let path: String
@@ -62,6 +63,29 @@ final class MapStyles: @unchecked Sendable {
         loaded[path] = style
         lock.unlock()
         return style
+    }
+
+    /// The style's sprite sheet when it is a local file (a path, or file://, beside the style
+    /// file when relative); nil for none or one on the web. A sheet that cannot be read is
+    /// said once; the text is drawn alone.
+    func sheet(for choice: StyleChoice) -> SpriteSheet? {
+        guard let path = choice.path, let style = try? style(for: choice), var base = style.sprite, !base.isEmpty else { return nil }
+        if base.hasPrefix("http://") || base.hasPrefix("https://") { return nil }
+        if base.hasPrefix("file://") { base = String(base.dropFirst(7)) }
+        if !base.hasPrefix("/") { base = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path }
+        lock.lock()
+        if let s = sheets[base] { lock.unlock(); return s }
+        lock.unlock()
+        do {
+            let sheet = try SpriteSheet(base: base)
+            lock.lock()
+            sheets[base] = sheet
+            lock.unlock()
+            return sheet
+        } catch {
+            FileIO.printError("meridian: \(error); icons are left out")
+            return nil
+        }
     }
 
     /// The street map a style names (its first vector source's TileJSON `url`, or its `tiles`

@@ -160,3 +160,61 @@ struct StreetMapRenderTests {
         #expect(png.pixel(128, 128) == (r: 255, g: 0, b: 0))
     }
 }
+
+/// Icons from a style's sprite sheet when it is a local file: drawn at the point with the
+/// text beside them; a sheet that cannot be read is said, and the text is drawn alone.
+@Suite(.serialized)
+struct StreetMapIconTests {
+    /// A 32×16 sheet: a red square named "red" on the left, a blue one on the right.
+    static let sheetMaker = #"""
+    import json, struct, sys, zlib
+    base = sys.argv[1]
+    rows = b"".join(b"\x00" + (b"\xff\x00\x00\xff" * 16 + b"\x00\x00\xff\xff" * 16) for _ in range(16))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 16, 8, 6, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    open(base + ".png", "wb").write(png)
+    json.dump({"red": {"x": 0, "y": 0, "width": 16, "height": 16, "pixelRatio": 1},
+               "blue": {"x": 16, "y": 0, "width": 16, "height": 16, "pixelRatio": 1}}, open(base + ".json", "w"))
+    """#
+
+    /// The railway station's point of interest (Tests/Fixtures/vector/README.md).
+    static let station = "60.171321,24.941454"
+
+    func style(sprite: String, dir: URL) throws -> String {
+        let style = dir.appendingPathComponent("icons.json")
+        try Data(##"""
+            {"version": 8, "sprite": "\##(sprite)", "sources": {"omt": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "poi", "type": "symbol", "source": "omt", "source-layer": "poi", "filter": ["==", ["get", "name"], "Helsinki"],
+               "layout": {"icon-image": "red", "icon-size": 2, "text-field": "{name}", "text-anchor": "top", "text-offset": [0, 1.5]},
+               "paint": {"text-color": "#000000"}}]}
+            """##.utf8).write(to: style)
+        return style.path
+    }
+
+    @Test func iconsComeFromALocalSpriteSheet() throws {
+        let dir = temporaryDirectory("street-icons")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("sheet.py")
+        try Data(Self.sheetMaker.utf8).write(to: script)
+        #expect(try run("/usr/bin/python3", [script.path, dir.appendingPathComponent("sprite").path]).status == 0)
+        // Relative to the style file, as styles name their sheets.
+        let out = dir.appendingPathComponent("icons.png").path
+        var r = try run(meridianBinary, ["render", "--tiles", StreetMapRenderTests.mbtiles, "--style", try style(sprite: "sprite", dir: dir),
+                                         "--center", Self.station, "--zoom", "17", "--size", "200x200", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        var png = try PNG(out)
+        // The icon, 32 points across at icon-size 2, centred on the station; the name below it.
+        #expect(png.pixel(100, 100) == (r: 255, g: 0, b: 0) && png.pixel(88, 88) == (r: 255, g: 0, b: 0))
+        #expect(png.pixel(100, 120) != (r: 255, g: 0, b: 0))
+        #expect(png.darkFraction(x: 50, y: 118, w: 100, h: 32, level: 120) > 0.02)
+        // No sheet there: said, and the name still drawn.
+        r = try run(meridianBinary, ["render", "--tiles", StreetMapRenderTests.mbtiles, "--style", try style(sprite: "missing", dir: dir),
+                                     "--center", Self.station, "--zoom", "17", "--size", "200x200", "--out", out])
+        #expect(r.status == 0 && r.stderr.contains("no sprite sheet"), "\(r.stderr)")
+        png = try PNG(out)
+        #expect(png.pixel(100, 100) != (r: 255, g: 0, b: 0))
+        #expect(png.darkFraction(x: 50, y: 118, w: 100, h: 32, level: 120) > 0.02)
+    }
+}

@@ -59,3 +59,35 @@ public struct LabelLook: Hashable, Sendable {
         return ScreenSize(width: (widest * size).rounded(.up) + 2 * haloWidth + 3, height: height.rounded(.up) + 2 * haloWidth + 3)
     }
 }
+
+/// An icon from a style's sprite sheet: the part of the sheet's picture it is drawn from, in
+/// the sheet's pixels, and the scale it is drawn at (icon-size). Rasterized once per density.
+public struct IconSprite: SpriteSpec {
+    /// The sheet's picture (a PNG file).
+    public var sheet: String
+    public var x: Int, y: Int, width: Int, height: Int
+    /// Sheet pixels per point (the sprite index's pixelRatio).
+    public var sheetRatio: Double
+    public var scale: Double
+
+    public init(sheet: String, x: Int, y: Int, width: Int, height: Int, sheetRatio: Double, scale: Double) {
+        self.sheet = sheet; self.x = x; self.y = y; self.width = width; self.height = height
+        self.sheetRatio = sheetRatio; self.scale = scale
+    }
+
+    /// Its size on screen, in points.
+    public var size: ScreenSize {
+        let k = scale / max(sheetRatio, 0.1)
+        return ScreenSize(width: Double(width) * k, height: Double(height) * k)
+    }
+}
+
+/// A label's icon: what is drawn, and where, centred on the labelled point moved by `offset`.
+public struct LabelIcon: Hashable, Sendable {
+    public var key: SpriteKey
+    public var size: ScreenSize
+    public var offset: ScreenPoint
+    public init(_ icon: IconSprite, offset: ScreenPoint = ScreenPoint(x: 0, y: 0)) {
+        key = SpriteKey(icon); size = icon.size; self.offset = offset
+    }
+}

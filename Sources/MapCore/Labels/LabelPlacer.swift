@@ -67,11 +67,15 @@ public struct LabelPlacer {
                 if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken) { out.append(placed) }
             case let .point(anchor, offset):
                 let box = anchor.box(at: p + offset, size: size)
-                guard area.intersects(box), !taken.intersects(padded(box)) else { continue }
+                // The icon, centred on the point, claims its room too.
+                let icon = c.icon.map { LabelAnchor.center.box(at: p + $0.offset, size: $0.size) }
+                guard area.intersects(box), !taken.intersects(padded(box)), !(icon.map { taken.intersects($0) } ?? false) else { continue }
                 taken.insert(padded(box))
+                if let icon { taken.insert(icon) }
                 let text = ready.map { anchor.box(at: p + offset, size: $0) } ?? box
-                out.append(PlacedLabel(place: c, dot: ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
-                                       ready: ready != nil))
+                let iconReady = c.icon.map { sprites.size(of: $0.key) != nil } ?? true
+                out.append(PlacedLabel(place: c, dot: icon ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
+                                       ready: ready != nil && iconReady))
             case let .line(path, spacing):
                 out += placeAlong(c, path: path, spacing: spacing, camera: camera, sprites: sprites, area: area, taken: &taken,
                                   named: &named)

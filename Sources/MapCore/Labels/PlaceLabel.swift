@@ -25,6 +25,8 @@ public struct PlaceLabel: Hashable, Sendable {
     /// Higher ranks are placed first.
     public let rank: Int
     public let style: TextStyle
+    /// An icon drawn at the point (labels at points only).
+    public let icon: LabelIcon?
     /// The sprite of its name and the box its label claims (`LabelPlacer.estimatedSize`),
     /// worked out once: placement needs both for every place, every frame.
     public let textKey: SpriteKey
@@ -39,9 +41,9 @@ public struct PlaceLabel: Hashable, Sendable {
 
     /// A label a map style asks for.
     public init(name: String, point: MapPoint, rank: Int, style: TextStyle, placement: Placement,
-                population: Int = 0, capital: Bool = false) {
+                population: Int = 0, capital: Bool = false, icon: LabelIcon? = nil) {
         self.name = name; self.point = point; self.population = population; self.capital = capital
-        self.rank = rank; self.style = style; self.placement = placement
+        self.rank = rank; self.style = style; self.placement = placement; self.icon = icon
         textKey = .text(name, style)
         estimatedTextSize = LabelPlacer.estimatedSize(name, style)
     }
@@ -105,7 +107,8 @@ public struct PlacedLabel: Hashable, Sendable {
     }
 
     public var place: PlaceLabel
-    /// The dot's box (empty for styled labels, which have none).
+    /// The dot's box (empty for styled labels, which have none); the icon's box for a label
+    /// with an icon.
     public var dot: ScreenRect
     /// The text's rectangle: its sprite's true size once rasterized, else the estimate. For a
     /// label along a line, the box around its letters.

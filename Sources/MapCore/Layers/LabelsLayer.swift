@@ -68,7 +68,8 @@ public struct LabelsLayer: MapLayer {
                 commands.append(.sprite(dot, destination: p.dot, opacity: 1))
                 commands.append(.sprite(text, destination: p.text, opacity: 1))
             case .point:
-                guard p.ready else { want(p.place.textKey); continue }
+                guard p.ready else { want(p.place.textKey); if let i = p.place.icon { want(i.key) }; continue }
+                if let icon = p.place.icon { commands.append(.sprite(icon.key, destination: p.dot, opacity: 1)) }
                 commands.append(.sprite(p.place.textKey, destination: p.text, opacity: 1))
             case .line:
                 guard p.ready else { for g in p.glyphs { want(g.key) }; continue }

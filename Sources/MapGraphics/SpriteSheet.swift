@@ -1,0 +1,93 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapTiles
+import Platform
+
+/// A style's sprite sheet from local files: SPRITE.json names each icon's rectangle in
+/// SPRITE.png (SPRITE@2x.png and its index are preferred: sharp at 2×, scaled down at 1×).
+/// Sheets on the web are not fetched; their styles draw their text alone.
+public struct SpriteSheet: Sendable {
+    /// The picture the icons are cut from.
+    public let picture: String
+    struct Entry: Sendable { var x: Int, y: Int, width: Int, height: Int, ratio: Double }
+    let entries: [String: Entry]
+
+    /// Reads `base`.json (or `base`@2x.json with its picture); throws with the file and the
+    /// reason when neither is there or the index is not one.
+    public init(base: String) throws {
+        let two = base + "@2x"
+        let stem = FileIO.exists(two + ".json") && FileIO.exists(two + ".png") ? two : base
+        guard FileIO.exists(stem + ".json"), FileIO.exists(stem + ".png") else {
+            throw TileSourceError("\(base): no sprite sheet there (\(base).json and \(base).png)")
+        }
+        let json = try JSONValue.parse(try FileIO.read(stem + ".json", limit: 4 << 20))
+        guard case let .object(index) = json else { throw TileSourceError("\(stem).json: not a sprite index (an object of icons)") }
+        var entries: [String: Entry] = [:]
+        for (name, value) in index.prefix(20_000) {
+            func int(_ key: String) -> Int? {
+                guard let n = value[key]?.number, n.isFinite, n >= 0, n <= 16_384 else { return nil }
+                return Int(n)
+            }
+            guard let x = int("x"), let y = int("y"), let w = int("width"), let h = int("height"), w > 0, h > 0, w <= 1024, h <= 1024 else { continue }
+            let r = value["pixelRatio"]?.number ?? 1
+            entries[name] = Entry(x: x, y: y, width: w, height: h, ratio: r.isFinite ? min(max(r, 0.5), 8) : 1)
+        }
+        picture = stem + ".png"
+        self.entries = entries
+    }
+
+    public var count: Int { entries.count }
+
+    /// The icon `name` at `scale` (icon-size), nil when the sheet has none of that name.
+    public func icon(_ name: String, scale: Double) -> IconSprite? {
+        guard let e = entries[name] else { return nil }
+        let s = scale.isFinite ? min(max(scale, 0.1), 8) : 1
+        return IconSprite(sheet: picture, x: e.x, y: e.y, width: e.width, height: e.height, sheetRatio: e.ratio, scale: s)
+    }
+}
+
+/// Cuts icons out of sprite sheets; each sheet's picture is read once.
+public enum IconPainter: SpritePainter {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var pictures: [String: OpaquePointer] = [:]
+
+    public static func paint(_ spec: IconSprite, pixelRatio k: Double) throws -> Bitmap {
+        let sheet = try picture(spec.sheet)
+        let sw = Int(cairo_image_surface_get_width(sheet)), sh = Int(cairo_image_surface_get_height(sheet))
+        guard spec.x + spec.width <= sw, spec.y + spec.height <= sh else {
+            throw CairoError(description: "\(spec.sheet): icon at \(spec.x),\(spec.y) \(spec.width)×\(spec.height) lies outside the \(sw)×\(sh) sheet")
+        }
+        let size = spec.size
+        let canvas = try CairoCanvas(width: max(1, Int((size.width * k).rounded(.up))), height: max(1, Int((size.height * k).rounded(.up))))
+        let cr = canvas.context
+        let f = spec.scale / spec.sheetRatio * k
+        cairo_scale(cr, f, f)
+        cairo_set_source_surface(cr, sheet, -Double(spec.x), -Double(spec.y))
+        cairo_rectangle(cr, 0, 0, Double(spec.width), Double(spec.height))
+        cairo_fill(cr)
+        return canvas.bitmap()
+    }
+
+    /// The sheet's picture, read once and kept (sheets are few and small); refused past
+    /// 8192 pixels a side, before it is decoded.
+    private static func picture(_ path: String) throws -> OpaquePointer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = pictures[path] { return p }
+        // The size is read from the header before anything is decoded: a small file may
+        // claim a picture of gigabytes.
+        let head = [UInt8](try FileIO.read(path, limit: 1 << 26).prefix(24))
+        guard head.count == 24, head.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw CairoError(description: "\(path): not a PNG picture") }
+        let w = head[16..<20].reduce(0) { $0 << 8 | Int($1) }, h = head[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        guard w > 0, h > 0, w <= 8192, h <= 8192 else {
+            throw CairoError(description: "\(path): a sprite sheet of \(w)×\(h) pixels (at most 8192 a side)")
+        }
+        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            throw CairoError(description: "\(path): not a PNG picture")
+        }
+        pictures[path] = s
+        return s
+    }
+}
