@@ -43,7 +43,8 @@ public struct SpriteSheet: Sendable {
     /// The icon `name` at `scale` (icon-size), nil when the sheet has none of that name.
     public func icon(_ name: String, scale: Double) -> IconSprite? {
         guard let e = entries[name] else { return nil }
-        let s = scale.isFinite ? min(max(scale, 0.1), 8) : 1
+        // No icon larger than 256 points, whatever icon-size asks.
+        let s = scale.isFinite ? min(max(scale, 0.1), 8, 256 / (Double(max(e.width, e.height)) / e.ratio)) : 1
         return IconSprite(sheet: picture, x: e.x, y: e.y, width: e.width, height: e.height, sheetRatio: e.ratio, scale: s)
     }
 }

@@ -7,8 +7,8 @@ import MapTiles
 import Platform
 
 /// A style's symbol layers as labels: text evaluated per feature, its look (font, size,
-/// colours, halo, spacing, wrapping), and where it goes — at a point (anchor and offset) or
-/// along a line (street names). Icons are left out; the text stands alone.
+/// colours, halo, spacing, wrapping), and where it goes — at a point (anchor and offset, with
+/// its icon when the style's sprite sheet is a local file) or along a line (street names).
 extension StyledTilePainter {
     func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ features: [Int], _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
         let ext = Double(data.extent)
@@ -27,7 +27,8 @@ extension StyledTilePainter {
         for i in features {
             let f = data.features[i]
             let c = EvaluationContext(zoom: zoom, feature: f)
-            guard var text = layer.text(c).map(Self.trimmed), !text.isEmpty else { continue }
+            // A name is a few words: a tile's string of thousands would cost every frame.
+            guard var text = layer.text(c), !text.isEmpty, text.unicodeScalars.count <= 256 else { continue }
             switch layer.string("text-transform", c) {
             case "uppercase": text = text.uppercased()
             case "lowercase": text = text.lowercased()
@@ -38,8 +39,10 @@ extension StyledTilePainter {
             // Later layers are drawn above and placed first, as in MapLibre; a lower
             // symbol-sort-key goes first within a layer.
             let sortKey = layer.number("symbol-sort-key", c)
-            let rank = order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey, 0), 99_999) : 0))
+            let rank = order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey + 50_000, 0), 99_999) : 50_000))
             let placement = layer.string("symbol-placement", c) ?? "point"
+            // Along a line the text is one line ("{name:latin}\n{name:nonlatin}" side by side).
+            if placement != "point" { text = String(text.map { $0 == "\n" ? " " : $0 }) }
             if placement != "point", f.type == .lineString || f.type == .polygon {
                 let key = LineKey(text: text, style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40))
                 if lines[key] == nil { keys.append(key) }
@@ -108,14 +111,6 @@ extension StyledTilePainter {
             left -= l
         }
         return line[line.count / 2]
-    }
-
-    /// `s` without spaces and line breaks at either end (a "{name:latin}\n{name:nonlatin}"
-    /// with no non-Latin name leaves a line break behind).
-    static func trimmed(_ s: String) -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" }
-        guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
-        return String(s[first...last])
     }
 
     /// The feature's icon from the sprite sheet (icon-image, icon-size, icon-offset), if the

@@ -56,7 +56,7 @@ struct StyledTilePainter {
 
     /// Paints `vt` onto `canvas` for `tile`; returns the labels its symbol layers ask for.
     func paint(_ prepared: PreparedTile, onto canvas: CairoCanvas, frame: Frame) -> [PlaceLabel] {
-        let zoom = Double(frame.tile.z) - 1
+        let zoom = max(Double(frame.tile.z) - 1, 0)
         var labels: [PlaceLabel] = []
         for (order, layer) in style.layers.enumerated() where layer.isShown(atZoom: zoom) {
             if layer.type == .background {
@@ -79,6 +79,9 @@ struct StyledTilePainter {
             }
             let features = prepared.features(layer: li, style: layer, styleIndex: order, zoom: zoom, square: frame.square, margin: reach / frame.scale)
             guard !features.isEmpty else { continue }
+            // Each layer starts from Cairo's defaults (caps, joins, fill rule, dashes).
+            cairo_save(canvas.context)
+            defer { cairo_restore(canvas.context) }
             switch layer.type {
             case .fill, .fillExtrusion: fill(layer, data, features, canvas, frame, zoom)
             case .line: line(layer, data, features, canvas, frame, zoom)
@@ -197,9 +200,13 @@ struct StyledTilePainter {
         let dashes = (layer.numbers("line-dasharray", c) ?? []).filter { $0.isFinite && $0 >= 0 }.prefix(16)
         // Dash lengths are in line widths (at least a device pixel each).
         let unit = max(width, frame.k)
+        // Dashes too fine to see (a hostile style's 0.0001) would have Cairo step through
+        // millions on one line: such a line is drawn solid; none longer than a tile's width.
+        var scaled = dashes.map { min(max($0 * unit, 0.01), 4096 * frame.k) }
+        if scaled.reduce(0, +) < 2 * frame.k { scaled = [] }
         return LinePaint(color: color, width: width, gap: max(0, min(layer.number("line-gap-width", c), 200)) * frame.k,
                          offset: max(-200, min(layer.number("line-offset", c), 200)) * frame.k,
-                         dashes: dashes.count >= 2 && dashes.contains { $0 > 0 } ? dashes.map { max($0 * unit, 0.01) } : [],
+                         dashes: scaled.count >= 2 && dashes.contains { $0 > 0 } ? scaled : [],
                          cap: layer.string("line-cap", c), join: layer.string("line-join", c))
     }
 

@@ -38,9 +38,9 @@ public final class Expression: Sendable {
         featureInputs = Self.inputs(node, &keys, &geometry) ? FeatureInputs(keys: keys.sorted(), geometry: geometry) : nil
     }
 
-    /// The feature's geometry as `geometry-type` names it (Multi… for several parts), which
-    /// also decides what a legacy `$type` reads: features that share it are alike to both.
-    public static func geometryName(of f: VectorTile.Feature) -> String { Node.typeName(f, multi: true) }
+    /// The feature's geometry as `geometry-type` and a legacy `$type` name it: features that
+    /// share it are alike to both.
+    public static func geometryName(of f: VectorTile.Feature) -> String { Node.typeName(f, multi: false) }
 
     /// Collects what `n` reads of a feature; false when that is more than named properties
     /// and the geometry type.

@@ -10,7 +10,9 @@ extension Node {
         case .id:
             guard let id = ctx.feature?.id else { return .null }
             return .number(Double(id))
-        case .geometryType: return ctx.feature.map { .string(Self.typeName($0, multi: true)) } ?? .null
+        // Point, LineString or Polygon, for one part or several alike (as MapLibre's style
+        // spec has it again since v23: Multi… broke too many styles' filters).
+        case .geometryType: return ctx.feature.map { .string(Self.typeName($0, multi: false)) } ?? .null
         case .legacyType: return ctx.feature.map { .string(Self.typeName($0, multi: false)) } ?? .null
         case let .get(key, from):
             guard case let .string(k) = key.evaluate(ctx, &scope) else { return .null }

@@ -108,8 +108,8 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     public func cancel(_ tiles: [TileID]) {
         lock.lock()
         let ids = tiles.compactMap { t -> HTTPClient.ID? in
-            let key = t.z > dataZoomRange.upperBound ? t.ancestor(atZoom: dataZoomRange.upperBound) : t
-            guard let id = requests[key] else { return nil }
+            // Requests are kept under the data tile a tile is drawn from (a zoom up).
+            guard let key = MBTilesSource.dataTile(for: t, dataZoomRange: dataZoomRange, vectorTileSize: 512), let id = requests[key] else { return nil }
             cancelled.insert(key)
             return id
         }

@@ -60,7 +60,7 @@ public struct TileJSON: Sendable, Equatable {
         minZoom = try zoom(doc.minzoom, 0, "minzoom")
         maxZoom = try zoom(doc.maxzoom, 22, "maxzoom")
         guard minZoom <= maxZoom else { throw fail("minzoom \(minZoom) is above maxzoom \(maxZoom)") }
-        attribution = doc.attribution.map(Self.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        attribution = doc.attribution.map(VectorAttribution.plainText).flatMap { $0.isEmpty ? nil : $0 }
         vectorLayers = (doc.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
         if let b = doc.bounds, b.count == 4, b.allSatisfy(\.isFinite), (-180...180).contains(b[0]), (-180...180).contains(b[2]),
            (-90...90).contains(b[1]), (-90...90).contains(b[3]), b[1] <= b[3] {
@@ -68,7 +68,7 @@ public struct TileJSON: Sendable, Equatable {
         } else {
             bounds = nil
         }
-        name = doc.name.map(Self.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        name = doc.name.map(VectorAttribution.plainText).flatMap { $0.isEmpty ? nil : $0 }
         mentionsOpenMapTiles = [doc.name, doc.description, doc.attribution].contains { $0?.lowercased().contains("openmaptiles") == true }
     }
 
@@ -77,21 +77,6 @@ public struct TileJSON: Sendable, Equatable {
 
     /// Tiles in the OpenMapTiles schema: its layers, or the document says so.
     public var isOpenMapTiles: Bool { VectorAttribution.isOpenMapTiles(layers: vectorLayers, mentioned: mentionsOpenMapTiles) }
-
-    /// `html` without its tags and entities the attribution line cannot show, and short.
-    static func plainText(_ html: String) -> String {
-        var out = "", inTag = false
-        for c in html.unicodeScalars {
-            if c == "<" { inTag = true; continue }
-            if c == ">" { inTag = false; continue }
-            if !inTag, c.value >= 0x20, c.value != 0x7F { out.unicodeScalars.append(c) }
-        }
-        for (entity, char) in [("&copy;", "©"), ("&amp;", "&"), ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\"")] {
-            out = out.replacing(entity, with: char)
-        }
-        let words = out.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-        return words.count > 200 ? String(words.prefix(199)) + "…" : words
-    }
 }
 
 /// Credits vector tiles owe when their source names none.
@@ -120,7 +105,7 @@ public enum VectorAttribution {
         for c in html.prefix(4096) {
             if c == "<" { inTag = true; continue }
             if c == ">" { inTag = false; out.append(" "); continue }
-            if !inTag { out.append(c) }
+            if !inTag, !(c.isASCII && (c.asciiValue ?? 32) < 32 && c != "\n" && c != "\t") { out.append(c) }
         }
         for (entity, char) in [("&copy;", "©"), ("&amp;", "&"), ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&middot;", "·")] {
             out = out.replacing(entity, with: char)

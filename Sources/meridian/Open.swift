@@ -260,7 +260,16 @@ struct Open: ParsableCommand {
     /// the basemap, or a placeholder grid when even that is missing (a broken install still
     /// opens a window that says what is wrong). Returns the name of the map shown.
     private func openTiles(_ name: String, pixelRatio: Double, notices: inout [String]) -> (MapSources.Tiles, String) {
-        do { return (try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice), name) } catch {
+        do {
+            let tiles = try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice)
+            // What the style leaves out is said in the window too (started from the desktop,
+            // there is no terminal to read it on).
+            if let skipped = tiles.painter.mapStyle?.notices, !skipped.isEmpty {
+                let ids = skipped.prefix(3).map { $0.split(separator: ":").first.map(String.init) ?? $0 }.joined(separator: ", ")
+                notices.append("The map's style leaves out \(skipped.count) layer\(skipped.count == 1 ? "" : "s") it cannot draw (\(ids)\(skipped.count > 3 ? "…" : ""))")
+            }
+            return (tiles, name)
+        } catch {
             notices.append(name == MapSources.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
         }
         if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap) { return (base, MapSources.basemap) }

@@ -85,4 +85,12 @@ struct StyledLabelTests {
         let one = LabelLook(size: 10).estimatedSize("Helsingin rautatieasema")
         #expect(wide.height > one.height * 1.6 && wide.width < one.width * 0.7)
     }
+
+    /// Two streets that start at one node are both named (labels at points are kept once per
+    /// name and place, lines by their name along them).
+    @Test func streetsFromOneNodeAreBothNamed() {
+        let a = street("Mikonkatu", [(0, 0), (0, -300)]), b = street("Kaivokatu", [(0, 0), (300, 0)])
+        let names = Set(LabelPlacer().place([a, b], camera: camera, sprites: LetterSprites()).map(\.place.name))
+        #expect(names == ["Mikonkatu", "Kaivokatu"])
+    }
 }

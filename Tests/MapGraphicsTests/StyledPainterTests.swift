@@ -109,4 +109,21 @@ struct StyledPainterTests {
         // The street's layer comes first in the style, so the place outranks it.
         #expect(place.rank > street.rank)
     }
+
+    /// What a hostile or careless style may say is drawn sensibly: dashes too fine to see make a
+    /// solid line; the background shows at zoom 0 (MapLibre's zoom −1 is read as 0); a name of
+    /// thousands of letters makes no label.
+    @Test func hostileValuesDrawSensibly() throws {
+        let s = try style(background + ##"""
+            , {"id": "fine", "type": "line", "source": "omt", "source-layer": "transportation", "filter": ["==", "class", "primary"],
+               "paint": {"line-color": "#ff0000", "line-width": 8, "line-dasharray": [0.0001, 0.0001]}}
+            , {"id": "long", "type": "symbol", "source": "omt", "source-layer": "place", "layout": {"text-field": ["concat", ["get", "name"], "\##(String(repeating: "x", count: 300))"]}}
+            """##)
+        let tile = try VectorTilePainter(mapStyle: s).paint(t, data: data, dataTile: t, pixelSize: 256)
+        for x in stride(from: 0, to: 256, by: 7) { #expect(rgb(tile.bitmap.pixel(x: x, y: 128)) == (255, 0, 0)) }
+        #expect(tile.places.isEmpty)
+        let world = TileID(z: 0, x: 0, y: 0)
+        let z0 = try VectorTilePainter(mapStyle: try style(background)).paint(world, data: Data(), dataTile: world, pixelSize: 64)
+        #expect(rgb(z0.bitmap.pixel(x: 32, y: 32)) == (0xF0, 0xE0, 0xD0))
+    }
 }

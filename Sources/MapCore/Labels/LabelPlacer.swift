@@ -45,14 +45,19 @@ public struct LabelPlacer {
         }
         order.sort { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
         // The same place can arrive from two tiles (a parent standing in); keep one.
-        var seen = Set<SIMD2<Int>>()
+        struct Seen: Hashable { var name: String; var x: Int, y: Int }
+        var seen = Set<Seen>()
         // Where each name already runs along a line: a street mapped as several lines (both
         // carriageways, its pavements) is named once there, not on each.
         var named: [String: [ScreenPoint]] = [:]
         for o in order {
             guard out.count < limit else { break }  // counted over the margin too
             let c = candidates[o.index]
-            guard seen.insert(SIMD2(Int(saturating: c.point.x * 1e7), Int(saturating: c.point.y * 1e7))).inserted else { continue }
+            // (Lines are kept apart by name along them instead: two streets, or a street's name
+            // and its number, may start at one node.)
+            if case .line = c.placement {} else {
+                guard seen.insert(Seen(name: c.name, x: Int(saturating: c.point.x * 1e7), y: Int(saturating: c.point.y * 1e7))).inserted else { continue }
+            }
             // Every label competes with its estimated box (a generous one), rasterized or not:
             // placement is then a pure function of the places and the camera, so nothing
             // shuffles when a sprite arrives, and the window and `render` agree. The text is
