@@ -152,6 +152,26 @@ struct VectorSourceCatalogTests {
         #expect(try src.payload(for: TileID(z: 2, x: 0, y: 0).children[0]) == nil) // 404: nothing there
     }
 
+    /// The four tiles drawn from one data tile, asked for at once as the loader does, cost
+    /// the server one request.
+    @Test func siblingsShareOneRequest() throws {
+        let server = try TileServer()
+        let path = try Self.fixture()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let online = OnlineSource(name: "vt", template: try TileURLTemplate(server.url("/mbtiles\(path)/{z}/{x}/{y}.pbf")),
+                                  attribution: "", zoomRange: 0...2, kind: .vector)
+        let src = try OnlineVectorTileSource.open(online, client: client, cacheRoot: nil)
+        let children = TileID(z: 1, x: 1, y: 0).children
+        let got = Lock()
+        var bodies: [Data] = []
+        DispatchQueue.concurrentPerform(iterations: children.count) { i in
+            let v = vector(try? src.payload(for: children[i]))
+            got.lock(); if let v { bodies.append(v.0) }; got.unlock()
+        }
+        #expect(bodies.count == 4 && bodies.allSatisfy { $0 == Self.mvt })
+        #expect(try requests(server, containing: "/1/1/0.pbf") == 1)
+    }
+
     @Test func tilesByTileJSONAreCreditedCachedAndServeOffline() throws {
         var server: TileServer? = try TileServer()
         let path = try Self.fixture()
