@@ -96,7 +96,7 @@ extension Bench {
         let host = try MapHost(window: window, state: scene, source: counted, under: made.under, painter: made.painter)
         quit(after: 1)
         host.run()
-        let run = streetZoomScript(host, from: start, around: at)
+        let run = zoomScript(host, from: start, around: at, zooms: 8...17, drift: (0.004, 0.008))
         var cam = start
         cam.setZoom(16)
         var step = 0
@@ -111,24 +111,6 @@ extension Bench {
         host.run()
         return frameRows("street map: zoom script z8–z17:", run, period: host.clock.period, withIntervals: true)
             + [Row(name: "street map: RSS after \(counted.count) tiles drawn", value: Double(FileIO.residentBytes()) / 1_048_576, unit: "MiB", target: "≤ 150 MiB")]
-    }
-
-    private func streetZoomScript(_ host: MapHost, from start: Camera, around center: Coordinate) -> (stats: FrameStats, processCPU: Double) {
-        host.resetStats()
-        let before = cpuSeconds()
-        var t0: Double?
-        let duration = seconds
-        host.script = { t in
-            if t0 == nil { t0 = t }
-            let e = t - t0!
-            guard e <= duration else { return nil }
-            var cam = start
-            cam.setZoom(8 + 9 * (1 - cos(2 * .pi * e / duration)) / 2)
-            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + 0.004 * e / duration, longitude: center.longitude + 0.008 * e / duration)))
-            return cam
-        }
-        host.run()
-        return (host.stats, cpuSeconds() - before)
     }
 }
 

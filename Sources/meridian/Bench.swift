@@ -233,10 +233,12 @@ struct Bench: ParsableCommand {
         return rows
     }
 
-    /// z3 → z12 → z3 along a cosine over `seconds`, while the centre drifts east and north.
+    /// z3 → z12 → z3 (or `zooms`) along a cosine over `seconds`, while the centre drifts east
+    /// and north by `drift` degrees.
     /// Returns the frame statistics and the process's CPU over the script, all threads (tile
     /// workers, and on OpenGL llvmpipe's rasterizer threads, which the frame thread's CPU omits).
-    func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35))
+    func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35),
+                    zooms: ClosedRange<Double> = 3...12, drift: (lat: Double, lon: Double) = (0.5, 1.0))
         -> (stats: FrameStats, processCPU: Double) {
         host.resetStats()
         let before = cpuSeconds()
@@ -247,8 +249,8 @@ struct Bench: ParsableCommand {
             let e = t - t0!
             guard e <= duration else { return nil }
             var cam = start
-            cam.setZoom(3 + 9 * (1 - cos(2 * .pi * e / duration)) / 2)
-            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + 0.5 * e / duration, longitude: center.longitude + 1.0 * e / duration)))
+            cam.setZoom(zooms.lowerBound + (zooms.upperBound - zooms.lowerBound) * (1 - cos(2 * .pi * e / duration)) / 2)
+            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + drift.lat * e / duration, longitude: center.longitude + drift.lon * e / duration)))
             return cam
         }
         host.run()
