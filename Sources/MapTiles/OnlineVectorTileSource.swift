@@ -21,12 +21,8 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     private var requests: [TileID: HTTPClient.ID] = [:]
     private var cancelled = Set<TileID>()
     private var failure: String?
-    /// One data tile draws four tiles of the zoom below, which the loader asks for at once:
-    /// the first asks the server, the others wait for its answer (`arrived`) and take the body
-    /// kept in `recent`, so a free server is asked once, not four times.
-    private let arrived = Condition()
-    private var fetching = Set<TileID>()
-    private var recent = LRUCache<TileID, Data>(capacity: 8 << 20)
+    /// Sibling tiles' asks for one data tile, answered by one request.
+    private let shared = SharedFetches()
 
     public var name: String { source.name }
     public var dataZoomRange: ClosedRange<Int> { source.zoomRange }
@@ -64,27 +60,8 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     public func payload(for tile: TileID) throws -> TilePayload? {
         // OpenMapTiles' tiles are made for 512 points: each serves the tiles a zoom below.
         guard tile.isValid, let dataTile = MBTilesSource.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: 512) else { return nil }
-        guard let body = try shared(dataTile) else { return nil }
+        guard let body = try shared.data(for: dataTile, { try body(for: dataTile) }) else { return nil }
         return .vector(try Self.inflated(body, dataTile), tile: dataTile)
-    }
-
-    /// The data tile's body, fetched once for the tiles drawn from it (see `fetching`).
-    private func shared(_ tile: TileID) throws -> Data? {
-        arrived.lock()
-        while fetching.contains(tile) { arrived.wait() }
-        if let body = recent.value(for: tile) { arrived.unlock(); return body }
-        fetching.insert(tile)
-        arrived.unlock()
-        var body: Data?
-        defer {
-            arrived.lock()
-            fetching.remove(tile)
-            if let body { _ = recent.insert(body, for: tile, cost: max(body.count, 64)) }
-            arrived.broadcast()
-            arrived.unlock()
-        }
-        body = try self.body(for: tile)
-        return body
     }
 
     /// The tile's body as served (maybe gzipped), from the cache or the server; nil for none.

@@ -22,6 +22,8 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// Points across one of its vector tiles as drawn (see `MBTilesSource.vectorTileSize`):
     /// 512 for OpenMapTiles' tiles, as PMTiles archives of vector maps hold.
     public var vectorTileSize = 512
+    /// Sibling tiles' asks for one data tile over the network, answered by one read.
+    private let shared = SharedFetches()
     /// Where the header says the archive has data; tiles wholly outside are not its.
     public var bounds: MapRect? {
         let h = archive.header
@@ -91,6 +93,10 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// read (and cached: an archive's tiles never change while its ETag stays the same).
     private func storedData(for tile: TileID) throws -> Data? {
         guard let cache, tile.isValid else { return try archive.tileData(tile) }
+        return try shared.data(for: tile) { try fetched(tile, cache) }
+    }
+
+    private func fetched(_ tile: TileID, _ cache: TileDiskCache) throws -> Data? {
         let now = WallClock.now
         if let entry = cache.entry(for: tile, now: now) { return entry.body }
         guard let data = try archive.tileData(tile) else { return nil }

@@ -31,6 +31,27 @@ import TestSupport
 
     let client = HTTPClient(options: .init(userAgent: "Meridian/test"))
 
+    /// The four tiles drawn from one stored tile, asked for at once as the loader does, cost
+    /// one read of it (and of its leaf directory the first time), not four.
+    @Test func siblingsShareOneRead() throws {
+        let server = try TileServer()
+        let path = try Self.write(Self.tiles, leafSize: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cache = NSTemporaryDirectory() + "pmtiles-cache-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let src = try PMTilesSource.remote(url: server.url("/file" + path), client: client, cacheRoot: cache)
+        let before = try requests(server, "/file" + path)
+        // A z3 tile beyond the first 16 KiB: the tiles of z4 under it are drawn from it.
+        let stored = TileID(z: 3, x: 7, y: 7)
+        let got = Lock()
+        var bodies = 0
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            if case .vector? = try? src.payload(for: stored.children[i]) { got.lock(); bodies += 1; got.unlock() }
+        }
+        #expect(bodies == 4)
+        #expect(try requests(server, "/file" + path) - before == 1)
+    }
+
     @Test func readsEveryTileOverRangeRequests() throws {
         let server = try TileServer()
         let path = try Self.write(Self.tiles)
