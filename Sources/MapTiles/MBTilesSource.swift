@@ -79,15 +79,6 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         return MapRect(x: nw.x, y: nw.y, width: se.x - nw.x, height: se.y - nw.y)
     }
 
-    /// The stored tile that draws `tile`: the tile a zoom up for 512-point tiles, the deepest
-    /// ancestor beyond the file's zooms; nil where the file has none to offer.
-    public static func dataTile(for tile: TileID, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int) -> TileID? {
-        let shifted = vectorTileSize == 512 ? max(tile.z - 1, 0) : tile.z
-        let z = min(shifted, dataZoomRange.upperBound)
-        guard z >= dataZoomRange.lowerBound else { return nil }
-        return tile.ancestor(atZoom: z)
-    }
-
     /// Whether the vector tiles are in the embedded basemap's own schema (land, lakes,
     /// places…), drawn in its look, rather than a street map's: the metadata's layers say,
     /// else the first stored tile's.
@@ -110,15 +101,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
-        if let bounds, !bounds.intersects(tile.mapRect) { return nil }
-        guard let source = Self.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize) else { return nil }
-        var bytes = try data(for: source) ?? Data()
-        if Gzip.isCompressed(bytes) {
-            do { bytes = try Gzip.decompress(bytes) } catch let e as TileSourceError {
-                throw TileSourceError("\(source) in \(database.path): \(e.description)")
-            }
-        }
-        // No tile stored means nothing there but water: an empty tile, drawn as such.
-        return .vector(bytes, tile: source)
+        return try VectorOverzoom.payload(for: tile, bounds: bounds, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize,
+                                          name: database.path) { try data(for: $0) }
     }
 }

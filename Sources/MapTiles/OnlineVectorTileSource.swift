@@ -59,9 +59,9 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         // OpenMapTiles' tiles are made for 512 points: each serves the tiles a zoom below.
-        guard tile.isValid, let dataTile = MBTilesSource.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: 512) else { return nil }
+        guard tile.isValid, let dataTile = VectorOverzoom.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: 512) else { return nil }
         guard let body = try shared.data(for: dataTile, { try body(for: dataTile) }) else { return nil }
-        return .vector(try Self.inflated(body, dataTile), tile: dataTile)
+        return .vector(try VectorOverzoom.inflated(body, dataTile, in: name), tile: dataTile)
     }
 
     /// The tile's body as served (maybe gzipped), from the cache or the server; nil for none.
@@ -89,13 +89,6 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         }
     }
 
-    static func inflated(_ body: Data, _ tile: TileID) throws -> Data {
-        guard Gzip.isCompressed(body) else { return body }
-        do { return try Gzip.decompress(body) } catch let e as TileSourceError {
-            throw TileSourceError("tile \(tile): \(e.description)")
-        }
-    }
-
     /// The loader decoded the tile: its body is worth keeping. (Keyed by the data tile, which
     /// for an over-zoomed tile is the ancestor the payload names.)
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {
@@ -111,7 +104,7 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         lock.lock()
         let ids = tiles.compactMap { t -> HTTPClient.ID? in
             // Requests are kept under the data tile a tile is drawn from (a zoom up).
-            guard let key = MBTilesSource.dataTile(for: t, dataZoomRange: dataZoomRange, vectorTileSize: 512), let id = requests[key] else { return nil }
+            guard let key = VectorOverzoom.dataTile(for: t, dataZoomRange: dataZoomRange, vectorTileSize: 512), let id = requests[key] else { return nil }
             cancelled.insert(key)
             return id
         }

@@ -19,7 +19,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// Where tiles read over the network are kept (remote archives only).
     public let cache: TileDiskCache?
     public let isRemote: Bool
-    /// Points across one of its vector tiles as drawn (see `MBTilesSource.vectorTileSize`):
+    /// Points across one of its vector tiles as drawn (see `VectorOverzoom`):
     /// 512 for OpenMapTiles' tiles, as PMTiles archives of vector maps hold.
     public var vectorTileSize = 512
     /// Sibling tiles' asks for one data tile over the network, answered by one read.
@@ -107,16 +107,8 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
-        if let bounds, !bounds.intersects(tile.mapRect) { return nil }
-        guard let source = MBTilesSource.dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize) else { return nil }
-        // No tile stored means nothing there but water: an empty tile, drawn as such.
-        var bytes = try data(for: source) ?? Data()
-        // Some writers gzip tiles yet say "unknown" or "none".
-        if Gzip.isCompressed(bytes) {
-            do { bytes = try Gzip.decompress(bytes) } catch let e as TileSourceError {
-                throw TileSourceError("\(archive.name): tile \(source): \(e.description)")
-            }
-        }
-        return .vector(bytes, tile: source)
+        // Some writers gzip tiles yet say "unknown" or "none": bytes that are gzip are inflated.
+        return try VectorOverzoom.payload(for: tile, bounds: bounds, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize,
+                                          name: archive.name) { try data(for: $0) }
     }
 }

@@ -130,3 +130,34 @@ public enum RasterOverzoom {
         return try image(ancestor).map { .encodedImageRegion($0, tile: ancestor) }
     }
 }
+
+/// Vector tiles drawn from the data tile that holds them: a zoom up for tiles made for 512
+/// points (OpenMapTiles': its zoom z is drawn where Meridian's 256-point tiles are at z + 1),
+/// the deepest stored ancestor beyond the data's zooms (drawn larger, crisp).
+public enum VectorOverzoom {
+    /// The stored tile that draws `tile`; nil where the data has none to offer.
+    public static func dataTile(for tile: TileID, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int) -> TileID? {
+        let shifted = vectorTileSize == 512 ? max(tile.z - 1, 0) : tile.z
+        let z = min(shifted, dataZoomRange.upperBound)
+        guard z >= dataZoomRange.lowerBound else { return nil }
+        return tile.ancestor(atZoom: z)
+    }
+
+    /// `tile`'s payload from a file's stored tiles (`stored`: the bytes kept for an id, nil if
+    /// none): nil outside `bounds`; no tile stored means nothing there but water, an empty tile.
+    static func payload(for tile: TileID, bounds: MapRect?, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int, name: String,
+                        stored: (TileID) throws -> Data?) throws -> TilePayload? {
+        if let bounds, !bounds.intersects(tile.mapRect) { return nil }
+        guard let source = dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize) else { return nil }
+        return .vector(try inflated(try stored(source) ?? Data(), source, in: name), tile: source)
+    }
+
+    /// `body` inflated when it is gzipped (whatever the source says of its compression); the
+    /// error names the source and the tile.
+    static func inflated(_ body: Data, _ tile: TileID, in name: String) throws -> Data {
+        guard Gzip.isCompressed(body) else { return body }
+        do { return try Gzip.decompress(body) } catch let e as TileSourceError {
+            throw TileSourceError("\(name): tile \(tile): \(e.description)")
+        }
+    }
+}

@@ -76,11 +76,13 @@ struct Bench: ParsableCommand {
     /// process exits right after its first present, and right after its first fully drawn
     /// frame (every visible tile and label) at 1280×800.
     private func startupRows() throws -> [Row] {
-        [Row(name: "start to first present (median of 3)", value: try spawnMedian("--exit-after-first-present") * 1000, unit: "ms", target: "≤ 250 ms"),
-         Row(name: "start to fully drawn 1280×800 (median of 3)", value: try spawnMedian("--exit-when-drawn") * 1000, unit: "ms", target: "≤ 400 ms")]
+        [Row(name: "start to first present (median of 3)", value: try spawnMedian(["--tiles", tiles, "--center", "48.85,2.35", "--zoom", "5", "--exit-after-first-present"]) * 1000, unit: "ms", target: "≤ 250 ms"),
+         Row(name: "start to fully drawn 1280×800 (median of 3)", value: try spawnMedian(["--tiles", tiles, "--center", "48.85,2.35", "--zoom", "5", "--exit-when-drawn"]) * 1000, unit: "ms", target: "≤ 400 ms")]
     }
 
-    private func spawnMedian(_ flag: String) throws -> Double {
+    /// This binary started afresh three times with `args` (in a 1280×800 window, with a state
+    /// folder of its own): the median wall time until it exits.
+    func spawnMedian(_ args: [String]) throws -> Double {
         let exe = Resources.executablePath
         let state = "/tmp/meridian-bench-\(getpid())"
         defer { _ = rmdir(state + "/meridian"); _ = rmdir(state) }
@@ -89,7 +91,7 @@ struct Bench: ParsableCommand {
         var times: [Double] = []
         for _ in 0..<3 {
             let start = MonotonicClock.now
-            let status = try spawnAndWait(exe, ["--tiles", tiles, "--renderer", renderer.rawValue, "--center", "48.85,2.35", "--zoom", "5", "--size", "1280x800", flag], env: env)
+            let status = try spawnAndWait(exe, args + ["--renderer", renderer.rawValue, "--size", "1280x800"], env: env)
             guard status == 0 else { throw ValidationError("start-up run failed (status \(status))") }
             times.append(MonotonicClock.now - start)
         }
