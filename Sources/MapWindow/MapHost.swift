@@ -8,63 +8,51 @@ import MapGeometry
 import MapGraphics
 import MapTiles
 
-/// The window's frame loop (DESIGN.md "The frame"): drain input and tiles, compose at the
-/// predicted present time, composite, present on vsync, then either go on or sleep in
-/// SDL_WaitEvent until something happens.
+/// The window's frame loop (DESIGN.md "The frame"): drain input and tiles, have the session
+/// compose at the predicted present time, composite, present on vsync, then either go on or
+/// sleep in SDL_WaitEvent until something happens. What the map is and does is the
+/// session's (`MapSession`); the host runs the loop, the tile pipeline, and carries out the
+/// session's effects. It names no kind of layer.
 public final class MapHost {
     public let window: SDLWindow
-    public var controller: MapController
+    /// The map: camera, pins, layers, notices. Changed on the frame thread only (`perform`).
+    public var session: MapSession
     /// Where the map's tiles come from, and the plane under them (`setTiles`).
     public private(set) var source: TileSource
     public private(set) var under: UnderPlane?
-    public private(set) var stats = FrameStats()
+    public internal(set) var stats = FrameStats()
     public let clock: VsyncClock
+    public let configuration: HostConfiguration
     /// Called once, right after the first frame is on screen.
     public var onFirstPresent: (() -> Void)?
-    private var closed = false
-    /// Wall seconds recent frames took from their start to their present.
-    private var recentBuilds: [Double] = []
-    /// Frames in motion start late (`VsyncClock.latchTime`); off, they start right after
-    /// the last present.
-    public var lateLatch = ProcessInfo.processInfo.environment["MERIDIAN_NO_LATE_LATCH"] == nil
-
-    /// How long before its slot a frame in motion starts: most frames' build time with room
-    /// to spare (a frame not ready misses its slot where presents wait for vsync; where the
-    /// loop paces itself a tighter margin measured no better: wake-ups come late by a
-    /// timer's slack), and never more than most of a period.
-    private var latchMargin: Double {
-        let p = clock.period
-        guard recentBuilds.count >= 10 else { return p }
-        let p90 = recentBuilds.sorted()[recentBuilds.count * 9 / 10]
-        return min(max(p90 * 1.25 + 0.0015, 0.003), p * 0.8)
-    }
     /// After every present: what the bench times a fix's way to the screen by.
     public var onPresented: (() -> Void)?
     /// Called once, after the first frame with every visible tile and label drawn and the ring
     /// of tiles around the view in (their places label the edges).
     public var onFullyDrawn: (() -> Void)?
-    private var fullyDrawnDone = false
     /// Drives the camera instead of the user (benchmarks); returns nil when the script is over.
     public var script: ((Double) -> Camera?)?
     /// Messages a person should see (failed tiles…), also printed to stderr.
     public var onMessage: (String) -> Void = { FileIO.printError("meridian: " + $0) }
+    /// The session's effects the host does not carry out itself (files, maps, links, pins'
+    /// news), on the frame thread, in order.
+    public var onEffect: (SessionEffect) -> Void = { _ in }
+    /// Loads in progress whose results the picture waits for: the window does not call itself
+    /// fully drawn while any is pending (the embedder counts them).
+    public var pendingLoads = 0
 
-    private var pipeline: RenderPipeline
-    private var store: TextureStore { pipeline.store }
-    private var sprites: SpriteStore { pipeline.sprites }
-    private var loader: TileLoader { pipeline.loader }
-    private let wakeType: UInt32
-    private let wake: WakeSignal
-    private var pixelRatio: Double
-    private var hidden = false
-    private var quitting = false
-    private var firstPresentDone = false
-    /// The camera of the last frame drawn: a frame with another one moves the map.
-    private var lastCamera: Camera?
-    /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS") and one
-    /// with the frame's cost ("frame-cpu SECONDS", the frame thread's CPU for the iteration), so
-    /// tests can see when the loop draws and when it sleeps.
-    private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
+    /// How long before its slot a frame in motion starts: most frames' build time with room
+    /// to spare (a frame not ready misses its slot where presents wait for vsync; where the
+    /// loop paces itself a tighter margin measured no better: wake-ups come late by a
+    /// timer's slack), and never more than most of a period.
+    var latchMargin: Double {
+        let p = clock.period
+        guard recentBuilds.count >= 10 else { return p }
+        let p90 = recentBuilds.sorted()[recentBuilds.count * 9 / 10]
+        return min(max(p90 * 1.25 + 0.0015, 0.003), p * 0.8)
+    }
+    /// Wall seconds recent frames took from their start to their present.
+    var recentBuilds: [Double] = []
     /// The frame thread's CPU per frame that texture uploads after the present may fill up
     /// to: a cheap frame uploads many, a busy one fewer, so a burst of tiles never pushes a
     /// frame past its vsync.
@@ -80,99 +68,65 @@ public final class MapHost {
     /// How often a still map shows pictures as they arrive (`run`).
     public var settleInterval = 0.08
 
+    var pipeline: RenderPipeline
+    var store: TextureStore { pipeline.store }
+    var sprites: SpriteStore { pipeline.sprites }
+    var loader: TileLoader { pipeline.loader }
     private var painter: VectorTilePainter
-    /// The map the window shows: base settings and layers. Its camera and pins belong to the
-    /// controller (input changes them) and its notice to `showNotice`; they are copied in
-    /// for each frame, so every frame is composed from one complete state.
-    public var state: Scene
-    /// Test hooks: with MERIDIAN_FIXED_TIME every frame is composed at that time, and with
-    /// MERIDIAN_DRAWLIST_OUT the first fully drawn frame's draw list is written there, so a
-    /// test can compare the window's list with `render --drawlist-out` for the same state.
-    private let fixedTime = ProcessInfo.processInfo.environment["MERIDIAN_FIXED_TIME"].flatMap(Double.init)
-    private let drawListOut = ProcessInfo.processInfo.environment["MERIDIAN_DRAWLIST_OUT"]
-    /// Every drag-state change, selection, addition, move, deletion and rename of a pin, on
-    /// the frame thread, in order (MapKit's delegate calls, as one callback).
-    public var onPinEvent: (PinEvent) -> Void = { _ in }
-    /// Guards what other threads post: notices and the inbox.
+    private var background: Color
+    let wakeType: UInt32
+    let wake: WakeSignal
+    var pixelRatio: Double
+    var hidden = false
+    var quitting = false
+    private var closed = false
+    var firstPresentDone = false
+    var fullyDrawnDone = false
+    /// The camera of the last frame drawn: a frame with another one moves the map.
+    var lastCamera: Camera?
+    /// Guards the inbox, which other threads post to.
     private let postLock = Lock()
-    /// Messages for the user (posted from anywhere, shown at the top until clicked).
-    private var notices: [String] = []
-    /// The last frame's draw list: where its notice and buttons are (a click on one is theirs).
-    private(set) var lastFrame = DrawList()
-    private var textInputOn = false
     /// Work posted from other threads, run on the frame thread before the next frame.
     private var inbox: [@Sendable (MapHost) -> Void] = []
-    /// Files the user asked to open: a path (dropped on the window) or nil (Ctrl+O).
-    public var onOpenRequest: (String?) -> Void = { _ in }
-    /// The user chose the map of this name in the layer switcher (the embedder calls `setTiles`).
-    public var onChooseTiles: (String) -> Void = { _ in }
-    /// A link was clicked (the attribution's copyright page).
-    public var onOpenLink: (String) -> Void = { _ in }
-    /// The switcher's one-time hint was shown (the embedder remembers not to offer it again).
-    public var onHintShown: () -> Void = {}
-    /// The first start's hint of where the keys are was on screen.
-    public var onHelpHintShown: () -> Void = {}
-    /// The search box was opened for the first time: what it searches may be read now.
-    public var onSearchOpened: () -> Void = {}
-    private var searchOpened = false
-    /// Ctrl+S: save the live position's trail.
-    public var onSaveTrail: () -> Void = {}
-    /// Ctrl+S while measuring: keep the measured line as a track.
-    public var onSaveMeasure: (Track?) -> Void = { _ in }
-    /// Where the pointer was last over the map (nil: it left the window).
-    var pointer: ScreenPoint?
-    /// The measured line among the tracks layer's files.
-    var measureFileID: Int?
-    /// The button the keyboard's focus is on (Tab), by name.
-    var focusedButton: String?
-    /// One-time hints (by their button's name) whose showing was reported.
-    private var hintsReported = Set<String>()
+    var textInputOn = false
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
-    private var toldFailures = Set<String>()
+    var toldFailures = Set<String>()
     /// Tiles taken in since memory was last trimmed (before an idle wait).
-    private var tilesSinceTrim = 0
-    /// The live position's settings and bookkeeping (`MapHost+Position.swift`).
-    public var position = PositionState()
-    /// Loads in progress whose results the picture waits for: the window does not call itself
-    /// fully drawn while any is pending (the embedder counts them).
-    public var pendingLoads = 0
+    var tilesSinceTrim = 0
 
-    /// Shows `state` (its camera fitted to the window) with tiles from `source`.
-    public init(window: SDLWindow, state: Scene, source: TileSource, under: UnderPlane? = nil,
-                painter: VectorTilePainter = VectorTilePainter()) throws {
+    /// Shows `session` (its camera fitted to the window) with tiles from `source`.
+    public init(window: SDLWindow, session: MapSession, source: TileSource, under: UnderPlane? = nil,
+                painter: VectorTilePainter = VectorTilePainter(), configuration: HostConfiguration = .current) throws {
         self.window = window
         self.source = source
         self.under = under
         self.painter = painter
-        self.state = state
-        let camera = state.camera
+        self.configuration = configuration
+        self.session = session
+        background = session.scene.background
         clock = VsyncClock(refreshRateHint: window.refreshRateHint)
         pixelRatio = window.pixelRatio
-        var cam = camera
-        cam.viewportSize = window.size
-        cam.pixelRatio = pixelRatio
-        controller = MapController(camera: cam)
-        controller.pins = state.pins
-        controller.imperialUnits = state.imperialUnits
+        self.session.resize(to: window.size, pixelRatio: pixelRatio)
         let type = SDL_RegisterEvents(1)
         guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
         wakeType = type
         wake = WakeSignal(eventType: type)
-        // SDL starts with text input on; it is wanted only while a pin's title is typed.
+        // SDL starts with text input on; it is wanted only while text is typed.
         SDL_StopTextInput()
-        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, state.background, state.layer(TracksLayer.self), wake)
+        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, session.tileOverlays, wake)
         pipeline.rasterizer.start()
     }
 
-    /// Shows tiles from `source` from now on, drawn by `painter`, over `under` (nil: none) and `background`. The
-    /// pictures of the old source go; the view, overlays and sprites stay.
+    /// Shows tiles from `source` from now on, drawn by `painter`, over `under` (nil: none) and
+    /// `background`. The pictures of the old source go; the view, overlays and sprites stay.
     public func setTiles(_ source: TileSource, under: UnderPlane?, background: Color, painter: VectorTilePainter) {
         self.source = source
         self.painter = painter
         self.under = under
-        state.showTiles(from: source, under: under, background: background)
+        self.background = background
+        session.scene.showTiles(from: source, under: under, background: background)
         pipeline.stop()
-        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, state.layer(TracksLayer.self), wake)
+        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, session.tileOverlays, wake)
         pipeline.rasterizer.start()
         setDrawn(false)
     }
@@ -193,13 +147,7 @@ public final class MapHost {
         _ = pipeline.loader.waitUntilIdle(deadline: MonotonicClock.now + 1)
     }
 
-    public var camera: Camera { controller.camera }
-
-    /// The pins on the map, in paint order.
-    public var pins: [Pin] {
-        get { controller.pins.pins }
-        set { controller.pins = PinEditor(pins: newValue) }
-    }
+    public var camera: Camera { session.camera }
 
     /// Whether the last frame showed everything asked for (`MapHost+Drawn.swift`).
     let drawnCondition = Condition()
@@ -212,24 +160,7 @@ public final class MapHost {
     /// May be called from any thread.
     public func showNotice(_ message: String) {
         FileIO.printError("meridian: " + message)
-        postLock.lock()
-        notices.append(message)
-        postLock.unlock()
-        wake.signal()
-    }
-
-    private var currentNotice: String? {
-        postLock.lock(); defer { postLock.unlock() }
-        guard let first = notices.first else { return nil }
-        // One at a time; the count says that closing it shows the next.
-        return notices.count > 1 ? first + "  (\(notices.count - 1) more)" : first
-    }
-
-    private func dismissNotice() {
-        postLock.lock()
-        if !notices.isEmpty { notices.removeFirst() }
-        postLock.unlock()
-        lastFrame.noticeFrame = nil
+        perform { $0.session.post(notice: message) }
     }
 
     /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
@@ -241,7 +172,7 @@ public final class MapHost {
         wake.signal()
     }
 
-    private var hasInbox: Bool {
+    var hasInbox: Bool {
         postLock.lock(); defer { postLock.unlock() }
         return !inbox.isEmpty
     }
@@ -255,19 +186,14 @@ public final class MapHost {
         return !work.isEmpty
     }
 
-    /// Shows `rect` (what was just opened): a flight there, or a jump when `animated` is false.
-    public func show(_ rect: MapRect, animated: Bool) {
-        controller.show(rect, animated: animated, at: clock.now)
+    /// Takes one event of the position source named `source` (on the frame thread).
+    public func receive(_ event: PositionEvent, from source: String) {
+        session.receive(event, from: source, at: clock.now)
     }
 
-    /// Hands the pins' news to the embedder, and gives the keyboard to a title being typed.
-    private func deliverPinEvents() {
-        for e in controller.takePinEvents() { onPinEvent(e) }
-        let typing = controller.pins.renameText != nil || state.layer(SearchLayer.self)?.isOpen == true
-        if typing != textInputOn {
-            textInputOn = typing
-            if typing { SDL_StartTextInput() } else { SDL_StopTextInput() }
-        }
+    /// Shows `rect` (what was just opened): a flight there, or a jump when `animated` is false.
+    public func show(_ rect: MapRect, animated: Bool) {
+        session.show(rect, animated: animated, at: clock.now)
     }
 
     /// Runs until the user quits (or the script ends). `drawFirst`: draw a frame before
@@ -332,22 +258,22 @@ public final class MapHost {
                 needsFrame = process(&event, translator) || needsFrame
             }
             needsFrame = runInbox() || needsFrame
-            deliverPinEvents()
+            needsFrame = carryOut(session.takeEffects()) || needsFrame
             if quitting { break }
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
             let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
-            let moves = controller.isAnimating(at: t) || script != nil || animating
+            let moves = session.isAnimating(at: t) || script != nil || animating
             needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0
             let making = pipeline.isLoading || pipeline.rasterizer.isBusy
             settleUntil = needsFrame && !moves && making ? clock.now + settleInterval : nil
-            latchUntil = moves && lateLatch ? clock.latchTime(margin: latchMargin) : nil
+            latchUntil = moves && configuration.lateLatch ? clock.latchTime(margin: latchMargin) : nil
         }
         // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.
-        controller.finishPinGestures(at: clock.now)
-        deliverPinEvents()
-        if logPresents {
+        session.finish(at: clock.now)
+        _ = carryOut(session.takeEffects())
+        if configuration.logFrames {
             FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d", clock.now,
                                               pipeline.drawer.cacheHits, pipeline.drawer.cacheFills))
         }
@@ -355,7 +281,7 @@ public final class MapHost {
 
     public func requestQuit() { quitting = true }
 
-    /// Handles one event; true when the picture may have changed.
+    /// Handles one SDL event; true when the picture may have changed.
     private func process(_ event: inout SDL_Event, _ translator: EventTranslator) -> Bool {
         let (input, change) = translator.translate(&event)
         var changed = false
@@ -370,210 +296,27 @@ public final class MapHost {
             if case let .pixels(c) = pipeline.drawer { c.invalidate() }
         case nil: break
         }
-        if let input {
-            // The notice takes the click that closes it, and Esc.
-            if let frame = lastFrame.noticeFrame {
-                switch input {
-                case let .pointerDown(_, p, _, _) where frame.contains(p):
-                    dismissNotice(); return true
-                case .keyDown(.escape, _) where !controller.pins.drag.isActive && controller.pins.renameText == nil && controller.pins.selected == nil:
-                    dismissNotice(); return true
-                default: break
-                }
-            }
-            if let taken = searchInput(input) ?? focusInput(input) ?? toolInput(input) { return taken || changed }
-            // Typed text only matters while a title is being edited.
-            if case .text = input, controller.pins.renameText == nil { return changed }
-            let before = controller.camera
-            let t = clock.eventTime(sdlTicks: event.common.timestamp)
-            for action in controller.handle(input, at: t) { changed = perform(action) || changed }
-            changed = changed || controller.camera != before || controller.isAnimating(at: t)
-        }
-        return changed
+        guard let input else { return changed }
+        let t = clock.eventTime(sdlTicks: event.common.timestamp)
+        return carryOut(session.handle(input, at: t)) || changed
     }
 
     private func resized() {
         let ratio = window.pixelRatio
-        controller.resize(to: window.size, pixelRatio: ratio)
+        session.resize(to: window.size, pixelRatio: ratio)
         if abs(ratio - pixelRatio) > 0.01 {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
             pipeline.stop()
-            pipeline = Self.makePipeline(window, source, under, painter, ratio, state.background, state.layer(TracksLayer.self), wake)
+            pipeline = Self.makePipeline(window, source, under, painter, ratio, background, session.tileOverlays, wake)
         }
     }
 
     /// The window's pipeline at a pixel density; its workers wake the frame loop.
     private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ under: UnderPlane?, _ painter: VectorTilePainter,
-                                     _ pixelRatio: Double, _ background: Color, _ tracks: TracksLayer?, _ wake: WakeSignal) -> RenderPipeline {
+                                     _ pixelRatio: Double, _ background: Color, _ overlays: TileOverlays, _ wake: WakeSignal) -> RenderPipeline {
         RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source, painter: painter,
-                       pixelRatio: pixelRatio, background: background, under: under, overlay: tracks, wake: { [wake] in wake.signal() })
-    }
-
-    /// Builds and presents one frame; returns its time, how many tiles and sprites it made
-    /// ready for the next one, and whether anything on screen animates.
-    @discardableResult
-    private func frame(cpuStart: Double) -> (Double, Int, Bool) {
-        let start = clock.now
-        let slot = clock.frameTime()
-        let t = fixedTime ?? slot
-        if let script {
-            if let cam = script(t) { controller.camera = cam } else { self.script = nil; quitting = true }
-        }
-        controller.advance(to: t)
-        checkStaleness()
-        controller.follow(state.location?.point(at: t), at: t)
-        var scene = state
-        if scene.layer(LocateLayer.self) != nil {
-            let following = controller.following
-            scene.modify(LocateLayer.self, default: LocateLayer()) { $0.following = following }
-        }
-        scene.camera = controller.camera
-        scene.pins = controller.pins
-        scene.imperialUnits = controller.imperialUnits
-        scene.notice = currentNotice
-        scene.status = activities.status
-        if scene.layer(SourcesLayer.self) != nil {
-            let status = tileStatus
-            scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.status = status }
-        }
-        pipeline.follow(scene.layer(TracksLayer.self))
-        let composeStart = MonotonicClock.threadCPU
-        let under = pipeline.underStore
-        var list = scene.compose(at: t, tiles: store, under: under, sprites: sprites)
-        if !firstPresentDone {
-            // Overlays pulse from the very first frame: rasterize their few sprites now.
-            let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
-            if sprites.prepare(overlays) > 0 { list = scene.compose(at: t, tiles: store, under: under, sprites: sprites) }
-        }
-        controller.pins.calloutFrame = list.calloutFrame
-        controller.pins.calloutTitleFrame = list.calloutTitleFrame
-        controller.pins.clusterFrames = list.pinClusters.map(\.frame)
-        controller.pins.pressablePins = list.pressablePins
-        drawFocus(into: &list)
-        lastFrame = list
-        if !searchOpened, scene.layer(SearchLayer.self)?.isOpen == true {
-            searchOpened = true
-            onSearchOpened()
-        }
-        for (hint, report) in [("sources.hint", onHintShown), ("help.hint", onHelpHintShown)]
-        where !hintsReported.contains(hint) && list.buttons.contains(where: { $0.name == hint }) {
-            hintsReported.insert(hint)
-            report()
-        }
-        loader.want(list.wantedTiles)
-        pipeline.underLoader?.want(list.wantedUnderTiles)
-        // Places in the ring around the view can label the edges: until the ring is in, the
-        // labels may still change.
-        let tilesSettled = loader.isIdle
-        let moving = lastCamera.map { $0 != scene.camera } ?? false
-        lastCamera = scene.camera
-        let drawStart = MonotonicClock.threadCPU
-        let changed: [PixelBox]
-        switch pipeline.drawer {
-        case let .gpu(c):
-            c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize)
-            changed = []
-        case let .pixels(c):
-            changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
-        }
-        let built = clock.now - start
-        recentBuilds.append(built)
-        if recentBuilds.count > 30 { recentBuilds.removeFirst() }
-        let presentStart = MonotonicClock.threadCPU
-        clock.beforePresent(slot: slot)
-        let presentWall = clock.now
-        window.present(changed)
-        clock.didPresent(wall: clock.now - presentWall)
-        let presentedAt = clock.now
-        if logPresents { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
-        onPresented?()
-        if !firstPresentDone {
-            firstPresentDone = true
-            onFirstPresent?()
-        }
-        // Uploads of finished sprites and tiles, and atlas pages, happen here, in the slack
-        // after a present and within the frame's CPU budget: llvmpipe has finished drawing,
-        // so updating a texture cannot stall on the frame in flight. What arrives shows in
-        // the next frame. The sprites this frame lacked go to the sprite worker.
-        // A still map has no next vsync to keep: it takes in all that has arrived (up to
-        // `stillUploadWindow`), rather than a little per frame and a frame for each little.
-        let still = !list.animating && !moving && !controller.isAnimating(at: t)
-        let deadline = clock.now + (still ? stillUploadWindow : uploadWindow)
-        let uploadStart = MonotonicClock.threadCPU
-        let presentCPU = uploadStart - presentStart
-        let inBudget = { [clock] in
-            let cpu = MonotonicClock.threadCPU
-            return clock.now < deadline && (still || cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
-        }
-        var made = drainSprites(while: inBudget)
-        made += drainTiles(while: inBudget)
-        pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
-        if inBudget() { store.prepareSlots(); pipeline.underStore?.prepareSlots() }
-        let end = MonotonicClock.threadCPU
-        stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
-                     phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
-                              .present: presentCPU, .uploads: end - uploadStart])
-        if logPresents { FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart)) }
-        let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
-        if drawn != isDrawn { setDrawn(drawn) }
-        if !fullyDrawnDone && drawn {
-            fullyDrawnDone = true
-            if let path = drawListOut { FileIO.writeText(list.dump(), to: path) }
-            onFullyDrawn?()
-        }
-        // A frame drawn in motion in software is followed by a filtered one at rest.
-        return (t, made, list.animating || (moving && window.drawsInSoftware))
-    }
-
-    /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow
-    /// frame cannot starve them); returns how many.
-    private func drainSprites(while inBudget: () -> Bool) -> Int {
-        var n = 0
-        repeat {
-            guard let r = pipeline.rasterizer.next() else { return n }
-            sprites.accept(r)
-            n += 1
-        } while inBudget()
-        return n
-    }
-
-    /// Uploads finished tiles while `inBudget` (at least one); returns how many.
-    private func drainTiles(while inBudget: () -> Bool) -> Int {
-        var n = 0
-        repeat {
-            let (accepted, message) = pipeline.acceptTile()
-            guard accepted else { return n }
-            tilesSinceTrim += 1
-            if let message { tell(tileFailure: message) }
-            n += 1
-        } while inBudget()
-        return n
-    }
-
-    public func resetStats() { stats.reset() }
-
-    /// Says why a tile failed, once per reason: offline, every tile fails the same way.
-    private func tell(tileFailure message: String) {
-        // "tile 9/260/175 from osm: reason": the reason is what repeats.
-        let reason = message.split(separator: ":", maxSplits: 1).last.map(String.init) ?? message
-        guard toldFailures.insert(reason).inserted else { return }
-        if toldFailures.count > 256 { toldFailures = [reason] }
-        onMessage(message)
-    }
-
-    /// When the idle loop must wake by itself (`MonotonicClock` seconds): a failed tile's
-    /// retry, or a live position turning stale.
-    private var nextWake: Double? {
-        let stale = staleDeadline.map { $0 - clock.now + MonotonicClock.now }
-        return [loader.nextRetry, stale].compactMap { $0 }.min()
-    }
-
-    /// How the map's tiles are coming, for the layer switcher: a server out of reach, or
-    /// tiles on their way over the network (local sources are too quick to say so).
-    private var tileStatus: SourcesLayer.Status {
-        if let reason = source.unreachable { return .unreachable(reason) }
-        return source.isRemote && loader.isLoading ? .loading : .ready
+                       pixelRatio: pixelRatio, background: background, under: under, overlays: overlays, wake: { [wake] in wake.signal() })
     }
 }
 

@@ -45,19 +45,19 @@ public final class OffscreenRenderer {
         public var description: String { "timed out after \(seconds) s waiting for \(missing) tile(s)" }
     }
 
-    /// Loads what the view needs (waiting up to `timeout`), then composes at `t` and draws.
-    /// Returns messages about tiles that failed (drawn with their parents instead).
+    /// Loads what the view of `session` needs (waiting up to `timeout`), then has it compose
+    /// at `t` and draws. Returns messages about tiles that failed (drawn with their parents instead).
     @discardableResult
-    public func render(_ scene: Scene, source: TileSource, under: UnderPlane? = nil, painter: VectorTilePainter = VectorTilePainter(),
+    public func render(_ session: inout MapSession, source: TileSource, under: UnderPlane? = nil, painter: VectorTilePainter = VectorTilePainter(),
                        at t: Double, timeout: Double = 20) throws -> [String] {
         let pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height),
-                                      source: source, painter: painter, pixelRatio: pixelRatio, background: scene.background,
-                                      under: under, overlay: scene.layer(TracksLayer.self))
+                                      source: source, painter: painter, pixelRatio: pixelRatio, background: session.scene.background,
+                                      under: under, overlays: session.tileOverlays)
         let (store, sprites) = (pipeline.store, pipeline.sprites)
         defer { pipeline.stop() }
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
-        func compose() -> DrawList { scene.compose(at: t, tiles: store, under: pipeline.underStore, sprites: sprites) }
+        func compose() -> DrawList { session.frame(at: t, tiles: store, under: pipeline.underStore, sprites: sprites) }
         /// Loads `wanted` into `into` and composes again; whether the loader went idle in time,
         /// and how many tiles came (none: what is still missing failed).
         func load(_ wanted: [TileID], with loader: TileLoader, into store: TextureStore, list: inout DrawList) -> (idle: Bool, count: Int) {

@@ -51,14 +51,14 @@ struct RenderPipeline {
     private let background: Color
     private let order: Bitmap.ChannelOrder
     private let wake: @Sendable () -> Void
-    /// The tracks layer's revision the tiles are drawn with.
-    private(set) var overlayRevision = 0
+    /// The layers' tile-content revisions the tiles are drawn with.
+    private(set) var overlayRevisions: [Int] = []
 
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
     /// pixels) sizes the tile store; `wake` is called when tiles or sprites arrive. Tiles are
-    /// laid over `background` (the map's colour under them), with `overlay` on top.
+    /// laid over `background` (the map's colour under them), with what layers paint into tiles on top.
     init(renderer: SDLRenderer?, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
-         pixelRatio: Double, background: Color, under: UnderPlane? = nil, overlay: TracksLayer? = nil,
+         pixelRatio: Double, background: Color, under: UnderPlane? = nil, overlays: TileOverlays = TileOverlays(),
          wake: @escaping @Sendable () -> Void = {}) {
         let tilePixels = TileRasterizer.tilePixels(pixelRatio: pixelRatio)
         store = TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport)
@@ -77,33 +77,33 @@ struct RenderPipeline {
         self.background = background
         order = renderer?.textureOrder ?? .argb
         self.wake = wake
-        overlayRevision = overlay?.revision ?? 0
-        let tracks = overlay.flatMap(TrackOverlay.init(layer:))
-        loader = Self.makeLoader(source, painter, pixelRatio, order, background, tracks, wake)
+        overlayRevisions = overlays.revisions
+        let painted = overlays.make()
+        loader = Self.makeLoader(source, painter, pixelRatio, order, background, painted, wake)
         let order = order
-        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, tracks, wake) }
+        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, painted, wake) }
         rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
     }
 
     private static func makeLoader(_ source: TileSource, _ painter: VectorTilePainter, _ pixelRatio: Double, _ order: Bitmap.ChannelOrder,
-                                   _ background: Color, _ overlay: TrackOverlay?, _ wake: @escaping @Sendable () -> Void) -> TileLoader {
+                                   _ background: Color, _ overlays: [any TileOverlay], _ wake: @escaping @Sendable () -> Void) -> TileLoader {
         TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter, order: order,
-                                                                   background: background, overlay: overlay), wake: wake)
+                                                                   background: background, overlays: overlays), wake: wake)
     }
 
-    /// Follows the tracks layer: when what it draws into tiles changed, a new loader draws
-    /// every tile anew (only those near the change when it was confined to a region, as when
-    /// the trail grows), and the pictures held stay on screen until each is replaced.
-    mutating func follow(_ tracks: TracksLayer?) {
-        let revision = tracks?.revision ?? 0
-        guard revision != overlayRevision else { return }
-        let partial = tracks?.lastChange.flatMap { $0.from == overlayRevision && revision == $0.from + 1 ? $0 : nil }
-        overlayRevision = revision
+    /// Follows what the layers paint into tiles: when it changed, a new loader draws every
+    /// tile anew (only those near the change when it was confined to a region, as when the
+    /// trail grows), and the pictures held stay on screen until each is replaced.
+    mutating func follow(_ overlays: TileOverlays) {
+        let revisions = overlays.revisions
+        guard revisions != overlayRevisions else { return }
+        let partial = overlays.change(since: overlayRevisions)
+        overlayRevisions = revisions
         loader.stop()
         underLoader?.stop()
-        let overlay = tracks.flatMap(TrackOverlay.init(layer:))
-        loader = Self.makeLoader(source, painter, pixelRatio, order, background, overlay, wake)
-        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, overlay, wake) }
+        let painted = overlays.make()
+        loader = Self.makeLoader(source, painter, pixelRatio, order, background, painted, wake)
+        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, painted, wake) }
         if let partial {
             store.invalidate(where: partial.touches)
             underStore?.invalidate(where: partial.touches)

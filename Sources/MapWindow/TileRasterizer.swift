@@ -13,9 +13,9 @@ public enum TileRasterizer {
 
     /// `order`: the channel order of the textures the tiles go into; `background`: the map's
     /// colour, which tiles are laid over here so that they are opaque and drawn without blending;
-    /// `overlay`: tracks and shapes painted over the map.
+    /// `overlays`: what layers paint over the map (tracks, shapes, a measured line).
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
-                               background: Color, overlay: TrackOverlay? = nil) -> TileDecoder {
+                               background: Color, overlays: [any TileOverlay] = []) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         let under = UInt32(Color.byte(background.r)) << 16 | UInt32(Color.byte(background.g)) << 8 | UInt32(Color.byte(background.b))
         return { tile, payload in
@@ -33,11 +33,11 @@ public enum TileRasterizer {
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
             // thread little more than its upload.
             decoded.bitmap.flatten(over: under)
-            if let overlay, overlay.touches(tile) {
+            if overlays.contains(where: { $0.touches(tile) }) {
                 // Opaque, premultiplied and straight alpha are the same pixels: Cairo draws
                 // over them as they are, in its own channel order.
                 decoded.bitmap.convert(to: .argb)
-                overlay.paint(onto: &decoded.bitmap, tile: tile)
+                TileOverlayPainters.paint(overlays, onto: &decoded.bitmap, tile: tile)
             }
             decoded.bitmap.convert(to: order)
             let keep = decoded.places.first?.isStyled == true ? TextureStore.styledLabelsPerTile : TextureStore.placesPerTile

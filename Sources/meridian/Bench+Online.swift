@@ -83,7 +83,7 @@ extension Bench {
             let tiles = try MapSources.tiles(over: src)
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
-            let host = try MapHost(window: window, state: makeScene(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
+            let host = try MapHost(window: window, session: makeSession(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
                                    source: src, under: tiles.under)
             quit(after: 1)
             host.run()
@@ -96,7 +96,7 @@ extension Bench {
             var step = 0
             while src.requestCount < 500, step < 40 {
                 cam.setCenter(WebMercator.project(Coordinate(latitude: 48.85 + 0.03 * Double(step / 8), longitude: 2.2 + 0.06 * Double(step % 8))))
-                host.controller.camera = cam
+                host.session.controller.camera = cam
                 quit(after: 0.4)
                 host.run()
                 step += 1

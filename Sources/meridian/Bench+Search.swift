@@ -43,11 +43,11 @@ extension Bench {
         var cam = start
         cam.setZoom(12)
         cam.setCenter(WebMercator.project(Coordinate(latitude: 48.8534, longitude: 2.3488)))
-        host.controller.camera = cam
+        host.session.controller.camera = cam
         quit(after: 1); host.run()
         host.resetStats()
         let before = cpuSeconds()
-        host.controller.fly(to: Coordinate(latitude: 47.3667, longitude: 8.55), zoom: 12, at: host.clock.now)
+        host.session.controller.fly(to: Coordinate(latitude: 47.3667, longitude: 8.55), zoom: 12, at: host.clock.now)
         quit(after: 3); host.run()
         return frameRows("fly-to Paris → Zürich:", (host.stats, cpuSeconds() - before), period: period, withIntervals: false)
     }

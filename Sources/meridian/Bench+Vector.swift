@@ -76,8 +76,8 @@ extension Bench {
         let made = try MapSources.tiles(over: counted.inner)
         var start = Camera(center: WebMercator.project(at), zoom: 8, viewportSize: window.size)
         start.setZoom(8)
-        let scene = makeScene(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-        let host = try MapHost(window: window, state: scene, source: counted, under: made.under, painter: made.painter)
+        let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
+        let host = try MapHost(window: window, session: session, source: counted, under: made.under, painter: made.painter)
         quit(after: 1)
         host.run()
         let run = zoomScript(host, from: start, around: at, zooms: 8...17, drift: (0.004, 0.008))
@@ -86,7 +86,7 @@ extension Bench {
         var step = 0
         while counted.count < 1000, step < 200 {
             cam.setCenter(WebMercator.project(Coordinate(latitude: at.latitude + 0.004 * Double(step / 10 - 5), longitude: at.longitude + 0.008 * Double(step % 10 - 5))))
-            host.controller.camera = cam
+            host.session.controller.camera = cam
             quit(after: 0.3)
             host.run()
             step += 1

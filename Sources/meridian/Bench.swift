@@ -133,54 +133,54 @@ struct Bench: ParsableCommand {
         let paris = Coordinate(latitude: 48.85, longitude: 2.35)
         let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
         let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
-        let scene = makeScene(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-        let host = try MapHost(window: window, state: scene, source: made.source, under: made.under)
+        let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
+        let host = try MapHost(window: window, session: session, source: made.source, under: made.under)
         // The first screen loads before the user can act; start-up has its own rows above.
         quit(after: 1)
         host.run()
 
         let plain = zoomScript(host, from: start)
         // The same with the location annotation and 50 pulsing circles around it.
-        host.state.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
+        host.session.scene.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
         var rng = SystemRandomNumberGenerator()
-        host.state.circles = (0..<50).map { i in
+        host.session.scene.circles = (0..<50).map { i in
             CircleOverlay(center: Coordinate(latitude: 48.85 + .random(in: -0.6...0.6, using: &rng), longitude: 2.35 + .random(in: -1...1, using: &rng)),
                           radiusMeters: .random(in: 300...3000, using: &rng), color: Color(hex: [0xFF3B30, 0x34C759, 0xFF9500, 0xAF52DE][i % 4]),
                           start: Double(i) * 0.016)
         }
         let overlays = zoomScript(host, from: start)
-        host.state.circles = []
-        host.state.location = nil
+        host.session.scene.circles = []
+        host.session.scene.location = nil
         // 10,000 pins over Europe in four colours, the same zoom script.
-        host.pins = (0..<10_000).map { i in
+        host.session.pins = (0..<10_000).map { i in
             Pin(id: "\(i)", coordinate: Coordinate(latitude: .random(in: 35...60, using: &rng), longitude: .random(in: -10...30, using: &rng)),
                 title: "Pin \(i)", color: Color(hex: [0xFF3B30, 0x34C759, 0x007AFF, 0xAF52DE][i % 4]))
         }
         let manyPins = zoomScript(host, from: start)
-        host.pins = []
+        host.session.pins = []
         // The million-point track on screen, the same script over it.
         let (file, _) = try TrackFile.read(URL(fileURLWithPath: track), color: TrackStyle.palette[0])
-        host.state.tracks.add(file)
+        host.session.scene.tracks.add(file)
         let alps = Coordinate(latitude: 46, longitude: 7)
         var overTrack = start
         overTrack.setCenter(WebMercator.project(alps))
         quit(after: 1); host.run()
         let withTrack = zoomScript(host, from: overTrack, around: alps)
-        host.state.tracks = TracksLayer()
+        host.session.scene.tracks = TracksLayer()
         let following = followRows(host, from: start, period: host.clock.period)
         let flying = flyRows(host, from: start, period: host.clock.period)
-        host.state.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
+        host.session.scene.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
 
         // Idle, twice as long as the script: first with the location pulsing in view, then
         // with nothing animating. Tiles settle for a second before each.
         let idleSeconds = 2 * seconds
-        host.controller.camera = { var c = start; c.setZoom(12); c.setCenter(WebMercator.project(paris)); return c }()
+        host.session.controller.camera = { var c = start; c.setZoom(12); c.setCenter(WebMercator.project(paris)); return c }()
         quit(after: 1); host.run()
         var before = cpuSeconds()
         host.resetStats()
         quit(after: idleSeconds); host.run() // the pulse keeps the loop drawing, as it would have
         let pulseCPU = cpuSeconds() - before, pulseFrames = host.stats.presents, pulseStats = host.stats
-        host.state.location = nil
+        host.session.scene.location = nil
         quit(after: 1); host.run()
         host.resetStats()
         before = cpuSeconds()

@@ -17,17 +17,16 @@ final class LivePosition {
         self.source = source
         self.host = host
         self.recorder = recorder
-        host.position.staleAfter = source.staleAfter
+        host.session.position.staleAfter = source.staleAfter
         if let notice = recorder.recover() {
             host.showNotice(notice)
-            recorder.handOver(into: &host.state.tracks, now: WallClock.now)
+            recorder.handOver(into: &host.session.scene.tracks, now: WallClock.now)
         }
-        host.onSaveTrail = { [unowned self] in save() }
     }
 
     func start() {
         let name = source.name
-        let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
+        let frameLog = host.configuration.logFrames
         source.start { [unowned self] event in
             host.perform { [unowned self] host in
                 host.receive(event, from: name)
@@ -36,8 +35,8 @@ final class LivePosition {
                     if frameLog {
                         FileIO.printError(String(cFormat: "fix %.6f %.6f %.1f", f.coordinate.latitude, f.coordinate.longitude, f.accuracy))
                     }
-                    if let problem = recorder.record(f, now: WallClock.now, into: &host.state.tracks) { host.showNotice(problem) }
-                case .noFix: recorder.lostFix(into: &host.state.tracks, now: WallClock.now)
+                    if let problem = recorder.record(f, now: WallClock.now, into: &host.session.scene.tracks) { host.showNotice(problem) }
+                case .noFix: recorder.lostFix(into: &host.session.scene.tracks, now: WallClock.now)
                 case .unavailable: break
                 }
             }
@@ -45,8 +44,8 @@ final class LivePosition {
     }
 
     /// Ctrl+S: the trail as GPX, said in a notice.
-    private func save() {
-        recorder.handOver(into: &host.state.tracks, now: WallClock.now)
+    func save() {
+        recorder.handOver(into: &host.session.scene.tracks, now: WallClock.now)
         do {
             let url = try recorder.save()
             host.showNotice("Trail saved to \(url.path)")

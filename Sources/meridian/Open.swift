@@ -85,9 +85,7 @@ struct Open: ParsableCommand {
                 host.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only")
             }
             host.perform { [index] host in
-                var result: PressResult?
-                host.state.modify(SearchLayer.self, default: SearchLayer()) { result = $0.setIndex(index) }
-                if let result { host.apply(result) }
+                host.session.update(SearchLayer.self, at: host.clock.now) { $0.setIndex(index) }
             }
         }
     }
@@ -101,18 +99,13 @@ struct Open: ParsableCommand {
         var helpHintShown: Bool
     }
 
-    /// Loads the pins file into the window and saves it after every change; returns the saver
-    /// (nil when the file must not be written: it could not be read nor moved aside).
-    private func loadPins(into host: MapHost, file: PinFile, loaded: PinFile.Loaded) -> PinSaver? {
+    /// Loads the pins file's problems into the window; returns the saver that keeps the pins
+    /// after every change (nil when the file must not be written: it could not be read nor
+    /// moved aside).
+    private func pinSaver(for host: MapHost, file: PinFile, loaded: PinFile.Loaded) -> PinSaver? {
         if let notice = Self.summary(loaded.problems) { host.showNotice(notice) }
-        let frameLog = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
         guard !loaded.mustNotSave else { return nil }
-        let saver = PinSaver(file: file, onError: { [weak host] in host?.showNotice($0) })
-        host.onPinEvent = { [unowned host] event in
-            if frameLog { FileIO.printError("pin \(event)") }
-            if event.changesPins { saver.save(host.pins) }
-        }
-        return saver
+        return PinSaver(file: file, onError: { [weak host] in host?.showNotice($0) })
     }
 
     /// What the window says of a file's problems: the first and how many more; all but the
@@ -167,73 +160,52 @@ struct Open: ParsableCommand {
         let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, notices: &notices)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
-        var scene = makeScene(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
-        if !hintShown { scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
-        if let marker { scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
-        if !helpHintShown { scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = "Keys and gestures: F1 or ?" } }
+        var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
+        if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
+        if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
+        if !helpHintShown { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = "Keys and gestures: F1 or ?" } }
         // A live position, unless a fixed one was asked for (or none at all); the locate button
         // only with one.
         let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
-        if positions != nil { scene.layers.append(LocateLayer()) }
-        let host = try MapHost(window: window, state: scene, source: tiles.source, under: tiles.under, painter: tiles.painter)
-        host.position.color = overlays.pulseColor
-        host.position.halo = overlays.halo
-        // Read when the box first opens, not at start, where the first screen needs the cores.
-        host.onSearchOpened = { [unowned host] in loadPlaces(into: host) }
-        host.onSaveMeasure = { [unowned host] track in
-            guard let track, track.points.count >= 2 else { host.showNotice("Click two points or more to measure a line worth keeping"); return }
-            let url = TrailRecorder.unusedURL("measured-line", in: TrailRecorder.defaultFolder())
-            do {
-                try AtomicFile.write(GPXWriter.data([track]), to: url)
-                opener.open([url.path], animated: false, moveView: false)
-                host.showNotice("The measured line is kept as \(url.path)")
-            } catch {
-                host.showNotice("Cannot keep the measured line: \(error)")
-            }
-        }
+        if positions != nil { session.scene.layers.append(LocateLayer()) }
+        session.position.color = overlays.pulseColor
+        session.position.halo = overlays.halo
+        let host = try MapHost(window: window, session: session, source: tiles.source, under: tiles.under, painter: tiles.painter)
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
-        if live == nil {
-            host.onSaveTrail = { [unowned host] in host.showNotice("There is no trail to save: no live position is shown") }
-            if let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
-        }
-
-        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
-        host.onHintShown = { end.hintShown = true }
-        host.onHelpHintShown = { end.helpHintShown = true }
-        host.onChooseTiles = { [unowned host] name in
-            do {
-                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
-                host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
-                host.state.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
-                end.tiles = name
-            } catch {
-                host.showNotice("Cannot show \(name): \(error)")
-            }
-        }
-        host.onOpenLink = { [unowned host] url in
-            // showNotice may be called from any thread.
-            let notices = UncheckedSendable(host)
-            Browser.open(url) { notices.value.showNotice($0) }
-        }
+        if live == nil, let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
         for n in notices { host.showNotice(n) }
-        let saver = loadPins(into: host, file: file, loaded: loaded)
+        let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
-        // A dropped file opens at once; Ctrl+O asks the desktop's file chooser (one at a time).
-        host.onOpenRequest = { path in
-            if let path { opener.open([path], animated: true); return }
-            guard !opener.choosing else { return }
-            opener.choosing = true
-            PortalFileChooser.choose(title: "Open tracks") { outcome in
-                host.perform { host in
-                    opener.choosing = false
-                    switch outcome {
-                    case let .chosen(paths): opener.open(paths, animated: true)
-                    case let .unavailable(reason):
-                        warn("no file chooser: \(reason)")
-                        host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")
-                    }
+        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
+        var placesAsked = false
+        host.onEffect = { [unowned host] effect in
+            switch effect {
+            case let .pin(event): if event.changesPins { saver?.save(host.session.pins) }
+            case .hintShown("sources"): end.hintShown = true
+            case .hintShown("help"): end.helpHintShown = true
+            case .searchOpened:
+                // Read when the box first opens, not at start, where the first screen needs the cores.
+                if !placesAsked { placesAsked = true; loadPlaces(into: host) }
+            case .saveTrail:
+                if let live { live.save() } else { host.showNotice("There is no trail to save: no live position is shown") }
+            case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
+            case let .chooseTiles(name):
+                do {
+                    let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
+                    host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
+                    host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
+                    end.tiles = name
+                } catch {
+                    host.showNotice("Cannot show \(name): \(error)")
                 }
+            case let .openLink(url):
+                // showNotice may be called from any thread.
+                let notices = UncheckedSendable(host)
+                Browser.open(url) { notices.value.showNotice($0) }
+            case let .open(path): opener.open([path], animated: true)
+            case .chooseFiles: chooseFiles(host: host, opener: opener)
+            default: break
             }
         }
         if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
@@ -251,9 +223,38 @@ struct Open: ParsableCommand {
         // The closures set above hold the host: it is closed here, before SDL goes, not when
         // (if ever) it is freed.
         host.close()
-        end.open = host.state.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+        end.open = host.session.scene.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
         end.camera = host.camera
         return end
+    }
+
+    /// Ctrl+S while measuring: the measured line kept as a GPX track, and opened.
+    private func keepMeasuredLine(_ points: [Coordinate], host: MapHost, opener: TrackFileOpener) {
+        let url = TrailRecorder.unusedURL("measured-line", in: TrailRecorder.defaultFolder())
+        do {
+            try AtomicFile.write(GPXWriter.data([MeasureLayer.track(of: points)]), to: url)
+            opener.open([url.path], animated: false, moveView: false)
+            host.showNotice("The measured line is kept as \(url.path)")
+        } catch {
+            host.showNotice("Cannot keep the measured line: \(error)")
+        }
+    }
+
+    /// Ctrl+O: the desktop's file chooser (one at a time), else how else to open files.
+    private func chooseFiles(host: MapHost, opener: TrackFileOpener) {
+        guard !opener.choosing else { return }
+        opener.choosing = true
+        PortalFileChooser.choose(title: "Open tracks") { outcome in
+            host.perform { host in
+                opener.choosing = false
+                switch outcome {
+                case let .chosen(paths): opener.open(paths, animated: true)
+                case let .unavailable(reason):
+                    warn("no file chooser: \(reason)")
+                    host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")
+                }
+            }
+        }
     }
 
     /// The map `name` names, or what stands in when it cannot be had (said in `notices`):

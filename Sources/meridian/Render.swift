@@ -82,29 +82,27 @@ struct Render: ParsableCommand {
                 for p in loaded.problems { warn(p) }
                 pinList = loaded.pins
             }
-            var scene = makeScene(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList)
-            scene.showsLabels = !noLabels
-            scene.imperialUnits = imperial
-            if keys { scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true } }
+            var session = makeSession(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList)
+            session.scene.showsLabels = !noLabels
+            session.imperialUnits = imperial
+            if keys { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true } }
             let opened = TrackFiles.read(files)
             for n in opened.notices { warn(n) }
             for f in opened.files {
-                scene.tracks.add(f)
-                scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)
+                session.scene.tracks.add(f)
+                session.scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)
             }
-            if !scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
+            if !session.scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
             if view.center == nil, view.zoom == nil, let rect = opened.bounds {
-                var c = MapController(camera: scene.camera)
-                c.show(rect, animated: false, at: 0)
-                scene.camera = c.camera
+                session.show(rect, animated: false, at: 0)
             }
             // As a click there would: the track's callout with its statistics.
-            if let select, !scene.tracks.select(at: scene.camera.screenPoint(for: select), camera: scene.camera) {
+            if let select, !session.scene.tracks.select(at: session.camera.screenPoint(for: select), camera: session.camera) {
                 warn("no track is drawn at \(select.latitude),\(select.longitude)")
             }
-            scene.tracks.showsList = trackList && !scene.tracks.files.isEmpty
-            if profile, !scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
-            for m in try r.render(scene, source: tiles.source, under: tiles.under, painter: tiles.painter, at: at, timeout: timeout) { warn(m) }
+            session.scene.tracks.showsList = trackList && !session.scene.tracks.files.isEmpty
+            if profile, !session.scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
+            for m in try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: at, timeout: timeout) { warn(m) }
             try r.writePNG(to: out)
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
             if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }

@@ -100,7 +100,7 @@ final class TrackFileOpener: @unchecked Sendable {
                 for n in outcome.notices { host.showNotice(n) }
                 for var f in outcome.files {
                     f.hidden = hidden.contains(f.path)
-                    host.state.tracks.add(f)
+                    host.session.scene.tracks.add(f)
                 }
                 if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
             }
@@ -110,7 +110,7 @@ final class TrackFileOpener: @unchecked Sendable {
             if !outcome.files.isEmpty, let host = currentHost { host.waitUntilDrawn(timeout: 3) }
             for file in outcome.files {
                 let details = file.lines.map(TrackDetails.init)
-                post { host in host.state.tracks.setDetails(details, forFile: file.id) }
+                post { host in host.session.scene.tracks.setDetails(details, forFile: file.id) }
             }
         }
     }

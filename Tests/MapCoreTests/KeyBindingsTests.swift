@@ -40,10 +40,10 @@ struct KeyBindingsTests {
 
     @Test func theControllerDoesWhatTheTableSays() {
         var c = MapController(camera: Camera(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, viewportSize: ScreenSize(width: 800, height: 600)))
-        #expect(c.handle(.keyDown(.letter("/"), .shift), at: 0) == [.toggleHelp])
-        #expect(c.handle(.keyDown(.f1, []), at: 0) == [.toggleHelp])
-        #expect(c.handle(.keyDown(.letter("/"), []), at: 0) == [.openSearch])
-        #expect(c.handle(.keyDown(.letter("m"), []), at: 0) == [.toggleMeasure])
-        #expect(c.handle(.keyDown(.letter("4"), []), at: 0) == [.digit(4)])
+        #expect(c.handle(.keyDown(.letter("/"), .shift), at: 0) == [.command(.help, .letter("/"))])
+        #expect(c.handle(.keyDown(.f1, []), at: 0) == [.command(.help, .f1)])
+        #expect(c.handle(.keyDown(.letter("/"), []), at: 0) == [.command(.search, .letter("/"))])
+        #expect(c.handle(.keyDown(.letter("m"), []), at: 0) == [.command(.measure, .letter("m"))])
+        #expect(c.handle(.keyDown(.letter("4"), []), at: 0) == [.command(.digit, .letter("4"))])
     }
 }

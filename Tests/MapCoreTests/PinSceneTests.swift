@@ -116,9 +116,9 @@ struct PinSceneTests {
     }
 
     @Test func aNoticeSitsAtTheTopAboveEverything() {
-        var s = scene([])
-        s.notice = "pins.geojson: not valid JSON"
-        let list = s.compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
+        var facts = SessionFacts()
+        facts.notice = "pins.geojson: not valid JSON"
+        let list = scene([]).compose(at: 0, tiles: NoTiles(), sprites: AllSprites(), facts: facts)
         #expect(keys(list).last == .text("pins.geojson: not valid JSON   ✕", .notice))
         #expect(list.noticeFrame!.y < 20)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import MapCore
+@testable import MapCore
 import MapGeometry
 import Testing
 
@@ -102,10 +102,10 @@ struct TracksLayerTests {
     @Test func aDroppedFileAndCtrlOAskTheHostToOpen() {
         var c = MapController(camera: Camera(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, viewportSize: size))
         #expect(c.handle(.fileDropped("/home/me/ride.gpx"), at: 0) == [.open("/home/me/ride.gpx")])
-        #expect(c.handle(.keyDown(.letter("o"), .control), at: 0) == [.openFiles])
+        #expect(c.handle(.keyDown(.letter("o"), .control), at: 0) == [.command(.openFiles, .letter("o"))])
         #expect(c.handle(.keyDown(.letter("o"), []), at: 0) == [])
-        #expect(c.handle(.keyDown(.letter("c"), []), at: 0) == [.cycleTrackColors])
-        #expect(c.handle(.keyDown(.letter("c"), .control), at: 0) == [.copyPosition])
+        #expect(c.handle(.keyDown(.letter("c"), []), at: 0) == [.command(.trackColors, .letter("c"))])
+        #expect(c.handle(.keyDown(.letter("c"), .control), at: 0) == [.command(.copyPosition, .letter("c"))])
         #expect(c.handle(.keyDown(.letter("c"), .alt), at: 0) == [])
     }
 
@@ -116,15 +116,18 @@ struct TracksLayerTests {
         layer.add(file("a.gpx", points: [(46, 7), (46.1, 7.1)]))
         layer.add(file("b.gpx", points: [(47, 8), (47.1, 8.1)]))
         let a = layer.files[0].id, b = layer.files[1].id
-        var result = layer.press("tracks.toggle.\(a)")
-        #expect(result == .changed && layer.files[0].hidden)
-        result = layer.press("tracks.go.\(a)")
-        #expect(result == .show(layer.files[0].bounds!) && !layer.files[0].hidden)
-        result = layer.press("tracks.close.\(b)")
-        #expect(result == .changed && layer.files.map(\.name) == ["a.gpx"])
-        result = layer.press("tracks.close.\(b)")
+        let context = InputContext(camera: Camera(center: Coordinate(latitude: 46, longitude: 7), zoom: 5, viewportSize: size),
+                                   time: 0, lastFrame: DrawList(), facts: SessionFacts(), pinsBusy: false)
+        func press<T: Hashable & Sendable>(_ id: T) -> [LayerAction]? { layer.press(ButtonID(id), context: context) }
+        var result = press(TracksLayer.ListButton.toggle(a))
+        #expect(result == [.changed] && layer.files[0].hidden)
+        result = press(TracksLayer.ListButton.go(a))
+        #expect(result == [.show(layer.files[0].bounds!)] && !layer.files[0].hidden)
+        result = press(TracksLayer.ListButton.close(b))
+        #expect(result == [.changed] && layer.files.map(\.name) == ["a.gpx"])
+        result = press(TracksLayer.ListButton.close(b))
         #expect(result == nil)
-        result = layer.press("pins.delete.\(a)")
+        result = press(SourcesLayer.Button.toggle)
         #expect(result == nil && layer.files.count == 1)
     }
 }

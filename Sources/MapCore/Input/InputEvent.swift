@@ -34,40 +34,18 @@ public enum InputEvent: Hashable, Sendable {
     case fileDropped(String)
 }
 
-/// What the map asks of its host.
-public enum HostAction: Hashable, Sendable {
+/// What the controller leaves to the session: a click it did not drag, the pointer hovering,
+/// a command of the key table that is not the camera's.
+public enum ControllerAction: Hashable, Sendable {
     case quit
-    case toggleFullscreen
     /// Something drawn changed without the camera moving.
     case redraw
-    /// Open files (Ctrl+O), or the file dropped on the window.
-    case openFiles
+    /// A file dropped on the window.
     case open(String)
-    /// Colour tracks by the next mode: plain, speed, elevation (key C).
-    case cycleTrackColors
-    /// A click on the map that no pin took (tracks may select), and Esc that nothing took.
+    /// A click on the map that no pin took.
     case clicked(ScreenPoint)
-    case cancel
     /// The pointer moved over the map without dragging (nil: it left the window).
     case hovered(ScreenPoint?)
-    /// Show or hide the elevation profile (key E), the list of open files (key T).
-    case toggleProfile
-    case toggleTrackList
-    /// Open or close the list of maps (key L); a digit key (1–9) while it is open.
-    case toggleSourceList
-    case digit(Int)
-    /// Follow the location, or stop (key F).
-    case toggleFollow
-    /// Save the live position's trail as GPX (Ctrl+S).
-    case saveTrail
-    /// Open the search box (Ctrl+F, /).
-    case openSearch
-    /// Show or hide the keys and gestures (F1, ?).
-    case toggleHelp
-    /// Start or end measuring (M).
-    case toggleMeasure
-    /// Copy the coordinates under the pointer, or of the selected pin (Ctrl+C).
-    case copyPosition
-    /// Move the keyboard's focus to the next (or, with Shift, previous) on-screen button (Tab).
-    case focusButton(forward: Bool)
+    /// A command of the key table (`KeyBindings`), with the key that gave it (which digit).
+    case command(KeyBinding.Command, Key)
 }

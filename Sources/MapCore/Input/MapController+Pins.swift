@@ -20,7 +20,7 @@ extension MapController {
     public mutating func finishPinGestures(at t: Double) { pinEvents += pins.finishAll(t: t) }
 
     /// Handles `event` if it is about pins; nil lets the map have it.
-    mutating func handlePinInput(_ event: InputEvent, at t: Double) -> [HostAction]? {
+    mutating func handlePinInput(_ event: InputEvent, at t: Double) -> [ControllerAction]? {
         switch event {
         case let .pointerDown(.left, p, clicks, _):
             advance(to: t)
@@ -71,7 +71,7 @@ extension MapController {
         }
     }
 
-    private mutating func handlePinKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction]? {
+    private mutating func handlePinKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [ControllerAction]? {
         if pins.renameText != nil {
             switch key {
             case .letter("q") where mods.contains(.control): return nil

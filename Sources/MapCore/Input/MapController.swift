@@ -69,8 +69,6 @@ public struct MapController: Sendable {
         camera.setCenter(point)
     }
 
-    public var isDragging: Bool { drag?.moved == true }
-
     /// True while the camera moves by itself: the host must keep producing frames.
     public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) || pins.isAnimating(at: t) }
 
@@ -103,7 +101,7 @@ public struct MapController: Sendable {
     }
 
     @discardableResult
-    public mutating func handle(_ event: InputEvent, at t: Double) -> [HostAction] {
+    public mutating func handle(_ event: InputEvent, at t: Double) -> [ControllerAction] {
         if let actions = handlePinInput(event, at: t) { return actions }
         switch event {
         case let .pointerDown(.left, p, clicks, mods):
@@ -168,41 +166,23 @@ public struct MapController: Sendable {
     }
 
     /// A key, by the bindings table (`KeyBindings`, which the help lists).
-    private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [HostAction] {
+    private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [ControllerAction] {
         advance(to: t)
         guard let command = KeyBindings.command(for: key, mods) else { return [] }
         switch command {
-        case .quit: return [.quit]
-        case .openFiles: return [.openFiles]
-        case .saveTrail: return [.saveTrail]
-        case .search: return [.openSearch]
-        case .help: return [.toggleHelp]
-        case .fullscreen: return [.toggleFullscreen]
         case .units: imperialUnits.toggle(); return [.redraw]
-        case .trackColors: return [.cycleTrackColors]
-        case .profile: return [.toggleProfile]
-        case .trackList: return [.toggleTrackList]
-        case .sources: return [.toggleSourceList]
-        case .digit:
-            guard case let .letter(c) = key, let n = c.wholeNumberValue else { return [] }
-            return [.digit(n)]
-        case .follow: return [.toggleFollow]
-        case .measure: return [.toggleMeasure]
-        case .copyPosition: return [.copyPosition]
-        case .focusNext: return [.focusButton(forward: true)]
-        case .focusPrevious: return [.focusButton(forward: false)]
-        case .cancel: return [.cancel]
         case .panLeft, .panRight, .panUp, .panDown:
             following = false
             return panKey(key, at: t)
         case .zoomIn: zoom(by: 1, at: t)
         case .zoomOut: zoom(by: -1, at: t)
         case .deletePin, .renamePin, .undo, .redo: return [] // the pins' own, taken before (handlePinKey)
+        default: return [.command(command, key)]
         }
         return []
     }
 
-    private mutating func panKey(_ key: Key, at t: Double) -> [HostAction] {
+    private mutating func panKey(_ key: Key, at t: Double) -> [ControllerAction] {
         let d = Self.keyPanDistance
         switch key {
         case .left: animator.pan(byScreen: ScreenPoint(x: -d, y: 0), at: t)

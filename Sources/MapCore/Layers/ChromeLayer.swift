@@ -2,7 +2,8 @@ import FoundationEssentials
 import MapGeometry
 
 /// The scale bar (bottom left) and the attribution (bottom right), on light plates that
-/// place labels keep clear of.
+/// place labels keep clear of; what long work under way says (opening a large file), on a
+/// dark plate at the bottom centre.
 public struct ChromeLayer: MapLayer {
     /// Credit for the data shown, bottom right; empty for none.
     public var attribution = ""
@@ -12,8 +13,6 @@ public struct ChromeLayer: MapLayer {
     public var underAttribution = ""
     public var imperialUnits = false
     public var showsScaleBar = true
-    /// Long work under way (opening a large file), on a dark plate at the bottom centre.
-    public var status: String?
 
     public init() {}
 
@@ -60,7 +59,7 @@ public struct ChromeLayer: MapLayer {
             if attributionURL != nil {
                 // A link: underlined, and clickable.
                 list.commands.append(.fillRect(ScreenRect(x: a.text.x, y: a.text.maxY - 2, width: a.text.width, height: 1), Self.ink.withAlpha(0.5)))
-                list.buttons.append((a.plate, "chrome.attribution"))
+                list.button(Attribution(), frame: a.plate)
             }
         } else if !attribution.isEmpty {
             list.wantedSprites.insert(.text(attribution, .chrome), at: 0)
@@ -78,13 +77,16 @@ public struct ChromeLayer: MapLayer {
         list.commands.append(.sprite(.text(bar.label, .chrome), destination: label, opacity: 1))
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        guard button == "chrome.attribution", let attributionURL else { return nil }
-        return .openLink(attributionURL)
+    /// The attribution's identity as a button (a link to the data's copyright page).
+    struct Attribution: Hashable, Sendable {}
+
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        guard button.as(Attribution.self) != nil, let attributionURL else { return nil }
+        return [.effect(.openLink(attributionURL))]
     }
 
     private func composeStatus(into list: inout DrawList, context: LayerContext) {
-        guard let status, !status.isEmpty else { return }
+        guard let status = context.facts.status, !status.isEmpty else { return }
         let key = SpriteKey.text(status, .notice)
         guard let s = context.sprites.size(of: key) else { list.wantedSprites.insert(key, at: 0); return }
         let w = context.camera.viewportSize.width, h = context.camera.viewportSize.height - context.bottomInset

@@ -8,6 +8,9 @@ public struct HelpLayer: MapLayer {
     /// The first start's hint beside the ? button (the host offers it once: nil once seen).
     public var hint: String?
 
+    /// The buttons' identities (`DrawList.buttons`).
+    enum Button: Hashable, Sendable { case toggle, hint, close }
+
     public init() {}
 
     public var levels: [LayerLevel] { [.chrome] }
@@ -55,12 +58,13 @@ public struct HelpLayer: MapLayer {
         } else {
             list.want(Self.buttonKey)
         }
-        list.buttons.append((b, "help.toggle"))
+        list.button(Button.toggle, frame: b, focusStop: true)
         if !isShown, let hint {
             let key = SpriteKey.text(hint, .notice)
             guard let s = context.sprites.size(of: key), let r = hintFrame(context) else { list.want(key); return }
             list.darkPlate(r, text: key, size: s)
-            list.buttons.append((r, "help.hint"))
+            list.button(Button.hint, frame: r)
+            list.shownHints.append("help")
         }
         guard isShown else { return }
         let rows = rows
@@ -84,15 +88,31 @@ public struct HelpLayer: MapLayer {
             list.commands.append(.sprite(row.help, destination: ScreenRect(x: x + 20 + labelWidth, y: y + (Self.rowHeight - h.height) / 2,
                                                                            width: min(h.width, f.maxX - 20 - (x + 20 + labelWidth)), height: h.height), opacity: 0.85))
         }
-        list.buttons.append((f, "help.close"))
+        list.button(Button.close, frame: f)
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        switch button {
-        case "help.close": isShown = false
-        case "help.toggle", "help.hint": isShown.toggle(); hint = nil
-        default: return nil
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        switch button.as(Button.self) {
+        case .close?: isShown = false
+        case .toggle?, .hint?: toggle()
+        case nil: return nil
         }
-        return .changed
+        return [.changed]
     }
+
+    /// F1 and ? show or hide the panel.
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+        guard command == .help else { return nil }
+        toggle()
+        return [.changed]
+    }
+
+    /// Esc closes the panel before anything else.
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        guard isShown, case .keyDown(.escape, _) = event else { return nil }
+        isShown = false
+        return [.changed]
+    }
+
+    private mutating func toggle() { isShown.toggle(); hint = nil }
 }

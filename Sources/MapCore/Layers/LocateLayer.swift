@@ -4,9 +4,10 @@ import MapGeometry
 /// The locate button, bottom right above the credit: shows whether the map follows the
 /// location (a blue dot) or not (grey); a click starts or ends following (as key F does).
 public struct LocateLayer: MapLayer {
-    public var following = false
+    /// The button's identity (`DrawList.buttons`).
+    struct Button: Hashable, Sendable {}
 
-    public init(following: Bool = false) { self.following = following }
+    public init() {}
 
     public var levels: [LayerLevel] { [.chrome] }
 
@@ -21,14 +22,14 @@ public struct LocateLayer: MapLayer {
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [frame(context)] }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
-        let r = frame(context)
+        let r = frame(context), following = context.facts.following
         if following { list.plate(r, fill: Color(hex: 0xE5F0FF, alpha: 0.97)) } else { list.plate(r) }
         let c = ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2)
         context.placeRound(.locationDot(following ? .systemBlue : Self.off), center: c, radius: 10, opacity: 1, into: &list)
-        list.buttons.append((r, "locate"))
+        list.button(Button(), frame: r, focusStop: true)
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        button == "locate" ? .toggleFollow : nil
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        button.as(Button.self) != nil ? [.toggleFollow] : nil
     }
 }

@@ -7,7 +7,8 @@ import MapGeometry
 public struct MeasureLayer: MapLayer {
     public private(set) var isActive = false
     public private(set) var points: [Coordinate] = []
-    public var imperialUnits = false
+    /// Changes with every point added or taken back (the line is painted into the tiles).
+    public private(set) var revision = 0
 
     public init() {}
 
@@ -16,10 +17,10 @@ public struct MeasureLayer: MapLayer {
     public static let ink = Color(hex: 0x5856D6)
     static let hintKey = SpriteKey.text("Measuring: click points · Backspace undoes · Esc ends · Ctrl+S keeps as a track", .notice)
 
-    public mutating func start() { isActive = true; points = [] }
-    public mutating func end() { isActive = false; points = [] }
-    public mutating func add(_ c: Coordinate) { if isActive, c.isValid { points.append(c) } }
-    public mutating func removeLast() { if !points.isEmpty { points.removeLast() } }
+    public mutating func start() { isActive = true; points = []; revision += 1 }
+    public mutating func end() { isActive = false; points = []; revision += 1 }
+    public mutating func add(_ c: Coordinate) { if isActive, c.isValid { points.append(c); revision += 1 } }
+    public mutating func removeLast() { if !points.isEmpty { points.removeLast(); revision += 1 } }
 
     /// The great-circle length of each stretch, in metres.
     public var segments: [Double] {
@@ -28,18 +29,56 @@ public struct MeasureLayer: MapLayer {
 
     public var total: Double { segments.reduce(0, +) }
 
-    /// The line as a track (for the tracks layer, and to save).
-    public var track: Track {
+    /// The line as a track (to save, and to paint into the tiles).
+    public var track: Track { Self.track(of: points) }
+
+    /// A measured line's points as a track.
+    public static func track(of points: [Coordinate]) -> Track {
         var p = TrackPoints()
         for c in points { p.append(latitude: c.latitude, longitude: c.longitude, elevation: .nan, time: .nan) }
         return Track(kind: .route, name: "Measured line", segments: points.count >= 2 ? [0..<points.count] : [], points: p)
     }
 
-    private func text(_ metres: Double) -> String { TrackStatistics.distanceText(metres, imperial: imperialUnits) }
+    /// The measured line goes into the tiles, as tracks do.
+    public var tileContent: TileContent? {
+        let line = isActive && points.count >= 2 ? track : nil
+        return TileContent(revision: revision) {
+            line.map { LineOverlay(lines: [TrackLine(track: $0, geometry: TrackGeometry($0, threads: 1), style: TrackStyle(color: Self.ink, width: 3))]) }
+        }
+    }
+
+    /// Key M starts or ends measuring.
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+        guard command == .measure else { return nil }
+        if isActive { end() } else { start() }
+        return [.changed]
+    }
+
+    /// While measuring: Esc ends, Backspace takes the last point back, Ctrl+S keeps the line.
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        guard isActive, case let .keyDown(key, mods) = event else { return nil }
+        switch KeyBindings.command(for: key, mods) {
+        case .cancel?: end()
+        case .deletePin?: removeLast()
+        case .saveTrail?:
+            guard points.count >= 2 else { return [.notice("Click two points or more to measure a line worth keeping")] }
+            return [.effect(.keepMeasuredLine(points))]
+        default: return nil
+        }
+        return [.changed]
+    }
+
+    /// A click while measuring: a point there.
+    public mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]? {
+        guard isActive else { return nil }
+        add(context.camera.coordinate(for: p))
+        return [.changed]
+    }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         guard isActive else { return }
         let cam = context.camera
+        func text(_ metres: Double) -> String { TrackStatistics.distanceText(metres, imperial: context.facts.imperialUnits) }
         if level == .chrome {
             guard let s = context.sprites.size(of: Self.hintKey) else { list.want(Self.hintKey); return }
             let v = cam.viewportSize

@@ -2,17 +2,17 @@ import FoundationEssentials
 import MapGeometry
 
 /// A message the user must see (a pins file that could not be read, a save that failed),
-/// on a dark plate at the top centre, above everything, until clicked away.
+/// on a dark plate at the top centre, above everything, until clicked away. The notices are
+/// the session's (`MapSession.post(notice:)`); this draws the first.
 public struct NoticeLayer: MapLayer {
-    public var text: String?
     static let suffix = "   ✕"
 
-    public init(text: String? = nil) { self.text = text }
+    public init() {}
 
     public var levels: [LayerLevel] { [.chrome] }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
-        guard let text, !text.isEmpty else { return }
+        guard let text = context.facts.notice, !text.isEmpty else { return }
         let key = SpriteKey.text(text + Self.suffix, .notice)
         guard let s = context.sprites.size(of: key) else {
             list.wantedSprites.insert(key, at: 0)

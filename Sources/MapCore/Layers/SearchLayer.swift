@@ -27,17 +27,23 @@ public struct SearchLayer: MapLayer {
 
     public init(index: PlaceIndex? = nil) { self.index = index }
 
+    /// The buttons' identities (`DrawList.buttons`).
+    enum Button: Hashable, Sendable {
+        case open, field, marker
+        case result(Int)
+    }
+
     /// Enter was pressed while the places were still being read.
     private var chooseWhenLoaded = false
 
     /// The places arrived (read on a worker): what was typed meanwhile is searched now, and
     /// an Enter pressed meanwhile goes to the first result.
-    public mutating func setIndex(_ index: PlaceIndex) -> PressResult? {
+    public mutating func setIndex(_ index: PlaceIndex) -> [LayerAction] {
         self.index = index
-        guard isOpen else { return nil }
+        guard isOpen else { return [] }
         update()
         defer { chooseWhenLoaded = false }
-        return chooseWhenLoaded ? choose() : nil
+        return [.changed] + (chooseWhenLoaded ? choose().map { [$0] } ?? [] : [])
     }
 
     public var levels: [LayerLevel] { [.overlay, .chrome] }
@@ -93,7 +99,7 @@ public struct SearchLayer: MapLayer {
     }
 
     /// Enter: where to go, and the mark it leaves (nil when there is nowhere yet).
-    public mutating func choose() -> PressResult? {
+    public mutating func choose() -> LayerAction? {
         let target: (Coordinate, Double, String)
         if let p = typedPlace {
             target = (p.coordinate, p.zoom ?? 15, String(cFormat: "%.5f, %.5f", p.coordinate.latitude, p.coordinate.longitude))
@@ -163,7 +169,7 @@ public struct SearchLayer: MapLayer {
             let s = context.sprites.size(of: Self.buttonKey)!
             list.commands.append(.sprite(Self.buttonKey, destination: ScreenRect(x: b.x + 10, y: b.y + (b.height - s.height) / 2,
                                                                                   width: s.width, height: s.height), opacity: 1))
-            list.buttons.append((b, "search.open"))
+            list.button(Button.open, frame: b, focusStop: true)
             return
         }
         let f = fieldFrame(context)
@@ -182,7 +188,7 @@ public struct SearchLayer: MapLayer {
             list.want(shown)
         }
         list.commands.append(.fillRect(ScreenRect(x: caretX, y: f.y + 7, width: 1.5, height: f.height - 14), SourcesLayer.ink))
-        list.buttons.append((f, "search.field"))
+        list.button(Button.field, frame: f)
         let rows = rows
         guard !rows.isEmpty else { return }
         let panel = ScreenRect(x: f.x, y: f.maxY + 6, width: f.width, height: Double(rows.count) * Self.rowHeight + 8)
@@ -199,7 +205,7 @@ public struct SearchLayer: MapLayer {
             if problem != nil, row.action == nil {
                 list.commands.append(.fillRect(ScreenRect(x: r.x + 4, y: r.y + 5, width: 3, height: r.height - 10), SourcesLayer.warning))
             }
-            if let a = row.action { list.buttons.append((r, "search.result.\(a)")) }
+            if let a = row.action { list.button(Button.result(a), frame: r) }
         }
     }
 
@@ -208,28 +214,59 @@ public struct SearchLayer: MapLayer {
         let pin = SpriteKey.pin(Self.markerColor), title = SpriteKey.text(m.title, .chrome)
         guard context.sprites.size(of: pin) != nil else { list.want(pin); return }
         list.commands.append(.sprite(pin, destination: f.pin, opacity: 1))
-        list.buttons.append((f.pin, "search.marker"))
+        list.button(Button.marker, frame: f.pin)
         guard context.sprites.size(of: title) != nil else { list.want(title); return }
         list.commands.append(.fillRect(f.label, Color(hex: 0xFFFFFF, alpha: 0.92)))
         let s = context.sprites.size(of: title)!
         list.commands.append(.sprite(title, destination: ScreenRect(x: f.label.x + 6, y: f.label.y + 3, width: s.width, height: s.height), opacity: 1))
-        list.buttons.append((f.label, "search.marker"))
+        list.button(Button.marker, frame: f.label)
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        guard button.hasPrefix("search.") else { return nil }
-        let rest = button.dropFirst("search.".count)
-        switch rest {
-        case "open": open(); return .changed
-        case "field": return .changed
-        case "marker":
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        switch button.as(Button.self) {
+        case .open?: return openBox()
+        case .field?: return [.changed]
+        case .marker?:
             guard let m = marker else { return nil }
             marker = nil
-            return .keepAsPin(m.coordinate, title: m.title)
-        default:
-            guard rest.hasPrefix("result."), let n = Int(rest.dropFirst("result.".count)) else { return nil }
+            return [.keepAsPin(m.coordinate, title: m.title)]
+        case let .result(n)?:
             selection = n
-            return choose()
+            return [.changed] + (choose().map { [$0] } ?? [])
+        case nil: return nil
         }
+    }
+
+    /// Ctrl+F and / open the box.
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+        command == .search ? openBox() : nil
+    }
+
+    /// The box open takes every key and all text but Ctrl+Q, and leaves the pointer to the map.
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        guard isOpen else { return nil }
+        switch event {
+        case let .text(s): type(s)
+        case let .keyDown(key, mods):
+            switch key {
+            case .letter("q") where mods.contains(.control): return nil
+            case .backspace: backspace()
+            case .up: moveSelection(-1)
+            case .down: moveSelection(1)
+            case .escape: close()
+            case .enter: return [.changed] + (choose().map { [$0] } ?? [])
+            default: break // typed characters arrive as text
+            }
+        default: return nil
+        }
+        return [.changed]
+    }
+
+    public var wantsText: Bool { isOpen }
+
+    /// Opens the box; its places are read when it first opens (`SessionEffect.searchOpened`).
+    private mutating func openBox() -> [LayerAction] {
+        open()
+        return [.changed, .effect(.searchOpened)]
     }
 }

@@ -13,19 +13,16 @@ public struct SourcesLayer: MapLayer {
         public init(name: String, title: String) { self.name = name; self.title = title }
     }
 
-    /// How the shown map's tiles are coming.
-    public enum Status: Hashable, Sendable {
-        case ready
-        case loading
-        /// The server cannot be reached (the reason, for the list).
-        case unreachable(String)
+    /// The buttons' identities (`DrawList.buttons`).
+    enum Button: Hashable, Sendable {
+        case toggle, hint
+        case choose(String)
     }
 
     public var choices: [Choice] = []
     /// The name of the map shown.
     public var current = ""
     public var showsList = false
-    public var status = Status.ready
     /// The hint's text, shown on the offline basemap past z8 until the list is opened or the
     /// hint clicked (the host offers it once: nil once it was seen).
     public var hint: String?
@@ -48,8 +45,9 @@ public struct SourcesLayer: MapLayer {
 
     private var buttonKey: SpriteKey { .text(currentTitle + "  ▾", .chrome) }
 
-    private var statusKey: SpriteKey? {
-        switch status {
+    /// What the button says of how the tiles are coming (`SessionFacts.tiles`).
+    private func statusKey(_ context: LayerContext) -> SpriteKey? {
+        switch context.facts.tiles {
         case .ready: return nil
         case .loading: return .text("loading…", .chrome)
         case .unreachable: return .text("offline", .chrome)
@@ -68,14 +66,14 @@ public struct SourcesLayer: MapLayer {
     }
 
     private func keys(_ context: LayerContext) -> [SpriteKey] {
-        [buttonKey] + (statusKey.map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check] : [])
+        [buttonKey] + (statusKey(context).map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check] : [])
             + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
     }
 
     /// The button's plate, and the list's plate under it when open.
     private func frames(_ context: LayerContext) -> (button: ScreenRect, list: ScreenRect?)? {
         guard let b = context.sprites.size(of: buttonKey) else { return nil }
-        let s = statusKey.flatMap { context.sprites.size(of: $0) }
+        let s = statusKey(context).flatMap { context.sprites.size(of: $0) }
         let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
         guard showsList else { return (button, nil) }
         let widths = rowKeys.compactMap { context.sprites.size(of: $0)?.width }
@@ -100,14 +98,15 @@ public struct SourcesLayer: MapLayer {
         let b = size(buttonKey)
         list.commands.append(.sprite(buttonKey, destination: ScreenRect(x: button.x + 10, y: button.y + (button.height - b.height) / 2,
                                                                         width: b.width, height: b.height), opacity: 1))
-        if let k = statusKey {
+        let status = context.facts.tiles
+        if let k = statusKey(context) {
             let s = size(k), x = button.x + 10 + b.width + 16
             let dot = status == .loading ? Color(hex: 0x8A8A8A) : Self.warning
             list.commands.append(.fillRect(ScreenRect(x: x - 8, y: button.y + button.height / 2 - 2.5, width: 5, height: 5), dot))
             list.commands.append(.sprite(k, destination: ScreenRect(x: x, y: button.y + (button.height - s.height) / 2, width: s.width, height: s.height),
                                          opacity: status == .loading ? 0.6 : 1))
         }
-        list.buttons.append((button, "sources.toggle"))
+        list.button(Button.toggle, frame: button, focusStop: true)
         if let panel {
             list.plate(panel)
             for (i, (choice, key)) in zip(choices, rowKeys).enumerated() {
@@ -121,13 +120,14 @@ public struct SourcesLayer: MapLayer {
                 let s = size(key)
                 list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
                                              opacity: 1))
-                list.buttons.append((row, "sources.choose.\(choice.name)"))
+                list.button(Button.choose(choice.name), frame: row)
             }
         } else if let hint = showsHint(context) {
             let key = SpriteKey.text(hint, .notice), s = size(key)
             let r = ScreenRect(x: button.x, y: button.maxY + 8, width: s.width + 20, height: s.height + 12)
             list.darkPlate(r, text: key, size: s)
-            list.buttons.append((r, "sources.hint"))
+            list.button(Button.hint, frame: r)
+            list.shownHints.append("sources")
         }
     }
 
@@ -137,14 +137,32 @@ public struct SourcesLayer: MapLayer {
         return choices[n - 1]
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        guard button.hasPrefix("sources.") else { return nil }
-        let rest = button.dropFirst("sources.".count)
-        if rest == "toggle" { showsList.toggle(); hint = nil; return .changed }
-        if rest == "hint" { hint = nil; showsList = true; return .changed }
-        guard rest.hasPrefix("choose.") else { return nil }
-        let name = String(rest.dropFirst("choose.".count))
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        switch button.as(Button.self) {
+        case .toggle?: showsList.toggle(); hint = nil
+        case .hint?: hint = nil; showsList = true
+        case let .choose(name)?: return choose(name)
+        case nil: return nil
+        }
+        return [.changed]
+    }
+
+    /// L opens or closes the list, a digit chooses from it, Esc closes it.
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+        switch command {
+        case .sources: showsList.toggle(); hint = nil
+        case .digit:
+            // As a click on the list's row would.
+            guard case let .letter(c) = key, let n = c.wholeNumberValue, let choice = choice(number: n) else { return nil }
+            return choose(choice.name)
+        case .cancel where showsList: showsList = false
+        default: return nil
+        }
+        return [.changed]
+    }
+
+    private mutating func choose(_ name: String) -> [LayerAction] {
         showsList = false
-        return name == current ? .changed : .chooseTiles(name)
+        return name == current ? [.changed] : [.effect(.chooseTiles(name))]
     }
 }

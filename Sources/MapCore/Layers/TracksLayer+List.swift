@@ -66,31 +66,34 @@ extension TracksLayer {
                 list.commands.append(.sprite(key, destination: rect, opacity: 1))
                 list.commands.append(.fillRect(ScreenRect(x: rect.x, y: rect.maxY - 2, width: rect.width, height: 1), ink.withAlpha(0.6)))
             }
-            list.buttons.append((name.1.outset(4), "tracks.go.\(file.id)"))
-            list.buttons.append((toggle.1.outset(4), "tracks.toggle.\(file.id)"))
-            list.buttons.append((close.1.outset(4), "tracks.close.\(file.id)"))
+            list.button(ListButton.go(file.id), frame: name.1.outset(4))
+            list.button(ListButton.toggle(file.id), frame: toggle.1.outset(4))
+            list.button(ListButton.close(file.id), frame: close.1.outset(4))
         }
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        let parts = button.split(separator: ".")
-        guard parts.count == 3, parts[0] == "tracks", let id = Int(parts[2]),
-              let i = files.firstIndex(where: { $0.id == id }) else { return nil }
-        switch parts[1] {
-        case "toggle":
+    /// The list's buttons (`DrawList.buttons`): each file's name, show/hide and close.
+    enum ListButton: Hashable, Sendable {
+        case go(Int), toggle(Int), close(Int)
+        var fileID: Int { switch self { case let .go(id), let .toggle(id), let .close(id): return id } }
+    }
+
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        guard let b = button.as(ListButton.self), let i = files.firstIndex(where: { $0.id == b.fileID }) else { return nil }
+        let id = b.fileID
+        switch b {
+        case .toggle:
             setHidden(!files[i].hidden, at: i)
             if files[i].hidden, selection?.fileID == id { selection = nil }
-            return .changed
-        case "close":
+            return [.changed]
+        case .close:
             if selection?.fileID == id { selection = nil }
             close(at: i)
             if files.isEmpty { showsList = false }
-            return .changed
-        case "go":
+            return [.changed]
+        case .go:
             if files[i].hidden { setHidden(false, at: i) }
-            return files[i].bounds.map { .show($0) } ?? .changed
-        default:
-            return nil
+            return [files[i].bounds.map { .show($0) } ?? .changed]
         }
     }
 }

@@ -1,21 +1,6 @@
 import FoundationEssentials
 import MapGeometry
 
-/// A change of the tracks layer confined to a region: tiles away from it keep their pictures.
-public struct TrackChange: Sendable, Equatable {
-    /// The revision the change was made to (the next one is the result).
-    public var from: Int
-    /// World coordinates of what changed, and how far (points) its lines reach beyond it.
-    public var region: MapRect
-    public var reach: Double
-
-    /// Whether `tile`'s picture shows any of the change.
-    public func touches(_ tile: TileID) -> Bool {
-        let box = tile.mapRect
-        return region.intersects(box.outset(by: reach * box.size.width / 256))
-    }
-}
-
 extension TracksLayer {
     /// Takes the trail's new points: its file is added the first time it has a line (listed
     /// as "Trail"), then replaced, and only the tiles around the new stretch are drawn again.
@@ -30,7 +15,7 @@ extension TracksLayer {
         trailID = replace(id: trailID, with: file)
         // A trail already drawn grew: only the tiles around the new stretch change.
         if index != nil, let region, revision == from + 1, !file.hidden {
-            lastChange = TrackChange(from: from, region: region, reach: trail.style.reach)
+            lastChange = TileChange(from: from, region: region, reach: trail.style.reach)
         }
     }
 }

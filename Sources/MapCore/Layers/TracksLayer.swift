@@ -4,8 +4,7 @@ import MapGeometry
 
 /// Lines, shapes and named points from opened files (GPX, KML, GeoJSON, CSV).
 ///
-/// Lines and shapes are drawn into the map's tile pictures by the tile workers (MapGraphics'
-/// `TrackOverlay`), so they are exactly attached to the map in every frame of a pan or a zoom
+/// Lines and shapes are drawn into the map's tile pictures by the tile workers (a `LineOverlay`), so they are exactly attached to the map in every frame of a pan or a zoom
 /// animation, and a frame costs the same whether a track has a hundred points, a million or
 /// none. Waypoints are read-only pins with their names, composed per frame like pins.
 public struct TracksLayer: MapLayer {
@@ -16,7 +15,7 @@ public struct TracksLayer: MapLayer {
     public private(set) var revision = 0
     /// When the last change of `revision` touched only a region (the trail grew): what the
     /// tiles need not draw again outside it.
-    public internal(set) var lastChange: TrackChange?
+    public internal(set) var lastChange: TileChange?
     /// The live position's trail among `files`, once it has a line.
     public internal(set) var trailID: Int?
     /// What the lines' colours show, and the ramp for it over the shown lines (nil when
@@ -121,6 +120,14 @@ public struct TracksLayer: MapLayer {
     }
 
     /// Anything shown changed: the tiles are drawn anew, and the ramp fits what is shown.
+    /// Lines and shapes go into the tiles.
+    public var tileContent: TileContent? {
+        let layer = self
+        return TileContent(revision: revision, change: lastChange) {
+            layer.hasTiledContent ? LineOverlay(lines: layer.shownLines, areas: layer.shownAreas, ramp: layer.ramp) : nil
+        }
+    }
+
     mutating func changed() {
         lastChange = nil
         revision += 1

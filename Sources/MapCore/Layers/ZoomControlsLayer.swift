@@ -4,6 +4,9 @@ import MapGeometry
 /// Zoom in and out buttons on the right, under the search button: one level about the
 /// centre each, as + and − do.
 public struct ZoomControlsLayer: MapLayer {
+    /// The buttons' identities (`DrawList.buttons`): the levels each zooms by.
+    enum Button: Hashable, Sendable { case zoomIn, zoomOut }
+
     public init() {}
 
     public var levels: [LayerLevel] { [.chrome] }
@@ -27,22 +30,18 @@ public struct ZoomControlsLayer: MapLayer {
         let both = ScreenRect(x: f.zoomIn.x, y: f.zoomIn.y, width: Self.size, height: f.zoomOut.maxY - f.zoomIn.y)
         list.commands.append(.fillRect(both.outset(1), Color(hex: 0x000000, alpha: 0.15)))
         // + and − drawn as bars: crisp at any pixel ratio, in no font's hands.
-        for (r, name, vertical, enabled) in [(f.zoomIn, "zoom.in", true, context.camera.zoom < Camera.maxZoom),
-                                             (f.zoomOut, "zoom.out", false, context.camera.zoom > Camera.minZoom)] {
+        for (r, name, vertical, enabled) in [(f.zoomIn, Button.zoomIn, true, context.camera.zoom < Camera.maxZoom),
+                                             (f.zoomOut, Button.zoomOut, false, context.camera.zoom > Camera.minZoom)] {
             list.commands.append(.fillRect(r, Color(hex: 0xFFFFFF, alpha: 0.96)))
             let ink = Self.ink.withAlpha(enabled ? 1 : 0.3), c = ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2)
             list.commands.append(.fillRect(ScreenRect(x: c.x - 7, y: c.y - 1, width: 14, height: 2), ink))
             if vertical { list.commands.append(.fillRect(ScreenRect(x: c.x - 1, y: c.y - 7, width: 2, height: 14), ink)) }
-            list.buttons.append((r, name))
+            list.button(name, frame: r, focusStop: true)
         }
         list.commands.append(.fillRect(ScreenRect(x: f.zoomIn.x + 6, y: f.zoomIn.maxY, width: Self.size - 12, height: 1), Color(hex: 0xD8D8D8)))
     }
 
-    public mutating func press(_ button: String) -> PressResult? {
-        switch button {
-        case "zoom.in": return .zoomBy(1)
-        case "zoom.out": return .zoomBy(-1)
-        default: return nil
-        }
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        button.as(Button.self).map { [.zoomBy($0 == .zoomIn ? 1 : -1)] }
     }
 }

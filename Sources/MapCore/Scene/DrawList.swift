@@ -68,12 +68,27 @@ public struct DrawList: Sendable {
     public var calloutTitleFrame: ScreenRect?
     /// The notice at the top, as drawn (a click on it closes it).
     public var noticeFrame: ScreenRect?
-    /// Things drawn to be clicked, topmost last: where, and the name the layer that drew
+    /// Things drawn to be clicked, topmost last: where, and the identity the layer that drew
     /// them knows them by (`MapLayer.press`).
-    public var buttons: [(frame: ScreenRect, name: String)] = []
+    public var buttons: [Button] = []
+    /// One-time hints on screen, by name (the embedder remembers not to offer them again).
+    public var shownHints: [String] = []
+
+    /// A thing drawn to be clicked. `focusStop`: Tab stops at it (controls, not every row of
+    /// a list or pin on the map).
+    public struct Button: Sendable {
+        public var frame: ScreenRect
+        public var id: ButtonID
+        public var focusStop: Bool
+    }
+
+    /// Adds a button: `id` is a value of the drawing layer's own type.
+    public mutating func button<T: Hashable & Sendable>(_ id: T, frame: ScreenRect, focusStop: Bool = false) {
+        buttons.append(Button(frame: frame, id: ButtonID(id), focusStop: focusStop))
+    }
 
     /// The button under `p`, topmost first.
-    public func button(at p: ScreenPoint) -> String? { buttons.last { $0.frame.contains(p) }?.name }
+    public func button(at p: ScreenPoint) -> ButtonID? { buttons.last { $0.frame.contains(p) }?.id }
     /// How many pins were drawn (after culling off-screen and hidden ones).
     public var pinsDrawn = 0
     /// Bubbles standing for crowded pins (when more than `PinsLayer.pinBudget` are on screen).
@@ -109,4 +124,14 @@ public struct DrawList: Sendable {
             if case let .tile(id, .under, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
         }
     }
+}
+
+/// A button's identity: a value of the type of the layer that drew it, so a layer knows its
+/// own buttons by type, not by a name's prefix.
+public struct ButtonID: Hashable, @unchecked Sendable {
+    // Unchecked: only built from Sendable values (`init`).
+    private let value: AnyHashable
+    public init<T: Hashable & Sendable>(_ value: T) { self.value = AnyHashable(value) }
+    /// The value, when it is a `T`.
+    public func `as`<T>(_ type: T.Type) -> T? { value.base as? T }
 }

@@ -10,9 +10,11 @@ public enum LayerLevel: Int, Comparable, CaseIterable, Sendable {
 }
 
 /// A kind of map content (Leaflet's Layer, MapKit's overlay with its renderer): a model that
-/// composes draw commands at a time, asking for the sprites it needs by `SpriteKey`; its
-/// painter in MapGraphics rasterizes them. Adding a kind = a type conforming to this, a
-/// `SpriteSpec` and a painter registered in `SpritePainters`, and the layer put in a scene.
+/// composes draw commands at a time, asking for the sprites it needs by `SpriteKey` (painted
+/// by MapGraphics' `SpritePainters`), and that takes the input meant for it. The session
+/// (`MapSession`) offers input to the layers top first; each answers only for what it drew.
+/// Adding a kind = a type conforming to this, put in the session's scene; what it paints into
+/// tiles is its `tileContent`, a `TileOverlay` whose painter is registered in `TileOverlayPainters`.
 public protocol MapLayer {
     /// The levels this layer draws at; `compose` is called once for each, bottom up.
     var levels: [LayerLevel] { get }
@@ -20,29 +22,46 @@ public protocol MapLayer {
     func labelExclusions(_ context: LayerContext) -> [ScreenRect]
     /// Points at the bottom of the window this layer covers with a panel (chrome moves up).
     func bottomInset(_ context: LayerContext) -> Double
-    /// One of this layer's buttons (`DrawList.buttons`) was clicked; nil when the name is
-    /// not one of its own.
-    mutating func press(_ button: String) -> PressResult?
     func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext)
+
+    /// One of the buttons this layer drew (`DrawList.Button.id`, a value of its own type) was
+    /// pressed; nil when the button is not one of its own.
+    mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]?
+    /// Keys and text before the map sees them (a box being typed in takes them all); nil
+    /// leaves the event to the layers below and the map.
+    mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]?
+    /// A command of the key table (`KeyBindings`) the map does not do itself; `key` is the key
+    /// pressed (which digit). Nil leaves it to the layers below.
+    mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]?
+    /// A click on the map that no button and no pin took (measuring, selecting a track).
+    mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]?
+    /// The pointer moved over the map (nil: it left the window); true when the picture changed.
+    mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool
+    /// The keyboard's text is wanted (a box is being typed in).
+    var wantsText: Bool { get }
+    /// What this layer paints into the map's tiles (nil: it paints none).
+    var tileContent: TileContent? { get }
 }
 
 extension MapLayer {
     public var levels: [LayerLevel] { [.overlay] }
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] { [] }
     public func bottomInset(_ context: LayerContext) -> Double { 0 }
-    public mutating func press(_ button: String) -> PressResult? { nil }
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? { nil }
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? { nil }
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? { nil }
+    public mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]? { nil }
+    public mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool { false }
+    public var wantsText: Bool { false }
+    public var tileContent: TileContent? { nil }
 }
 
-/// What pressing a layer's button asks of the host.
-public enum PressResult: Sendable, Equatable {
+/// What a layer asks of the session when it takes input.
+public enum LayerAction: Sendable, Equatable {
     /// The layer changed; draw again.
     case changed
     /// Show this part of the world (fly there).
     case show(MapRect)
-    /// Show the map of this name (the layer switcher's choice).
-    case chooseTiles(String)
-    /// Open this web page (an http(s) address) in the browser.
-    case openLink(String)
     /// Follow the location, or stop (the locate button).
     case toggleFollow
     /// Fly to this place, landing at this zoom (a search result).
@@ -51,6 +70,48 @@ public enum PressResult: Sendable, Equatable {
     case keepAsPin(Coordinate, title: String)
     /// Zoom in or out by this many levels about the centre (the zoom buttons).
     case zoomBy(Double)
+    /// Tell the user (a notice at the top).
+    case notice(String)
+    /// Something only the host can do (show another map, open a link, save a file).
+    case effect(SessionEffect)
+}
+
+/// What a layer knows when it takes input: the view, the time, and what the last frame drew.
+public struct InputContext {
+    public let camera: Camera
+    public let time: Double
+    /// The last frame's draw list: where its buttons were.
+    public let lastFrame: DrawList
+    /// The facts of the session the layers read (units, following, status).
+    public let facts: SessionFacts
+    /// A pin is carried, being renamed or selected: Esc is the pins' first.
+    public let pinsBusy: Bool
+}
+
+/// What the session knows that layers draw: one place, read by every layer, so no layer keeps
+/// a copy that can go stale.
+public struct SessionFacts: Sendable, Equatable {
+    /// The camera keeps the location at the centre (the locate button shows it).
+    public var following = false
+    /// There is a location to follow.
+    public var hasLocation = false
+    public var imperialUnits = false
+    /// The first of the notices, with how many wait after it; nil for none.
+    public var notice: String?
+    /// What long work under way says (opening a large file); nil for none.
+    public var status: String?
+    /// How the map's tiles are coming (the switcher says "loading…" or "offline").
+    public var tiles = TileStatus.ready
+    public init() {}
+}
+
+/// How the map's tiles are coming: a server out of reach, or tiles on their way over the
+/// network (local sources are too quick to say so).
+public enum TileStatus: Hashable, Sendable {
+    case ready
+    case loading
+    /// The tile server cannot be reached (the reason).
+    case unreachable(String)
 }
 
 /// What a layer knows of the frame it composes.
@@ -62,6 +123,8 @@ public struct LayerContext {
     public let tiles: TileAvailability
     /// Ready tiles whose places count for labels (drawn, standing in, or in the ring).
     public let shownTiles: [TileID]
+    /// The session's facts as of this frame.
+    public internal(set) var facts = SessionFacts()
     /// The plane under the map's own tiles, and those of its tiles drawn (their places
     /// count for labels too).
     public internal(set) var under: TileAvailability?

@@ -19,18 +19,6 @@ extension Scene {
         set { modify(PinsLayer.self, default: PinsLayer()) { $0.pins = newValue } }
     }
 
-    /// A message for the user, shown at the top of the window until dismissed.
-    public var notice: String? {
-        get { layer(NoticeLayer.self)?.text }
-        set { modify(NoticeLayer.self, default: NoticeLayer()) { $0.text = newValue } }
-    }
-
-    /// What long work under way says (opening a large file), bottom centre; nil for none.
-    public var status: String? {
-        get { layer(ChromeLayer.self)?.status }
-        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.status = newValue } }
-    }
-
     /// Credit for the data shown, bottom right; empty for none.
     public var attribution: String {
         get { layer(ChromeLayer.self)?.attribution ?? "" }
@@ -76,10 +64,5 @@ extension Scene {
     public var tracks: TracksLayer {
         get { layer(TracksLayer.self) ?? TracksLayer() }
         set { modify(TracksLayer.self, default: TracksLayer()) { $0 = newValue } }
-    }
-
-    public var labelPlacer: LabelPlacer {
-        get { layer(LabelsLayer.self)?.placer ?? LabelPlacer() }
-        set { modify(LabelsLayer.self, default: LabelsLayer()) { $0.placer = newValue } }
     }
 }

@@ -26,9 +26,9 @@ public struct NoSprites: SpriteAvailability {
     public func size(of sprite: SpriteKey) -> ScreenSize? { nil }
 }
 
-/// The one map state: a camera, the base map's settings, and the layers drawn over it in
-/// paint order. The window and `meridian render` both compose frames from it, through
-/// `compose`, the same code. Pure: no drawing, no I/O.
+/// What the map shows: a camera, the base map's settings, and the layers drawn over it in
+/// paint order. Owned by a `MapSession`, which composes every frame from it (the window's
+/// and `meridian render`'s alike). Pure: no drawing, no I/O.
 public struct Scene {
     public var camera: Camera
     public var background: Color
@@ -62,14 +62,6 @@ public struct Scene {
         return nil
     }
 
-    /// A button of the last frame (`DrawList.buttons`) was clicked: the layer that drew it acts.
-    public mutating func press(_ button: String) -> PressResult? {
-        for i in layers.indices {
-            if let result = layers[i].press(button) { return result }
-        }
-        return nil
-    }
-
     /// Changes the first layer of a kind (adding one on top of the others when there is none).
     public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
         if let i = layers.firstIndex(where: { $0 is L }), var m = layers[i] as? L {
@@ -83,12 +75,14 @@ public struct Scene {
     }
 
     /// `under`: the tiles of the plane under the map's own (see `underZoomRange`).
+    /// `facts`: what the session knows that layers draw (`MapSession.facts`).
     public func compose(at t: Double, tiles: TileAvailability, under: TileAvailability? = nil,
-                        sprites: SpriteAvailability = NoSprites()) -> DrawList {
+                        sprites: SpriteAvailability = NoSprites(), facts: SessionFacts = SessionFacts()) -> DrawList {
         var list = DrawList()
         list.commands.append(.clear(background))
         let (shown, underShown) = composeTiles(into: &list, tiles: tiles, under: under)
         var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: tiles, shownTiles: shown)
+        context.facts = facts
         context.under = under
         context.underShownTiles = underShown
         context.bottomInset = layers.map { $0.bottomInset(context) }.max() ?? 0

@@ -4,10 +4,10 @@ import MapData
 import MapGeometry
 import MapTiles
 
-/// The one place where the command line becomes a map state: the window and `render` both
+/// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> Scene {
+func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
     var scene = Scene(camera: camera)
     scene.showTiles(from: tiles.source, under: tiles.under, background: tiles.background)
     scene.circles = overlays.circles
@@ -19,5 +19,5 @@ func makeScene(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, over
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
     scene.layers.append(HelpLayer())
-    return scene
+    return MapSession(scene: scene)
 }

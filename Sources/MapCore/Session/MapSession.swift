@@ -1,0 +1,139 @@
+import FoundationEssentials
+import MapGeometry
+
+/// The one owner of the map: camera, pins, following, notices, the keyboard's focus, the live
+/// position and the layers. Input goes in (`handle`), fixes go in (`receive`), frames come
+/// out (`frame`), and what only a host can do comes out as effects. Pure: no window, no I/O,
+/// time given with every call; the window and `meridian render` both draw from it.
+public struct MapSession {
+    /// Camera motion and the pins' gestures.
+    public var controller: MapController
+    /// The base map's settings and the layers, in paint order.
+    public var scene: Scene
+    /// What long work under way says (the host's activities); nil for none.
+    public var status: String?
+    /// How the map's tiles are coming (the host's loader).
+    public var tileStatus = TileStatus.ready
+    /// The live position's settings and bookkeeping.
+    public var position = PositionState()
+    /// Messages for the user, shown one at a time at the top until clicked away.
+    public private(set) var notices: [String] = []
+    /// The button the keyboard's focus is on (Tab).
+    public internal(set) var focused: ButtonID?
+    /// Where the pointer was last over the map (nil: it left the window).
+    public internal(set) var pointer: ScreenPoint?
+    /// The last frame: where its buttons, notice and callout were (clicks on them are theirs).
+    public internal(set) var lastFrame = DrawList()
+    /// Effects not yet taken by the host (`takeEffects`).
+    var pending: [SessionEffect] = []
+    /// One-time hints already reported.
+    var hintsReported = Set<String>()
+
+    /// The session of `scene`, its camera, pins and units taken over by the controller.
+    public init(scene: Scene) {
+        self.scene = scene
+        controller = MapController(camera: scene.camera)
+        controller.pins = scene.pins
+        controller.imperialUnits = scene.imperialUnits
+    }
+
+    public var camera: Camera { controller.camera }
+
+    /// Miles and feet rather than kilometres and metres (key U).
+    public var imperialUnits: Bool {
+        get { controller.imperialUnits }
+        set { controller.imperialUnits = newValue }
+    }
+
+    /// The pins on the map, in paint order (set: a new set, with no undo history).
+    public var pins: [Pin] {
+        get { controller.pins.pins }
+        set { controller.pins = PinEditor(pins: newValue) }
+    }
+
+    /// What the layers read of the session this frame.
+    public var facts: SessionFacts {
+        var f = SessionFacts()
+        f.following = controller.following
+        f.hasLocation = scene.location != nil
+        f.imperialUnits = controller.imperialUnits
+        f.notice = notices.first.map { notices.count > 1 ? $0 + "  (\(notices.count - 1) more)" : $0 }
+        f.status = status
+        f.tiles = tileStatus
+        return f
+    }
+
+    /// Shows `message` at the top until the user clicks it away.
+    public mutating func post(notice message: String) {
+        notices.append(message)
+    }
+
+    mutating func dismissNotice() {
+        if !notices.isEmpty { notices.removeFirst() }
+        lastFrame.noticeFrame = nil
+    }
+
+    /// The effects since the last call, in order.
+    public mutating func takeEffects() -> [SessionEffect] {
+        pending += controller.takePinEvents().map(SessionEffect.pin)
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// The keyboard's text is wanted: a pin's title or a box being typed in.
+    public var wantsText: Bool { controller.pins.renameText != nil || scene.layers.contains { $0.wantsText } }
+
+    /// Something moves by itself at `t` (camera, pins): frames must go on.
+    public func isAnimating(at t: Double) -> Bool { controller.isAnimating(at: t) }
+
+    /// The layers' tile content, in paint order (what the tile pipeline follows).
+    public var tileOverlays: TileOverlays { TileOverlays(scene.layers.compactMap(\.tileContent)) }
+
+    /// The window's size or density changed.
+    public mutating func resize(to size: ScreenSize, pixelRatio: Double) {
+        controller.resize(to: size, pixelRatio: pixelRatio)
+    }
+
+    /// Shows `rect` (what was just opened): a flight there, or a jump when `animated` is false.
+    public mutating func show(_ rect: MapRect, animated: Bool, at t: Double) {
+        controller.show(rect, animated: animated, at: t)
+    }
+
+    /// Composes the frame at `t` from the tiles and sprites at hand, and keeps what it drew
+    /// for the input that follows.
+    public mutating func frame(at t: Double, tiles: TileAvailability, under: TileAvailability? = nil,
+                               sprites: SpriteAvailability = NoSprites()) -> DrawList {
+        controller.advance(to: t)
+        checkStaleness(at: t)
+        controller.follow(scene.location?.point(at: t), at: t)
+        scene.camera = controller.camera
+        scene.pins = controller.pins
+        if scene.imperialUnits != controller.imperialUnits { scene.imperialUnits = controller.imperialUnits }
+        var list = scene.compose(at: t, tiles: tiles, under: under, sprites: sprites, facts: facts)
+        controller.pins.calloutFrame = list.calloutFrame
+        controller.pins.calloutTitleFrame = list.calloutTitleFrame
+        controller.pins.clusterFrames = list.pinClusters.map(\.frame)
+        controller.pins.pressablePins = list.pressablePins
+        drawFocus(into: &list)
+        lastFrame = list
+        for hint in list.shownHints where hintsReported.insert(hint).inserted { pending.append(.hintShown(hint)) }
+        return list
+    }
+
+    /// The window is closing: a pin on its way down lands, one in the air goes back.
+    public mutating func finish(at t: Double) {
+        controller.finishPinGestures(at: t)
+    }
+
+    /// The ring around the button in focus, drawn over everything.
+    private func drawFocus(into list: inout DrawList) {
+        guard let id = focused, let b = list.buttons.last(where: { $0.id == id })?.frame else { return }
+        let ring = b.outset(3), ink = Color(hex: 0x1F5FD6)
+        list.commands += [
+            .fillRect(ScreenRect(x: ring.x, y: ring.y, width: ring.width, height: 2), ink),
+            .fillRect(ScreenRect(x: ring.x, y: ring.maxY - 2, width: ring.width, height: 2), ink),
+            .fillRect(ScreenRect(x: ring.x, y: ring.y, width: 2, height: ring.height), ink),
+            .fillRect(ScreenRect(x: ring.maxX - 2, y: ring.y, width: 2, height: ring.height), ink),
+        ]
+    }
+}

@@ -1,0 +1,33 @@
+import FoundationEssentials
+import MapGeometry
+
+/// What the session asks of its host: what a pure model cannot do itself (windows, files,
+/// the clipboard, the network, the desktop) and what the embedder wants to hear of.
+public enum SessionEffect: Hashable, Sendable {
+    /// Something drawn changed: draw a frame.
+    case redraw
+    case quit
+    case toggleFullscreen
+    /// Ask the desktop's file chooser for files to open (Ctrl+O).
+    case chooseFiles
+    /// Open this file (dropped on the window).
+    case open(String)
+    /// Save the live position's trail as GPX (Ctrl+S).
+    case saveTrail
+    /// Keep the measured line (these points) as a track.
+    case keepMeasuredLine([Coordinate])
+    /// Show the map of this name (the switcher's choice).
+    case chooseTiles(String)
+    /// Open this web page (an http(s) address) in the browser.
+    case openLink(String)
+    /// Put this text on the clipboard (Ctrl+C), and say so.
+    case copy(String)
+    /// Cancel the long work under way (Esc while a status shows).
+    case cancelWork
+    /// The search box opened for the first time: what it searches may be read now.
+    case searchOpened
+    /// A one-time hint (by name) was on screen.
+    case hintShown(String)
+    /// A pin was lifted, moved, dropped, added, deleted, renamed or selected.
+    case pin(PinEvent)
+}

@@ -1,0 +1,31 @@
+import FoundationEssentials
+
+/// How the window host runs, read once at start: the test and diagnosis hooks that come from
+/// the environment, in one typed place rather than read here and there.
+public struct HostConfiguration: Sendable {
+    /// Frames in motion start late (`VsyncClock.latchTime`); off, right after the last
+    /// present (MERIDIAN_NO_LATE_LATCH).
+    public var lateLatch = true
+    /// One line per present on stderr ("present SECONDS"), one with the frame's cost
+    /// ("frame-cpu SECONDS"), and one per pin event, so tests can see when the loop draws
+    /// and when it sleeps (MERIDIAN_FRAME_LOG).
+    public var logFrames = false
+    /// Every frame composed at this time (MERIDIAN_FIXED_TIME).
+    public var fixedTime: Double?
+    /// Where the first fully drawn frame's draw list is written, so a test can compare the
+    /// window's list with `render --drawlist-out` for the same state (MERIDIAN_DRAWLIST_OUT).
+    public var drawListOut: String?
+
+    public init() {}
+
+    /// The configuration the environment `env` asks for.
+    public init(environment env: [String: String]) {
+        lateLatch = env["MERIDIAN_NO_LATE_LATCH"] == nil
+        logFrames = env["MERIDIAN_FRAME_LOG"] != nil
+        fixedTime = env["MERIDIAN_FIXED_TIME"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+        drawListOut = env["MERIDIAN_DRAWLIST_OUT"]
+    }
+
+    /// This process's.
+    public static let current = HostConfiguration(environment: ProcessInfo.processInfo.environment)
+}

@@ -1,0 +1,36 @@
+import CSDL2
+import FoundationEssentials
+import MapCore
+import Platform
+
+/// The session's effects, carried out on the frame thread: the window's own here (quit,
+/// full screen, the clipboard, the keyboard's text), the rest handed to the embedder.
+extension MapHost {
+    /// Does `effects`; true when the picture may have changed.
+    func carryOut(_ effects: [SessionEffect]) -> Bool {
+        var changed = false
+        for effect in effects {
+            switch effect {
+            case .redraw: changed = true
+            case .quit: requestQuit()
+            case .toggleFullscreen: window.toggleFullscreen()
+            case let .copy(text):
+                if SDL_SetClipboardText(text) == 0 { showNotice("Copied \(text)") }
+                else { showNotice("Cannot copy: \(String(cString: SDL_GetError()))") }
+            case .cancelWork: changed = activities.cancelAll() || changed
+            case let .pin(e):
+                if configuration.logFrames { FileIO.printError("pin \(e)") }
+                onEffect(effect)
+            default: onEffect(effect)
+            }
+        }
+        // The keyboard's text goes to what is being typed in, and only then (SDL starts with
+        // it on, and an input method would take keys meant for the map).
+        let typing = session.wantsText
+        if typing != textInputOn {
+            textInputOn = typing
+            if typing { SDL_StartTextInput() } else { SDL_StopTextInput() }
+        }
+        return changed
+    }
+}

@@ -1,0 +1,147 @@
+import CSDL2
+import CSystem
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGraphics
+import Platform
+
+/// One frame: the session composes, the compositor draws, the window presents; then, in the
+/// slack before the next vsync, what the workers finished is uploaded.
+extension MapHost {
+    /// Builds and presents one frame; returns its time, how many tiles and sprites it made
+    /// ready for the next one, and whether anything on screen animates.
+    @discardableResult
+    func frame(cpuStart: Double) -> (Double, Int, Bool) {
+        let start = clock.now
+        let slot = clock.frameTime()
+        let t = configuration.fixedTime ?? slot
+        if let script {
+            if let cam = script(t) { session.controller.camera = cam } else { self.script = nil; quitting = true }
+        }
+        session.status = activities.status
+        session.tileStatus = tileStatus
+        pipeline.follow(session.tileOverlays)
+        let composeStart = MonotonicClock.threadCPU
+        let under = pipeline.underStore
+        var list = session.frame(at: t, tiles: store, under: under, sprites: sprites)
+        if !firstPresentDone {
+            // Overlays pulse from the very first frame: rasterize their few sprites now.
+            let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
+            if sprites.prepare(overlays) > 0 { list = session.frame(at: t, tiles: store, under: under, sprites: sprites) }
+        }
+        loader.want(list.wantedTiles)
+        pipeline.underLoader?.want(list.wantedUnderTiles)
+        // Places in the ring around the view can label the edges: until the ring is in, the
+        // labels may still change.
+        let tilesSettled = loader.isIdle
+        let moving = lastCamera.map { $0 != session.camera } ?? false
+        lastCamera = session.camera
+        let drawStart = MonotonicClock.threadCPU
+        let changed: [PixelBox]
+        switch pipeline.drawer {
+        case let .gpu(c):
+            c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize)
+            changed = []
+        case let .pixels(c):
+            changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
+        }
+        let built = clock.now - start
+        recentBuilds.append(built)
+        if recentBuilds.count > 30 { recentBuilds.removeFirst() }
+        let presentStart = MonotonicClock.threadCPU
+        clock.beforePresent(slot: slot)
+        let presentWall = clock.now
+        window.present(changed)
+        clock.didPresent(wall: clock.now - presentWall)
+        let presentedAt = clock.now
+        if configuration.logFrames { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
+        onPresented?()
+        if !firstPresentDone {
+            firstPresentDone = true
+            onFirstPresent?()
+        }
+        // Uploads of finished sprites and tiles, and atlas pages, happen here, in the slack
+        // after a present and within the frame's CPU budget: llvmpipe has finished drawing,
+        // so updating a texture cannot stall on the frame in flight. What arrives shows in
+        // the next frame. The sprites this frame lacked go to the sprite worker.
+        // A still map has no next vsync to keep: it takes in all that has arrived (up to
+        // `stillUploadWindow`), rather than a little per frame and a frame for each little.
+        let still = !list.animating && !moving && !session.isAnimating(at: t)
+        let deadline = clock.now + (still ? stillUploadWindow : uploadWindow)
+        let uploadStart = MonotonicClock.threadCPU
+        let presentCPU = uploadStart - presentStart
+        let inBudget = { [clock] in
+            let cpu = MonotonicClock.threadCPU
+            return clock.now < deadline && (still || cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
+        }
+        var made = drainSprites(while: inBudget)
+        made += drainTiles(while: inBudget)
+        pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
+        if inBudget() { store.prepareSlots(); pipeline.underStore?.prepareSlots() }
+        let end = MonotonicClock.threadCPU
+        stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
+                     phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
+                              .present: presentCPU, .uploads: end - uploadStart])
+        if configuration.logFrames { FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart)) }
+        let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
+        if drawn != isDrawn { setDrawn(drawn) }
+        if !fullyDrawnDone && drawn {
+            fullyDrawnDone = true
+            if let path = configuration.drawListOut { FileIO.writeText(list.dump(), to: path) }
+            onFullyDrawn?()
+        }
+        // A frame drawn in motion in software is followed by a filtered one at rest.
+        return (t, made, list.animating || (moving && window.drawsInSoftware))
+    }
+
+    /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow
+    /// frame cannot starve them); returns how many.
+    private func drainSprites(while inBudget: () -> Bool) -> Int {
+        var n = 0
+        repeat {
+            guard let r = pipeline.rasterizer.next() else { return n }
+            sprites.accept(r)
+            n += 1
+        } while inBudget()
+        return n
+    }
+
+    /// Uploads finished tiles while `inBudget` (at least one); returns how many.
+    private func drainTiles(while inBudget: () -> Bool) -> Int {
+        var n = 0
+        repeat {
+            let (accepted, message) = pipeline.acceptTile()
+            guard accepted else { return n }
+            tilesSinceTrim += 1
+            if let message { tell(tileFailure: message) }
+            n += 1
+        } while inBudget()
+        return n
+    }
+
+    public func resetStats() { stats.reset() }
+
+    /// Says why a tile failed, once per reason: offline, every tile fails the same way.
+    func tell(tileFailure message: String) {
+        // "tile 9/260/175 from osm: reason": the reason is what repeats.
+        let reason = message.split(separator: ":", maxSplits: 1).last.map(String.init) ?? message
+        guard toldFailures.insert(reason).inserted else { return }
+        if toldFailures.count > 256 { toldFailures = [reason] }
+        onMessage(message)
+    }
+
+    /// When the idle loop must wake by itself (`MonotonicClock` seconds): a failed tile's
+    /// retry, or a live position turning stale.
+    var nextWake: Double? {
+        let stale = session.staleDeadline.map { $0 - clock.now + MonotonicClock.now }
+        return [loader.nextRetry, stale].compactMap { $0 }.min()
+    }
+
+    /// How the map's tiles are coming, for the layer switcher: a server out of reach, or
+    /// tiles on their way over the network (local sources are too quick to say so).
+    private var tileStatus: TileStatus {
+        if let reason = source.unreachable { return .unreachable(reason) }
+        return source.isRemote && loader.isLoading ? .loading : .ready
+    }
+}
