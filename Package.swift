@@ -34,6 +34,10 @@ let package = Package(
         .target(name: "MapGeometry", dependencies: ["Platform"]),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+        // The app's chrome over the map (search box, help, map switcher, zoom and locate
+        // buttons, hints): an app embedding the map picks its own.
+        .target(name: "MapChrome", dependencies: ["Platform", "MapGeometry", "MapCore"],
+                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "CSQLite", "CZlib", "CCurl", "CSystem"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         // MapLibre style JSON: parsed once, its expressions evaluated per zoom and feature.
@@ -47,7 +51,7 @@ let package = Package(
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels", "CXlib"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition",
+            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
@@ -58,7 +62,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapGeometry", "TestSupport"]),
+        .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapChrome", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),

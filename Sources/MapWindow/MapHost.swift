@@ -159,7 +159,6 @@ public final class MapHost {
     /// Shows `message` at the top of the window until the user clicks it away (and prints it).
     /// May be called from any thread.
     public func showNotice(_ message: String) {
-        FileIO.printError("meridian: " + message)
         perform { $0.session.post(notice: message) }
     }
 
@@ -263,6 +262,8 @@ public final class MapHost {
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
             let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
+            // What the frame brought about (a notice of a stale position, a hint shown).
+            _ = carryOut(session.takeEffects())
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
             let moves = session.isAnimating(at: t) || script != nil || animating
             needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0

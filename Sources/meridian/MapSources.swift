@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import MapChrome
 import MapCore
 import MapGraphics
 import MapTiles

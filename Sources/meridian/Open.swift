@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Platform
+import MapChrome
 import MapCore
 import MapData
 import MapGeometry

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import MapChrome
 import MapCore
 import MapData
 import Platform

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapChrome
 import MapCore
 import MapData
 import MapGeometry

@@ -1,4 +1,5 @@
 import Foundation
+@testable import MapChrome
 @testable import MapCore
 import MapGeometry
 import Testing

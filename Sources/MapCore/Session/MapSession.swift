@@ -66,6 +66,7 @@ public struct MapSession {
     /// Shows `message` at the top until the user clicks it away.
     public mutating func post(notice message: String) {
         notices.append(message)
+        pending.append(.notice(message))
     }
 
     mutating func dismissNotice() {

@@ -28,6 +28,8 @@ public enum SessionEffect: Hashable, Sendable {
     case searchOpened
     /// A one-time hint (by name) was on screen.
     case hintShown(String)
+    /// A notice was posted (the host also prints it: started from a terminal, it is read there).
+    case notice(String)
     /// A pin was lifted, moved, dropped, added, deleted, renamed or selected.
     case pin(PinEvent)
 }

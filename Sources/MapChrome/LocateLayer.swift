@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapCore
 import MapGeometry
 
 /// The locate button, bottom right above the credit: shows whether the map follows the

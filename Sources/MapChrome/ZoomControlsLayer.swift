@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapCore
 import MapGeometry
 
 /// Zoom in and out buttons on the right, under the search button: one level about the

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapCore
 import MapGeometry
 
 /// Every key and gesture (F1, ?, or the ? button under the zoom buttons): the bindings table

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapCore
 import MapGeometry
 
 /// Finding a place: the search button (top right), and once opened (Ctrl+F, /) a box whose

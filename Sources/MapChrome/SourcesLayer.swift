@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapCore
 import MapGeometry
 
 /// The layer switcher, top left: a button naming the map shown (with how its tiles are
