@@ -62,8 +62,8 @@ public final class MapHost {
     /// The camera of the last frame drawn: a frame with another one moves the map.
     private var lastCamera: Camera?
     /// With MERIDIAN_FRAME_LOG set, one line per present on stderr ("present SECONDS") and one
-    /// with the frame's cost ("frame-cpu SECONDS", the frame thread's CPU for the iteration), so
-    /// tests can see when the loop draws and when it sleeps.
+    /// with the frame's cost ("frame-cpu SECONDS", the frame thread's CPU for the iteration), and
+    /// "idle SECONDS" each time it sleeps until an event, so tests see when it draws and sleeps.
     private let logPresents = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
     /// The frame thread's CPU per frame that texture uploads after the present may fill up
     /// to: a cheap frame uploads many, a busy one fewer, so a burst of tiles never pushes a
@@ -305,6 +305,7 @@ public final class MapHost {
                     tilesSinceTrim = 0
                     meridian_trim_memory()
                 }
+                if logPresents { FileIO.printError(String(cFormat: "idle %.4f", clock.now)) }
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame
