@@ -88,7 +88,12 @@ final class TrackFileOpener: @unchecked Sendable {
             activity.id = host.activities.begin(text: {
                 let percent = progress.fraction.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
                 return "Opening \(name)…\(percent)   Esc cancels"
-            }, cancel: { progress.cancel() })
+            }, cancel: {
+                progress.cancel()
+                // With MERIDIAN_FRAME_LOG, tests hear that Esc reached the reading (which
+                // ends only when the file next gives bytes).
+                if ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil { FileIO.printError("cancel \(name)") }
+            })
         }
         startThread(name: "open-files") { [self] in
             let outcome = TrackFiles.read(paths, firstColor: first, progress: progress)
