@@ -5,13 +5,15 @@ import Testing
 @Suite(.serialized)
 struct WindowTests {
     /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left (no demo location
-    /// unless `extra` asks for overlays).
+    /// unless `extra` asks for overlays), once it has presented a frame. Its frame log is on
+    /// (MERIDIAN_FRAME_LOG) for `App.settles`.
     func start(_ x: Xvfb, state: URL, extra: [String] = ["--no-location"], env: [String: String] = [:]) throws -> (App, String) {
         let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path].merging(env) { $1 })
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path,
+                                "MERIDIAN_FRAME_LOG": "1"].merging(env) { $1 })
         let id = try x.waitForWindow("Meridian")
         try x.moveToOrigin(id)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(app.readLog { _ in app.frameEvents.contains { $0.kind == "present" } }, "no frame")
         return (app, id)
     }
 
@@ -41,7 +43,7 @@ struct WindowTests {
         }
         Thread.sleep(forTimeInterval: 0.4) // pause: no flick
         _ = try x.xdotool("mouseup", "1")
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(app.settles())
         try quit(x, id, app)
         let v = try SavedView.read(state)
         let p = worldPoint(lat: v.center.lat, lon: v.center.lon)
@@ -59,7 +61,7 @@ struct WindowTests {
         _ = try x.xdotool("mousemove", "--window", id, "600", "300")
         Thread.sleep(forTimeInterval: 0.2)
         _ = try x.xdotool("click", "4") // wheel up
-        Thread.sleep(forTimeInterval: 0.6)
+        #expect(app.settles(), "the zoom did not come to rest")
         try quit(x, id, app)
         let v = try SavedView.read(state)
         #expect(abs(v.zoom - 3.5) < 1e-9)
@@ -168,14 +170,12 @@ struct WindowTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state)
         _ = try x.xdotool("windowsize", "--sync", id, "1000", "700")
-        Thread.sleep(forTimeInterval: 0.8)
-        let shot = state.appendingPathComponent("shot.png").path
-        #expect(try run(which("import")!, ["-window", "root", "-crop", "1000x700+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
-        try quit(x, id, app)
-        let png = try PNG(shot)
         // The centre (0,0) is now at (500,350): the label of tile 3/5/3 is centred 384 px right
         // and 128 px down of it, in the part of the window that did not exist before.
-        #expect(png.darkFraction(x: 884 - 60, y: 478 - 15, w: 120, h: 30) > 0.05)
+        let labelled = { (png: PNG) in png.darkFraction(x: 884 - 60, y: 478 - 15, w: 120, h: 30) > 0.05 }
+        let png = try screenshot(x, to: state.appendingPathComponent("shot.png").path, size: "1000x700", until: labelled)
+        try quit(x, id, app)
+        #expect(labelled(png))
         let v = try SavedView.read(state)
         #expect(abs(v.center.lat) < 1e-9 && abs(v.center.lon) < 1e-9)
     }
