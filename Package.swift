@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"]),
         .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"]),
 
-        .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "Platform", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapChrome", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),

@@ -12,6 +12,14 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
     public let host: String
     public let port: UInt16
     private let thread = SourceThread()
+    private let lock = Lock()
+    private var attempts = 0
+
+    /// Connections tried so far: what a test counts to know the client went round again.
+    public var connectionAttempts: Int {
+        lock.lock(); defer { lock.unlock() }
+        return attempts
+    }
 
     public var name: String { "gpsd at \(host):\(port)" }
 
@@ -42,6 +50,7 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
         var toldDown = false
         while !isStopping {
             let reason: String
+            lock.lock(); attempts += 1; lock.unlock()
             do {
                 let fd = try Socket.connect(host: host, port: port, timeout: 3)
                 defer { close(fd) }

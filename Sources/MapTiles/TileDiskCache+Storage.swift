@@ -76,6 +76,14 @@ extension TileDiskCache {
         for p in victims { unlink(p) }
     }
 
+    /// Whether the process that writes the temporary file `name` ("Y.tile.PID.SEQ.tmp", as
+    /// `store` names it) still runs.
+    static func writerIsRunning(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// Reads what is on disk into the index, once: last use is the file's change time.
     func loadIndexLocked() {
         guard known == nil else { return }
@@ -92,7 +100,12 @@ extension TileDiskCache {
                 guard lstat(p, &st) == 0 else { continue }
                 if (st.st_mode & S_IFMT) == S_IFDIR { walk(p, depth: depth + 1); continue }
                 guard (st.st_mode & S_IFMT) == S_IFREG else { continue }
-                if name.hasSuffix(".tmp") { unlink(p); continue } // left by a crash
+                if name.hasSuffix(".tmp") {
+                    // Left by a crash when its writer is gone; a running writer's (another
+                    // worker's, another Meridian's) is about to be renamed into place.
+                    if !Self.writerIsRunning(name) { unlink(p) }
+                    continue
+                }
                 guard name.hasSuffix(".tile") else { continue }
                 found[p] = (Int(st.st_size), Double(st.st_ctim.tv_sec))
                 sum += Int(st.st_size)

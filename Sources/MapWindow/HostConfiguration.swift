@@ -7,8 +7,8 @@ public struct HostConfiguration: Sendable {
     /// present (MERIDIAN_NO_LATE_LATCH).
     public var lateLatch = true
     /// One line per present on stderr ("present SECONDS"), one with the frame's cost
-    /// ("frame-cpu SECONDS"), and one per pin event, so tests can see when the loop draws
-    /// and when it sleeps (MERIDIAN_FRAME_LOG).
+    /// ("frame-cpu SECONDS"), "idle SECONDS" each time the loop sleeps until an event, and one
+    /// per pin event, so tests see when the loop draws and when it sleeps (MERIDIAN_FRAME_LOG).
     public var logFrames = false
     /// Every frame composed at this time (MERIDIAN_FIXED_TIME).
     public var fixedTime: Double?

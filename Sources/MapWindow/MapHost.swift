@@ -230,6 +230,7 @@ public final class MapHost {
                     tilesSinceTrim = 0
                     meridian_trim_memory()
                 }
+                if configuration.logFrames { FileIO.printError(String(cFormat: "idle %.4f", clock.now)) }
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame

@@ -85,10 +85,16 @@ final class TrackFileOpener: @unchecked Sendable {
         post { host in
             // The picture waits for the files: the window is not fully drawn until they are in.
             host.pendingLoads += 1
+            let logFrames = host.configuration.logFrames
             activity.id = host.activities.begin(text: {
                 let percent = progress.fraction.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
                 return "Opening \(name)…\(percent)   Esc cancels"
-            }, cancel: { progress.cancel() })
+            }, cancel: {
+                progress.cancel()
+                // With MERIDIAN_FRAME_LOG, tests hear that Esc reached the reading (which
+                // ends only when the file next gives bytes).
+                if logFrames { FileIO.printError("cancel \(name)") }
+            })
         }
         startThread(name: "open-files") { [self] in
             let outcome = TrackFiles.read(paths, firstColor: first, progress: progress)

@@ -169,6 +169,58 @@ final class App {
 
     var errorOutput: String { String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self) }
 
+    /// What `readLog` has read of the app's stderr so far.
+    private var logBytes: [UInt8] = []
+    var log: String { String(decoding: logBytes, as: UTF8.self) }
+
+    /// Reads the app's stderr as it writes it until `done` holds for all it has said; whether
+    /// it came to that. The deadline (seconds) only guards against waiting forever.
+    @discardableResult
+    func readLog(deadline seconds: Double = 30, until done: (String) -> Bool) -> Bool {
+        let fd = stderr.fileHandleForReading.fileDescriptor
+        let end = Date().addingTimeInterval(seconds)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !done(log) {
+            let left = end.timeIntervalSinceNow
+            if left <= 0 { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, Int32(min(left, 1) * 1000)) <= 0 { continue }
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return done(log) } // the app has ended
+            logBytes += chunk[0..<n]
+        }
+        return true
+    }
+
+    /// All the app wrote to stderr, once it has ended.
+    var wholeLog: String {
+        logBytes += stderr.fileHandleForReading.readDataToEndOfFile()
+        return log
+    }
+
+    /// The MERIDIAN_FRAME_LOG lines read so far, as (what, app clock seconds): "present",
+    /// "idle" (the loop sleeps until an event), "quit".
+    var frameEvents: [(kind: Substring, time: Double)] {
+        log.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ")
+            guard f.count >= 2, ["present", "idle", "quit"].contains(f[0]), let t = Double(f[1]) else { return nil }
+            return (f[0], t)
+        }
+    }
+
+    /// Waits until the loop sleeps and stays asleep: its last frame event is "idle" and it
+    /// says nothing more for `quiet` seconds. False only if it never settles before the
+    /// deadline (frames that go on and on); a slow machine can only make it settle later.
+    func settles(quiet: Double = 1, deadline: Double = 30) -> Bool {
+        let end = Date().addingTimeInterval(deadline)
+        while Date() < end {
+            let said = logBytes.count
+            let spoke = readLog(deadline: quiet) { _ in logBytes.count > said }
+            if !spoke, frameEvents.last?.kind == "idle" { return true }
+        }
+        return false
+    }
+
     deinit { stop(process) }
 }
 

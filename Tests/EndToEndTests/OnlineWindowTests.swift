@@ -41,9 +41,9 @@ import TestSupport
         return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".tile") }
     }
 
-    /// The values of MERIDIAN_FRAME_LOG's "KEY SECONDS" lines (present times, frame costs).
-    func values(_ key: String, in log: String) -> [Double] {
-        log.split(separator: "\n").compactMap { $0.hasPrefix(key + " ") ? Double($0.dropFirst(key.count + 1)) : nil }
+    /// How many presents the app's frame log holds after its first `skipping` frame events.
+    func presents(_ app: App, after skipping: Int = 0) -> Int {
+        app.frameEvents.dropFirst(skipping).filter { $0.kind == "present" }.count
     }
 
     @Test(arguments: ["/status/404", "/status/500", "/429", "/stall", "/truncated", "/garbage", "/big", "/reset", "/forever"])
@@ -52,30 +52,24 @@ import TestSupport
         let x = try Xvfb()
         let dir = temporaryDirectory("misbehaving")
         defer { try? FileManager.default.removeItem(at: dir) }
-        // The pulsing location asks for a frame every vsync: any stall of the loop shows as a gap.
+        // The pulsing location asks for a frame every vsync.
         let (app, id) = try start(x, dir, ["--tiles", server.url(path + "?t={z}-{x}-{y}"), "--location", "48.85,2.35,20000"],
                                   env: ["MERIDIAN_FRAME_LOG": "1"])
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(app.readLog { _ in presents(app) >= 10 }, "no frames with \(path)")
         // Pan about: new tiles are asked for (and old ones given up) while frames go on.
         _ = try x.xdotool("windowfocus", "--sync", id)
+        let panned = app.frameEvents.count
         for key in ["Right", "Right", "Down", "plus", "Left"] {
             _ = try x.xdotool("key", key)
             Thread.sleep(forTimeInterval: 0.3)
         }
-        Thread.sleep(forTimeInterval: 1)
+        // Frames keep coming while the server misbehaves: 60 more presents. (A frame that
+        // waited on the network would stall the loop as long as the server does: 5 s, or for
+        // ever.) Frame costs while tiles stream in are the bench's to measure (`meridian
+        // bench`, the online zoom script's rows).
+        #expect(app.readLog { _ in presents(app, after: panned) >= 60 }, "frames stopped with \(path)")
         let shot = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { basemapShare($0) > 0.5 }
         try quit(x, id, app)
-        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        // No frame costs over 100 ms (the frame thread's CPU: nothing waits on the server in
-        // a frame), and frames keep coming: a frame waiting on the network would leave a gap
-        // as long as the server's stall (5 s, or for ever). The bound is well under that but
-        // not a timing: a two-core machine busy with other work has delayed a present by
-        // 1.8 s here (a compiler on both cores), and the bench, not a test, measures pacing.
-        let times = values("present", in: log).dropFirst(10), costs = values("frame-cpu", in: log).dropFirst(10)
-        #expect(times.count > 60, "too few frames: \(times.count)")
-        #expect((costs.max() ?? 1) <= 0.1, "a frame cost \(costs.max() ?? 1) s with \(path)")
-        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-        #expect((gaps.max() ?? 1) < 3, "no frame for \(gaps.max() ?? 1) s with \(path)")
         #expect(basemapShare(shot) > 0.5, "the basemap did not show with \(path)")
         // Nothing bad is cached. The stall's answer is a good picture, only late: kept if it
         // came before the quit, and then whole.

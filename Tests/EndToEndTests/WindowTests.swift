@@ -5,13 +5,15 @@ import Testing
 @Suite(.serialized)
 struct WindowTests {
     /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left (no demo location
-    /// unless `extra` asks for overlays).
+    /// unless `extra` asks for overlays), once it has presented a frame. Its frame log is on
+    /// (MERIDIAN_FRAME_LOG) for `App.settles`.
     func start(_ x: Xvfb, state: URL, extra: [String] = ["--no-location"], env: [String: String] = [:]) throws -> (App, String) {
         let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path].merging(env) { $1 })
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path,
+                                "MERIDIAN_FRAME_LOG": "1"].merging(env) { $1 })
         let id = try x.waitForWindow("Meridian")
         try x.moveToOrigin(id)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(app.readLog { _ in app.frameEvents.contains { $0.kind == "present" } }, "no frame")
         return (app, id)
     }
 
@@ -41,7 +43,7 @@ struct WindowTests {
         }
         Thread.sleep(forTimeInterval: 0.4) // pause: no flick
         _ = try x.xdotool("mouseup", "1")
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(app.settles())
         try quit(x, id, app)
         let v = try SavedView.read(state)
         let p = worldPoint(lat: v.center.lat, lon: v.center.lon)
@@ -59,7 +61,7 @@ struct WindowTests {
         _ = try x.xdotool("mousemove", "--window", id, "600", "300")
         Thread.sleep(forTimeInterval: 0.2)
         _ = try x.xdotool("click", "4") // wheel up
-        Thread.sleep(forTimeInterval: 0.6)
+        #expect(app.settles(), "the zoom did not come to rest")
         try quit(x, id, app)
         let v = try SavedView.read(state)
         #expect(abs(v.zoom - 3.5) < 1e-9)
@@ -168,46 +170,40 @@ struct WindowTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state)
         _ = try x.xdotool("windowsize", "--sync", id, "1000", "700")
-        Thread.sleep(forTimeInterval: 0.8)
-        let shot = state.appendingPathComponent("shot.png").path
-        #expect(try run(which("import")!, ["-window", "root", "-crop", "1000x700+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
-        try quit(x, id, app)
-        let png = try PNG(shot)
         // The centre (0,0) is now at (500,350): the label of tile 3/5/3 is centred 384 px right
         // and 128 px down of it, in the part of the window that did not exist before.
-        #expect(png.darkFraction(x: 884 - 60, y: 478 - 15, w: 120, h: 30) > 0.05)
+        let labelled = { (png: PNG) in png.darkFraction(x: 884 - 60, y: 478 - 15, w: 120, h: 30) > 0.05 }
+        let png = try screenshot(x, to: state.appendingPathComponent("shot.png").path, size: "1000x700", until: labelled)
+        try quit(x, id, app)
+        #expect(labelled(png))
         let v = try SavedView.read(state)
         #expect(abs(v.center.lat) < 1e-9 && abs(v.center.lon) < 1e-9)
     }
 
-    /// With the location pulsing on screen the loop presents at the display's rate; dragged
-    /// off screen, it stops presenting altogether.
+    /// With the location pulsing on screen the loop presents frame after frame and never
+    /// sleeps; dragged off screen, it goes to sleep and stays asleep.
     @Test func framesFlowOnlyWhileAPulseIsOnScreen() throws {
         let x = try Xvfb()
         let state = temporaryDirectory("pulse")
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state, extra: ["--location", "0,0,200"], env: ["MERIDIAN_FRAME_LOG": "1"])
-        Thread.sleep(forTimeInterval: 2)
+        // Nothing touched: the pulse alone brings 60 presents (a second's worth at vsync,
+        // however long they take here), and the loop does not sleep between them.
+        let pulsed = app.readLog { _ in app.frameEvents.filter { $0.kind == "present" }.count >= 60 }
+        let events = app.frameEvents
+        let presents = events.indices.filter { events[$0].kind == "present" }
+        #expect(pulsed, "only \(presents.count) presents")
+        let slept = events[(presents.first ?? 0)...(presents.last ?? 0)].filter { $0.kind == "idle" }.count
+        #expect(slept == 0, "the loop slept \(slept) times with the pulse on screen")
         // Drag the map 500 px to the right: the location (at the centre) leaves the window.
         _ = try x.xdotool("mousemove", "--window", id, "100", "300")
         _ = try x.xdotool("mousedown", "1")
         for i in 1...10 { _ = try x.xdotool("mousemove", "--window", id, "\(100 + i * 60)", "300"); Thread.sleep(forTimeInterval: 0.02) }
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3) // held still: a release, not a flick
         _ = try x.xdotool("mouseup", "1")
-        Thread.sleep(forTimeInterval: 2.5)
+        // Then the loop sleeps until an event and no frame wakes it.
+        #expect(app.settles(), "frames went on with nothing on screen moving: \(app.frameEvents.suffix(5))")
         try quit(x, id, app)
-        // Present times, on the app's clock; the app clock starts ~when our t0 does.
-        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let times = log.split(separator: "\n").compactMap { $0.hasPrefix("present ") ? Double($0.dropFirst(8)) : nil }
-        #expect(times.count > 60, "only \(times.count) presents")
-        let first = times.first ?? 0
-        let pulsing = times.filter { $0 > first + 0.5 && $0 < first + 1.5 }.count
-        #expect(pulsing >= 45, "\(pulsing) presents in the second second (vsync is ~60 Hz)")
-        // The app logs when it quits: the last 2 s before that (after the pan) are silent.
-        let quitLine = try #require(log.split(separator: "\n").first { $0.hasPrefix("quit ") })
-        let quit = try #require(Double(quitLine.split(separator: " ")[1]))
-        let quiet = times.filter { $0 > quit - 2.0 }.count
-        #expect(quiet == 0, "\(quiet) presents with nothing on screen moving")
     }
 
     /// While only the pulse animates, the map comes from the compositor's cache; what is on
@@ -217,12 +213,13 @@ struct WindowTests {
         let state = temporaryDirectory("cache")
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state, extra: ["--location", "0,0,200"], env: ["MERIDIAN_FRAME_LOG": "1"])
-        Thread.sleep(forTimeInterval: 1.5)
+        // 90 pulse frames: the dozen tiles at most fill the cache a few dozen times, the rest
+        // draw from it.
+        #expect(app.readLog { _ in app.frameEvents.filter { $0.kind == "present" }.count >= 90 })
         let shot = state.appendingPathComponent("shot.png").path
         #expect(try run(which("import")!, ["-window", "root", "-crop", "800x600+0+0", shot], env: ["DISPLAY": x.display]).status == 0)
         try quit(x, id, app)
-        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let quitLine = try #require(log.split(separator: "\n").first { $0.hasPrefix("quit ") })
+        let quitLine = try #require(app.wholeLog.split(separator: "\n").first { $0.hasPrefix("quit ") })
         let hits = Int(quitLine.split(separator: " ")[3]) ?? 0
         #expect(hits > 30, "\(quitLine)")
         let png = try PNG(shot)

@@ -94,8 +94,10 @@ import TestSupport
         c.cancel(id)
         #expect(failure(box.take())?.0 == "cancelled")
         let late = Box()
-        c.fetch(server.url("/stall")) { late.put($0) }
-        Thread.sleep(forTimeInterval: 0.2)
+        c.fetch(server.url("/stall?late")) { late.put($0) }
+        // Stopped while the server holds the request.
+        let counter = client()
+        #expect(waitUntil { ((try? server.requests(through: counter) { $0 == "/stall?late" }) ?? 0) >= 1 })
         c.stop()
         #expect(failure(late.take())?.0 == "cancelled")
         // After stop, a fetch fails at once.

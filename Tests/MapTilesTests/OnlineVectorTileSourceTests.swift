@@ -120,11 +120,7 @@ struct VectorSourceCatalogTests {
     }
 
     func requests(_ server: TileServer, containing part: String) throws -> Int {
-        guard case let .response(r) = client.get(server.url("/count")) else { throw TileSourceError("no count") }
-        return String(decoding: r.body, as: UTF8.self).split(separator: "\n").compactMap { line -> Int? in
-            let f = line.split(separator: " ")
-            return f.count == 2 && f[0].contains(part) ? Int(f[1]) : nil
-        }.reduce(0, +)
+        try server.requests(through: client) { $0.contains(part) }
     }
 
     func vector(_ payload: TilePayload?) -> (Data, TileID)? {

@@ -21,12 +21,7 @@ import TestSupport
     }
 
     func requests(_ server: TileServer, _ path: String) throws -> Int {
-        guard case let .response(r) = client.get(server.url("/count")) else { throw TileSourceError("no count") }
-        let text = String(decoding: r.body, as: UTF8.self)
-        return text.split(separator: "\n").compactMap { line -> Int? in
-            let f = line.split(separator: " ")
-            return f.count == 2 && f[0] == path ? Int(f[1]) : nil
-        }.reduce(0, +)
+        try server.requests(through: client) { $0 == path }
     }
 
     let client = HTTPClient(options: .init(userAgent: "Meridian/test"))

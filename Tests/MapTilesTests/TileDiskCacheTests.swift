@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 @testable import MapTiles
+import Platform
 import Testing
 
 struct TileDiskCacheTests {
@@ -100,11 +101,34 @@ struct TileDiskCacheTests {
             cache.refresh(t, with: HTTPFreshness(storable: true, expires: 5000), now: 60)
             let e = try #require(cache.entry(for: t, now: 61))
             #expect(e.body == Data([9, 9, 9]) && e.freshness.expires == 5000 && e.freshness.etag == "\"a\"")
-            // A temporary file left by a crash is removed when the next start reads the folder.
-            let leftover = cache.path(for: t) + ".123.1.tmp"
+            // A temporary file left by a crash (its writer, past the largest pid Linux gives,
+            // is gone) is removed when the next start reads the folder; one that a running
+            // writer is about to rename into place is not.
+            let leftover = cache.path(for: t) + ".9999999.1.tmp"
+            let underWay = cache.path(for: t) + ".\(getpid()).99.tmp"
             FileManager.default.createFile(atPath: leftover, contents: Data([1, 2]))
+            FileManager.default.createFile(atPath: underWay, contents: Data([1, 2]))
             _ = TileDiskCache(root: root, source: source).totalBytes
             #expect(!FileManager.default.fileExists(atPath: leftover))
+            #expect(FileManager.default.fileExists(atPath: underWay))
+        }
+    }
+
+    /// Workers storing at once into a new cache keep every tile: the first to read the folder
+    /// does not take the others' writes under way for a crash's leftovers (a tile fetched and
+    /// drawn was then never kept).
+    @Test func tilesStoredAtOnceAreAllKept() throws {
+        for round in 0..<40 {
+            try withRoot { root in
+                let cache = TileDiskCache(root: root, source: source)
+                let tiles = (0..<8).map { TileID(z: 10, x: $0, y: round) }
+                let fresh = fresh
+                inParallel(tiles.count, name: "store") { i in
+                    cache.store(Data(repeating: UInt8(i), count: 4096), freshness: fresh, for: tiles[i], now: 0)
+                }
+                let lost = tiles.filter { cache.entry(for: $0, now: 1) == nil }
+                #expect(lost.isEmpty, "round \(round): \(lost) lost")
+            }
         }
     }
 }
