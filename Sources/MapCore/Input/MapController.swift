@@ -69,8 +69,6 @@ public struct MapController: Sendable {
         camera.setCenter(point)
     }
 
-    public var isDragging: Bool { drag?.moved == true }
-
     /// True while the camera moves by itself: the host must keep producing frames.
     public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) || pins.isAnimating(at: t) }
 

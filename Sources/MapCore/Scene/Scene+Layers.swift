@@ -77,9 +77,4 @@ extension Scene {
         get { layer(TracksLayer.self) ?? TracksLayer() }
         set { modify(TracksLayer.self, default: TracksLayer()) { $0 = newValue } }
     }
-
-    public var labelPlacer: LabelPlacer {
-        get { layer(LabelsLayer.self)?.placer ?? LabelPlacer() }
-        set { modify(LabelsLayer.self, default: LabelsLayer()) { $0.placer = newValue } }
-    }
 }
