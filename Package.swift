@@ -31,7 +31,8 @@ let package = Package(
         // tests draw at a useful speed too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O3"])]),
         .target(name: "Platform", dependencies: ["CSystem"]),
-        .target(name: "MapGeometry", dependencies: ["Platform"]),
+        // Plain geometry, the bottom of the house: it imports nothing.
+        .target(name: "MapGeometry"),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "CSQLite", "CZlib", "CCurl", "CSystem"],
