@@ -8,7 +8,8 @@ let package = Package(
     name: "Meridian",
     products: [
         .executable(name: "meridian", targets: ["meridian"]),
-        .library(name: "MapKitLinux", targets: ["MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow"]),
+        // The library beneath the app, for other programs to embed the map.
+        .library(name: "MeridianKit", targets: ["MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapData", "MapPosition", "MapGraphics", "MapWindow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
