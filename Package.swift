@@ -8,7 +8,8 @@ let package = Package(
     name: "Meridian",
     products: [
         .executable(name: "meridian", targets: ["meridian"]),
-        .library(name: "MapKitLinux", targets: ["MapGeometry", "MapCore", "MapTiles", "MapData", "MapGraphics", "MapWindow"]),
+        // The library beneath the app, for other programs to embed the map.
+        .library(name: "MeridianKit", targets: ["MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapData", "MapPosition", "MapGraphics", "MapWindow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,7 +32,8 @@ let package = Package(
         // tests draw at a useful speed too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O3"])]),
         .target(name: "Platform", dependencies: ["CSystem"]),
-        .target(name: "MapGeometry", dependencies: ["Platform"]),
+        // Plain geometry, the bottom of the house: it imports nothing.
+        .target(name: "MapGeometry"),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         // The app's chrome over the map (search box, help, map switcher, zoom and locate

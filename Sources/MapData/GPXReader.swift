@@ -12,7 +12,6 @@ public struct GeoDocument: Sendable {
     public var waypoints: [Waypoint] = []
     /// Problems that did not stop the reading, each with its line: the rest was loaded.
     public var problems: [GeoFileError] = []
-    public var pointCount: Int { tracks.reduce(0) { $0 + $1.points.count } + waypoints.count }
 }
 
 /// Reads GPX 1.0 and 1.1 straight from bytes.

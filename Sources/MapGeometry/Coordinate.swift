@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import Platform
 
 /// A WGS84 position in degrees.
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
@@ -31,16 +30,28 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         return l - 180
     }
 
-    public var description: String { String(cFormat: "%.6f,%.6f", latitude, longitude) }
+    /// "LAT,LON" with six decimals (about 10 cm), as printf's %.6f writes them.
+    public var description: String {
+        // Two doubles of any size fit: %.6f of the largest is 316 characters.
+        var buffer = [CChar](repeating: 0, count: 1024)
+        _ = withVaList([latitude, longitude]) { vsnprintf(&buffer, buffer.count, "%.6f,%.6f", $0) }
+        return String(cString: buffer)
+    }
 
-    /// Parses "LAT,LON" as typed on a command line.
+    /// Parses "LAT,LON" as typed on a command line; spaces around each number are allowed.
     public init?(parsing text: String) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map(\.trimmed)
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(Self.withoutSpaces)
         guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
         let c = Coordinate(latitude: lat, longitude: lon)
         guard c.isValid else { return nil }
         self = c
+    }
+
+    private static func withoutSpaces(_ s: Substring) -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
+        var t = s.drop(while: isSpace)
+        while let last = t.last, isSpace(last) { t = t.dropLast() }
+        return t
     }
 }
 

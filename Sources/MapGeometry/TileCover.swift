@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import Platform
 
 /// Which tiles a viewport needs.
 public enum TileCover {

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import Platform
 
 /// A slippy-map tile: zoom, column (west→east), row (north→south), in XYZ numbering.
 public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -116,27 +116,19 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
         let client = GDBus.child(reply, 0).flatMap(GDBus.string)
         g_variant_unref(reply)
         guard let client, g_variant_is_object_path(client) != 0 else { return .failed("GeoClue: the manager gave no client") }
-        let listener = Unmanaged.passRetained(Listener(bus: bus, deliver: deliver))
-        defer { listener.release() }
+        let listener = Listener(bus: bus, deliver: deliver)
         // Subscribed before Start, so the first location (often sent at once) is not missed.
-        let updates = g_dbus_connection_signal_subscribe(
-            bus, Self.service, Self.clientInterface, "LocationUpdated", client, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, user in
-                guard let parameters, let user else { return }
-                let listener = Unmanaged<Listener>.fromOpaque(user).takeUnretainedValue()
-                guard let path = GDBus.child(parameters, 1).flatMap(GDBus.string) else { return }
-                GeoClueSource.read(location: path, listener)
-            }, listener.toOpaque(), nil)
-        defer { g_dbus_connection_signal_unsubscribe(bus, updates) }
-        let owner = g_dbus_connection_signal_subscribe(
-            bus, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", Self.service,
-            G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, user in
-                guard let parameters, let user else { return }
-                let listener = Unmanaged<Listener>.fromOpaque(user).takeUnretainedValue()
-                if GDBus.child(parameters, 2).flatMap(GDBus.string) == "" { listener.vanished = true }
-            }, listener.toOpaque(), nil)
-        defer { g_dbus_connection_signal_unsubscribe(bus, owner) }
+        let updates = GDBus.subscribe(bus, sender: Self.service, interface: Self.clientInterface, member: "LocationUpdated",
+                                      path: client) { parameters in
+            guard let path = GDBus.child(parameters, 1).flatMap(GDBus.string) else { return }
+            GeoClueSource.read(location: path, listener)
+        }
+        defer { GDBus.unsubscribe(bus, updates) }
+        let owner = GDBus.subscribe(bus, sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                                    path: "/org/freedesktop/DBus", arg0: Self.service) { parameters in
+            if GDBus.child(parameters, 2).flatMap(GDBus.string) == "" { listener.vanished = true }
+        }
+        defer { GDBus.unsubscribe(bus, owner) }
 
         let set = [("DesktopId", g_variant_new_string(desktopID)), ("RequestedAccuracyLevel", g_variant_new_uint32(Self.exactAccuracy))]
         for (property, value) in set {
@@ -151,9 +143,8 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
             return .failed("GeoClue refused: \(GDBus.take(&error))")
         }
         g_variant_unref(started)
-        let state = listener.takeUnretainedValue()
-        while !thread.isStopping && !state.vanished { g_main_context_iteration(context, 1) }
-        if state.vanished { return .vanished }
+        while !thread.isStopping && !listener.vanished { g_main_context_iteration(context, 1) }
+        if listener.vanished { return .vanished }
         if let r = GDBus.call(bus, Self.service, client, Self.clientInterface, "Stop", nil, timeout: 1000, &error) {
             g_variant_unref(r)
         } else {

@@ -77,9 +77,6 @@ public final class Expression: Sendable {
 
     /// A constant, for defaults and literal property values.
     static func constant(_ value: StyleValue) -> Expression { Expression(.literal(value)) }
-
-    /// The value when it cannot change, nil otherwise.
-    var constantValue: StyleValue? { if case let .literal(v) = node { return v } else { return nil } }
 }
 
 /// The compiled tree. Operators that evaluate all their arguments are `.call`; those that

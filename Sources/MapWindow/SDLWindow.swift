@@ -131,12 +131,8 @@ public final class SDLWindow {
         return f & (SDL_WINDOW_HIDDEN.rawValue | SDL_WINDOW_MINIMIZED.rawValue) != 0
     }
 
-    public var windowID: UInt32 { SDL_GetWindowID(raw) }
-
     public func toggleFullscreen() {
         isFullscreen.toggle()
         SDL_SetWindowFullscreen(raw, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }
-
-    public func setTitle(_ title: String) { SDL_SetWindowTitle(raw, title) }
 }

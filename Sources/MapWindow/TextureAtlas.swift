@@ -41,7 +41,6 @@ final class TextureAtlas {
         padded = [UInt32](repeating: 0, count: slotSize * slotSize)
     }
 
-    var slotsPerPage: Int { slotsPerSide * slotsPerSide }
     var bytesPerSlot: Int { slotSize * slotSize * 4 }
 
     /// The region of the page that holds the tile itself (inside the border).
@@ -56,8 +55,6 @@ final class TextureAtlas {
         let side = max(1, pageSide / (tileSize + 2))
         return (slots + side * side - 1) / (side * side)
     }
-
-    var isFull: Bool { free.isEmpty && pages.count >= maxPages }
 
     /// Copies a tile-sized, straight-alpha bitmap into a free slot; nil when the atlas is full
     /// (the caller evicts something and tries again).
@@ -93,8 +90,6 @@ final class TextureAtlas {
     }
 
     func release(_ slot: Slot) { free.append(slot) }
-
-    var freeSlots: Int { free.count }
 
     /// Adds a page (within the budget) when fewer than `reserve` slots are free, so pages are
     /// made a little ahead of need, in the slack after a present rather than inside a frame.

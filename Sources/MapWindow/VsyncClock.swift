@@ -1,7 +1,6 @@
 import CSDL2
 import FoundationEssentials
 import Glibc
-import MapCore
 
 /// The frame clock of DESIGN.md: presents are stamped with the performance counter, the period
 /// is the median of recent present intervals (the display's refresh rate is only a hint), and
@@ -11,7 +10,7 @@ import MapCore
 /// drivers) the clock paces the loop itself, on a grid of slots one period apart: a frame is
 /// presented at its slot (`beforePresent`), a late one at once, and the grid does not move,
 /// so one slow frame costs one slot, not the phase of every frame after it.
-public final class VsyncClock: FrameClock {
+public final class VsyncClock {
     private let frequency = Double(SDL_GetPerformanceFrequency())
     private let origin = SDL_GetPerformanceCounter()
     private var lastPresent: Double?
@@ -78,8 +77,6 @@ public final class VsyncClock: FrameClock {
         let wait = slot - now
         if wait > 0.0002 { usleep(useconds_t(min(wait, 0.1) * 1_000_000)) }
     }
-
-    public func didPresent() { didPresent(wall: 0) }
 
     /// `wall`: how long the present call took.
     public func didPresent(wall: Double) {

@@ -1,6 +1,7 @@
 import CGio
 import FoundationEssentials
 import Glibc
+import MapPosition
 import Platform
 
 /// Ctrl+O: the desktop's own file chooser, through the XDG desktop portal
@@ -38,47 +39,28 @@ enum PortalFileChooser {
             g_main_context_unref(context)
         }
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else { return .unavailable(take(&error)) }
+        guard let bus = GDBus.sessionBus(&error) else { return .unavailable(GDBus.take(&error)) }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         // The request's object path is known ahead (sender and token), so the answer is
         // listened for before the question is asked: it cannot be missed.
         let token = "meridian\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
         let sender = String(String(cString: g_dbus_connection_get_unique_name(bus)).dropFirst().map { $0 == "." ? "_" : $0 })
-        let requestPath = "\(objectPath)/request/\(sender)/\(token)"
         let answer = Answer()
-        let box = Unmanaged.passRetained(answer)
-        defer { box.release() }
-        let subscription = g_dbus_connection_signal_subscribe(
-            bus, destination, "org.freedesktop.portal.Request", "Response", requestPath, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, user in
-                guard let parameters, let user else { return }
-                let answer = Unmanaged<Answer>.fromOpaque(user).takeUnretainedValue()
-                let code = g_variant_get_child_value(parameters, 0)
-                answer.code = g_variant_get_uint32(code)
-                g_variant_unref(code)
-                let results = g_variant_get_child_value(parameters, 1)
-                let stringArray = g_variant_type_new("as")
-                defer { g_variant_type_free(stringArray) }
-                if let uris = g_variant_lookup_value(results, "uris", stringArray) {
-                    var count = 0
-                    if let list = g_variant_get_strv(uris, &count) {
-                        for i in 0..<count { if let s = list[i] { answer.uris.append(String(cString: s)) } }
-                        g_free(UnsafeMutableRawPointer(mutating: list))
-                    }
-                    g_variant_unref(uris)
-                }
+        let subscription = GDBus.subscribe(bus, sender: destination, interface: "org.freedesktop.portal.Request", member: "Response",
+                                           path: "\(objectPath)/request/\(sender)/\(token)") { parameters in
+            // (ua{sv}): the response code (0 chosen, 1 cancelled, 2 failed) and the results.
+            answer.code = GDBus.child(parameters, 0).flatMap(GDBus.uint32) ?? 2
+            if let results = GDBus.child(parameters, 1) {
+                answer.uris = GDBus.lookup(results, "uris").map(GDBus.strings) ?? []
                 g_variant_unref(results)
-            }, box.toOpaque(), nil)
-        defer { g_dbus_connection_signal_unsubscribe(bus, subscription) }
+            }
+        }
+        defer { GDBus.unsubscribe(bus, subscription) }
 
-        // GVariantTypes are made (and freed) here: a type pointing into a Swift string's
-        // temporary C copy would outlive it.
-        let replyType = g_variant_type_new("(o)")
-        defer { g_variant_type_free(replyType) }
-        let reply = g_dbus_connection_call_sync(bus, destination, objectPath, "org.freedesktop.portal.FileChooser", "OpenFile",
-                                                arguments(title: title, token: token), replyType,
-                                                G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
-        guard let reply else { return .unavailable(take(&error)) }
+        guard let reply = GDBus.call(bus, destination, objectPath, "org.freedesktop.portal.FileChooser", "OpenFile",
+                                     arguments(title: title, token: token), timeout: -1, &error) else {
+            return .unavailable(GDBus.take(&error))
+        }
         g_variant_unref(reply)
         while answer.code == nil { g_main_context_iteration(context, 1) }
         guard answer.code == 0 else { return .chosen([]) }
@@ -87,29 +69,16 @@ enum PortalFileChooser {
 
     /// (parent_window, title, options): several files, filtered to what Meridian reads.
     private static func arguments(title: String, token: String) -> OpaquePointer {
-        func tuple(_ items: [OpaquePointer?]) -> OpaquePointer {
-            var items = items
-            return g_variant_new_tuple(&items, gsize(items.count))
-        }
-        func array(_ type: String, _ items: [OpaquePointer?]) -> OpaquePointer {
-            var items = items
-            let t = g_variant_type_new(type)
-            defer { g_variant_type_free(t) }
-            return g_variant_new_array(t, &items, gsize(items.count))
-        }
-        func entry(_ key: String, _ value: OpaquePointer) -> OpaquePointer? {
-            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value))
-        }
         let patterns = ["*.gpx", "*.kml", "*.geojson", "*.json", "*.csv", "*.tsv"]
-        let tracks = tuple([g_variant_new_string("Tracks, routes and shapes"),
-                            array("(us)", patterns.map { tuple([g_variant_new_uint32(0), g_variant_new_string($0)]) })])
-        let all = tuple([g_variant_new_string("All files"), array("(us)", [tuple([g_variant_new_uint32(0), g_variant_new_string("*")])])])
-        let options = array("{sv}", [
-            entry("handle_token", g_variant_new_string(token)),
-            entry("multiple", g_variant_new_boolean(1)),
-            entry("filters", array("(sa(us))", [tracks, all])),
+        func glob(_ pattern: String) -> OpaquePointer { GDBus.tuple([g_variant_new_uint32(0), g_variant_new_string(pattern)]) }
+        let tracks = GDBus.tuple([g_variant_new_string("Tracks, routes and shapes"), GDBus.array("(us)", patterns.map(glob))])
+        let all = GDBus.tuple([g_variant_new_string("All files"), GDBus.array("(us)", [glob("*")])])
+        let options = GDBus.array("{sv}", [
+            GDBus.entry("handle_token", g_variant_new_string(token)),
+            GDBus.entry("multiple", g_variant_new_boolean(1)),
+            GDBus.entry("filters", GDBus.array("(sa(us))", [tracks, all])),
         ])
-        return tuple([g_variant_new_string(""), g_variant_new_string(title), options])
+        return GDBus.tuple([g_variant_new_string(""), g_variant_new_string(title), options])
     }
 
     /// A local path for a file:// URI (percent escapes decoded), nil for anything else.
@@ -119,12 +88,5 @@ enum PortalFileChooser {
         guard let p = g_file_get_path(file) else { return nil }
         defer { g_free(p) }
         return String(cString: p)
-    }
-
-    /// The error's message, freeing it.
-    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        guard let e = error else { return "unknown error" }
-        defer { g_error_free(e); error = nil }
-        return e.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 }

@@ -79,5 +79,13 @@ struct WebMercatorTests {
         #expect(Coordinate(parsing: "1,2,3") == nil)
         #expect(Coordinate(parsing: "north,east") == nil)
         #expect(Coordinate(parsing: "nan,0") == nil)
+        #expect(Coordinate(parsing: " 1\t,2\n") == Coordinate(latitude: 1, longitude: 2))
+    }
+
+    /// What a coordinate prints is what parsing it reads back, to about 10 cm.
+    @Test func printingCoordinates() {
+        #expect(Coordinate(latitude: 48.85, longitude: -2.35).description == "48.850000,-2.350000")
+        #expect(Coordinate(latitude: -0.0000004, longitude: 179.9999996).description == "-0.000000,180.000000")
+        #expect(Coordinate(latitude: 1e300, longitude: 0).description.count == 301 + 7 + 9)
     }
 }

@@ -61,6 +61,4 @@ public struct AnimationGroup: Hashable, Sendable {
         guard e < duration * repeatCount else { return nil }
         return e.truncatingRemainder(dividingBy: duration)
     }
-
-    public func isRunning(at t: Double) -> Bool { localTime(at: t) != nil }
 }

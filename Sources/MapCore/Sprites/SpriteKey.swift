@@ -1,20 +1,6 @@
 import FoundationEssentials
 import Glibc
 
-/// How a piece of text is drawn.
-public enum TextStyle: Hashable, Sendable {
-    case place
-    case capital
-    case majorPlace
-    case chrome
-    /// A message for the user at the top of the window.
-    case notice
-    /// Lines of text in a callout (a track's statistics).
-    case callout
-    /// A label as a map style draws it.
-    case styled(LabelLook)
-}
-
 /// What a layer wants rasterized once and then placed by the compositor: a hashable
 /// description that its painter (registered in MapGraphics' `SpritePainters`) can draw.
 /// Each layer brings its own spec type, so a new kind of content adds no case anywhere else.
@@ -59,24 +45,4 @@ public struct SpriteKey: Hashable, Sendable, CustomStringConvertible {
         let r = radius.isNaN ? 4 : min(max(radius, 4), 256)
         return 1 << Int(log2(r).rounded(.up))
     }
-}
-
-/// Text and the dots beside place names (labels, chrome and notices draw text).
-public enum LabelSprite: SpriteSpec {
-    case text(String, TextStyle)
-    /// The small dot marking a place.
-    case placeDot(capital: Bool)
-}
-
-extension SpriteKey {
-    public static func text(_ s: String, _ style: TextStyle) -> SpriteKey { SpriteKey(LabelSprite.text(s, style)) }
-    public static func placeDot(capital: Bool) -> SpriteKey { capital ? capitalDot : townDot }
-    private static let capitalDot = SpriteKey(LabelSprite.placeDot(capital: true))
-    private static let townDot = SpriteKey(LabelSprite.placeDot(capital: false))
-}
-
-/// Which sprites are rasterized, and their size in points. The window answers from its
-/// sprite atlas; the scene only places what is ready and asks for the rest.
-public protocol SpriteAvailability {
-    func size(of sprite: SpriteKey) -> ScreenSize?
 }
