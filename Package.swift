@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "meridian", targets: ["meridian"]),
         // The library beneath the app, for other programs to embed the map.
-        .library(name: "MeridianKit", targets: ["MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapData", "MapPosition", "MapGraphics", "MapWindow"]),
+        .library(name: "MeridianKit", targets: ["MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapPosition", "MapGraphics", "MapWindow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
