@@ -15,11 +15,12 @@ extension MapSession {
         return takeEffects()
     }
 
-    /// Carries out what layers asked.
+    /// Carries out what layers asked; whatever it was, the picture is drawn again.
     public mutating func run(_ actions: [LayerAction], at t: Double) {
+        guard !actions.isEmpty else { return }
         for action in actions {
             switch action {
-            case .changed: pending.append(.redraw)
+            case .changed: break
             case let .show(rect): controller.show(rect, animated: true, at: t)
             case .toggleFollow: toggleFollow(at: t)
             case let .goTo(c, zoom): controller.fly(to: c, zoom: zoom, at: t)
@@ -28,8 +29,8 @@ extension MapSession {
             case let .notice(text): post(notice: text)
             case let .effect(e): pending.append(e)
             }
-            pending.append(.redraw)
         }
+        pending.append(.redraw)
     }
 
     /// Changes the first layer of a kind and carries out what it asks (a box given its
