@@ -15,8 +15,10 @@ enum WindowChange {
 /// Turns SDL events into the map's `InputEvent`s (logical points, no SDL types).
 struct EventTranslator {
     let wakeEventType: UInt32
+    private let heldAtFocus = KeysHeldAtFocus()
 
     func translate(_ e: inout SDL_Event) -> (input: InputEvent?, change: WindowChange?) {
+        if e.type != SDL_KEYDOWN.rawValue && e.type != SDL_TEXTINPUT.rawValue { heldAtFocus.sawOther() }
         switch SDL_EventType(e.type) {
         case SDL_QUIT:
             return (.quitRequested, nil)
@@ -38,6 +40,7 @@ struct EventTranslator {
             let precise = dy.rounded() != dy
             return (.wheel(dy: dy, precise: precise, at: ScreenPoint(x: Double(w.mouseX), y: Double(w.mouseY))), nil)
         case SDL_KEYDOWN:
+            if heldAtFocus.dropsKeyDown() { return (nil, nil) }
             guard let k = key(e.key.keysym.sym) else { return (nil, nil) }
             // The modifiers as they were when this key went down: events are pumped a frame at
             // a time, and by the time `q` is read Ctrl may already be up again.
@@ -48,6 +51,7 @@ struct EventTranslator {
             defer { SDL_free(file) }
             return (.fileDropped(String(cString: file)), nil)
         case SDL_TEXTINPUT:
+            if heldAtFocus.dropsText() { return (nil, nil) }
             let text = withUnsafeBytes(of: e.text.text) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
@@ -58,11 +62,19 @@ struct EventTranslator {
             case SDL_WINDOWEVENT_HIDDEN, SDL_WINDOWEVENT_MINIMIZED: return (nil, .hidden)
             case SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_MAXIMIZED: return (nil, .shown)
             case SDL_WINDOWEVENT_EXPOSED: return (nil, .exposed)
-            case SDL_WINDOWEVENT_FOCUS_LOST: return (.focusLost, nil)
+            case SDL_WINDOWEVENT_FOCUS_GAINED:
+                heldAtFocus.focusGained(windowID: e.window.windowID)
+                return (nil, nil)
+            case SDL_WINDOWEVENT_FOCUS_LOST:
+                heldAtFocus.focusLost()
+                return (.focusLost, nil)
             case SDL_WINDOWEVENT_LEAVE: return (.pointerLeft, nil)
             case SDL_WINDOWEVENT_CLOSE: return (.quitRequested, nil)
             default: return (nil, nil)
             }
+        case SDL_SYSWMEVENT:
+            heldAtFocus.saw(e.syswm.msg)
+            return (nil, nil)
         default:
             if e.type == wakeEventType { return (nil, .wake) }
             return (nil, nil)

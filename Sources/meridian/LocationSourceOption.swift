@@ -42,7 +42,7 @@ enum LocationSourceOption: ExpressibleByArgument, Equatable {
     /// The desktop entry's name without ".desktop": GeoClue's agent asks about the app by it.
     static let desktopID = "io.github.meridian.Meridian"
 
-    /// The source to start (nil: none); `auto` tries gpsd on this machine.
+    /// The source to start (nil: none); `auto` tries gpsd on this machine, then GeoClue.
     func makeSource() -> PositionSource? {
         switch self {
         case .none: return nil

@@ -22,7 +22,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How to draw: auto (OpenGL with a GPU, else software), gpu or software.", valueName: "KIND"))
     var renderer = RendererChoice.auto
 
-    @Option(name: .long, help: ArgumentHelp("Where the live position comes from: auto (gpsd on this machine when it answers), gpsd, gpsd:HOST:PORT, nmea:FILE[@SPEED] (a log replayed), or none.", valueName: "SOURCE"))
+    @Option(name: .long, help: ArgumentHelp("Where the live position comes from: auto (gpsd on this machine when it answers, else the desktop's GeoClue, else none), gpsd, gpsd:HOST:PORT, geoclue, nmea:FILE[@SPEED] (a log replayed), or none.", valueName: "SOURCE"))
     var locationSource = LocationSourceOption.auto
 
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))

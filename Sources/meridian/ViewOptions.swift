@@ -25,6 +25,8 @@ struct WindowSize: ExpressibleByArgument, Equatable {
         width = w; height = h
     }
     var screenSize: ScreenSize { ScreenSize(width: Double(width), height: Double(height)) }
+    /// The default as --help shows it: as it is typed, not as Swift prints the struct.
+    var defaultValueDescription: String { "\(width)x\(height)" }
 }
 
 /// The options that say what to look at, shared by the window and `render`.

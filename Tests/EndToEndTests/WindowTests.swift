@@ -4,9 +4,9 @@ import Testing
 /// The real binary in a real X server, driven by xdotool like a person with a mouse.
 @Suite(.serialized)
 struct WindowTests {
-    /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left (no demo location
-    /// unless `extra` asks for overlays), once it has presented a frame. Its frame log is on
-    /// (MERIDIAN_FRAME_LOG) for `App.settles`.
+    /// Starts the app at 0,0 z3 in an 800×600 window at the screen's top-left (no position,
+    /// live or fixed, unless `extra` asks for overlays), once it has presented a frame. Its
+    /// frame log is on (MERIDIAN_FRAME_LOG) for `App.settles`.
     func start(_ x: Xvfb, state: URL, extra: [String] = ["--no-location"], env: [String: String] = [:]) throws -> (App, String) {
         let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path,
