@@ -52,6 +52,9 @@ public struct SpriteSheet: Sendable {
 /// Cuts icons out of sprite sheets; each sheet's picture is read once.
 public enum IconPainter: SpritePainter {
     private static let lock = Lock()
+    /// Real sheets are a few hundred pixels a side (MapLibre's at 2× about 1024); 8192 is a
+    /// 256 MiB picture at most, read once.
+    static let maxSheetSide = 8192
     nonisolated(unsafe) private static var pictures: [String: OpaquePointer] = [:]
 
     public static func paint(_ spec: IconSprite, pixelRatio k: Double) throws -> Bitmap {
@@ -78,17 +81,42 @@ public enum IconPainter: SpritePainter {
         defer { lock.unlock() }
         if let p = pictures[path] { return p }
         // The size is read from the header before anything is decoded: a small file may
-        // claim a picture of gigabytes.
-        let head = [UInt8](try FileIO.read(path, limit: 1 << 26).prefix(24))
-        guard head.count == 24, head.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw CairoError(description: "\(path): not a PNG picture") }
-        let w = head[16..<20].reduce(0) { $0 << 8 | Int($1) }, h = head[20..<24].reduce(0) { $0 << 8 | Int($1) }
-        guard w > 0, h > 0, w <= 8192, h <= 8192 else {
-            throw CairoError(description: "\(path): a sprite sheet of \(w)×\(h) pixels (at most 8192 a side)")
+        // claim a picture of gigabytes. Cairo decodes the very bytes checked, not the file
+        // read again (which could have changed in between).
+        let bytes = try FileIO.read(path, limit: 1 << 26)
+        let header: ImageHeader
+        do { header = try ImageHeader(bytes, maxSide: Self.maxSheetSide) } catch let e as TileSourceError {
+            throw CairoError(description: "\(path): sprite sheet: \(e.description)")
         }
-        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+        guard header.format == .png else { throw CairoError(description: "\(path): sprite sheet is \(header.format.rawValue), not PNG") }
+        guard let s = PNGStream(bytes).surface() else { throw CairoError(description: "\(path): not a PNG picture") }
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
             throw CairoError(description: "\(path): not a PNG picture")
         }
         pictures[path] = s
         return s
+    }
+}
+
+/// PNG bytes in memory handed to Cairo's PNG reader through its read callback.
+private final class PNGStream {
+    let bytes: [UInt8]
+    var at = 0
+    init(_ data: Data) { bytes = [UInt8](data) }
+
+    /// Cairo's surface for the bytes; an error surface when they are not a PNG.
+    func surface() -> OpaquePointer? {
+        withExtendedLifetime(self) {
+            cairo_image_surface_create_from_png_stream({ closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                let stream = Unmanaged<PNGStream>.fromOpaque(closure).takeUnretainedValue()
+                let n = Int(length)
+                guard n <= stream.bytes.count - stream.at else { return CAIRO_STATUS_READ_ERROR }
+                stream.bytes.withUnsafeBytes { _ = memcpy(data, $0.baseAddress! + stream.at, n) }
+                stream.at += n
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 }
