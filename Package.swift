@@ -66,11 +66,11 @@ let package = Package(
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapChrome", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
-        .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry"]),
+        .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
-        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapTiles", "CPixels"]),
+        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapTiles", "CPixels", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]

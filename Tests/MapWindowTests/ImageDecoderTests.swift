@@ -1,0 +1,53 @@
+import Foundation
+import MapTiles
+@testable import MapWindow
+import Testing
+import TestSupport
+
+/// SDL2_image behind the header check: real files decode at their size and colour; the bomb,
+/// other formats and broken bodies are errors with a reason, before or by the decoder.
+struct ImageDecoderTests {
+    @Test("Real files decode at their size", arguments: [
+        ("rgb-3x5.png", 3, 5), ("gradient-300x200.png", 300, 200), ("baseline-7x3.jpg", 7, 3), ("progressive-9x4.jpg", 9, 4),
+        ("lossy-5x6.webp", 5, 6), ("lossless-6x7.webp", 6, 7), ("alpha-4x3.webp", 4, 3),
+    ])
+    func realFilesDecode(name: String, width: Int, height: Int) throws {
+        let b = try ImageDecoder.decode(try ImageFixture.data(name))
+        #expect(b.width == width && b.height == height && b.pixels.count == width * height)
+    }
+
+    @Test func coloursSurviveTheDecode() throws {
+        // ARGB words, straight alpha: #336699 opaque; lossless purple #800080; red at half alpha.
+        #expect(try ImageDecoder.decode(try ImageFixture.data("rgb-3x5.png")).pixel(x: 2, y: 4) == 0xFF33_6699)
+        #expect(try ImageDecoder.decode(try ImageFixture.data("lossless-6x7.webp")).pixel(x: 0, y: 0) == 0xFF80_0080)
+        let alpha = try ImageDecoder.decode(try ImageFixture.data("alpha-4x3.webp")).pixel(x: 1, y: 1)
+        #expect(abs(Int(alpha >> 24) - 128) <= 2 && alpha >> 16 & 0xFF > 0xF0, "\(String(alpha, radix: 16))")
+    }
+
+    @Test func theBombIsRefusedBeforeItIsDecoded() throws {
+        let bomb = ImageFixture.blackPNG(width: 16000, height: 16000)
+        let error = #expect(throws: TileSourceError.self) { try ImageDecoder.decode(bomb) }
+        #expect(error?.description == "PNG picture is 16000×16000 pixels, more than 4096×4096")
+        // The same file within a larger bound is a real picture: the refusal was the size alone.
+        let small = ImageFixture.blackPNG(width: 300, height: 20)
+        #expect(try ImageDecoder.decode(small).pixel(x: 299, y: 19) == 0xFF00_0000)
+        #expect(throws: TileSourceError.self) { try ImageDecoder.decode(small, maxSide: 256) }
+    }
+
+    @Test func aFormatSDLImageKnowsButTilesDoNotIsRefused() throws {
+        // A 1×1 GIF: SDL2_image would decode it; no tile format is GIF.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        let error = #expect(throws: TileSourceError.self) { try ImageDecoder.decode(Data(gif)) }
+        #expect(error?.description.hasPrefix("not a PNG, JPEG or WebP picture") == true)
+    }
+
+    @Test("A body cut short is the decoder's error, not a crash", arguments: ["gradient-300x200.png", "baseline-7x3.jpg", "lossy-5x6.webp", "lossless-6x7.webp"])
+    func aBodyCutShortIsAnError(name: String) throws {
+        let data = try ImageFixture.data(name)
+        // A small picture cut short may lose part of its header (the header reader says so),
+        // a larger one part of its pixels (the decoder does).
+        let error = #expect(throws: (any Error).self) { try ImageDecoder.decode(data.prefix(data.count * 2 / 3)) }
+        let said = error.map { "\($0)" } ?? ""
+        #expect(said.hasPrefix("not a decodable") || said.contains("cut short"), "\(said)")
+    }
+}
