@@ -78,6 +78,7 @@ let package = Package(
 
 // Fuzz targets (libFuzzer), built only by scripts/fuzz.sh: MERIDIAN_FUZZ=1 swift build
 // --sanitize=fuzzer. Each feeds hostile bytes to one reader; Fuzz/Corpus holds their seeds.
+// This table is the one list of them (scripts/fuzz.sh asks for it: swift package describe).
 if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     // What the four readers of track files check once a file is read (Fuzz/Support).
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
@@ -86,7 +87,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
-                         ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"])] {
+                         ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

@@ -7,8 +7,11 @@ set -euo pipefail
 shopt -s nullglob
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
-targets=(fuzz-mvt fuzz-mbtiles fuzz-pmtiles fuzz-pins fuzz-gpx fuzz-geojson fuzz-csv fuzz-kml fuzz-viewstate fuzz-sources fuzz-position fuzz-trail fuzz-search fuzz-style)
 export MERIDIAN_FUZZ=1
+# The targets are those Package.swift declares (its table is the one list of them).
+mapfile -t targets < <(swift package describe --type json 2>/dev/null \
+  | python3 -c 'import json, sys; print("\n".join(sorted(p["name"] for p in json.load(sys.stdin)["products"] if p["name"].startswith("fuzz-"))))')
+((${#targets[@]})) || { echo "fuzz: Package.swift declares no fuzz target"; exit 1; }
 for t in "${targets[@]}"; do
   swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product "$t" 2>&1 | grep -E "error|warning: unre" || true
 done

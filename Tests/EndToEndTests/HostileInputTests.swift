@@ -70,4 +70,27 @@ struct HostileInputTests {
         #expect(r.stderr.contains("bad extent"), "\(r.stderr)")
         #expect(try PNG(out).width == 256)
     }
+
+    /// A decompression bomb: a 3 KB PNG tile whose header says 16000×16000 (a gigabyte of
+    /// pixels once decoded). It is refused by its header, named with its tile, and the map is
+    /// drawn with what else there is; the render's peak memory stays that of a small map (it
+    /// took 7.6 GB before pictures were measured first).
+    @Test func aDecompressionBombTileIsRefusedBeforeItIsDecoded() throws {
+        let dir = temporaryDirectory("bomb")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bomb = try Data(contentsOf: URL(fileURLWithPath: "Fuzz/Corpus/fuzz-image/bomb-16000.png"))
+        #expect(bomb.count < 4096)
+        let path = dir.appendingPathComponent("bomb.mbtiles").path
+        try MBTilesFixture.write(path, metadata: ["format": "png", "minzoom": "0", "maxzoom": "1", "name": "bomb"],
+                                 tiles: [(0, 0, 0, bomb), (1, 0, 0, bomb), (1, 1, 0, bomb), (1, 0, 1, bomb), (1, 1, 1, bomb)])
+        let out = dir.appendingPathComponent("out.png").path
+        let r = try run("/usr/bin/time", ["-f", "peak-rss-kib %M", meridianBinary, "render", "--tiles", path, "--zoom", "1",
+                                          "--size", "512x512", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("PNG picture is 16000×16000 pixels, more than 4096×4096"), "\(r.stderr)")
+        #expect(r.stderr.contains("1/0/0"), "the tile is named: \(r.stderr)")
+        #expect(try PNG(out).width == 512)
+        let peak = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak-rss-kib ") }.flatMap { Int($0.dropFirst("peak-rss-kib ".count)) }
+        #expect(peak.map { $0 < 400 * 1024 } == true, "peak RSS \(peak.map(String.init) ?? "?") KiB")
+    }
 }
