@@ -14,7 +14,7 @@ setup-test:
 # The Swift runtime linked statically and relocations packed, as in the .deb: less dynamic
 # linking at start. Identical functions folded into one (as Apple's linker does by default).
 build: setup
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all
 
 debug: setup
 	$(SWIFT) build
