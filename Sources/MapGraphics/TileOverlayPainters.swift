@@ -17,8 +17,7 @@ public enum TileOverlayPainters {
     nonisolated(unsafe) private static var painters: [ObjectIdentifier: Painter] = [
         ObjectIdentifier(LineOverlay.self): { overlay, tile, scale, canvas in
             guard let o = overlay as? LineOverlay else { return }
-            let painted = zip(o.lines, o.values).map { ($0.geometry, $0.style, $1) }
-            TrackPainter.paint(painted, areas: o.areas, ramp: o.ramp, tile: tile, pointScale: scale, into: canvas)
+            TrackPainter.paint(o.painted, areas: o.areas, ramp: o.ramp, tile: tile, pointScale: scale, into: canvas)
         },
     ]
     private static let lock = Lock()

@@ -38,8 +38,14 @@ public struct TileChange: Sendable, Equatable {
     public init(from: Int, region: MapRect, reach: Double) { self.from = from; self.region = region; self.reach = reach }
 
     /// Whether `tile`'s picture shows any of the change.
-    public func touches(_ tile: TileID) -> Bool {
-        let box = tile.mapRect
+    public func touches(_ tile: TileID) -> Bool { tile.isReached(from: region, reach: reach) }
+}
+
+extension TileID {
+    /// Whether what lies in `region` and is drawn up to `reach` points beyond it (a line's
+    /// half width and casing) shows in this tile's picture.
+    func isReached(from region: MapRect, reach: Double) -> Bool {
+        let box = mapRect
         return region.intersects(box.outset(by: reach * box.size.width / 256))
     }
 }
@@ -51,22 +57,21 @@ public struct LineOverlay: TileOverlay {
     public let areas: [AreaShape]
     /// Lines are coloured by their values on this ramp, when set.
     public let ramp: TrackColorRamp?
-    /// The values the ramp colours, line by line (worked out once here, not for every tile).
-    public let values: [[Float]]
+    /// What the painter draws of each line, with the values the ramp colours (worked out
+    /// once here, not for every tile).
+    public let painted: [(geometry: TrackGeometry, style: TrackStyle, values: [Float])]
 
     public init(lines: [TrackLine], areas: [AreaShape] = [], ramp: TrackColorRamp? = nil) {
         self.lines = lines
         self.areas = areas
         self.ramp = ramp
-        values = lines.map { line in ramp.map { line.values(for: $0.mode) } ?? [] }
+        painted = lines.map { line in (line.geometry, line.style, ramp.map { line.values(for: $0.mode) } ?? []) }
     }
 
     /// Whether anything reaches into `tile` (the widest line's reach allowed for).
     public func touches(_ tile: TileID) -> Bool {
-        let box = tile.mapRect
-        let unitsPerPoint = box.size.width / 256
-        func near(_ bounds: MapRect, _ reach: Double) -> Bool { bounds.intersects(box.outset(by: reach * unitsPerPoint)) }
-        return lines.contains { near($0.geometry.bounds, $0.style.reach) } || areas.contains { near($0.geometry.bounds, $0.stroke.reach) }
+        lines.contains { tile.isReached(from: $0.geometry.bounds, reach: $0.style.reach) }
+            || areas.contains { tile.isReached(from: $0.geometry.bounds, reach: $0.stroke.reach) }
     }
 }
 
