@@ -8,6 +8,7 @@
 #include <ftw.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <signal.h>
 #include <unistd.h>
 
 void meridian_set_thread_name(const char *name) {
@@ -40,3 +41,26 @@ int meridian_remove_tree(const char *path) {
 void meridian_trim_memory(void) {
     malloc_trim(0);
 }
+
+static volatile sig_atomic_t interrupted_by = 0;
+
+static void on_interrupt(int sig) {
+    if (interrupted_by) { signal(sig, SIG_DFL); raise(sig); return; }
+    interrupted_by = sig;
+}
+
+void meridian_watch_interrupts(void) {
+    struct sigaction action = {0};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    // A parent may have started us with them blocked (Foundation's Process does).
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+int meridian_interrupted(void) { return interrupted_by; }

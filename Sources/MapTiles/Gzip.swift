@@ -45,4 +45,28 @@ public enum Gzip {
         default: throw TileSourceError("gzip data is corrupt (zlib error \(status))")
         }
     }
+
+    /// `bytes` as a gzip stream (what PMTiles directories and MBTiles vector tiles hold).
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> Data {
+        var stream = z_stream()
+        // 15 + 16: the largest window, with a gzip header and trailer.
+        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            preconditionFailure("zlib cannot start deflate")
+        }
+        defer { deflateEnd(&stream) }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
+        var input = bytes
+        let produced: Int = input.withUnsafeMutableBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o in
+                stream.next_in = i.baseAddress
+                stream.avail_in = UInt32(i.count)
+                stream.next_out = o.baseAddress
+                stream.avail_out = UInt32(o.count)
+                // The output is sized by deflateBound: one call finishes the stream.
+                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { preconditionFailure("deflate did not finish within its bound") }
+                return o.count - Int(stream.avail_out)
+            }
+        }
+        return Data(out[0..<produced])
+    }
 }

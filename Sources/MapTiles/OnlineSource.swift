@@ -91,6 +91,19 @@ public struct OnlineSource: Hashable, Sendable {
 
     public static let builtIn = [openStreetMap, openTopoMap, openFreeMap]
 
+    /// Why areas of this map cannot be saved (bulk downloading), nil when they can.
+    public var bulkRefusal: String? {
+        guard !allowsBulk else { return nil }
+        switch name {
+        case "osm":
+            return "OpenStreetMap's tile usage policy forbids bulk downloading (operations.osmfoundation.org/policies/tiles): choose another map to save"
+        case "opentopomap":
+            return "OpenTopoMap's servers are run by volunteers and do not allow bulk downloading: choose another map to save"
+        default:
+            return "\(title)'s server is not known to allow bulk downloading (its sources.json entry would say \"bulkDownload\": true)"
+        }
+    }
+
     /// Whether `name` may name a source: 1–40 of a–z, 0–9, '-', '_' and '.', not starting with
     /// a dot (it becomes a folder under the cache; nothing in it may climb out).
     public static func isValidName(_ name: String) -> Bool {
@@ -119,6 +132,8 @@ extension OnlineSource {
         var type: String?
         /// For vector sources: a style (path or URL) for the app.
         var style: String?
+        /// The server's terms allow bulk downloads (saving areas for offline use).
+        var bulkDownload: Bool?
     }
 
     /// Reads a sources.json: `{"sources": [{"name": "…", "url": "https://…/{z}/{x}/{y}.png",
@@ -222,7 +237,7 @@ extension OnlineSource {
         let size = e.tileSize ?? 256
         guard [256, 512].contains(size) else { throw CatalogError(description: "tileSize \(size): 256 or 512") }
         return OnlineSource(name: e.name, title: title(e), template: template, attribution: TileURLTemplate.shown(e.attribution ?? ""),
-                            attributionURL: e.attributionURL, zoomRange: range, tileSize: size,
+                            attributionURL: e.attributionURL, zoomRange: range, tileSize: size, allowsBulk: e.bulkDownload ?? false,
                             kind: e.type == "vector" ? .vector : .raster, style: e.style)
     }
 }

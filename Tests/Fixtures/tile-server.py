@@ -79,6 +79,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, street(int(z), int(x), int(y), size),
                              [("Content-Type", "image/png"), ("Cache-Control", "max-age=86400")])
         if p.startswith("/tile/"):
+            if "slow" in self.path:
+                time.sleep(0.01)  # ?slow: an extract long enough to interrupt
             z, x, y = p[len("/tile/"):].removesuffix(".png").split("/")
             etag = '"t%s-%s-%s"' % (z, x, y)
             if self.headers.get("If-None-Match") == etag:
@@ -95,6 +97,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             # outside it) and an ETag from its size and time; /file-whole/ ignores Range (200
             # with the whole body), as some servers do.
             whole = p.startswith("/file-whole/")
+            if "slow" in self.path:
+                time.sleep(2)  # ?slow: an extract long enough to interrupt
             path = p[len("/file-whole"):] if whole else p[len("/file"):]
             try:
                 with open(path, "rb") as f:

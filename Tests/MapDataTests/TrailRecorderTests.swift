@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 import MapCore
 import MapGeometry

@@ -41,4 +41,12 @@ void meridian_release_mapped(const void *address, size_t from, size_t to);
 /// Unmaps and unguards a mapping made by meridian_map_file.
 void meridian_unmap_file(void *address, size_t length);
 
+/// Catches SIGINT and SIGTERM from now on: instead of ending the process, they set a flag
+/// that meridian_interrupted() reads (a long job stops at its next step, keeping its work).
+/// A second signal ends the process as the default would.
+void meridian_watch_interrupts(void);
+
+/// The signal caught since meridian_watch_interrupts, or 0.
+int meridian_interrupted(void);
+
 #endif

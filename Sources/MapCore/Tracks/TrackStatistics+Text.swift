@@ -65,7 +65,7 @@ extension TrackStatistics {
     }
 
     /// A whole number with thousands separated by commas: "1,230".
-    static func grouped(_ v: Double) -> String {
+    public static func grouped(_ v: Double) -> String {
         guard v.isFinite else { return "–" }
         let n = Int(saturating: v.rounded())
         let digits = String(abs(n))

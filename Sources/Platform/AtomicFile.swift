@@ -1,11 +1,11 @@
 import FoundationEssentials
 import Glibc
-import Platform
 
 public struct FileWriteError: Error, CustomStringConvertible {
     public let path: String
     public let reason: String
     public var description: String { "\(path): \(reason)" }
+    public init(path: String, reason: String) { self.path = path; self.reason = reason }
 }
 
 /// Writes a file so that readers see the old version or the new one, never a torn mix:
@@ -27,12 +27,19 @@ public enum AtomicFile {
             unlink(tmp.path)
             throw FileWriteError(path: url.path, reason: reason)
         }
-        guard rename(tmp.path, url.path) == 0 else {
+        try publish(tmp.path, as: url.path)
+    }
+
+    /// Renames the finished, synced file `temporary` to `path` (same directory) and syncs the
+    /// directory, so the new name survives a power cut; `temporary` is removed on failure.
+    public static func publish(_ temporary: String, as path: String) throws {
+        guard rename(temporary, path) == 0 else {
             let r = String(cString: strerror(errno))
-            unlink(tmp.path)
-            throw FileWriteError(path: url.path, reason: "rename: " + r)
+            unlink(temporary)
+            throw FileWriteError(path: path, reason: "rename: " + r)
         }
-        let dfd = open(dir.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 }

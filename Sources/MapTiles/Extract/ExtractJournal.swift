@@ -1,0 +1,152 @@
+import CZlib
+import FoundationEssentials
+import Glibc
+import Platform
+
+/// What an extract has fetched so far, kept so that an interrupted extract (Ctrl+C, kill -9, a
+/// power cut, a full disk) goes on where it stopped. It lives in a folder beside the output,
+/// `OUT.part/`: `plan.json` (what is being cut), `tiles` (tile bytes, appended as they come)
+/// and `journal` (one 32-byte record per tile). Tile bytes are made durable before the
+/// records that point at them are written, so a record on disk always has its bytes; a
+/// record torn by a crash fails its checksum and is dropped with everything after it.
+public final class ExtractJournal: @unchecked Sendable {
+    /// One tile's fate: its bytes in `tiles` at `offset`, or absent from the source.
+    public struct Record: Sendable, Equatable {
+        public var tileID: UInt64
+        public var offset: UInt64
+        public var length: UInt32
+        /// CRC-32 of the tile's bytes (0 when absent).
+        public var crc: UInt32
+        public var absent: Bool
+        public init(tileID: UInt64, offset: UInt64, length: UInt32, crc: UInt32, absent: Bool) {
+            self.tileID = tileID; self.offset = offset; self.length = length; self.crc = crc; self.absent = absent
+        }
+    }
+
+    public static let recordSize = 32
+    /// Written and synced at least this often while tiles come in.
+    static let commitBytes = 1 << 20
+    static let commitSeconds = 1.0
+
+    public let folder: String
+    private let dataFD: Int32, journalFD: Int32
+    private var dataEnd: UInt64
+    private var pendingData = [UInt8]()
+    private var pendingRecords = [UInt8]()
+    private var lastCommit = MonotonicClock.now
+    /// Every tile recorded (as it will be on disk after the next commit).
+    public private(set) var records: [Record]
+
+    /// Opens `folder` (made if missing): reads what an earlier run left, drops a torn tail,
+    /// and truncates both files to what is whole.
+    public init(folder: String) throws {
+        self.folder = folder
+        if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
+        dataFD = open(folder + "/tiles", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard dataFD >= 0 else { throw ExtractError.failed("\(folder)/tiles: \(FileIO.reason())") }
+        journalFD = open(folder + "/journal", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard journalFD >= 0 else { close(dataFD); throw ExtractError.failed("\(folder)/journal: \(FileIO.reason())") }
+        var st = stat()
+        fstat(dataFD, &st)
+        let dataSize = UInt64(max(0, st.st_size))
+        let journal = try FileIO.read(folder + "/journal", limit: 1 << 34)
+        let (records, whole) = Self.parse(journal, dataSize: dataSize)
+        self.records = records
+        dataEnd = records.reduce(0) { max($0, $1.offset + UInt64($1.length)) }
+        // What lies past the whole records was never durable: cut it, so appends go on from there.
+        if ftruncate(journalFD, off_t(whole)) != 0 || ftruncate(dataFD, off_t(dataEnd)) != 0 {
+            throw ExtractError.failed("\(folder): cannot trim an interrupted journal: \(FileIO.reason())")
+        }
+        lseek(journalFD, off_t(whole), SEEK_SET)
+        lseek(dataFD, off_t(dataEnd), SEEK_SET)
+    }
+
+    deinit { close(dataFD); close(journalFD) }
+
+    /// The whole records at the start of `journal`: each must pass its checksum and point
+    /// inside the `dataSize` bytes of tiles. Returns them and how many bytes they take; what
+    /// follows the first bad one is not trusted.
+    public static func parse(_ journal: Data, dataSize: UInt64) -> (records: [Record], bytes: Int) {
+        var out = [Record]()
+        let bytes = [UInt8](journal)
+        out.reserveCapacity(bytes.count / recordSize)
+        var at = 0
+        while at + recordSize <= bytes.count {
+            let r = bytes[at..<at + recordSize]
+            func u(_ i: Int, _ n: Int) -> UInt64 { (0..<n).reduce(UInt64(0)) { $0 | UInt64(r[r.startIndex + i + $1]) << (8 * UInt64($1)) } }
+            let sum = r.withUnsafeBufferPointer { crc32(0, $0.baseAddress, 28) }
+            guard UInt64(sum) == u(28, 4) else { break }
+            let flags = u(24, 4)
+            let record = Record(tileID: u(0, 8), offset: u(8, 8), length: UInt32(u(16, 4)), crc: UInt32(u(20, 4)), absent: flags & 1 == 1)
+            guard flags <= 1, record.offset <= dataSize, UInt64(record.length) <= dataSize - record.offset,
+                  !record.absent || record.length == 0 else { break }
+            out.append(record)
+            at += recordSize
+        }
+        return (out, at)
+    }
+
+    /// The 32 bytes of `r` on disk: id, offset, length, CRC of the tile, flags, CRC of the record.
+    public static func encode(_ r: Record) -> [UInt8] {
+        var b = [UInt8]()
+        b.reserveCapacity(recordSize)
+        func put(_ v: UInt64, _ n: Int) { for i in 0..<n { b.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
+        put(r.tileID, 8); put(r.offset, 8); put(UInt64(r.length), 4); put(UInt64(r.crc), 4); put(r.absent ? 1 : 0, 4)
+        put(UInt64(b.withUnsafeBufferPointer { crc32(0, $0.baseAddress, 28) }), 4)
+        return b
+    }
+
+    /// Records tile `id`: its bytes, or nil when the source has none. Commits when enough has
+    /// gathered. Not thread-safe: one collector calls it.
+    public func add(_ id: UInt64, _ data: Data?) throws {
+        var record = Record(tileID: id, offset: dataEnd, length: 0, crc: 0, absent: data == nil)
+        if let data {
+            record.length = UInt32(data.count)
+            record.crc = UInt32(data.withUnsafeBytes { crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, uInt($0.count)) })
+            pendingData.append(contentsOf: data)
+            dataEnd += UInt64(data.count)
+        }
+        pendingRecords += Self.encode(record)
+        records.append(record)
+        if pendingData.count >= Self.commitBytes || MonotonicClock.now - lastCommit >= Self.commitSeconds { try commit() }
+    }
+
+    /// Makes what was added durable: the tiles' bytes first, then the records pointing at them.
+    public func commit() throws {
+        lastCommit = MonotonicClock.now
+        guard !pendingRecords.isEmpty else { return }
+        try write(dataFD, pendingData, what: "tiles")
+        guard fdatasync(dataFD) == 0 else { throw Self.failure(errno, folder + "/tiles") }
+        try write(journalFD, pendingRecords, what: "journal")
+        guard fdatasync(journalFD) == 0 else { throw Self.failure(errno, folder + "/journal") }
+        pendingData.removeAll(keepingCapacity: true)
+        pendingRecords.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8], what: String) throws {
+        let ok = bytes.withUnsafeBytes { FileIO.writeAll(fd, $0) }
+        guard ok else {
+            let code = errno
+            // Nothing half-written may stay: the next run must find whole records only.
+            let keep = fd == dataFD ? dataEnd - UInt64(pendingData.count) : nil
+            if let keep { _ = ftruncate(fd, off_t(keep)); lseek(fd, off_t(keep), SEEK_SET) }
+            throw Self.failure(code, folder + "/" + what)
+        }
+    }
+
+    static func failure(_ code: Int32, _ path: String) -> ExtractError {
+        code == ENOSPC || code == EFBIG || code == EDQUOT
+            ? .diskFull("\(path): \(FileIO.reason(code))")
+            : .failed("\(path): \(FileIO.reason(code))")
+    }
+
+    /// Reads a recorded tile's bytes back, checked against its CRC.
+    public func data(of r: Record) throws -> Data {
+        var d = Data(count: Int(r.length))
+        let n = d.withUnsafeMutableBytes { pread(dataFD, $0.baseAddress, Int(r.length), off_t(r.offset)) }
+        guard n == Int(r.length) else { throw ExtractError.failed("\(folder)/tiles: short read at \(r.offset)") }
+        let crc = UInt32(d.withUnsafeBytes { crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, uInt($0.count)) })
+        guard crc == r.crc else { throw ExtractError.failed("\(folder)/tiles: tile \(r.tileID) at \(r.offset) is damaged (CRC)") }
+        return d
+    }
+}

@@ -1,0 +1,72 @@
+import FoundationEssentials
+import Platform
+
+/// Why an extract stopped.
+public enum ExtractError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Stopped on request; what was fetched is kept for the next run.
+    case cancelled
+    /// The disk (or the file size limit) is full; what was fetched is kept for the next run.
+    case diskFull(String)
+    /// The source may not be bulk-downloaded, or the input is wrong.
+    case refused(String)
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .cancelled: return "stopped; run the same command again to go on where it stopped"
+        case let .diskFull(s): return "the disk is full (\(s)); free some space and run the same command again to go on where it stopped"
+        case let .refused(s), let .failed(s): return s
+        }
+    }
+}
+
+/// What an extract cuts, written first into its `.part` folder: a later run goes on only when
+/// it is asked for the same thing, else it says so rather than mixing two extracts.
+public struct ExtractPlan: Codable, Equatable, Sendable {
+    public var version = 1
+    public var source: String
+    public var bbox: [Double]
+    public var minzoom: Int
+    public var maxzoom: Int
+    public var title: String?
+
+    public init(source: String, area: TileArea, title: String?) {
+        self.source = source
+        bbox = [area.west, area.south, area.east, area.north]
+        minzoom = area.zooms.lowerBound
+        maxzoom = area.zooms.upperBound
+        self.title = title
+    }
+
+    /// The area it names, checked as a command line's would be.
+    public var area: TileArea {
+        get throws {
+            guard bbox.count == 4, minzoom <= maxzoom else { throw ExtractError.failed("the plan's box or zooms are malformed") }
+            return try TileArea(west: bbox[0], south: bbox[1], east: bbox[2], north: bbox[3], zooms: minzoom...maxzoom)
+        }
+    }
+
+    /// Reads a plan file (small; anything else is an error naming the file).
+    public static func read(_ path: String) throws -> ExtractPlan {
+        try decode(try FileIO.read(path, limit: 1 << 16), path: path)
+    }
+
+    /// A plan from the bytes of the file at `path`.
+    public static func decode(_ data: Data, path: String) throws -> ExtractPlan {
+        do {
+            let plan = try JSONDecoder().decode(ExtractPlan.self, from: data)
+            guard plan.version == 1 else { throw ExtractError.failed("\(path): plan version \(plan.version) is not this program's") }
+            _ = try plan.area
+            return plan
+        } catch let e as ExtractError {
+            throw e
+        } catch {
+            throw ExtractError.failed("\(path): not an extract plan (\(error))")
+        }
+    }
+
+    public func write(_ path: String) throws {
+        let data = try JSONEncoder().encode(self)
+        do { try AtomicFile.write(data, to: URL(fileURLWithPath: path)) } catch { throw ExtractError.failed("\(error)") }
+    }
+}

@@ -1,0 +1,78 @@
+import FoundationEssentials
+import Glibc
+import MapGeometry
+import Platform
+
+/// An area saved for offline use (`meridian extract`, or "Save this area offline…"): a
+/// PMTiles archive under `$XDG_DATA_HOME/meridian/areas/`, whose metadata's `"meridian"`
+/// entry says which map it was cut from, where and at which zooms. Each is an offline map of
+/// its own, and lies beneath the map it came from (`AreaBackedSource`).
+public struct SavedArea: Sendable, Equatable {
+    public let path: String
+    /// What the map list calls it: the metadata's title, else the file's name.
+    public let title: String
+    /// The map it was cut from, by the name `--tiles` and the switcher use.
+    public let source: String
+    /// The box in degrees; west > east across the antimeridian.
+    public let west: Double, south: Double, east: Double, north: Double
+    /// The zooms of the tiles it holds (the archive's own numbering).
+    public let zooms: ClosedRange<Int>
+    /// Its size on disk.
+    public let bytes: UInt64
+
+    /// `$XDG_DATA_HOME/meridian/areas` (`~/.local/share/meridian/areas`).
+    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? FileIO.homeDirectory) + "/.local/share"
+        return base + "/meridian/areas"
+    }
+
+    /// The areas in `folder`, by title; files that are not saved areas are left out.
+    public static func list(in folder: String = folder()) -> [SavedArea] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".pmtiles") && !$0.hasPrefix(".") }.sorted()
+            .compactMap { try? SavedArea(path: folder + "/" + $0) }
+            .sorted { $0.title.lowercased() < $1.title.lowercased() }
+    }
+
+    /// Reads the archive's header and metadata; an archive without a `"meridian"` entry is
+    /// not a saved area.
+    public init(path: String) throws {
+        let archive = try PMTilesArchive(reader: try FileRangeReader(path: path), name: path)
+        let json = try archive.metadata()
+        guard case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: json),
+              case let .object(entry)? = top["meridian"] else {
+            throw TileSourceError("\(path): not a saved area (its metadata has no \"meridian\" entry)")
+        }
+        guard case let .string(source)? = entry["source"], case let .array(box)? = entry["bbox"], box.count == 4 else {
+            throw TileSourceError("\(path): the \"meridian\" entry lacks its source or bbox")
+        }
+        let v = box.compactMap { if case let .number(n) = $0, n.isFinite { return n } else { return nil } }
+        guard v.count == 4, v[1] < v[3], abs(v[0]) <= 180, abs(v[2]) <= 180, abs(v[1]) <= 90, abs(v[3]) <= 90 else {
+            throw TileSourceError("\(path): the saved area's bbox is not W,S,E,N in degrees")
+        }
+        self.path = path
+        self.source = source
+        (west, south, east, north) = (v[0], v[1], v[2], v[3])
+        let h = archive.header
+        zooms = min(h.minZoom, TileID.maxZoom)...min(max(h.minZoom, h.maxZoom), TileID.maxZoom)
+        var st = stat()
+        bytes = stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
+        if case let .string(t)? = entry["title"], !t.isEmpty {
+            title = String(t.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(60).map(Character.init))
+        } else {
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            title = file.hasSuffix(".pmtiles") ? String(file.dropLast(8)) : file
+        }
+    }
+
+    /// Where it has tiles, in world units: two rectangles across the antimeridian.
+    public var rects: [MapRect] {
+        func rect(_ w: Double, _ e: Double) -> MapRect {
+            let nw = WebMercator.project(Coordinate(latitude: min(north, 85.05), longitude: w))
+            let se = WebMercator.project(Coordinate(latitude: max(south, -85.05), longitude: e))
+            return MapRect(x: nw.x, y: nw.y, width: se.x - nw.x, height: se.y - nw.y)
+        }
+        return west <= east ? [rect(west, east)] : [rect(west, 180), rect(-180, east)]
+    }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import CSystem
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapTiles
+import Platform
+
+/// `meridian extract`: saves an area of a map into a `.pmtiles` or `.mbtiles` file, to use
+/// offline. Interrupted, it goes on where it stopped when run again.
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save an area of a map for offline use, as a .pmtiles or .mbtiles file.",
+        discussion: """
+        SOURCE is a .pmtiles address (read with range requests), a local .pmtiles or .mbtiles
+        file, "basemap", or a map of sources.json whose entry says "bulkDownload": true. The
+        tile servers of OpenStreetMap and OpenTopoMap forbid bulk downloads and are refused.
+        Interrupted (Ctrl+C, a crash, a full disk), the same command goes on where it stopped;
+        the file appears only when it is complete. Saved into ~/.local/share/meridian/areas,
+        an area is listed in the window's map switcher and drawn beneath its map when offline.
+        Exit status: 0 done, 64 wrong input or a refused source, 74 disk full, 130 interrupted.
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("The map to cut from.", valueName: "SOURCE"))
+    var from: String
+
+    @Option(name: .long, help: ArgumentHelp("The area: west,south,east,north in degrees (west > east crosses the antimeridian).", valueName: "W,S,E,N"))
+    var bbox: String
+
+    @Option(name: .long, help: "The shallowest zoom saved.")
+    var minzoom = 0
+
+    @Option(name: .long, help: "The deepest zoom saved.")
+    var maxzoom: Int
+
+    @Option(name: .long, help: ArgumentHelp("The file to write.", valueName: "FILE.pmtiles|FILE.mbtiles"))
+    var out: String
+
+    @Option(name: .long, help: "What the map switcher calls the area.")
+    var title: String?
+
+    @Flag(name: .long, help: "Begin afresh, dropping what an interrupted run of another area left.")
+    var restart = false
+
+    /// Exit statuses (sysexits.h).
+    static let usage: Int32 = 64, diskFull: Int32 = 74, interrupted: Int32 = 130
+
+    func run() throws {
+        // A file size limit must be an error the journal handles, not a killing signal.
+        signal(SIGXFSZ, SIG_IGN)
+        let extractor: TileExtractor
+        do {
+            guard (0...TileArea.maxZoom).contains(minzoom), (0...TileArea.maxZoom).contains(maxzoom), minzoom <= maxzoom else {
+                throw TileArea.Invalid("--minzoom \(minzoom) --maxzoom \(maxzoom): zooms within 0…\(TileArea.maxZoom), the lower first")
+            }
+            let area = try TileArea(bbox: bbox, zooms: minzoom...maxzoom)
+            extractor = try TileExtractor(source: try ExtractSources.open(from), area: area, output: out, title: title, restart: restart)
+        } catch let e as ExtractError {
+            warn("extract: \(e)")
+            throw ExitCode(e == .cancelled ? Self.interrupted : Self.exitCode(e))
+        } catch {
+            warn("extract: \(error)")
+            throw ExitCode(Self.usage)
+        }
+        let (tiles, bytes) = extractor.estimate
+        print("Extracting \(TrackStatistics.grouped(Double(tiles))) tiles (about \(Self.size(bytes))) of \(from), zooms \(extractor.area.zooms.lowerBound)–\(extractor.area.zooms.upperBound), into \(out)")
+        if extractor.resumedTiles > 0 { print("Going on from an interrupted run: \(TrackStatistics.grouped(Double(extractor.resumedTiles))) tiles fetched already") }
+        let bar = ProgressLine(tty: isatty(STDOUT_FILENO) == 1)
+        meridian_watch_interrupts()
+        let job = Joinable(name: "extract") { () -> Result<ExtractProgress, Error> in
+            Result { try extractor.run { bar.show($0) } }
+        }
+        let watcher = Joinable(name: "interrupts") { () -> Bool in
+            while !bar.finished {
+                if meridian_interrupted() != 0 { extractor.cancel(); return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        let outcome = job.join()
+        bar.finish()
+        _ = watcher.join()
+        switch outcome {
+        case let .success(p):
+            let elapsed = max(0.001, bar.elapsed)
+            print("Wrote \(out): \(Self.size(UInt64(max(0, FileIO.fileSize(out))))), \(TrackStatistics.grouped(Double(p.tilesDone))) tiles, in \(String(cFormat: "%.1f", elapsed)) s (\(TrackStatistics.grouped(Double(p.tilesThisRun) / elapsed)) tiles/s, \(p.requests) requests)")
+        case let .failure(e as ExtractError):
+            warn("extract: \(e)")
+            throw ExitCode(e == .cancelled ? Self.interrupted : Self.exitCode(e))
+        case let .failure(e):
+            warn("extract: \(e)")
+            throw ExitCode(1)
+        }
+    }
+
+    static func exitCode(_ e: ExtractError) -> Int32 {
+        switch e {
+        case .cancelled: return interrupted
+        case .diskFull: return diskFull
+        case .refused: return usage
+        case .failed: return 1
+        }
+    }
+
+    static func size(_ bytes: UInt64) -> String {
+        bytes >= 1 << 30 ? String(cFormat: "%.1f GB", Double(bytes) / 1e9)
+            : bytes >= 1 << 20 ? String(cFormat: "%.1f MB", Double(bytes) / 1e6) : String(cFormat: "%.0f kB", Double(bytes) / 1e3)
+    }
+}
+
+/// The extract's progress on stdout: a bar redrawn in place on a terminal, a plain line every
+/// few seconds otherwise (a log, a pipe).
+private final class ProgressLine: @unchecked Sendable {
+    private let tty: Bool
+    private let lock = Lock()
+    private let start = MonotonicClock.now
+    private var last = -Double.infinity
+    private var shown = false
+    private var done = false
+
+    init(tty: Bool) { self.tty = tty }
+
+    var elapsed: Double { MonotonicClock.now - start }
+    var finished: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return done
+    }
+
+    func show(_ p: ExtractProgress) {
+        let now = MonotonicClock.now
+        lock.lock(); defer { lock.unlock() }
+        let complete = p.tilesDone >= p.tilesTotal
+        guard now - last >= (tty ? 0.1 : 5) || complete else { return }
+        last = now
+        let fraction = p.tilesTotal > 0 ? Double(p.tilesDone) / Double(p.tilesTotal) : 1
+        var text = "\(TrackStatistics.grouped(Double(p.tilesDone)))/\(TrackStatistics.grouped(Double(p.tilesTotal))) tiles · \(Extract.size(p.bytesDone)) · \(TrackStatistics.grouped(p.tilesPerSecond)) tiles/s"
+        if let left = p.secondsLeft, left.isFinite, !complete { text += " · \(Int(left.rounded()) / 60):" + String(cFormat: "%02d", Int(left.rounded()) % 60) + " left" }
+        if tty {
+            let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            print("\r\u{1B}[K\(bar) \(String(cFormat: "%3.0f", fraction * 100))% \(text)", terminator: "")
+        } else {
+            print(text)
+        }
+        fflush(stdout)
+        shown = true
+    }
+
+    func finish() {
+        lock.lock(); defer { lock.unlock() }
+        if tty && shown { print("") }
+        done = true
+    }
+}
