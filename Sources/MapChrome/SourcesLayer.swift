@@ -5,19 +5,35 @@ import MapGeometry
 /// The layer switcher, top left: a button naming the map shown (with how its tiles are
 /// coming: loading, or the server out of reach), which opens the list of maps to choose from
 /// (key L; 1–9 choose). And, once, on the offline basemap past z8, a hint that street maps
-/// are one key away.
+/// are one key away. Saved areas are listed with their size and a ✕ to delete them (a second
+/// click confirms); the last row saves the area in view (as key A does).
 public struct SourcesLayer: MapLayer {
     /// A map the user can choose: the name the host knows it by, and what the list says.
     public struct Choice: Hashable, Sendable {
         public var name: String
         public var title: String
-        public init(name: String, title: String) { self.name = name; self.title = title }
+        /// Said after the title, fainter ("12.3 MB").
+        public var detail: String?
+        /// A saved area: it can be deleted from the list.
+        public var deletable: Bool
+        public init(name: String, title: String, detail: String? = nil, deletable: Bool = false) {
+            self.name = name; self.title = title; self.detail = detail; self.deletable = deletable
+        }
     }
 
     /// The buttons' identities (`DrawList.buttons`).
     enum Button: Hashable, Sendable {
-        case toggle, hint
+        case toggle, hint, saveArea
         case choose(String)
+        case delete(String)
+    }
+
+    /// What the switcher asks of the app (`SessionEffect.layer`).
+    public enum Request: Hashable, Sendable {
+        /// Open "Save this area offline…".
+        case saveArea
+        /// Delete the saved area of this name (confirmed).
+        case deleteArea(String)
     }
 
     public var choices: [Choice] = []
@@ -27,6 +43,10 @@ public struct SourcesLayer: MapLayer {
     /// The hint's text, shown on the offline basemap past z8 until the list is opened or the
     /// hint clicked (the host offers it once: nil once it was seen).
     public var hint: String?
+    /// Saved areas lie under the map shown: offline, they still show (the status says so).
+    public var savedAreasUnder = false
+    /// The saved area whose ✕ was clicked once: a second click deletes it.
+    var confirmingDelete: String?
     /// The name of the offline basemap, where the hint is shown.
     public static let basemap = "basemap"
     static let hintZoom = 8.0
@@ -51,13 +71,17 @@ public struct SourcesLayer: MapLayer {
         switch context.facts.tiles {
         case .ready: return nil
         case .loading: return .text("loading…", .chrome)
-        case .unreachable: return .text("offline", .chrome)
+        case .unreachable: return .text(savedAreasUnder ? "offline · saved areas shown" : "offline", .chrome)
         }
     }
 
     private var rowKeys: [SpriteKey] {
-        choices.enumerated().map { i, c in .text((i < 9 ? "\(i + 1)  " : "    ") + c.title, .chrome) }
+        choices.enumerated().map { i, c in .text((i < 9 ? "\(i + 1)  " : "    ") + c.title + (c.detail.map { "  ·  " + $0 } ?? ""), .chrome) }
     }
+
+    static let saveRowKey = SpriteKey.text("    Save this area offline…   A", .chrome)
+    static let deleteKey = SpriteKey.text("✕", .chrome)
+    static let confirmKey = SpriteKey.text("Delete?", .chrome)
 
     private static let check = SpriteKey.text("✓", .chrome)
 
@@ -67,7 +91,7 @@ public struct SourcesLayer: MapLayer {
     }
 
     private func keys(_ context: LayerContext) -> [SpriteKey] {
-        [buttonKey] + (statusKey(context).map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check] : [])
+        [buttonKey] + (statusKey(context).map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check, Self.saveRowKey, Self.deleteKey, Self.confirmKey] : [])
             + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
     }
 
@@ -77,9 +101,9 @@ public struct SourcesLayer: MapLayer {
         let s = statusKey(context).flatMap { context.sprites.size(of: $0) }
         let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
         guard showsList else { return (button, nil) }
-        let widths = rowKeys.compactMap { context.sprites.size(of: $0)?.width }
-        let width = max(button.width, (widths.max() ?? 0) + 44)
-        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: Double(choices.count) * Self.rowHeight + 8))
+        let widths = (rowKeys + [Self.saveRowKey]).compactMap { context.sprites.size(of: $0)?.width }
+        let width = max(button.width, (widths.max() ?? 0) + 44 + (choices.contains { $0.deletable } ? 70 : 0))
+        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: Double(choices.count + 1) * Self.rowHeight + 13))
     }
 
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -122,7 +146,24 @@ public struct SourcesLayer: MapLayer {
                 list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
                                              opacity: 1))
                 list.button(Button.choose(choice.name), frame: row)
+                if choice.deletable {
+                    // The ✕ at the row's end (left of the ✓), "Delete?" once clicked.
+                    let k = confirmingDelete == choice.name ? Self.confirmKey : Self.deleteKey, s = size(k)
+                    let w = s.width + 16, x = row.maxX - 34 - w
+                    let r = ScreenRect(x: x, y: row.y + 2, width: w, height: row.height - 4)
+                    if k == Self.confirmKey { list.commands.append(.fillRect(r, Self.warning.withAlpha(0.15))) }
+                    list.commands.append(.sprite(k, destination: ScreenRect(x: r.x + 8, y: r.y + (r.height - s.height) / 2, width: s.width, height: s.height),
+                                                 opacity: k == Self.confirmKey ? 1 : 0.6))
+                    list.button(Button.delete(choice.name), frame: r)
+                }
             }
+            // The last row: save the area in view.
+            let y = panel.y + 4 + Double(choices.count) * Self.rowHeight
+            list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
+            let row = ScreenRect(x: panel.x, y: y + 5, width: panel.width, height: Self.rowHeight), s = size(Self.saveRowKey)
+            list.commands.append(.sprite(Self.saveRowKey, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
+                                         opacity: 1))
+            list.button(Button.saveArea, frame: row)
         } else if let hint = showsHint(context) {
             let key = SpriteKey.text(hint, .notice), s = size(key)
             let r = ScreenRect(x: button.x, y: button.maxY + 8, width: s.width + 20, height: s.height + 12)
@@ -140,9 +181,16 @@ public struct SourcesLayer: MapLayer {
 
     public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
         switch button.as(Button.self) {
-        case .toggle?: showsList.toggle(); hint = nil
+        case .toggle?: showsList.toggle(); hint = nil; confirmingDelete = nil
         case .hint?: hint = nil; showsList = true
         case let .choose(name)?: return choose(name)
+        case .saveArea?:
+            showsList = false
+            return [.changed, .effect(.layer(LayerRequest(Request.saveArea)))]
+        case let .delete(name)?:
+            guard confirmingDelete == name else { confirmingDelete = name; return [.changed] }
+            confirmingDelete = nil
+            return [.changed, .effect(.layer(LayerRequest(Request.deleteArea(name))))]
         case nil: return nil
         }
         return [.changed]
@@ -151,7 +199,7 @@ public struct SourcesLayer: MapLayer {
     /// L opens or closes the list, a digit chooses from it, Esc closes it.
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
-        case .sources: showsList.toggle(); hint = nil
+        case .sources: showsList.toggle(); hint = nil; confirmingDelete = nil
         case .digit:
             // As a click on the list's row would.
             guard case let .letter(c) = key, let n = c.wholeNumberValue, let choice = choice(number: n) else { return nil }

@@ -107,9 +107,23 @@ enum MapSources {
     }
 
     /// The map `name` names, with the basemap under it when it is online or a street map;
-    /// street maps drawn in `style`.
+    /// street maps drawn in `style`. An online map has the areas saved from it beneath it
+    /// (`AreaBackedSource`): offline, they still show.
     static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice()) throws -> Tiles {
-        try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
+        let made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
+        guard made.source.isRemote else { return made }
+        let backed = AreaBackedSource(primary: made.source, areas: savedAreas(under: name))
+        return Tiles(source: backed, under: made.under, background: made.background, painter: made.painter)
+    }
+
+    /// The saved areas cut from the map `name`, as they lie beneath it.
+    static func savedAreas(under name: String) -> [AreaBackedSource.Area] {
+        SavedArea.list().filter { $0.source == name }.compactMap { area in
+            guard let file = try? PMTilesSource(path: area.path) else { return nil }
+            // A street map's tiles are drawn a zoom deeper than their own numbering (512 points).
+            let shift = file.isVector && file.vectorTileSize == 512 ? 1 : 0
+            return AreaBackedSource.Area(source: file, rects: area.rects, minZoom: area.zooms.lowerBound + shift)
+        }
     }
 
     /// Whether `source` holds vector tiles a MapLibre style draws (any but the basemap's).
@@ -153,6 +167,8 @@ enum MapSources {
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         list += ((try? userSources.get()) ?? []).filter { s in !list.contains { $0.name == s.name } }
             .map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
+        // Saved areas, each an offline map of its own, by their path.
+        list += SavedArea.list().map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
             let title = current == "debug" ? "Debug grid" : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
             list.append(SourcesLayer.Choice(name: current, title: title))

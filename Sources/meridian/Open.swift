@@ -180,6 +180,20 @@ struct Open: ParsableCommand {
         opener.attach(host)
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
         var placesAsked = false
+        let areas = AreaSaver(host: host, current: shownName)
+        areas.refresh()
+        /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
+        func choose(_ name: String) {
+            do {
+                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
+                host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
+                host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
+                areas.shown(name, source: made.source)
+                end.tiles = name
+            } catch {
+                host.showNotice("Cannot show \(name): \(error)")
+            }
+        }
         host.onEffect = { [unowned host] effect in
             switch effect {
             case let .pin(event): if event.changesPins { saver?.save(host.session.pins) }
@@ -191,15 +205,8 @@ struct Open: ParsableCommand {
             case .saveTrail:
                 if let live { live.save() } else { host.showNotice("There is no trail to save: no live position is shown") }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
-            case let .chooseTiles(name):
-                do {
-                    let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
-                    host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
-                    host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
-                    end.tiles = name
-                } catch {
-                    host.showNotice("Cannot show \(name): \(error)")
-                }
+            case let .chooseTiles(name): choose(name)
+            case let .layer(request): areaRequest(request, saver: areas, choose: choose)
             case let .openLink(url):
                 // showNotice may be called from any thread.
                 let notices = UncheckedSendable(host)
@@ -227,6 +234,20 @@ struct Open: ParsableCommand {
         end.open = host.session.scene.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
         end.camera = host.camera
         return end
+    }
+
+    /// What the area panel and the switcher ask: save, cancel, open the panel, delete.
+    private func areaRequest(_ request: LayerRequest, saver: AreaSaver, choose: (String) -> Void) {
+        switch request.as(SaveAreaLayer.Request.self) {
+        case let .save(area)?: saver.save(area)
+        case .cancel?: saver.cancel()
+        case nil: break
+        }
+        switch request.as(SourcesLayer.Request.self) {
+        case .saveArea?: saver.open()
+        case let .deleteArea(path)?: saver.delete(path, choose: choose)
+        case nil: break
+        }
     }
 
     /// Ctrl+S while measuring: the measured line kept as a GPX track, and opened.

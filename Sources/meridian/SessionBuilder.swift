@@ -14,7 +14,10 @@ func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, ov
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
-    if let tilesName { scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName)) }
+    if let tilesName {
+        scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName))
+        scene.layers.append(SaveAreaLayer())
+    }
     // The zoom buttons first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())
     scene.layers.append(SearchLayer())

@@ -24,7 +24,7 @@ struct SourcesLayerTests {
         var s = session(current: "basemap")
         #expect(buttons(&s) == [.toggle])
         #expect(s.click(SourcesLayer.Button.toggle).contains(.redraw))
-        #expect(buttons(&s) == [.toggle, .choose("basemap"), .choose("osm"), .choose("topo")])
+        #expect(buttons(&s) == [.toggle, .choose("basemap"), .choose("osm"), .choose("topo"), .saveArea])
         #expect(s.click(SourcesLayer.Button.choose("osm")).contains(.chooseTiles("osm")))
         // Choosing closes the list; choosing the map shown changes nothing else.
         #expect(buttons(&s) == [.toggle])
@@ -54,6 +54,36 @@ struct SourcesLayerTests {
         #expect(sprites(&s).contains(.text("loading…", .chrome)))
         s.session.tileStatus = .unreachable("Couldn't resolve host name")
         #expect(sprites(&s).contains(.text("offline", .chrome)))
+    }
+
+    @Test func savedAreasAreListedWithTheirSizeAndDeletedOnASecondClick() {
+        var layer = SourcesLayer(choices: choices + [SourcesLayer.Choice(name: "/areas/bled.pmtiles", title: "Bled", detail: "12.3 MB", deletable: true)],
+                                 current: "osm")
+        layer.showsList = true
+        var s = SessionDriver(layers: [layer])
+        let shown = s.frame().spriteCommands.map(\.0)
+        #expect(shown.contains(.text("4  Bled  ·  12.3 MB", .chrome)))
+        #expect(buttons(&s).contains(.delete("/areas/bled.pmtiles")))
+        func deletes(_ effects: [SessionEffect]) -> [SourcesLayer.Request] {
+            effects.compactMap { effect -> SourcesLayer.Request? in
+                if case let .layer(r) = effect { return r.as(SourcesLayer.Request.self) }
+                return nil
+            }
+        }
+        // The first click asks "Delete?"; the second deletes.
+        #expect(deletes(s.click(SourcesLayer.Button.delete("/areas/bled.pmtiles"))).isEmpty)
+        #expect(s.frame().spriteCommands.map(\.0).contains(.text("Delete?", .chrome)))
+        #expect(deletes(s.click(SourcesLayer.Button.delete("/areas/bled.pmtiles"))) == [.deleteArea("/areas/bled.pmtiles")])
+        // The list's last row opens "Save this area offline…", as A does.
+        #expect(deletes(s.click(SourcesLayer.Button.saveArea)) == [.saveArea])
+        #expect(buttons(&s) == [.toggle])
+    }
+
+    @Test func offlineWithSavedAreasUnderTheMapTheStatusSaysTheyAreShown() {
+        var s = session(current: "osm")
+        s.session.tileStatus = .unreachable("Couldn't connect to server")
+        s.session.update(SourcesLayer.self, at: 1) { $0.savedAreasUnder = true; return [.changed] }
+        #expect(s.frame().spriteCommands.map(\.0).contains(.text("offline · saved areas shown", .chrome)))
     }
 
     @Test func theHintShowsOnTheBasemapPastZoom8UntilTheListIsOpened() {

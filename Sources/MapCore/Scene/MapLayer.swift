@@ -86,6 +86,8 @@ public struct InputContext {
     public let facts: SessionFacts
     /// A pin is carried, being renamed or selected: Esc is the pins' first.
     public let pinsBusy: Bool
+    /// The button the keyboard's focus is on (Enter presses it), if any.
+    public var focused: ButtonID? = nil
 }
 
 /// What the session knows that layers draw: one place, read by every layer, so no layer keeps

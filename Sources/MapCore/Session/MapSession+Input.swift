@@ -45,7 +45,7 @@ extension MapSession {
     private func inputContext(at t: Double) -> InputContext {
         let pins = controller.pins
         return InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
-                            pinsBusy: pins.drag.isActive || pins.renameText != nil || pins.selected != nil)
+                            pinsBusy: pins.drag.isActive || pins.renameText != nil || pins.selected != nil, focused: focused)
     }
 
     /// The layers' indices, the one drawn on top first (by its highest level, then its place).

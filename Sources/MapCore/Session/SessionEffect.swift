@@ -32,4 +32,15 @@ public enum SessionEffect: Hashable, Sendable {
     case notice(String)
     /// A pin was lifted, moved, dropped, added, deleted, renamed or selected.
     case pin(PinEvent)
+    /// A request of a layer the core does not know (the app's chrome: save an area offline),
+    /// for the embedder that added the layer to carry out.
+    case layer(LayerRequest)
+}
+
+/// A layer's own request, typed by the layer (as `ButtonID`s are): the embedder finds its own
+/// with `as(T.self)`.
+public struct LayerRequest: Hashable, @unchecked Sendable {
+    private let value: AnyHashable
+    public init<T: Hashable & Sendable>(_ value: T) { self.value = AnyHashable(value) }
+    public func `as`<T>(_ type: T.Type) -> T? { value.base as? T }
 }

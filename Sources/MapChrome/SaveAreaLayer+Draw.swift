@@ -1,0 +1,117 @@
+import FoundationEssentials
+import MapCore
+import MapGeometry
+import Platform
+
+/// How "Save this area offline…" looks: the area outlined on the map (the rest dimmed while
+/// choosing), and a dark panel at the bottom with the choice or the progress.
+extension SaveAreaLayer {
+    static let ink = Color(hex: 0x1F5FD6)
+    static let buttonFill = Color(hex: 0xFFFFFF, alpha: 0.16)
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        guard isChoosing || progress != nil else { return }
+        if level == .overlay { composeOutline(into: &list, context: context) } else { composePanel(into: &list, context: context) }
+    }
+
+    private func composeOutline(into list: inout DrawList, context: LayerContext) {
+        let v = context.viewRect
+        let r: ScreenRect
+        if isChoosing {
+            r = outline(context.camera)
+            // The rest of the view dimmed: what is bright is what will be saved.
+            let dim = Color(hex: 0x000000, alpha: 0.22)
+            list.commands.append(.fillRect(ScreenRect(x: 0, y: 0, width: v.width, height: r.y), dim))
+            list.commands.append(.fillRect(ScreenRect(x: 0, y: r.maxY, width: v.width, height: v.height - r.maxY), dim))
+            list.commands.append(.fillRect(ScreenRect(x: 0, y: r.y, width: r.x, height: r.height), dim))
+            list.commands.append(.fillRect(ScreenRect(x: r.maxX, y: r.y, width: v.width - r.maxX, height: r.height), dim))
+        } else if let area = progress?.area {
+            r = Self.screenRect(of: area, context.camera)
+        } else { return }
+        for edge in [ScreenRect(x: r.x - 2, y: r.y - 2, width: r.width + 4, height: 2), ScreenRect(x: r.x - 2, y: r.maxY, width: r.width + 4, height: 2),
+                     ScreenRect(x: r.x - 2, y: r.y, width: 2, height: r.height), ScreenRect(x: r.maxX, y: r.y, width: 2, height: r.height)] {
+            list.commands.append(.fillRect(edge, Self.ink))
+        }
+    }
+
+    /// Where `area` is on screen (east of west even across the antimeridian).
+    static func screenRect(of area: Area, _ camera: Camera) -> ScreenRect {
+        let nw = camera.screenPointUnwrapped(for: WebMercator.project(Coordinate(latitude: area.north, longitude: area.west)))
+        var se = camera.screenPointUnwrapped(for: WebMercator.project(Coordinate(latitude: area.south, longitude: area.east)))
+        if se.x <= nw.x { se.x += WebMercator.worldSize * camera.scale }
+        return ScreenRect(x: nw.x, y: nw.y, width: se.x - nw.x, height: se.y - nw.y)
+    }
+
+    /// The panel's lines and buttons: what it says now.
+    private func texts(_ context: LayerContext) -> (title: String, detail: String, warn: Bool, buttons: [(Button, String)]) {
+        if let p = progress {
+            var detail = "\(TrackStatistics.grouped(Double(p.done))) of \(TrackStatistics.grouped(Double(p.total))) tiles · \(Self.bytes(p.bytes))"
+            if let left = p.secondsLeft { detail += " · " + Self.duration(left) }
+            return ("Saving \(p.title) offline", detail, false, [(.stop, "Cancel")])
+        }
+        guard let offer else { return ("Save this area offline", "Finding out what this map allows…", false, [(.close, "Close")]) }
+        if let refusal = offer.refusal { return ("Save this area offline: \(offer.title)", refusal, true, [(.close, "Close")]) }
+        let area = area(context.camera, outline: outline(context.camera), offer: offer)
+        let tiles = Self.tileCount(area)
+        let zooms = "Zooms \(area.zooms.lowerBound) to \(area.zooms.upperBound)"
+        if tiles > Self.maxTiles {
+            return ("Save this area offline: \(offer.title)", "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, too many: zoom in or go shallower",
+                    true, [(.shallower, "−"), (.deeper, "+"), (.close, "Cancel")])
+        }
+        let detail = "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, about \(Self.bytes(UInt64(Double(tiles) * offer.bytesPerTile)))"
+        return ("Save this area offline: \(offer.title)", detail, false, [(.shallower, "−"), (.deeper, "+"), (.save, "Save"), (.close, "Cancel")])
+    }
+
+    private func composePanel(into list: inout DrawList, context: LayerContext) {
+        let t = texts(context)
+        let title = SpriteKey.text(t.title, .notice), detail = SpriteKey.text(t.detail, .notice)
+        let labels = t.buttons.map { SpriteKey.text($0.1, .notice) }
+        let keys = [title, detail] + labels
+        let missing = keys.filter { context.sprites.size(of: $0) == nil }
+        guard missing.isEmpty else { for k in missing { list.want(k) }; return }
+        func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
+        let f = panelFrame(context)
+        list.commands.append(.fillRect(f, Color(hex: 0x1C1C1E, alpha: 0.94)))
+        let pad = 14.0
+        list.place(title, rect: ScreenRect(x: f.x + pad, y: f.y + 10, width: size(title).width, height: size(title).height), opacity: 1, sprites: context.sprites)
+        let d = size(detail)
+        list.place(detail, rect: ScreenRect(x: f.x + pad, y: f.y + 34, width: d.width, height: d.height), opacity: t.warn ? 0.75 : 0.9, sprites: context.sprites)
+        // Buttons along the bottom, right-aligned; − and + are small.
+        let widths = labels.map { max(size($0).width + 24, 34) }
+        var x = f.maxX - pad - widths.reduce(0, +) - 8 * Double(widths.count - 1)
+        let left = x, y = f.maxY - 10 - 26
+        for ((id, _), (key, w)) in zip(t.buttons, zip(labels, widths)) {
+            let s = size(key), r = ScreenRect(x: x, y: y, width: w, height: 26)
+            list.commands.append(.fillRect(r, id == .save ? Self.ink : Self.buttonFill))
+            list.place(key, rect: ScreenRect(x: r.x + (w - s.width) / 2, y: r.y + (26 - s.height) / 2, width: s.width, height: s.height),
+                       opacity: 1, sprites: context.sprites)
+            list.button(id, frame: r, focusStop: true)
+            x += w + 8
+        }
+        if let p = progress {
+            // The bar, under the numbers.
+            let bar = ScreenRect(x: f.x + pad, y: f.maxY - 10 - 16, width: max(10, left - f.x - pad - 16), height: 6)
+            list.commands.append(.fillRect(bar, Color(hex: 0xFFFFFF, alpha: 0.18)))
+            let share = p.total > 0 ? min(1, Double(p.done) / Double(p.total)) : 0
+            list.commands.append(.fillRect(ScreenRect(x: bar.x, y: bar.y, width: bar.width * share, height: bar.height), Color(hex: 0x4C8DFF)))
+        }
+    }
+
+    /// "850 KB", "12.3 MB", "1.2 GB".
+    public static func bytes(_ n: UInt64) -> String {
+        let v = Double(n)
+        if v < 1_000_000 { return "\(max(1, Int((v / 1000).rounded()))) KB" }
+        if v < 100_000_000 { return String(cFormat: "%.1f MB", v / 1_000_000) }
+        if v < 1_000_000_000 { return "\(Int((v / 1_000_000).rounded())) MB" }
+        return String(cFormat: "%.1f GB", v / 1_000_000_000)
+    }
+
+    /// "about 2 min left", "a few seconds left".
+    static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "" }
+        if seconds < 10 { return "a few seconds left" }
+        if seconds < 90 { return "about \(Int((seconds / 10).rounded()) * 10) s left" }
+        if seconds < 5400 { return "about \(Int((seconds / 60).rounded())) min left" }
+        return String(cFormat: "about %.1f h left", seconds / 3600)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+@testable import MapChrome
+@testable import MapCore
+import MapGeometry
+import Testing
+
+/// "Save this area offline…": key A opens it over what is in view, the panel says what the
+/// area will take, Save asks the app to save it, and the progress the app reports is shown
+/// with a Cancel. Driven as the window drives it, with no window.
+struct SaveAreaLayerTests {
+    typealias Layer = SaveAreaLayer
+    let offer = SaveAreaLayer.Offer(title: "Test streets", zooms: 0...16, bytesPerTile: 20_000)
+
+    func session(offer: SaveAreaLayer.Offer?, zoom: Double = 12) -> SessionDriver {
+        var layer = SaveAreaLayer()
+        layer.offer = offer
+        return SessionDriver(layers: [layer], zoom: zoom, center: Coordinate(latitude: 46.37, longitude: 13.74))
+    }
+
+    func texts(_ s: inout SessionDriver) -> [String] {
+        s.frame().spriteCommands.compactMap { command -> String? in
+            if case let .text(t, _)? = command.0.spec(as: LabelSprite.self) { return t }
+            return nil
+        }
+    }
+
+    func requests(_ effects: [SessionEffect]) -> [SaveAreaLayer.Request] {
+        effects.compactMap { effect -> SaveAreaLayer.Request? in
+            if case let .layer(r) = effect { return r.as(SaveAreaLayer.Request.self) }
+            return nil
+        }
+    }
+
+    @Test(arguments: [
+        // The whole world at zooms 0–2: 1 + 4 + 16.
+        (SaveAreaLayer.Area(west: -180, south: -85.05, east: 180, north: 85.05, zooms: 0...2), UInt64(21)),
+        // A box inside one z0–z3 tile: one tile a zoom.
+        (SaveAreaLayer.Area(west: 10, south: 30, east: 11, north: 31, zooms: 0...3), UInt64(4)),
+        // Across the antimeridian at z3: columns 7 and 0 (one each side), rows 4 (south of the equator).
+        (SaveAreaLayer.Area(west: 170, south: -20, east: -170, north: -10, zooms: 3...3), UInt64(2)),
+        // The same box at z0 is the one world tile, not two.
+        (SaveAreaLayer.Area(west: 170, south: -20, east: -170, north: -10, zooms: 0...0), UInt64(1)),
+    ])
+    func tileCountsAreKnown(area: SaveAreaLayer.Area, tiles: UInt64) {
+        #expect(SaveAreaLayer.tileCount(area) == tiles)
+    }
+
+    @Test func aOpensThePanelOverTheViewAndSaveAsksTheAppForTheOutlinedArea() throws {
+        var s = session(offer: offer)
+        #expect(s.buttons(of: Layer.Button.self).isEmpty)
+        #expect(s.key(.letter("a")).contains(.redraw))
+        #expect(s.buttons(of: Layer.Button.self) == [.shallower, .deeper, .save, .close])
+        let shown = texts(&s)
+        #expect(shown.contains("Save this area offline: Test streets"))
+        // At z12 the deepest zoom offered is three past the view.
+        #expect(shown.contains { $0.hasPrefix("Zooms 0 to 15 · ") && $0.hasSuffix(" MB") })
+        let saved = requests(s.click(Layer.Button.save))
+        guard case let .save(area)? = saved.first else { Issue.record("no save request: \(saved)"); return }
+        // The outlined area: around the centre, inside the view, the zooms chosen.
+        let view = s.session.scene.camera
+        let nw = view.coordinate(for: ScreenPoint(x: 0, y: 0)), se = view.coordinate(for: ScreenPoint(x: 800, y: 600))
+        #expect(area.west > nw.longitude && area.east < se.longitude && area.north < nw.latitude && area.south > se.latitude)
+        #expect(area.west < 13.74 && area.east > 13.74 && area.south < 46.37 && area.north > 46.37)
+        #expect(area.zooms == 0...15)
+        // Saving: the progress panel with its Cancel, the area outlined where it is.
+        #expect(s.buttons(of: Layer.Button.self) == [.stop])
+        #expect(texts(&s).contains("Saving Test streets offline"))
+    }
+
+    @Test func theDeepestZoomIsChosenWithinWhatTheMapOffers() {
+        var s = session(offer: offer)
+        _ = s.key(.letter("a"))
+        for _ in 0..<5 { _ = s.click(Layer.Button.deeper) }
+        #expect(texts(&s).contains { $0.hasPrefix("Zooms 0 to 16 · ") })
+        for _ in 0..<20 { _ = s.click(Layer.Button.shallower) }
+        #expect(texts(&s).contains { $0.hasPrefix("Zooms 0 to 0 · 1 tiles") })
+    }
+
+    @Test func aMapThatCannotBeSavedSaysWhyAndOffersNoSave() {
+        var s = session(offer: SaveAreaLayer.Offer(title: "OpenStreetMap", zooms: 0...19, bytesPerTile: 20_000,
+                                                   refusal: "OpenStreetMap's tile policy forbids bulk downloading"))
+        _ = s.key(.letter("a"))
+        #expect(s.buttons(of: Layer.Button.self) == [.close])
+        #expect(texts(&s).contains("OpenStreetMap's tile policy forbids bulk downloading"))
+        #expect(requests(s.key(.enter)).isEmpty)
+        _ = s.key(.escape)
+        #expect(s.buttons(of: Layer.Button.self).isEmpty)
+    }
+
+    @Test func tooManyTilesAreNotOfferedForSaving() {
+        var s = session(offer: offer, zoom: 3)
+        _ = s.key(.letter("a"))
+        for _ in 0..<20 { _ = s.click(Layer.Button.deeper) }
+        #expect(!s.buttons(of: Layer.Button.self).contains(.save))
+        #expect(texts(&s).contains { $0.contains("too many") })
+    }
+
+    @Test func progressIsReportedAndCancelAsksTheAppToStop() {
+        var s = session(offer: offer)
+        _ = s.key(.letter("a"))
+        _ = s.key(.enter)
+        s.session.update(SaveAreaLayer.self, at: 10) { $0.report(done: 1234, total: 5000, bytes: 12_300_000, secondsLeft: 125); return [.changed] }
+        #expect(texts(&s).contains("1,234 of 5,000 tiles · 12.3 MB · about 2 min left"))
+        // A again while saving says so rather than opening a second panel.
+        let again = s.key(.letter("a"))
+        #expect(again.contains { effect in
+            if case .notice = effect { return true }
+            return false
+        })
+        #expect(requests(s.click(Layer.Button.stop)) == [.cancel])
+        s.session.update(SaveAreaLayer.self, at: 11) { $0.finish(); return [.changed] }
+        #expect(s.buttons(of: Layer.Button.self).isEmpty)
+    }
+
+    @Test(arguments: [(UInt64(850), "1 KB"), (UInt64(850_000), "850 KB"), (UInt64(12_345_678), "12.3 MB"),
+                      (UInt64(345_000_000), "345 MB"), (UInt64(1_240_000_000), "1.2 GB")])
+    func sizesReadAsPeopleSayThem(bytes: UInt64, text: String) {
+        #expect(SaveAreaLayer.bytes(bytes) == text)
+    }
+}
