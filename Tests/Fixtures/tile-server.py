@@ -86,6 +86,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.headers.get("If-None-Match") == etag:
                 return self.send(304, headers=[("ETag", etag), ("Cache-Control", "max-age=600")])
             return self.send(200, png(int(x), int(y)), [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600"), ("ETag", etag)])
+        if p.startswith("/noise/"):
+            # /noise/{z}/{x}/{y}.png: 2–12 KB that start like a PNG and then differ for every
+            # tile (never stored once for many, as real street tiles are not): for measuring
+            # extracts of realistic size.
+            z, x, y = (int(v) for v in p[len("/noise/"):].removesuffix(".png").split("/"))
+            seed = (z * 1_000_003 + x * 7919 + y) & 0xFFFFFFFF
+            n = 2048 + seed % 10240
+            body = b"\x89PNG\r\n\x1a\n" + (struct.pack("<III", z, x, y) * (n // 12 + 1))[:n]
+            return self.send(200, body, [("Content-Type", "image/png")])
         if p.startswith("/meridian-only/"):
             # Tiles only for a client that says it is Meridian (as tile servers require).
             if not (self.headers.get("User-Agent") or "").startswith("Meridian/"):
@@ -101,27 +110,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 time.sleep(2)  # ?slow: an extract long enough to interrupt
             path = p[len("/file-whole"):] if whole else p[len("/file"):]
             try:
-                with open(path, "rb") as f:
-                    data = f.read()
                 st = os.stat(path)
+                f = open(path, "rb")
             except OSError:
                 return self.send(404, b"no such file")
-            etag = '"%x-%x"' % (st.st_size, int(st.st_mtime_ns))
-            rng = self.headers.get("Range")
-            if whole or not rng:
-                return self.send(200, data, [("ETag", etag), ("Accept-Ranges", "none" if whole else "bytes")])
-            try:
-                unit, spec = rng.split("=", 1)
-                first, last = spec.split("-", 1)
-                first, last = int(first), (int(last) if last else len(data) - 1)
-                assert unit.strip() == "bytes" and 0 <= first <= last
-            except (ValueError, AssertionError):
-                return self.send(416, b"bad range", [("Content-Range", "bytes */%d" % len(data))])
-            if first >= len(data):
-                return self.send(416, b"range outside", [("Content-Range", "bytes */%d" % len(data))])
-            last = min(last, len(data) - 1)
-            return self.send(206, data[first:last + 1], [("ETag", etag), ("Accept-Ranges", "bytes"),
-                                                         ("Content-Range", "bytes %d-%d/%d" % (first, last, len(data)))])
+            with f:
+                size = st.st_size
+                etag = '"%x-%x"' % (size, int(st.st_mtime_ns))
+                rng = self.headers.get("Range")
+                if whole or not rng:
+                    return self.send(200, f.read(), [("ETag", etag), ("Accept-Ranges", "none" if whole else "bytes")])
+                try:
+                    unit, spec = rng.split("=", 1)
+                    first, last = spec.split("-", 1)
+                    first, last = int(first), (int(last) if last else size - 1)
+                    assert unit.strip() == "bytes" and 0 <= first <= last
+                except (ValueError, AssertionError):
+                    return self.send(416, b"bad range", [("Content-Range", "bytes */%d" % size)])
+                if first >= size:
+                    return self.send(416, b"range outside", [("Content-Range", "bytes */%d" % size)])
+                last = min(last, size - 1)
+                # Only the range is read: archives for the benchmarks are hundreds of MB.
+                f.seek(first)
+                return self.send(206, f.read(last + 1 - first), [("ETag", etag), ("Accept-Ranges", "bytes"),
+                                                                 ("Content-Range", "bytes %d-%d/%d" % (first, last, size))])
         if p.startswith("/mbtiles/") or p.startswith("/tilejson/"):
             # /mbtiles/ABSOLUTE/PATH.mbtiles/{z}/{x}/{y}.pbf: a tile of that file, always sent
             # gzip-encoded (as many vector tile servers do); /tilejson/ABSOLUTE/PATH.mbtiles: a
