@@ -3,13 +3,31 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapTiles
+import Platform
 
 public struct CairoError: Error, CustomStringConvertible {
     public var description: String
 }
 
+/// A Cairo recording surface: a picture kept as drawing operations, replayed as vectors (and
+/// text as text) onto a PDF or SVG page.
+public final class CairoRecording: @unchecked Sendable {
+    public let surface: OpaquePointer
+    init(_ surface: OpaquePointer) { self.surface = surface }
+    deinit { cairo_surface_destroy(surface) }
+}
+
 /// An ARGB32 Cairo image surface with its drawing context. Owns both; frees them in deinit.
+/// On a thread drawing for a page (`CairoCanvas.forPage`), it is a recording surface instead,
+/// and `bitmap()` hands back the recording: every painter draws for paper without knowing.
 public final class CairoCanvas {
+    private static let pageMode = ThreadFlag()
+
+    /// Runs `body` with every canvas made on this thread a recording (vectors, real text).
+    public static func forPage<T>(_ body: () throws -> T) rethrows -> T { try pageMode.with(body) }
+
+    public var isRecording: Bool { cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_RECORDING }
+
     public let width: Int
     public let height: Int
     public let surface: OpaquePointer
@@ -19,7 +37,9 @@ public final class CairoCanvas {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw CairoError(description: "canvas size \(width)×\(height) out of range")
         }
-        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        var extents = cairo_rectangle_t(x: 0, y: 0, width: Double(width), height: Double(height))
+        let s = Self.pageMode.isSet ? cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
+            : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             let msg = String(cString: cairo_status_to_string(cairo_surface_status(s)))
             cairo_surface_destroy(s)
@@ -59,6 +79,7 @@ public final class CairoCanvas {
     /// The pixels as a premultiplied bitmap (Cairo's stride may pad rows; copied out packed).
     public func bitmap() -> Bitmap {
         cairo_surface_flush(surface)
+        if isRecording { return Bitmap(width: width, height: height, recording: CairoRecording(cairo_surface_reference(surface))) }
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
         var pixels = [UInt32](repeating: 0, count: width * height)

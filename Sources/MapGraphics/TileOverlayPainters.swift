@@ -41,8 +41,14 @@ public enum TileOverlayPainters {
         let (w, h) = (bitmap.width, bitmap.height)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: w, height: h) else { return }
-            for overlay in touching { painter(for: overlay)?(overlay, tile, Double(w) / 256, canvas) }
+            paint(touching, onto: canvas, tile: tile, pointScale: Double(w) / 256)
             cairo_surface_flush(canvas.surface)
         }
+    }
+
+    /// Paints `overlays` that touch `tile` onto `canvas`, a picture of the tile `pointScale`
+    /// device units per point across (a page's recording, or a tile's pixels).
+    public static func paint(_ overlays: [any TileOverlay], onto canvas: CairoCanvas, tile: TileID, pointScale: Double) {
+        for overlay in overlays where overlay.touches(tile) { painter(for: overlay)?(overlay, tile, pointScale, canvas) }
     }
 }

@@ -19,6 +19,20 @@ public struct Bitmap: Sendable {
     /// Cairo premultiplies colour by alpha; SDL's blending wants straight alpha.
     public var premultiplied: Bool
     public private(set) var order: ChannelOrder
+    /// The same picture as drawing operations (a Cairo recording), when it was drawn for a
+    /// page (PDF, SVG) rather than a screen; then `pixels` is empty.
+    public var recording: (AnyObject & Sendable)?
+    public var isRecording: Bool { recording != nil }
+
+    /// A picture held as drawing operations only, `width`×`height` points.
+    public init(width: Int, height: Int, recording: AnyObject & Sendable) {
+        self.width = width
+        self.height = height
+        pixels = []
+        premultiplied = true
+        order = .argb
+        self.recording = recording
+    }
 
     public init(width: Int, height: Int, pixels: [UInt32], premultiplied: Bool, order: ChannelOrder = .argb) {
         precondition(pixels.count == width * height, "bitmap size mismatch")

@@ -10,13 +10,35 @@ import MapWindow
 
 /// Draws the view offscreen into a PNG, exactly as the window would show it.
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render the map to a PNG without a display.")
+    static let configuration = CommandConfiguration(
+        abstract: "Render the map to a PDF, SVG or PNG without a display.",
+        discussion: """
+        The format is --out's extension. PDF and SVG keep vectors and real text (raster tiles are
+        embedded at their own resolution). --paper lays the map out on a sheet with margins, an
+        optional --title, a frame, the stated scale and a north arrow; --map-scale 1:N sets the
+        zoom so that the printed scale is exact at the centre's latitude.
+        """)
 
     @OptionGroup var view: ViewOptions
     @OptionGroup var overlays: OverlayOptions
 
-    @Option(name: .long, help: ArgumentHelp("Image size in points.", valueName: "WxH"))
-    var size: WindowSize
+    @Option(name: .long, help: ArgumentHelp("Image size in points (PDF, SVG) or pixels at --scale 1 (PNG).", valueName: "WxH"))
+    var size: WindowSize?
+
+    @Option(name: .long, help: ArgumentHelp("A sheet: a5, a4, a3, letter or legal, with ,landscape to turn it.", valueName: "PAPER"))
+    var paper: String?
+
+    @Option(name: .long, help: ArgumentHelp("The printed scale, exact at the centre's latitude (sets the zoom).", valueName: "1:N"))
+    var mapScale: String?
+
+    @Option(name: .long, help: "Dots per inch of a PNG laid out on --paper.")
+    var dpi = 150.0
+
+    @Option(name: .long, help: "A title above the map (with --paper).")
+    var title: String?
+
+    @Flag(name: .long, help: "A latitude/longitude graticule, labelled in the margin (with --paper).")
+    var grid = false
 
     @Option(name: .long, help: "Device pixels per point (2 for HiDPI).")
     var scale = 1.0
@@ -27,7 +49,7 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Seconds to wait for tiles before giving up.")
     var timeout = 20.0
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the PNG.", valueName: "FILE.png"))
+    @Option(name: .long, help: ArgumentHelp("Where to write the map.", valueName: "FILE.pdf|FILE.svg|FILE.png"))
     var out: String
 
     @Flag(name: .long, help: "Leave place labels out.")
@@ -67,15 +89,43 @@ struct Render: ParsableCommand {
         guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard (size == nil) != (paper == nil) else { throw ValidationError("give --size or --paper (one of them)") }
+        guard PagePrinter.Format(path: out) != nil else { throw ValidationError("--out \(out): name a .pdf, .svg or .png file") }
+        guard dpi.isFinite, dpi >= 36, dpi <= 1200 else { throw ValidationError("--dpi must be between 36 and 1200") }
+        if let paper { _ = try PrintLayout(paper: paper) }
+        if let mapScale, Self.scaleDenominator(mapScale) == nil {
+            throw ValidationError("--map-scale \(mapScale.prefix(40)): 1:N with N from 100 to 100000000, e.g. 1:25000")
+        }
+        if grid, paper == nil { throw ValidationError("--grid labels the margin of a sheet: give --paper") }
+        if mapScale != nil, view.zoom != nil { throw ValidationError("--map-scale sets the zoom: leave --zoom out") }
+    }
+
+    /// N of "1:N" (spaces and thin spaces between digits allowed).
+    static func scaleDenominator(_ text: String) -> Double? {
+        let t = String(text.unicodeScalars.filter { $0 != " " && $0 != "\u{2009}" })
+        guard t.hasPrefix("1:"), let n = Double(t.dropFirst(2)), n.isFinite, n >= 100, n <= 100_000_000 else { return nil }
+        return n
     }
 
     func run() throws {
-        let camera = Camera(center: view.center ?? ViewOptions.defaultCenter, zoom: view.zoom ?? ViewOptions.defaultZoom,
-                            viewportSize: size.screenSize, pixelRatio: scale)
+        let format = PagePrinter.Format(path: out) ?? .png
+        // A sheet (--paper), or a PDF or SVG of a --size: laid out as a page, without the
+        // app's buttons. A PNG of a --size is the window's picture, as always.
+        let layout: PrintLayout? = try paper.map { try PrintLayout(paper: $0, title: title) }
+            ?? (format == .png ? nil : size.map { PrintLayout(width: Double($0.width), height: Double($0.height), title: title) })
+        let frame = layout.map { ScreenSize(width: $0.mapFrame.width, height: $0.mapFrame.height) } ?? size!.screenSize
+        let k = layout == nil ? scale : format == .png ? dpi / 72 : 1
+        let opened = TrackFiles.read(files)
+        for n in opened.notices { warn(n) }
+        var center = view.center ?? ViewOptions.defaultCenter
+        if view.center == nil, let rect = opened.bounds { center = WebMercator.unproject(rect.center) }
+        let scaleN = mapScale.flatMap(Self.scaleDenominator)
+        let zoom = scaleN.map { PrintLayout.zoom(forScale: $0, latitude: center.latitude) } ?? view.zoom ?? ViewOptions.defaultZoom
+        let camera = Camera(center: center, zoom: zoom, viewportSize: frame, pixelRatio: k)
         do {
-            let r = try OffscreenRenderer(pixelWidth: Int((Double(size.width) * scale).rounded()),
-                                          pixelHeight: Int((Double(size.height) * scale).rounded()), pixelRatio: scale)
-            let tiles = try MapSources.tiles(view.tileName, pixelRatio: scale, style: view.styleChoice)
+            let r = try OffscreenRenderer(pixelWidth: Int((frame.width * k).rounded()),
+                                          pixelHeight: Int((frame.height * k).rounded()), pixelRatio: k)
+            let tiles = try MapSources.tiles(view.tileName, pixelRatio: k, style: view.styleChoice)
             var pinList: [Pin] = []
             if let pins {
                 // Render only reads: a file it cannot read is reported and left as it is.
@@ -83,18 +133,17 @@ struct Render: ParsableCommand {
                 for p in loaded.problems { warn(p) }
                 pinList = loaded.pins
             }
-            var session = makeSession(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList)
+            var session = makeSession(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList,
+                                      chrome: layout == nil)
             session.scene.showsLabels = !noLabels
             session.imperialUnits = imperial
             if keys { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true } }
-            let opened = TrackFiles.read(files)
-            for n in opened.notices { warn(n) }
             for f in opened.files {
                 session.scene.tracks.add(f)
                 session.scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)
             }
             if !session.scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
-            if view.center == nil, view.zoom == nil, let rect = opened.bounds {
+            if view.center == nil, view.zoom == nil, scaleN == nil, let rect = opened.bounds {
                 session.show(rect, animated: false, at: 0)
             }
             // As a click there would: the track's callout with its statistics.
@@ -104,7 +153,15 @@ struct Render: ParsableCommand {
             session.scene.tracks.showsList = trackList && !session.scene.tracks.files.isEmpty
             if profile, !session.scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
             for m in try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: at, timeout: timeout) { warn(m) }
-            try r.writePNG(to: out)
+            if let layout {
+                let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
+                let printed = PrintLayout.scale(zoom: session.camera.zoom, latitude: session.camera.centerCoordinate.latitude)
+                try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
+                                      scale: layout.furnished ? printed : nil, grid: grid && layout.furnished ? session.camera : nil, to: out)
+                for p in page.problems { warn(p) }
+            } else {
+                try r.writePNG(to: out)
+            }
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
             if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }
         } catch {

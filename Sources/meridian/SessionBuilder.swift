@@ -8,12 +8,19 @@ import MapTiles
 /// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
+/// `chrome`: the app's buttons and panels (false for a printed page: the map and its own
+/// furniture only).
+func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin],
+                 chrome: Bool = true) -> MapSession {
     var scene = Scene(camera: camera)
     scene.showTiles(from: tiles.source, under: tiles.under, background: tiles.background)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
+    guard chrome else {
+        scene.layers.append(MeasureLayer())
+        return MapSession(scene: scene)
+    }
     if let tilesName {
         scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName))
         scene.layers.append(SaveAreaLayer())

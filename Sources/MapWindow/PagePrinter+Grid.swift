@@ -1,0 +1,56 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapGraphics
+
+extension PagePrinter {
+    /// Degrees between graticule lines: the first of these that gives at most `most` lines
+    /// across `span` degrees.
+    static func gridStep(span: Double, most: Int = 8) -> Double {
+        let steps = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 20, 30, 45, 90]
+        return steps.first { span / $0 <= Double(most) } ?? 90
+    }
+
+    /// "24.95° E", with as many decimals as the step needs.
+    static func gridLabel(_ v: Double, step: Double, positive: String, negative: String) -> String {
+        let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : step >= 0.001 ? 3 : 4
+        let text = String(cFormat: "%.\(decimals)f", abs(v))
+        return v == 0 ? text + "°" : text + "° " + (v > 0 ? positive : negative)
+    }
+
+    /// A latitude/longitude graticule over the map, its values in the margin: longitudes above
+    /// the frame, latitudes up the left side. `camera` maps the frame's points.
+    static func drawGrid(_ cr: OpaquePointer, _ layout: PrintLayout, camera: Camera) {
+        let frame = layout.mapFrame
+        let nw = camera.coordinate(for: ScreenPoint(x: 0, y: 0))
+        let se = camera.coordinate(for: ScreenPoint(x: frame.width, y: frame.height))
+        let step = gridStep(span: max(se.longitude - nw.longitude, nw.latitude - se.latitude))
+        let look = LabelLook(size: 7, color: Color(hex: 0x404040), haloWidth: 0)
+        cairo_save(cr)
+        cairo_set_source_rgba(cr, 0.2, 0.25, 0.4, 0.55)
+        cairo_set_line_width(cr, 0.4)
+        var lon = (nw.longitude / step).rounded(.up) * step
+        while lon <= se.longitude {
+            let x = frame.x + camera.screenPoint(for: Coordinate(latitude: nw.latitude, longitude: lon)).x
+            cairo_move_to(cr, x, frame.y); cairo_line_to(cr, x, frame.y + frame.height); cairo_stroke(cr)
+            let label = gridLabel(lon, step: step, positive: "E", negative: "W")
+            text(label, look, in: cr, x: x + 1.5, baselineBox: ScreenRect(x: x, y: frame.y - 10, width: 60, height: 10))
+            lon += step
+        }
+        var lat = (se.latitude / step).rounded(.up) * step
+        while lat <= nw.latitude {
+            let y = frame.y + camera.screenPoint(for: Coordinate(latitude: lat, longitude: nw.longitude)).y
+            cairo_move_to(cr, frame.x, y); cairo_line_to(cr, frame.x + frame.width, y); cairo_stroke(cr)
+            // Up the left margin, read from below.
+            cairo_save(cr)
+            cairo_translate(cr, frame.x - 10, y - 1.5)
+            cairo_rotate(cr, -.pi / 2)
+            text(gridLabel(lat, step: step, positive: "N", negative: "S"), look, in: cr, x: 0, baselineBox: ScreenRect(x: 0, y: 0, width: 60, height: 10))
+            cairo_restore(cr)
+            lat += step
+        }
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,127 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapGraphics
+import Platform
+
+/// Writes a map page: PDF or SVG (vectors and real text) or PNG at a resolution, with its
+/// furniture when it is a sheet of paper: the title above the map, a frame, and under it the
+/// stated scale and a north arrow (the scale bar and the credit are the map's own, inside the
+/// frame). The file appears whole, by rename, or not at all.
+public enum PagePrinter {
+    public enum Format: String, Sendable {
+        case pdf, svg, png
+        /// The format a file name asks for, by its extension.
+        public init?(path: String) {
+            let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            self.init(rawValue: ext)
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Writes `list` (composed for `layout.mapFrame`'s size, in points) to `path`.
+    /// `pixelRatio`: pixels per point for PNG (dpi / 72). `scale`: the map's 1:N, stated in
+    /// the footer when given. `grid`: the map's camera, for a graticule labelled in the margin.
+    public static func write(_ list: DrawList, with renderer: PageRenderer, layout: PrintLayout, format: Format,
+                             pixelRatio: Double = 1, scale: Double? = nil, grid: Camera? = nil, to path: String,
+                             progress: (Double) -> Void = { _ in }) throws {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(file).\(getpid()).tmp"
+        let (w, h) = (layout.width, layout.height)
+        let surface: OpaquePointer
+        switch format {
+        case .pdf: surface = cairo_pdf_surface_create(temporary, w, h)
+        case .svg:
+            surface = cairo_svg_surface_create(temporary, w, h)
+            cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PT)
+        case .png:
+            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((w * pixelRatio).rounded()), Int32((h * pixelRatio).rounded()))
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw Failure(description: "\(path): \(String(cString: cairo_status_to_string(cairo_surface_status(surface))))")
+        }
+        if format == .pdf {
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Meridian")
+            if let title = layout.title { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title) }
+        }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        if format == .png { cairo_scale(cr, pixelRatio, pixelRatio) }
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+
+        let frame = layout.mapFrame
+        cairo_save(cr)
+        cairo_translate(cr, frame.x, frame.y)
+        renderer.draw(list, into: cr, size: (frame.width, frame.height), progress: progress)
+        cairo_restore(cr)
+        if let grid { drawGrid(cr, layout, camera: grid) }
+        if layout.furnished { furnish(cr, layout, scale: scale) }
+
+        cairo_surface_flush(surface)
+        if format == .png {
+            guard cairo_surface_write_to_png(surface, temporary) == CAIRO_STATUS_SUCCESS else {
+                unlink(temporary)
+                throw Failure(description: "\(path): cannot write the picture")
+            }
+        }
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            unlink(temporary)
+            throw Failure(description: "\(path): \(String(cString: cairo_status_to_string(status)))")
+        }
+        do { try AtomicFile.publish(temporary, as: path) } catch { throw Failure(description: "\(error)") }
+    }
+
+    /// The title, the frame, the stated scale and the north arrow.
+    static func furnish(_ cr: OpaquePointer, _ layout: PrintLayout, scale: Double?) {
+        let frame = layout.mapFrame, footer = layout.footer
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25)
+        cairo_set_line_width(cr, 0.75)
+        cairo_rectangle(cr, frame.x, frame.y, frame.width, frame.height)
+        cairo_stroke(cr)
+        if let title = layout.title {
+            let look = LabelLook(bold: true, size: 16, color: Color(hex: 0x202020), haloWidth: 0)
+            text(title, look, in: cr, x: frame.x, baselineBox: ScreenRect(x: frame.x, y: layout.margin, width: frame.width, height: PrintLayout.titleBand))
+        }
+        let look = LabelLook(size: 10, color: Color(hex: 0x303030), haloWidth: 0)
+        if let scale {
+            text("Scale " + PrintLayout.statedScale(scale), look, in: cr, x: footer.x, baselineBox: footer)
+        }
+        northArrow(cr, centre: (footer.x + footer.width - 10, footer.y + footer.height / 2))
+    }
+
+    /// One line of real text, vertically centred in `box`, starting at `x`.
+    static func text(_ s: String, _ look: LabelLook, in cr: OpaquePointer, x: Double, baselineBox box: ScreenRect) {
+        guard let picture = try? CairoCanvas.forPage({ try SpritePainters.paint(SpriteKey(LabelSprite.text(s, .styled(look))), pixelRatio: 1) }),
+              let recording = picture.recording as? CairoRecording else { return }
+        cairo_save(cr)
+        cairo_set_source_surface(cr, recording.surface, x, box.y + (box.height - Double(picture.height)) / 2)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// A north arrow: a split arrowhead pointing up with an N under it (the page's up is
+    /// north: Web Mercator maps are drawn north up).
+    static func northArrow(_ cr: OpaquePointer, centre: (x: Double, y: Double)) {
+        let (x, y) = centre
+        cairo_save(cr)
+        cairo_set_line_width(cr, 0.6)
+        cairo_move_to(cr, x, y - 11); cairo_line_to(cr, x + 5, y + 3); cairo_line_to(cr, x, y); cairo_close_path(cr)
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15); cairo_fill_preserve(cr); cairo_stroke(cr)
+        cairo_move_to(cr, x, y - 11); cairo_line_to(cr, x - 5, y + 3); cairo_line_to(cr, x, y); cairo_close_path(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1); cairo_fill_preserve(cr)
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15); cairo_stroke(cr)
+        cairo_restore(cr)
+        text("N", LabelLook(bold: true, size: 8, color: Color(hex: 0x202020), haloWidth: 0), in: cr, x: x - 14,
+             baselineBox: ScreenRect(x: x - 14, y: y - 8, width: 8, height: 12))
+    }
+}

@@ -1,0 +1,171 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapGraphics
+import MapTiles
+import Platform
+
+/// Draws a frame's draw list onto a page (a PDF, SVG or image surface) the way the window
+/// composes it, but as the page wants it: vector tiles, what layers paint into tiles, labels,
+/// pins and the scale bar as paths and real text (painted again, recorded, and replayed onto
+/// the page), raster tiles embedded at their own resolution (never enlarged into the file).
+public final class PageRenderer {
+    private let source: TileSource
+    private let painter: VectorTilePainter
+    private let under: UnderPlane?
+    private let overlays: [any TileOverlay]
+    /// Pictures made for this page, by plane and tile (a draw list may use one twice).
+    private var tiles: [String: Bitmap] = [:]
+    /// What could not be drawn (a tile the source failed to give), for the user.
+    public private(set) var problems: [String] = []
+
+    public init(source: TileSource, painter: VectorTilePainter, under: UnderPlane?, overlays: TileOverlays) {
+        self.source = source
+        self.painter = painter
+        self.under = under
+        self.overlays = overlays.make()
+    }
+
+    /// Draws `list` (in points) into `cr` with its origin at the context's current origin;
+    /// `progress` hears the share done.
+    public func draw(_ list: DrawList, into cr: OpaquePointer, size: (width: Double, height: Double),
+                     progress: (Double) -> Void = { _ in }) {
+        cairo_save(cr)
+        cairo_rectangle(cr, 0, 0, size.width, size.height)
+        cairo_clip(cr)
+        let count = max(1, list.commands.count)
+        for (i, command) in list.commands.enumerated() {
+            switch command {
+            case let .clear(c):
+                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
+                cairo_paint(cr)
+            case let .fillRect(r, c):
+                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
+                cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+                cairo_fill(cr)
+            case let .tile(id, plane, src, dst, opacity):
+                guard let picture = tile(id, plane: plane) else { continue }
+                // The whole tile's size on the page, from the part of it that fills `dst`.
+                let (w, h) = (dst.width / src.width, dst.height / src.height)
+                cairo_save(cr)
+                cairo_rectangle(cr, dst.x, dst.y, dst.width, dst.height)
+                cairo_clip(cr)
+                place(picture, in: cr, x: dst.x - src.x * w, y: dst.y - src.y * h, width: w, height: h, opacity: opacity)
+                cairo_restore(cr)
+            case let .sprite(key, dst, opacity):
+                guard let picture = sprite(key) else { continue }
+                place(picture, in: cr, x: dst.x, y: dst.y, width: dst.width, height: dst.height, opacity: opacity)
+            case let .rotatedSprite(key, dst, opacity, degrees):
+                guard let picture = sprite(key) else { continue }
+                cairo_save(cr)
+                cairo_translate(cr, dst.x + dst.width / 2, dst.y + dst.height / 2)
+                cairo_rotate(cr, degrees * .pi / 180)
+                place(picture, in: cr, x: -dst.width / 2, y: -dst.height / 2, width: dst.width, height: dst.height, opacity: opacity)
+                cairo_restore(cr)
+            }
+            progress(Double(i + 1) / Double(count))
+        }
+        cairo_restore(cr)
+    }
+
+    /// Paints `picture` (a recording or pixels) scaled into the box.
+    private func place(_ picture: Bitmap, in cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, opacity: Double) {
+        guard picture.width > 0, picture.height > 0 else { return }
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, width / Double(picture.width), height / Double(picture.height))
+        if let recording = picture.recording as? CairoRecording {
+            cairo_set_source_surface(cr, recording.surface, 0, 0)
+            cairo_paint_with_alpha(cr, opacity)
+        } else {
+            var pixels = picture
+            pixels.convert(to: .argb)
+            if !pixels.premultiplied {
+                // Cairo wants colour multiplied by alpha.
+                for i in pixels.pixels.indices {
+                    let p = pixels.pixels[i], a = p >> 24
+                    guard a < 255 else { continue }
+                    func ch(_ shift: UInt32) -> UInt32 { ((p >> shift & 0xFF) * a + 127) / 255 << shift }
+                    pixels.pixels[i] = a << 24 | ch(16) | ch(8) | ch(0)
+                }
+            }
+            pixels.pixels.withUnsafeMutableBytes { raw in
+                let s = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                            Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
+                cairo_set_source_surface(cr, s, 0, 0)
+                // A picture enlarged on paper keeps its pixels sharp-edged only where it
+                // must; the PDF holds the image at its own size either way.
+                cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+                cairo_paint_with_alpha(cr, opacity)
+                cairo_surface_finish(s)
+                cairo_surface_destroy(s)
+            }
+        }
+        cairo_restore(cr)
+    }
+
+    /// A sprite drawn for the page: a recording from its painter.
+    private func sprite(_ key: SpriteKey) -> Bitmap? {
+        do { return try CairoCanvas.forPage { try SpritePainters.paint(key, pixelRatio: 1) } } catch {
+            problems.append("\(error)")
+            return nil
+        }
+    }
+
+    /// The picture of `id` on `plane`: its vector tile drawn for the page (256 units across)
+    /// with what layers paint into tiles, or its raster picture at its own resolution.
+    private func tile(_ id: TileID, plane: TilePlane) -> Bitmap? {
+        let key = "\(plane)/\(id)"
+        if let done = tiles[key] { return done }
+        let (src, vectors) = plane == .main ? (source, painter) : (under?.source, under?.painter)
+        guard let src, let vectors else { return nil }
+        do {
+            guard let payload = try src.payload(for: id) else { return nil }
+            var picture: Bitmap
+            switch payload {
+            case let .vector(data, dataTile):
+                picture = try CairoCanvas.forPage { try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256).bitmap }
+            case let .encodedImage(data):
+                picture = try ImageDecoder.decode(data)
+            case let .encodedImageRegion(data, ancestor):
+                picture = try Self.region(of: try ImageDecoder.decode(data), ancestor: ancestor, tile: id)
+            case let .debugGrid(grid):
+                picture = try CairoCanvas.forPage { try DebugTilePainter.paint(grid, pixelSize: 256) }
+            }
+            if overlays.contains(where: { $0.touches(id) }) {
+                picture = try CairoCanvas.forPage {
+                    let canvas = try CairoCanvas(width: 256, height: 256)
+                    placeBelow(picture, on: canvas)
+                    TileOverlayPainters.paint(overlays, onto: canvas, tile: id, pointScale: 1)
+                    return canvas.bitmap()
+                }
+            }
+            tiles[key] = picture
+            return picture
+        } catch {
+            problems.append("tile \(id): \(error)")
+            return nil
+        }
+    }
+
+    /// `picture` filling `canvas` (256 units), under what is drawn next.
+    private func placeBelow(_ picture: Bitmap, on canvas: CairoCanvas) {
+        place(picture, in: canvas.context, x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height), opacity: 1)
+    }
+
+    /// The part of an ancestor's raster picture that is `tile`, still at the ancestor's
+    /// resolution (the page scales it; the file keeps the pixels there are).
+    static func region(of image: Bitmap, ancestor: TileID, tile: TileID) throws -> Bitmap {
+        let d = tile.z - ancestor.z
+        guard d > 0, d < 16 else { return image }
+        let n = 1 << d
+        let side = max(1, image.width / n), sideY = max(1, image.height / n)
+        let x0 = (tile.x - (ancestor.x << d)) * side, y0 = (tile.y - (ancestor.y << d)) * sideY
+        guard x0 >= 0, y0 >= 0, x0 + side <= image.width, y0 + sideY <= image.height else { return image }
+        var pixels = [UInt32](repeating: 0, count: side * sideY)
+        for row in 0..<sideY { for col in 0..<side { pixels[row * side + col] = image.pixels[(y0 + row) * image.width + x0 + col] } }
+        return Bitmap(width: side, height: sideY, pixels: pixels, premultiplied: image.premultiplied, order: image.order)
+    }
+}
