@@ -182,11 +182,13 @@ struct Open: ParsableCommand {
         var placesAsked = false
         let areas = AreaSaver(host: host, current: shownName)
         areas.refresh()
+        let exporter = MapExporter(host: host, tiles: tiles)
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
             do {
                 let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
                 host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
+                exporter.tiles = made
                 host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
                 areas.shown(name, source: made.source)
                 end.tiles = name
@@ -213,6 +215,8 @@ struct Open: ParsableCommand {
                 Browser.open(url) { notices.value.showNotice($0) }
             case let .open(path): opener.open([path], animated: true)
             case .chooseFiles: chooseFiles(host: host, opener: opener)
+            case .exportMap: exporter.export()
+            case .printMap: exporter.print()
             default: break
             }
         }

@@ -4,8 +4,8 @@ import Glibc
 import MapPosition
 import Platform
 
-/// Ctrl+O: the desktop's own file chooser, through the XDG desktop portal
-/// (org.freedesktop.portal.FileChooser.OpenFile on the session bus, GDBus). It runs on a
+/// Ctrl+O and Ctrl+E: the desktop's own file chooser, through the XDG desktop portal
+/// (org.freedesktop.portal.FileChooser.OpenFile and SaveFile on the session bus, GDBus). It runs on a
 /// thread of its own with its own GLib main context, so the frame loop never waits for the
 /// person choosing. Where there is no portal (no session bus, no xdg-desktop-portal), it
 /// says so and the window tells how else to open files.
@@ -19,56 +19,31 @@ enum PortalFileChooser {
 
     /// Asks for files to open; `done` is called once, on the chooser's thread.
     static func choose(title: String, done: @escaping @Sendable (Outcome) -> Void) {
-        startThread(name: "file-chooser") { done(run(title: title)) }
+        startThread(name: "file-chooser") { done(run(title: title, method: "OpenFile") { openArguments(title: title, token: $0) }) }
     }
 
-    private static let destination = "org.freedesktop.portal.Desktop"
-    private static let objectPath = "/org/freedesktop/portal/desktop"
-
-    /// The answer to a request, filled in by the Response signal's handler.
-    private final class Answer {
-        var code: UInt32?
-        var uris: [String] = []
+    /// Asks where to save a file, suggesting `name`; `filters`: (what, glob) pairs, the first
+    /// chosen. `done` hears the one path chosen (none when cancelled), on the chooser's thread.
+    static func save(title: String, name: String, filters: [(String, String)], done: @escaping @Sendable (Outcome) -> Void) {
+        let filters = UncheckedSendable(filters)
+        startThread(name: "file-chooser") {
+            done(run(title: title, method: "SaveFile") { saveArguments(title: title, name: name, filters: filters.value, token: $0) })
+        }
     }
 
-    private static func run(title: String) -> Outcome {
-        let context = g_main_context_new()
-        g_main_context_push_thread_default(context)
-        defer {
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
+    private static func run(title: String, method: String, arguments: (String) -> OpaquePointer) -> Outcome {
+        switch PortalRequest.ask("org.freedesktop.portal.FileChooser", method, arguments: arguments) {
+        case let .failure(e): return .unavailable(e.reason)
+        case let .success(answer):
+            defer { if let r = answer.results { g_variant_unref(r) } }
+            guard answer.code == 0, let results = answer.results else { return .chosen([]) }
+            let uris = GDBus.lookup(results, "uris").map(GDBus.strings) ?? []
+            return .chosen(uris.compactMap(path(ofURI:)))
         }
-        var error: UnsafeMutablePointer<GError>?
-        guard let bus = GDBus.sessionBus(&error) else { return .unavailable(GDBus.take(&error)) }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        // The request's object path is known ahead (sender and token), so the answer is
-        // listened for before the question is asked: it cannot be missed.
-        let token = "meridian\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
-        let sender = String(String(cString: g_dbus_connection_get_unique_name(bus)).dropFirst().map { $0 == "." ? "_" : $0 })
-        let answer = Answer()
-        let subscription = GDBus.subscribe(bus, sender: destination, interface: "org.freedesktop.portal.Request", member: "Response",
-                                           path: "\(objectPath)/request/\(sender)/\(token)") { parameters in
-            // (ua{sv}): the response code (0 chosen, 1 cancelled, 2 failed) and the results.
-            answer.code = GDBus.child(parameters, 0).flatMap(GDBus.uint32) ?? 2
-            if let results = GDBus.child(parameters, 1) {
-                answer.uris = GDBus.lookup(results, "uris").map(GDBus.strings) ?? []
-                g_variant_unref(results)
-            }
-        }
-        defer { GDBus.unsubscribe(bus, subscription) }
-
-        guard let reply = GDBus.call(bus, destination, objectPath, "org.freedesktop.portal.FileChooser", "OpenFile",
-                                     arguments(title: title, token: token), timeout: -1, &error) else {
-            return .unavailable(GDBus.take(&error))
-        }
-        g_variant_unref(reply)
-        while answer.code == nil { g_main_context_iteration(context, 1) }
-        guard answer.code == 0 else { return .chosen([]) }
-        return .chosen(answer.uris.compactMap(path(ofURI:)))
     }
 
     /// (parent_window, title, options): several files, filtered to what Meridian reads.
-    private static func arguments(title: String, token: String) -> OpaquePointer {
+    private static func openArguments(title: String, token: String) -> OpaquePointer {
         let patterns = ["*.gpx", "*.kml", "*.geojson", "*.json", "*.csv", "*.tsv"]
         func glob(_ pattern: String) -> OpaquePointer { GDBus.tuple([g_variant_new_uint32(0), g_variant_new_string(pattern)]) }
         let tracks = GDBus.tuple([g_variant_new_string("Tracks, routes and shapes"), GDBus.array("(us)", patterns.map(glob))])
@@ -79,6 +54,19 @@ enum PortalFileChooser {
             GDBus.entry("filters", GDBus.array("(sa(us))", [tracks, all])),
         ])
         return GDBus.tuple([g_variant_new_string(""), g_variant_new_string(title), options])
+    }
+
+    /// (parent_window, title, options): a suggested name, and the formats as filters.
+    private static func saveArguments(title: String, name: String, filters: [(String, String)], token: String) -> OpaquePointer {
+        func filter(_ f: (String, String)) -> OpaquePointer {
+            GDBus.tuple([g_variant_new_string(f.0), GDBus.array("(us)", [GDBus.tuple([g_variant_new_uint32(0), g_variant_new_string(f.1)])])])
+        }
+        var entries = [
+            GDBus.entry("handle_token", g_variant_new_string(token)),
+            GDBus.entry("current_name", g_variant_new_string(name)),
+        ]
+        if !filters.isEmpty { entries.append(GDBus.entry("filters", GDBus.array("(sa(us))", filters.map(filter)))) }
+        return GDBus.tuple([g_variant_new_string(""), g_variant_new_string(title), GDBus.array("{sv}", entries)])
     }
 
     /// A local path for a file:// URI (percent escapes decoded), nil for anything else.

@@ -94,7 +94,7 @@ final class Xvfb {
     }
 
     /// Waits for a window whose title starts with `title` and returns its id.
-    func waitForWindow(_ title: String, timeout: Double = 15) throws -> String {
+    func waitForWindow(_ title: String, timeout: Double = 60) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let id = (try? xdotool("search", "--onlyvisible", "--name", "^\(title)"))?.split(separator: "\n").first { return String(id) }
@@ -255,7 +255,7 @@ struct SavedView: Decodable {
 
 /// Screenshots the window's corner of the screen until `done` holds (a loaded machine may
 /// take a while to draw everything) or `timeout` passes; returns the last shot.
-func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: Double = 10, until done: (PNG) -> Bool) throws -> PNG {
+func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: Double = 30, until done: (PNG) -> Bool) throws -> PNG {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         let r = try run(which("import")!, ["-window", "root", "-crop", size + "+0+0", path], env: ["DISPLAY": x.display])

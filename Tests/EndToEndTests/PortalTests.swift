@@ -56,12 +56,17 @@ struct PortalTests {
     """#
 
     func startPortal(bus: SessionBus, dir: URL, code: Int, uris: [String]) throws -> Process {
-        let script = dir.appendingPathComponent("portal.py")
-        try Data(Self.portal.utf8).write(to: script)
+        try Self.start(Self.portal, bus: bus, dir: dir, arguments: ["\(code)", dir.appendingPathComponent("portal.log").path] + uris)
+    }
+
+    /// Runs a stand-in portal `script` (written into `dir`) on `bus` until it says it is ready.
+    static func start(_ script: String, bus: SessionBus, dir: URL, arguments: [String]) throws -> Process {
+        let file = dir.appendingPathComponent("portal.py")
+        try Data(script.utf8).write(to: file)
         let p = Process()
         // The system python3, whose dbus and gi modules are the Debian packages.
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [script.path, "\(code)", dir.appendingPathComponent("portal.log").path] + uris
+        p.arguments = [file.path] + arguments
         p.environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"]
         let out = Pipe()
         p.standardOutput = out

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// here) and explains them (the help overlay lists it), so the two cannot drift apart.
 public struct KeyBinding: Sendable {
     public enum Command: Sendable, Equatable {
-        case quit, openFiles, saveTrail, search, help, fullscreen, units, trackColors, profile, trackList
+        case quit, openFiles, saveTrail, exportMap, printMap, search, help, fullscreen, units, trackColors, profile, trackList
         case sources, saveArea, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
         case focusNext, focusPrevious
         case cancel, deletePin, renamePin, undo, redo
@@ -37,6 +37,8 @@ public enum KeyBindings {
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: "measure: click points; Backspace, Esc"),
         KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: "copy the coordinates under the pointer"),
         KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: "open GPX, KML, GeoJSON or CSV files"),
+        KeyBinding(keys: [.letter("e")], modifiers: .control, command: .exportMap, label: "Ctrl+E", help: "export the view as PDF, SVG or PNG"),
+        KeyBinding(keys: [.letter("p")], modifiers: .control, command: .printMap, label: "Ctrl+P", help: "print the view on A4 (or save it as PDF)"),
         KeyBinding(keys: [.letter("t")], modifiers: [], command: .trackList, label: "T", help: "list of open files"),
         KeyBinding(keys: [.letter("c")], modifiers: [], command: .trackColors, label: "C", help: "colour tracks by speed or elevation"),
         KeyBinding(keys: [.letter("e")], modifiers: [], command: .profile, label: "E", help: "elevation profile of a track"),

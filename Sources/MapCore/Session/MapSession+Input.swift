@@ -117,6 +117,8 @@ extension MapSession {
         case .quit: return [.effect(.quit)]
         case .fullscreen: return [.effect(.toggleFullscreen)]
         case .openFiles: return [.effect(.chooseFiles)]
+        case .exportMap: return [.effect(.exportMap)]
+        case .printMap: return [.effect(.printMap)]
         case .saveTrail: return [.effect(.saveTrail)]
         case .follow: return [.toggleFollow]
         case .copyPosition: return [.effect(.copy(copiedPosition))]

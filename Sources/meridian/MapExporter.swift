@@ -1,0 +1,136 @@
+import FoundationEssentials
+import Glibc
+import MapChrome
+import MapCore
+import MapGeometry
+import MapWindow
+import Platform
+
+/// Ctrl+E and Ctrl+P in the window. Export saves the view as it is on screen (its size, its
+/// centre and zoom, without the buttons) to a file chosen in the desktop's file chooser, as
+/// PDF, SVG or PNG by the name's extension. Print lays the view on an A4 sheet (turned to the
+/// window's shape, with the stated scale and a north arrow) and hands it to the desktop's
+/// print dialog, or, with no print service, offers to save that PDF. The page is drawn on a
+/// worker: the window goes on, a notice says when the file is there.
+final class MapExporter: @unchecked Sendable {
+    private unowned let host: MapHost
+    private let lock = Lock()
+    private var busy = false
+    /// The map shown (the switcher changes it).
+    var tiles: MapSources.Tiles
+
+    init(host: MapHost, tiles: MapSources.Tiles) {
+        self.host = host
+        self.tiles = tiles
+    }
+
+    static let filters = [("PDF document", "*.pdf"), ("SVG drawing", "*.svg"), ("PNG picture", "*.png")]
+
+    /// Ctrl+E: where to, then the page.
+    func export() {
+        guard begin() else { return }
+        ask(name: "map.pdf", sheet: false)
+    }
+
+    /// Ctrl+P: the sheet as a PDF, then the print dialog; with no print service, the PDF is
+    /// offered to be saved instead.
+    func print() {
+        guard begin() else { return }
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let temporary = runtime + "/meridian-print-\(getpid()).pdf"
+        draw(to: temporary, sheet: true) { [self] ok in
+            guard ok else { end(); return }
+            PortalPrint.print(title: "Map", pdf: temporary) { [self] outcome in
+                host.perform { [self] host in
+                    switch outcome {
+                    case .printed: host.showNotice("The map went to the printer")
+                    case .cancelled: break
+                    case let .unavailable(reason):
+                        warn("no print service: \(reason)")
+                        host.showNotice("There is no print service here: save the page as a PDF and print that")
+                        unlink(temporary)
+                        ask(name: "map.pdf", sheet: true)
+                        return
+                    }
+                    unlink(temporary)
+                    end()
+                }
+            }
+        }
+    }
+
+    private func begin() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if busy { host.showNotice("A page is being made already"); return false }
+        busy = true
+        return true
+    }
+
+    private func end() {
+        lock.lock(); busy = false; lock.unlock()
+    }
+
+    /// The file chooser, then the page into the file chosen; with no chooser, a file in the
+    /// home folder, said where.
+    private func ask(name: String, sheet: Bool) {
+        PortalFileChooser.save(title: sheet ? "Save the page" : "Export the map", name: name, filters: sheet ? [Self.filters[0]] : Self.filters) { [self] outcome in
+            host.perform { [self] host in
+                switch outcome {
+                case let .chosen(paths):
+                    guard let chosen = paths.first else { end(); return }
+                    let path = PagePrinter.Format(path: chosen) == nil ? chosen + ".pdf" : chosen
+                    draw(to: path, sheet: sheet) { [self] ok in
+                        if ok { host.perform { $0.showNotice("Saved the map as \(path) (\(SaveAreaLayer.bytes(UInt64(max(0, FileIO.fileSize(path))))))") } }
+                        end()
+                    }
+                case let .unavailable(reason):
+                    warn("no file chooser: \(reason)")
+                    let path = FileIO.homeDirectory + "/map-\(Int(WallClock.now)).pdf"
+                    draw(to: path, sheet: sheet) { [self] ok in
+                        if ok { host.perform { $0.showNotice("There is no file chooser here: the map is saved as \(path)") } }
+                        end()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws the page on a worker from the session as it is now (called on the window's
+    /// thread); `done` hears whether the file is there.
+    private func draw(to path: String, sheet: Bool, done: @escaping @Sendable (Bool) -> Void) {
+        var session = host.session
+        session.scene.layers.removeAll { layer in
+            [SourcesLayer.self, SaveAreaLayer.self, ZoomControlsLayer.self, SearchLayer.self, HelpLayer.self, LocateLayer.self,
+             NoticeLayer.self].contains { ObjectIdentifier($0) == ObjectIdentifier(type(of: layer)) }
+        }
+        let view = session.camera.viewportSize
+        let layout: PrintLayout
+        if sheet {
+            layout = (try? PrintLayout(paper: view.width > view.height ? "a4,landscape" : "a4")) ?? PrintLayout(width: view.width, height: view.height)
+        } else {
+            layout = PrintLayout(width: view.width, height: view.height)
+        }
+        let format = PagePrinter.Format(path: path) ?? .pdf
+        let k = format == .png ? session.camera.pixelRatio : 1
+        session.resize(to: ScreenSize(width: layout.mapFrame.width, height: layout.mapFrame.height), pixelRatio: k)
+        let tiles = self.tiles, t = host.clock.now
+        host.showNotice("Making the page…")
+        let job = UncheckedSendable((session, host))
+        startThread(name: "export") {
+            var (session, host) = job.value
+            do {
+                let r = try OffscreenRenderer(pixelWidth: Int((layout.mapFrame.width * k).rounded()),
+                                              pixelHeight: Int((layout.mapFrame.height * k).rounded()), pixelRatio: k)
+                try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: t, timeout: 60)
+                let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
+                let scale = PrintLayout.scale(zoom: session.camera.zoom, latitude: session.camera.centerCoordinate.latitude)
+                try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
+                                      scale: layout.furnished ? scale : nil, to: path)
+                done(true)
+            } catch {
+                host.showNotice("Cannot make the page: \(error)")
+                done(false)
+            }
+        }
+    }
+}
