@@ -52,7 +52,7 @@ extension SaveAreaLayer {
         guard let offer else { return ("Save this area offline", "Finding out what this map allows…", false, [(.close, "Close")]) }
         if let refusal = offer.refusal { return ("Save this area offline: \(offer.title)", refusal, true, [(.close, "Close")]) }
         let area = area(context.camera, outline: outline(context.camera), offer: offer)
-        let tiles = Self.tileCount(area)
+        let tiles = offer.tiles(in: area)
         let zooms = "Zooms \(area.zooms.lowerBound) to \(area.zooms.upperBound)"
         if tiles > Self.maxTiles {
             return ("Save this area offline: \(offer.title)", "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, too many: zoom in or go shallower",

@@ -19,8 +19,17 @@ public struct SaveAreaLayer: MapLayer {
         public var bytesPerTile: Double
         /// Why this map cannot be saved (a tile policy, or it is offline already); nil if it can.
         public var refusal: String?
-        public init(title: String, zooms: ClosedRange<Int>, bytesPerTile: Double, refusal: String? = nil) {
-            self.title = title; self.zooms = zooms; self.bytesPerTile = bytesPerTile; self.refusal = refusal
+        /// How many zooms shallower than drawn the map's own tiles are numbered (a street
+        /// map's 512-point tiles: 1), so that what is counted is what will be fetched.
+        public var zoomShift: Int
+        public init(title: String, zooms: ClosedRange<Int>, bytesPerTile: Double, refusal: String? = nil, zoomShift: Int = 0) {
+            self.title = title; self.zooms = zooms; self.bytesPerTile = bytesPerTile; self.refusal = refusal; self.zoomShift = zoomShift
+        }
+
+        /// The tiles saving `area` fetches: at the map's own zooms.
+        public func tiles(in area: Area) -> UInt64 {
+            let lo = max(0, area.zooms.lowerBound - zoomShift), hi = max(lo, area.zooms.upperBound - zoomShift)
+            return SaveAreaLayer.tileCount(Area(west: area.west, south: area.south, east: area.east, north: area.north, zooms: lo...hi))
         }
     }
 
@@ -176,11 +185,11 @@ public struct SaveAreaLayer: MapLayer {
         guard let offer, offer.refusal == nil else { return [.changed] }
         let r = outline(context.camera)
         let area = area(context.camera, outline: r, offer: offer)
-        guard Self.tileCount(area) <= Self.maxTiles else {
+        guard offer.tiles(in: area) <= Self.maxTiles else {
             return [.notice("That is too many tiles to save: zoom in, or choose a shallower deepest zoom")]
         }
         isChoosing = false
-        progress = Progress(title: offer.title, area: area, done: 0, total: Self.tileCount(area), bytes: 0, secondsLeft: nil)
+        progress = Progress(title: offer.title, area: area, done: 0, total: offer.tiles(in: area), bytes: 0, secondsLeft: nil)
         return [.changed, .effect(.layer(LayerRequest(Request.save(area))))]
     }
 

@@ -30,9 +30,7 @@ public enum PagePrinter {
     public static func write(_ list: DrawList, with renderer: PageRenderer, layout: PrintLayout, format: Format,
                              pixelRatio: Double = 1, scale: Double? = nil, grid: Camera? = nil, to path: String,
                              progress: (Double) -> Void = { _ in }) throws {
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let file = path.split(separator: "/").last.map(String.init) ?? path
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(file).\(getpid()).tmp"
+        let temporary = AtomicFile.temporaryName(for: path)
         let (w, h) = (layout.width, layout.height)
         let surface: OpaquePointer
         switch format {
@@ -78,6 +76,9 @@ public enum PagePrinter {
             unlink(temporary)
             throw Failure(description: "\(path): \(String(cString: cairo_status_to_string(status)))")
         }
+        // Cairo wrote the file; it is made durable before its name says it is complete.
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
         do { try AtomicFile.publish(temporary, as: path) } catch { throw Failure(description: "\(error)") }
     }
 

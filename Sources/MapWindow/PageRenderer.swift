@@ -87,7 +87,7 @@ public final class PageRenderer {
                 for i in pixels.pixels.indices {
                     let p = pixels.pixels[i], a = p >> 24
                     guard a < 255 else { continue }
-                    func ch(_ shift: UInt32) -> UInt32 { ((p >> shift & 0xFF) * a + 127) / 255 << shift }
+                    func ch(_ shift: UInt32) -> UInt32 { ((((p >> shift) & 0xFF) * a + 127) / 255) << shift }
                     pixels.pixels[i] = a << 24 | ch(16) | ch(8) | ch(0)
                 }
             }
@@ -159,13 +159,15 @@ public final class PageRenderer {
     /// resolution (the page scales it; the file keeps the pixels there are).
     static func region(of image: Bitmap, ancestor: TileID, tile: TileID) throws -> Bitmap {
         let d = tile.z - ancestor.z
-        guard d > 0, d < 16 else { return image }
-        let n = 1 << d
-        let side = max(1, image.width / n), sideY = max(1, image.height / n)
-        let x0 = (tile.x - (ancestor.x << d)) * side, y0 = (tile.y - (ancestor.y << d)) * sideY
-        guard x0 >= 0, y0 >= 0, x0 + side <= image.width, y0 + sideY <= image.height else { return image }
-        var pixels = [UInt32](repeating: 0, count: side * sideY)
-        for row in 0..<sideY { for col in 0..<side { pixels[row * side + col] = image.pixels[(y0 + row) * image.width + x0 + col] } }
-        return Bitmap(width: side, height: sideY, pixels: pixels, premultiplied: image.premultiplied, order: image.order)
+        guard d > 0, d < 16, image.width > 0, image.height > 0 else { return image }
+        let n = 1 << d, (i, j) = (tile.x - (ancestor.x << d), tile.y - (ancestor.y << d))
+        guard (0..<n).contains(i), (0..<n).contains(j) else { return image }
+        // The tile's share of the picture's pixels; at least one (deep over-zoom).
+        let x0 = i * image.width / n, y0 = j * image.height / n
+        let w = max(1, (i + 1) * image.width / n - x0), h = max(1, (j + 1) * image.height / n - y0)
+        guard x0 + w <= image.width, y0 + h <= image.height else { return image }
+        var pixels = [UInt32](repeating: 0, count: w * h)
+        for row in 0..<h { for col in 0..<w { pixels[row * w + col] = image.pixels[(y0 + row) * image.width + x0 + col] } }
+        return Bitmap(width: w, height: h, pixels: pixels, premultiplied: image.premultiplied, order: image.order)
     }
 }

@@ -30,6 +30,15 @@ public enum AtomicFile {
         try publish(tmp.path, as: url.path)
     }
 
+    /// A hidden name beside `path` for writing it before `publish` (same folder, so the
+    /// rename is atomic; "/" for a file at the root).
+    public static func temporaryName(for path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let folder = parts.dropLast().joined(separator: "/")
+        let prefix = parts.count == 1 ? "" : folder.isEmpty ? "/" : folder + "/"
+        return prefix + ".\(parts.last ?? "").\(getpid()).tmp"
+    }
+
     /// Renames the finished, synced file `temporary` to `path` (same directory) and syncs the
     /// directory, so the new name survives a power cut; `temporary` is removed on failure.
     public static func publish(_ temporary: String, as path: String) throws {
@@ -38,8 +47,9 @@ public enum AtomicFile {
             unlink(temporary)
             throw FileWriteError(path: path, reason: "rename: " + r)
         }
-        let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let dir = parts.count == 1 ? "." : parts.dropLast().joined(separator: "/")
+        let dfd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 }

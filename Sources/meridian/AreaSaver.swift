@@ -14,6 +14,8 @@ final class AreaSaver: @unchecked Sendable {
     private unowned let host: MapHost
     private let lock = Lock()
     private var extractor: TileExtractor?
+    /// Cancel was pressed before the extractor was made (opening a remote archive takes a while).
+    private var cancelRequested = false
     /// The map shown, by name, and its areas beneath it (nil: a map that has none).
     private(set) var current: String
     private var backed: AreaBackedSource?
@@ -50,7 +52,7 @@ final class AreaSaver: @unchecked Sendable {
         var zooms = min(bare.zoomRange.lowerBound, 14)...min(bare.zoomRange.upperBound, 18)
         if let p = bare as? PMTilesSource { zooms = p.dataZoomRange.lowerBound...(p.dataZoomRange.upperBound + (vector ? 1 : 0)) }
         if let v = bare as? OnlineVectorTileSource { zooms = v.source.zoomRange.lowerBound...(v.source.zoomRange.upperBound + 1) }
-        var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000)
+        var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: vector ? 1 : 0)
         if !bare.isRemote {
             offer.refusal = name == MapSources.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
                 : "This map is on this computer already: it is offline as it is"
@@ -69,6 +71,7 @@ final class AreaSaver: @unchecked Sendable {
     func save(_ area: SaveAreaLayer.Area) {
         let name = current, source = host.source
         let host = UncheckedSendable(self.host)
+        lock.lock(); cancelRequested = false; lock.unlock()
         startThread(name: "save-area") { [self] in
             let outcome: String
             do {
@@ -78,7 +81,7 @@ final class AreaSaver: @unchecked Sendable {
             } catch {
                 outcome = "Cannot save the area: \(error)"
             }
-            lock.lock(); extractor = nil; lock.unlock()
+            lock.lock(); extractor = nil; cancelRequested = false; lock.unlock()
             host.value.perform { [self] host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
                 refresh()
@@ -99,7 +102,11 @@ final class AreaSaver: @unchecked Sendable {
         let path = folder + "/" + Self.fileName(title: title, map: name, area: tileArea)
         if FileIO.exists(path) { return "This area is saved already, as “\(title)”: it is in the map list (L)" }
         let extractor = try TileExtractor(source: try ExtractSources.open(name), area: tileArea, output: path, title: title)
-        lock.lock(); self.extractor = extractor; lock.unlock()
+        lock.lock()
+        self.extractor = extractor
+        let cancelled = cancelRequested
+        lock.unlock()
+        if cancelled { throw ExtractError.cancelled }
         let pace = Pace(interval: 0.2)
         let result = try extractor.run { progress in
             // A few reports a second are enough for a bar; the frame is not woken for each tile.
@@ -116,7 +123,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Stops the saving under way (its progress is kept: saving the same area again resumes).
     func cancel() {
-        lock.lock(); let e = extractor; lock.unlock()
+        lock.lock(); let e = extractor; cancelRequested = e == nil; lock.unlock()
         e?.cancel()
     }
 

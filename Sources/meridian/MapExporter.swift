@@ -114,7 +114,7 @@ final class MapExporter: @unchecked Sendable {
         let k = format == .png ? session.camera.pixelRatio : 1
         session.resize(to: ScreenSize(width: layout.mapFrame.width, height: layout.mapFrame.height), pixelRatio: k)
         let tiles = self.tiles, t = host.clock.now
-        host.showNotice("Making the page…")
+        host.showNotice("Making the page… (loading the map)")
         let job = UncheckedSendable((session, host))
         startThread(name: "export") {
             var (session, host) = job.value
@@ -124,8 +124,14 @@ final class MapExporter: @unchecked Sendable {
                 try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: t, timeout: 60)
                 let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
                 let scale = PrintLayout.scale(zoom: session.camera.zoom, latitude: session.camera.centerCoordinate.latitude)
+                // The share drawn, a few times a second at most (a dense sheet takes a while).
+                var said = MonotonicClock.now
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
-                                      scale: layout.furnished ? scale : nil, to: path)
+                                      scale: layout.furnished ? scale : nil, to: path) { share in
+                    guard MonotonicClock.now - said > 0.25, share < 1 else { return }
+                    said = MonotonicClock.now
+                    host.showNotice("Making the page… \(Int(share * 100)) %")
+                }
                 done(true)
             } catch {
                 host.showNotice("Cannot make the page: \(error)")

@@ -98,6 +98,15 @@ struct Render: ParsableCommand {
         }
         if grid, paper == nil { throw ValidationError("--grid labels the margin of a sheet: give --paper") }
         if mapScale != nil, view.zoom != nil { throw ValidationError("--map-scale sets the zoom: leave --zoom out") }
+        if let n = mapScale.flatMap(Self.scaleDenominator) {
+            // The scale must be one the map can be drawn at, at the latitude it is for.
+            let lat = (view.center ?? ViewOptions.defaultCenter).latitude
+            let z = PrintLayout.zoom(forScale: n, latitude: lat)
+            guard z >= 0, z <= Camera.maxZoom else {
+                let bound = PrintLayout.statedScale(PrintLayout.scale(zoom: z < 0 ? 0 : Camera.maxZoom, latitude: lat))
+                throw ValidationError("--map-scale 1:\(Int(n)) is beyond what the map draws at latitude \(lat): \(z < 0 ? "at most" : "at least") \(bound)")
+            }
+        }
     }
 
     /// N of "1:N" (spaces and thin spaces between digits allowed).

@@ -45,6 +45,15 @@ struct SaveAreaLayerTests {
         #expect(SaveAreaLayer.tileCount(area) == tiles)
     }
 
+    /// A street map's tiles are numbered a zoom shallower than drawn: the offer counts what
+    /// will be fetched (the world drawn at z1…3 is its tiles at z0…2, 21 of them).
+    @Test func aStreetMapCountsItsOwnTiles() {
+        let world = SaveAreaLayer.Area(west: -180, south: -85.05, east: 180, north: 85.05, zooms: 1...3)
+        let street = SaveAreaLayer.Offer(title: "Streets", zooms: 0...15, bytesPerTile: 30_000, zoomShift: 1)
+        #expect(street.tiles(in: world) == 21)
+        #expect(SaveAreaLayer.Offer(title: "Raster", zooms: 0...18, bytesPerTile: 20_000).tiles(in: world) == 84)
+    }
+
     @Test func aOpensThePanelOverTheViewAndSaveAsksTheAppForTheOutlinedArea() throws {
         var s = session(offer: offer)
         #expect(s.buttons(of: Layer.Button.self).isEmpty)

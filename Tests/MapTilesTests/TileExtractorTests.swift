@@ -73,14 +73,18 @@ struct TileExtractorTests {
         journal.seekToEndOfFile(); journal.write(Data(ExtractJournal.encode(.init(tileID: 8, offset: 9, length: 3, crc: 0, absent: false)).prefix(20))); journal.closeFile()
         let tiles = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/tiles"))
         tiles.seekToEndOfFile(); tiles.write(Data("garbage".utf8)); tiles.closeFile()
-        let j = try ExtractJournal(folder: dir)
-        #expect(j.records.map(\.tileID) == [5, 6, 7])
-        #expect(j.records[1].absent)
-        #expect(try j.data(of: j.records[2]) == Data("seven".utf8))
-        // Both files were trimmed to what is whole, and appending goes on from there.
-        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/tiles")) == Data("fiveseven".utf8))
-        try j.add(9, Data("nine".utf8))
-        try j.commit()
+        do {
+            let j = try ExtractJournal(folder: dir)
+            #expect(j.records.map(\.tileID) == [5, 6, 7])
+            #expect(j.records[1].absent)
+            #expect(try j.data(of: j.records[2]) == Data("seven".utf8))
+            // Both files were trimmed to what is whole, and appending goes on from there.
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/tiles")) == Data("fiveseven".utf8))
+            try j.add(9, Data("nine".utf8))
+            try j.commit()
+            // While it is open, no other extract may write there.
+            #expect(throws: ExtractError.self) { try ExtractJournal(folder: dir) }
+        }
         let k = try ExtractJournal(folder: dir)
         #expect(k.records.map(\.tileID) == [5, 6, 7, 9])
         #expect(try k.data(of: k.records[3]) == Data("nine".utf8))

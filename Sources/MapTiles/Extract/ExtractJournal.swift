@@ -31,6 +31,8 @@ public final class ExtractJournal: @unchecked Sendable {
     public let folder: String
     private let dataFD: Int32, journalFD: Int32
     private var dataEnd: UInt64
+    /// Bytes of whole records committed to the journal.
+    private var journalEnd: UInt64 = 0
     private var pendingData = [UInt8]()
     private var pendingRecords = [UInt8]()
     private var lastCommit = MonotonicClock.now
@@ -46,6 +48,12 @@ public final class ExtractJournal: @unchecked Sendable {
         guard dataFD >= 0 else { throw ExtractError.failed("\(folder)/tiles: \(FileIO.reason())") }
         journalFD = open(folder + "/journal", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard journalFD >= 0 else { close(dataFD); throw ExtractError.failed("\(folder)/journal: \(FileIO.reason())") }
+        // One extract at a time writes here: a second (the same command in another terminal,
+        // a second window) would append from its own end and interleave the two.
+        guard flock(journalFD, LOCK_EX | LOCK_NB) == 0 else {
+            close(dataFD); close(journalFD)
+            throw ExtractError.refused("\(folder) is being written by another extract of the same area; wait for it to finish")
+        }
         var st = stat()
         fstat(dataFD, &st)
         let dataSize = UInt64(max(0, st.st_size))
@@ -59,6 +67,7 @@ public final class ExtractJournal: @unchecked Sendable {
         }
         lseek(journalFD, off_t(whole), SEEK_SET)
         lseek(dataFD, off_t(dataEnd), SEEK_SET)
+        journalEnd = UInt64(whole)
     }
 
     deinit { close(dataFD); close(journalFD) }
@@ -119,6 +128,7 @@ public final class ExtractJournal: @unchecked Sendable {
         guard fdatasync(dataFD) == 0 else { throw Self.failure(errno, folder + "/tiles") }
         try write(journalFD, pendingRecords, what: "journal")
         guard fdatasync(journalFD) == 0 else { throw Self.failure(errno, folder + "/journal") }
+        journalEnd += UInt64(pendingRecords.count)
         pendingData.removeAll(keepingCapacity: true)
         pendingRecords.removeAll(keepingCapacity: true)
     }
@@ -127,9 +137,11 @@ public final class ExtractJournal: @unchecked Sendable {
         let ok = bytes.withUnsafeBytes { FileIO.writeAll(fd, $0) }
         guard ok else {
             let code = errno
-            // Nothing half-written may stay: the next run must find whole records only.
-            let keep = fd == dataFD ? dataEnd - UInt64(pendingData.count) : nil
-            if let keep { _ = ftruncate(fd, off_t(keep)); lseek(fd, off_t(keep), SEEK_SET) }
+            // Nothing half-written may stay: the next run (or a retry) must find whole
+            // records only, each once.
+            let keep = fd == dataFD ? dataEnd - UInt64(pendingData.count) : journalEnd
+            _ = ftruncate(fd, off_t(keep))
+            lseek(fd, off_t(keep), SEEK_SET)
             throw Self.failure(code, folder + "/" + what)
         }
     }

@@ -12,8 +12,9 @@ public struct TileArea: Sendable, Equatable, CustomStringConvertible {
 
     /// The deepest zoom an extract may ask for (the archive's ids stay far from overflow).
     public static let maxZoom = 20
-    /// More tiles than this is a planet, not an area: refused before anything is fetched.
-    public static let maxTiles: UInt64 = 20_000_000
+    /// More tiles than this is a country at street level, not an area: refused before
+    /// anything is fetched (the journal and the directory take about 100 bytes a tile).
+    public static let maxTiles: UInt64 = 5_000_000
 
     public struct Invalid: Error, CustomStringConvertible, Sendable {
         public let description: String

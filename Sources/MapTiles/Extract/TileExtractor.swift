@@ -110,7 +110,7 @@ public final class TileExtractor: @unchecked Sendable {
                         state.tilesThisRun += UInt64(batch.count)
                         let elapsed = max(0.001, MonotonicClock.now - start)
                         state.tilesPerSecond = Double(state.tilesThisRun) / elapsed
-                        state.secondsLeft = Double(state.tilesTotal - state.tilesDone) / max(0.001, state.tilesPerSecond)
+                        state.secondsLeft = Double(state.tilesTotal &- min(state.tilesDone, state.tilesTotal)) / max(0.001, state.tilesPerSecond)
                         state.requests = source.requests - requestsBefore
                         progress(state)
                     } catch {
@@ -144,9 +144,7 @@ public final class TileExtractor: @unchecked Sendable {
         let records = journal.records
         let sample = try records.first { !$0.absent }.map { try journal.data(of: $0) }
         let (type, compression) = source.kind(sniffing: sample)
-        let folder = output.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let file = output.split(separator: "/").last.map(String.init) ?? output
-        let temporary = (folder.isEmpty ? "" : folder + "/") + "." + file + ".tmp"
+        let temporary = AtomicFile.temporaryName(for: output)
         do {
             if output.hasSuffix(".mbtiles") {
                 try writeMBTiles(records, type: type, compression: compression, to: temporary)
