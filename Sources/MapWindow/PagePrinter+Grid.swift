@@ -15,17 +15,20 @@ extension PagePrinter {
 
     /// "24.95° E", with as many decimals as the step needs.
     static func gridLabel(_ v: Double, step: Double, positive: String, negative: String) -> String {
-        let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : step >= 0.001 ? 3 : 4
+        // As many decimals as the step has (0.25 needs two, 0.5 one).
+        let decimals = (0...4).first { d in let k = step * pow(10, Double(d)); return abs(k - k.rounded()) < 1e-9 } ?? 4
         let text = String(cFormat: "%.\(decimals)f", abs(v))
-        return v == 0 ? text + "°" : text + "° " + (v > 0 ? positive : negative)
+        return v == 0 || abs(v) == 180 ? text + "°" : text + "° " + (v > 0 ? positive : negative)
     }
 
     /// A latitude/longitude graticule over the map, its values in the margin: longitudes above
     /// the frame, latitudes up the left side. `camera` maps the frame's points.
     static func drawGrid(_ cr: OpaquePointer, _ layout: PrintLayout, camera: Camera) {
         let frame = layout.mapFrame
-        let nw = camera.coordinate(for: ScreenPoint(x: 0, y: 0))
-        let se = camera.coordinate(for: ScreenPoint(x: frame.width, y: frame.height))
+        // Longitudes unwrapped (a frame across 180° runs on past it; labels say the wrapped value).
+        let nw = WebMercator.unproject(camera.mapPoint(for: ScreenPoint(x: 0, y: 0)))
+        let se = WebMercator.unproject(camera.mapPoint(for: ScreenPoint(x: frame.width, y: frame.height)))
+        func x(_ lon: Double) -> Double { frame.x + camera.screenPointUnwrapped(for: WebMercator.project(Coordinate(latitude: 0, longitude: lon))).x }
         let step = gridStep(span: max(se.longitude - nw.longitude, nw.latitude - se.latitude))
         let look = LabelLook(size: 7, color: Color(hex: 0x404040), haloWidth: 0)
         cairo_save(cr)
@@ -33,9 +36,9 @@ extension PagePrinter {
         cairo_set_line_width(cr, 0.4)
         var lon = (nw.longitude / step).rounded(.up) * step
         while lon <= se.longitude {
-            let x = frame.x + camera.screenPoint(for: Coordinate(latitude: nw.latitude, longitude: lon)).x
+            let x = x(lon)
             cairo_move_to(cr, x, frame.y); cairo_line_to(cr, x, frame.y + frame.height); cairo_stroke(cr)
-            let label = gridLabel(lon, step: step, positive: "E", negative: "W")
+            let label = gridLabel(Coordinate.wrapLongitude(lon), step: step, positive: "E", negative: "W")
             text(label, look, in: cr, x: x + 1.5, baselineBox: ScreenRect(x: x, y: frame.y - 10, width: 60, height: 10))
             lon += step
         }
