@@ -103,6 +103,25 @@ public struct ImageHeader: Sendable, Equatable {
         return ImageHeader(format: .png, width: w, height: h)
     }
 
+    /// Whether every chunk of the PNG `data` lies inside it, up to IEND. libpng believes a
+    /// chunk's declared length and asks for that many bytes, so a 1 KB picture whose IDAT
+    /// claims 28 MB keeps a decoder busy for seconds on bytes that are not there: refused here.
+    public static func checkPNGChunks(_ data: Data) throws {
+        try data.withUnsafeBytes { raw in
+            let b = Bytes(raw: raw)
+            var at = 8
+            while true {
+                try b.has(at, 8, "PNG chunk header")
+                let length = b.bigEndian(at, 4)
+                guard length <= b.count - at - 12 else {
+                    throw TileSourceError("PNG is cut short: its chunk at byte \(at) claims \(length) bytes, and the picture has \(b.count)")
+                }
+                if b.matches(at + 4, Array("IEND".utf8)) { return }
+                at += 12 + length
+            }
+        }
+    }
+
     /// JPEG: markers from SOI to the first frame header (SOF0…SOF15 but DHT, JPG and DAC, which
     /// share the range), skipping other segments by their length; the frame header holds
     /// precision, height, width. Bytes between segments are skipped up to the next 0xFF, as

@@ -13,6 +13,7 @@ import MapTiles
 public enum ImageDecoder {
     public static func decode(_ data: Data, maxSide: Int = ImageHeader.maxTileSide) throws -> Bitmap {
         let header = try ImageHeader(data, maxSide: maxSide)
+        if header.format == .png { try ImageHeader.checkPNGChunks(data) }
         return try data.withUnsafeBytes { (buf: UnsafeRawBufferPointer) -> Bitmap in
             guard let base = buf.baseAddress, let count = Int32(exactly: buf.count), let rw = SDL_RWFromConstMem(base, count) else {
                 throw SDLError("cannot read image bytes")

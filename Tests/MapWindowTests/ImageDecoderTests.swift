@@ -50,4 +50,14 @@ struct ImageDecoderTests {
         let said = error.map { "\($0)" } ?? ""
         #expect(said.hasPrefix("not a decodable") || said.contains("cut short"), "\(said)")
     }
+
+    /// The fuzzer's find: 844 bytes whose IDAT claims 28 MB kept libpng reading for seconds.
+    /// Refused from the chunk lengths, before the decoder.
+    @Test func aChunkLongerThanThePictureIsRefusedBeforeDecoding() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Regressions/fuzz-image/idat-claims-28mb.png")
+        let data = try Data(contentsOf: file)
+        let error = #expect(throws: TileSourceError.self) { try ImageDecoder.decode(data) }
+        #expect(error?.description.contains("claims 28509331 bytes") == true, "\(String(describing: error))")
+    }
 }
