@@ -159,6 +159,30 @@ final class App {
         try process.run()
     }
 
+    /// What there is to know when the window did not appear: whether the app still runs
+    /// (and what its threads wait in), what it said, and which windows the display has.
+    func whyNoWindow(_ x: Xvfb, _ error: Error) -> HarnessError {
+        var facts = ["\(error)"]
+        if process.isRunning {
+            let pid = process.processIdentifier
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            let waits = tasks.sorted().map { t -> String in
+                let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                let wchan = (try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/wchan", encoding: .utf8)) ?? "?"
+                return "\(comm):\(wchan)"
+            }
+            facts.append("the app runs; its threads wait in: " + waits.joined(separator: ", "))
+        } else {
+            facts.append("the app exited with \(process.terminationStatus)")
+        }
+        readLog(deadline: 1) { _ in false }
+        facts.append("it said: " + (log.isEmpty ? "nothing" : String(log.suffix(1500))))
+        let windows = (try? x.xdotool("search", "--name", ".")) ?? ""
+        let names = windows.split(separator: "\n").prefix(20).map { id in ((try? x.xdotool("getwindowname", String(id))) ?? "?") + " (\(id))" }
+        facts.append("windows on \(x.display): " + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+        return HarnessError(facts.joined(separator: "; "))
+    }
+
     /// Waits for the process to end; false if it had to be killed.
     func waitForExit(timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -229,7 +253,8 @@ final class App {
 func startWindow(_ x: Xvfb, dir: URL, _ args: [String], env: [String: String] = [:]) throws -> (App, String) {
     let app = try App(args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
                                   "XDG_DATA_HOME": dir.path].merging(env) { $1 })
-    let id = try x.waitForWindow("Meridian")
+    let id: String
+    do { id = try x.waitForWindow("Meridian") } catch { throw app.whyNoWindow(x, error) }
     try x.moveToOrigin(id)
     _ = try x.xdotool("windowfocus", "--sync", id)
     return (app, id)
