@@ -24,11 +24,11 @@ public enum PagePrinter {
         public let description: String
     }
 
-    /// Writes `list` (composed for `layout.mapFrame`'s size, in points) to `path`.
-    /// `pixelRatio`: pixels per point for PNG (dpi / 72). `scale`: the map's 1:N, stated in
-    /// the footer when given. `grid`: the map's camera, for a graticule labelled in the margin.
+    /// Writes `list` (composed by `camera` for `layout.mapFrame`'s size, in points) to
+    /// `path`. `pixelRatio`: pixels per point for PNG (dpi / 72). A sheet (`furnished`)
+    /// states the scale the camera shows at its centre, and with `grid` a graticule.
     public static func write(_ list: DrawList, with renderer: PageRenderer, layout: PrintLayout, format: Format,
-                             pixelRatio: Double = 1, scale: Double? = nil, grid: Camera? = nil, to path: String,
+                             pixelRatio: Double = 1, camera: Camera, grid: Bool = false, to path: String,
                              progress: (Double) -> Void = { _ in }) throws {
         let temporary = AtomicFile.temporaryName(for: path)
         let (w, h) = (layout.width, layout.height)
@@ -60,8 +60,10 @@ public enum PagePrinter {
         cairo_translate(cr, frame.x, frame.y)
         renderer.draw(list, into: cr, size: (frame.width, frame.height), progress: progress)
         cairo_restore(cr)
-        if let grid { drawGrid(cr, layout, camera: grid) }
-        if layout.furnished { furnish(cr, layout, scale: scale) }
+        if layout.furnished {
+            if grid { drawGrid(cr, layout, camera: camera) }
+            furnish(cr, layout, scale: PrintLayout.scale(zoom: camera.zoom, latitude: camera.centerCoordinate.latitude))
+        }
 
         cairo_surface_flush(surface)
         if format == .png {
@@ -83,7 +85,7 @@ public enum PagePrinter {
     }
 
     /// The title, the frame, the stated scale and the north arrow.
-    static func furnish(_ cr: OpaquePointer, _ layout: PrintLayout, scale: Double?) {
+    static func furnish(_ cr: OpaquePointer, _ layout: PrintLayout, scale: Double) {
         let frame = layout.mapFrame, footer = layout.footer
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25)
         cairo_set_line_width(cr, 0.75)
@@ -94,9 +96,7 @@ public enum PagePrinter {
             text(title, look, in: cr, x: frame.x, baselineBox: ScreenRect(x: frame.x, y: layout.margin, width: frame.width, height: PrintLayout.titleBand))
         }
         let look = LabelLook(size: 10, color: Color(hex: 0x303030), haloWidth: 0)
-        if let scale {
-            text("Scale " + PrintLayout.statedScale(scale), look, in: cr, x: footer.x, baselineBox: footer)
-        }
+        text("Scale " + PrintLayout.statedScale(scale), look, in: cr, x: footer.x, baselineBox: footer)
         northArrow(cr, centre: (footer.x + footer.width - 10, footer.y + footer.height / 2))
     }
 

@@ -48,11 +48,12 @@ final class AreaSaver: @unchecked Sendable {
         let title = MapSources.choices(current: name).first { $0.name == name }?.title ?? name
         let bare = (source as? AreaBackedSource)?.primary ?? source
         let vector = MapSources.isStreetMap(bare)
+        let shift = zoomShift(bare)
         // Zooms as the map is drawn (a street map's 512-point tiles: one deeper than stored).
         var zooms = min(bare.zoomRange.lowerBound, 14)...min(bare.zoomRange.upperBound, 18)
-        if let p = bare as? PMTilesSource { zooms = p.dataZoomRange.lowerBound...(p.dataZoomRange.upperBound + (vector ? 1 : 0)) }
+        if let p = bare as? PMTilesSource { zooms = p.dataZoomRange.lowerBound...(p.dataZoomRange.upperBound + shift) }
         if let v = bare as? OnlineVectorTileSource { zooms = v.source.zoomRange.lowerBound...(v.source.zoomRange.upperBound + 1) }
-        var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: vector ? 1 : 0)
+        var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: shift)
         if !bare.isRemote {
             offer.refusal = name == MapSources.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
                 : "This map is on this computer already: it is offline as it is"
@@ -61,6 +62,10 @@ final class AreaSaver: @unchecked Sendable {
         }
         return offer
     }
+
+    /// How many zooms shallower than drawn `source` numbers its tiles: a street map's
+    /// 512-point tiles one, others none.
+    static func zoomShift(_ source: TileSource) -> Int { MapSources.isStreetMap(source) ? 1 : 0 }
 
     /// Opens the panel (the switcher's row; key A opens it in the session).
     func open() {
@@ -91,9 +96,7 @@ final class AreaSaver: @unchecked Sendable {
     }
 
     private func extract(_ area: SaveAreaLayer.Area, of name: String, source: TileSource, host: MapHost) throws -> String {
-        let bare = (source as? AreaBackedSource)?.primary ?? source
-        // The archive's own zooms: a street map's tiles are numbered one shallower than drawn.
-        let shift = MapSources.isStreetMap(bare) ? 1 : 0
+        let shift = Self.zoomShift((source as? AreaBackedSource)?.primary ?? source)
         let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
         let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
         let title = Self.title(of: area)

@@ -57,7 +57,7 @@ struct Extract: ParsableCommand {
             extractor = try TileExtractor(source: try ExtractSources.open(from), area: area, output: out, title: title, restart: restart)
         } catch let e as ExtractError {
             warn("extract: \(e)")
-            throw ExitCode(e == .cancelled ? Self.interrupted : Self.exitCode(e))
+            throw ExitCode(Self.exitCode(e))
         } catch {
             warn("extract: \(error)")
             throw ExitCode(Self.usage)
@@ -86,7 +86,7 @@ struct Extract: ParsableCommand {
             print("Wrote \(out): \(Self.size(UInt64(max(0, FileIO.fileSize(out))))), \(TrackStatistics.grouped(Double(p.tilesDone))) tiles, in \(String(cFormat: "%.1f", elapsed)) s (\(TrackStatistics.grouped(Double(p.tilesThisRun) / elapsed)) tiles/s, \(p.requests) requests)")
         case let .failure(e as ExtractError):
             warn("extract: \(e)")
-            throw ExitCode(e == .cancelled ? Self.interrupted : Self.exitCode(e))
+            throw ExitCode(Self.exitCode(e))
         case let .failure(e):
             warn("extract: \(e)")
             throw ExitCode(1)

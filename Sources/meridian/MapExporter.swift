@@ -99,10 +99,7 @@ final class MapExporter: @unchecked Sendable {
     /// thread); `done` hears whether the file is there.
     private func draw(to path: String, sheet: Bool, done: @escaping @Sendable (Bool) -> Void) {
         var session = host.session
-        session.scene.layers.removeAll { layer in
-            [SourcesLayer.self, SaveAreaLayer.self, ZoomControlsLayer.self, SearchLayer.self, HelpLayer.self, LocateLayer.self,
-             NoticeLayer.self].contains { ObjectIdentifier($0) == ObjectIdentifier(type(of: layer)) }
-        }
+        session.removeChrome()
         let view = session.camera.viewportSize
         let layout: PrintLayout
         if sheet {
@@ -123,11 +120,10 @@ final class MapExporter: @unchecked Sendable {
                                               pixelHeight: Int((layout.mapFrame.height * k).rounded()), pixelRatio: k)
                 try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: t, timeout: 60)
                 let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
-                let scale = PrintLayout.scale(zoom: session.camera.zoom, latitude: session.camera.centerCoordinate.latitude)
                 // The share drawn, a few times a second at most (a dense sheet takes a while).
                 var said = MonotonicClock.now
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
-                                      scale: layout.furnished ? scale : nil, to: path) { share in
+                                      camera: session.camera, to: path) { share in
                     guard MonotonicClock.now - said > 0.25, share < 1 else { return }
                     said = MonotonicClock.now
                     host.showNotice("Making the page… \(Int(share * 100)) %")

@@ -142,8 +142,8 @@ struct Render: ParsableCommand {
                 for p in loaded.problems { warn(p) }
                 pinList = loaded.pins
             }
-            var session = makeSession(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList,
-                                      chrome: layout == nil)
+            var session = makeSession(camera: camera, tiles: tiles, tilesName: view.tileName, overlays: overlays, pins: pinList)
+            if layout != nil { session.removeChrome() }
             session.scene.showsLabels = !noLabels
             session.imperialUnits = imperial
             if keys { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true } }
@@ -164,9 +164,8 @@ struct Render: ParsableCommand {
             for m in try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: at, timeout: timeout) { warn(m) }
             if let layout {
                 let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
-                let printed = PrintLayout.scale(zoom: session.camera.zoom, latitude: session.camera.centerCoordinate.latitude)
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
-                                      scale: layout.furnished ? printed : nil, grid: grid && layout.furnished ? session.camera : nil, to: out)
+                                      camera: session.camera, grid: grid, to: out)
                 for p in page.problems { warn(p) }
             } else {
                 try r.writePNG(to: out)

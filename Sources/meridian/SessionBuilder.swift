@@ -8,19 +8,12 @@ import MapTiles
 /// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-/// `chrome`: the app's buttons and panels (false for a printed page: the map and its own
-/// furniture only).
-func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin],
-                 chrome: Bool = true) -> MapSession {
+func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
     var scene = Scene(camera: camera)
     scene.showTiles(from: tiles.source, under: tiles.under, background: tiles.background)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
-    guard chrome else {
-        scene.layers.append(MeasureLayer())
-        return MapSession(scene: scene)
-    }
     if let tilesName {
         scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName))
         scene.layers.append(SaveAreaLayer())
@@ -31,4 +24,15 @@ func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, ov
     scene.layers.append(MeasureLayer())
     scene.layers.append(HelpLayer())
     return MapSession(scene: scene)
+}
+
+extension MapSession {
+    /// The app's buttons, panels and notices: what a printed page leaves out (`render` on
+    /// paper, Ctrl+E and Ctrl+P), keeping the map and its own furniture.
+    static let chromeLayers: [any MapLayer.Type] = [SourcesLayer.self, SaveAreaLayer.self, ZoomControlsLayer.self, SearchLayer.self,
+                                                     HelpLayer.self, LocateLayer.self, NoticeLayer.self]
+
+    mutating func removeChrome() {
+        scene.layers.removeAll { layer in Self.chromeLayers.contains { ObjectIdentifier($0) == ObjectIdentifier(type(of: layer)) } }
+    }
 }
