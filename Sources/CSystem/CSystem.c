@@ -26,6 +26,11 @@ int meridian_make_thread_background(void) {
 
 void meridian_tune_malloc(void) {
     mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+    // One heap for every thread. With one per thread (glibc's default, up to 8 per core),
+    // each tile worker keeps the pictures it decoded, and what they leave free when freed,
+    // in a heap of its own: 8-10 MiB more at the same view. Small allocations still take no
+    // lock (the per-thread cache), and tile workers allocate a picture at a time.
+    mallopt(M_ARENA_MAX, 1);
 }
 
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw) {

@@ -40,6 +40,11 @@ public final class VectorTilePainter: @unchecked Sendable {
         return t
     }
 
+    /// Lets the decoded tiles go (the plane it draws is out of sight).
+    public func forgetDecoded() {
+        lock.lock(); decoded.removeAll(); lock.unlock()
+    }
+
     /// Rasterizes `tile` (pixelSize square) from the vector data of `dataTile` (itself or an ancestor).
     public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int) throws -> DecodedTile {
         let prepared = data.isEmpty ? PreparedTile(VectorTile(layers: [])) : try self.prepared(data, tile: dataTile)

@@ -52,6 +52,8 @@ public final class AreaBackedSource: TileSource, @unchecked Sendable {
     public var unreachable: String? { primary.unreachable }
     public func cancel(_ tiles: [TileID]) { primary.cancel(tiles) }
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) { primary.decoded(tile, payload: payload, ok: ok) }
+    public func keptAhead(_ tile: TileID, payload: TilePayload) { primary.keptAhead(tile, payload: payload) }
+    public func abandoned(_ tile: TileID) { primary.abandoned(tile) }
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         let holders = areas.filter { $0.holds(tile) }

@@ -93,6 +93,27 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         }
     }
 
+    /// A ring tile kept to decode later, whole as far as its header and chunks tell: cached
+    /// now, so that it is not fetched again, and treated from here on as one from the cache
+    /// (dropped if it then fails to decode).
+    public func keptAhead(_ tile: TileID, payload: TilePayload) {
+        lock.lock()
+        let freshness = undecided.removeValue(forKey: tile)
+        if freshness != nil { fromCache.insert(tile) }
+        lock.unlock()
+        if let freshness, case let .encodedImage(body) = payload {
+            cache?.store(body, freshness: freshness, for: tile, now: WallClock.now)
+        }
+    }
+
+    /// Not decoded after all: a fetched picture is not cached (it was never seen to decode).
+    public func abandoned(_ tile: TileID) {
+        lock.lock()
+        undecided[tile] = nil
+        fromCache.remove(tile)
+        lock.unlock()
+    }
+
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard tile.isValid, zoomRange.contains(tile.z) else { return nil }
         let now = WallClock.now

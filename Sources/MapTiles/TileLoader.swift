@@ -32,6 +32,12 @@ public typealias TileDecoder = @Sendable (TileID, TilePayload) throws -> Decoded
 /// each frame; queued requests it no longer wants are cancelled; finished tiles wait in a
 /// queue that the frame loop drains. `wake` is called (from a worker) when a result arrives
 /// so that an idle loop can wake up.
+///
+/// Tiles of the ring around the view are loaded ahead, after those in view. A ring tile that
+/// is a picture (PNG, JPEG, WebP) is kept as it came, a few KB, and decoded only when it comes
+/// into view, as a browser does: decoding one takes a millisecond, and decoded it would hold
+/// a quarter MiB. Vector tiles cost ten or more milliseconds to draw, so ring ones are drawn
+/// ahead as before.
 public final class TileLoader: @unchecked Sendable {
     public let source: TileSource
     private let decode: TileDecoder
@@ -47,6 +53,19 @@ public final class TileLoader: @unchecked Sendable {
     private var failed: [TileID: (count: Int, retryAt: Double)] = [:]
     /// What the frame loop asked for last.
     private var wanted: [TileID] = []
+    /// Which queued tiles are the ring's.
+    private var ahead = Set<TileID>()
+    /// Ring tiles loaded but not decoded: their pictures as they came.
+    private var kept: [TileID: TilePayload] = [:]
+    private var keptBytes = 0
+    /// Kept pictures beyond this are let go (the ring of a 4K view at a fractional zoom fits).
+    static let keptLimit = 8 << 20
+
+    /// Decoding is work for the processors: no more tiles at once than there are of them,
+    /// however many workers wait on the network (each decode holds its picture, a quarter
+    /// MiB or more, and its decoder's buffers while it runs).
+    private let decodeSlots = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    private var decoding = 0
 
     public init(source: TileSource, workers count: Int? = nil,
                 decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {}) {
@@ -71,20 +90,33 @@ public final class TileLoader: @unchecked Sendable {
         if !loading.isEmpty { source.cancel(loading) }
     }
 
-    /// Replaces the queue with `tiles` (minus those loading or loaded); the rest is cancelled.
-    public func want(_ tiles: [TileID]) {
+    /// Replaces the queue with `tiles` (minus those loading or loaded), then the ring `around`
+    /// them; the rest is cancelled, and kept ring pictures neither asks for are let go.
+    public func want(_ tiles: [TileID], around ring: [TileID] = []) {
         condition.lock()
         let now = MonotonicClock.now
         wanted = tiles
+        let all = ring.isEmpty ? Set(tiles) : Set(tiles).union(ring)
         // Loads under way for tiles that left the view (and its ring) are given up.
         var gone: [TileID] = []
-        if !inFlight.isEmpty {
-            let keep = Set(tiles)
-            gone = inFlight.filter { !keep.contains($0) }
+        if !inFlight.isEmpty { gone = inFlight.filter { !all.contains($0) } }
+        var dropped: [TileID] = []
+        if !kept.isEmpty {
+            for (t, p) in kept where !all.contains(t) {
+                dropped.append(t)
+                keptBytes -= p.byteCount
+            }
+            for t in dropped { kept[t] = nil }
         }
-        defer { if !gone.isEmpty { source.cancel(gone) } }
-        queue = tiles.filter { source.zoomRange.contains($0.z) && !inFlight.contains($0)
-            && !resultIDs.contains($0) && (failed[$0].map { $0.retryAt <= now } ?? true) }
+        defer {
+            if !gone.isEmpty { source.cancel(gone) }
+            for t in dropped { source.abandoned(t) }
+        }
+        let loadable = { (t: TileID) in self.source.zoomRange.contains(t.z) && !self.inFlight.contains(t)
+            && !self.resultIDs.contains(t) && (self.failed[t].map { $0.retryAt <= now } ?? true) }
+        queue = tiles.filter(loadable)
+        ahead = Set(ring.filter { loadable($0) && kept[$0] == nil })
+        queue += ring.filter { ahead.contains($0) }
         if !queue.isEmpty { condition.broadcast() }
         condition.unlock()
     }
@@ -135,6 +167,40 @@ public final class TileLoader: @unchecked Sendable {
         return true
     }
 
+    /// Keeps a ring tile's picture undecoded; false when the kept pictures are at their limit
+    /// (the tile is decoded now instead).
+    private func keep(_ payload: TilePayload, for tile: TileID) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        inFlight.remove(tile)
+        guard keptBytes + payload.byteCount <= Self.keptLimit else { inFlight.insert(tile); return false }
+        kept[tile] = payload
+        keptBytes += payload.byteCount
+        condition.broadcast()
+        return true
+    }
+
+    /// A picture whose header and (PNG) chunks are whole: worth keeping to decode later. What
+    /// is not is decoded now, so that its failure is known and said at once.
+    static func looksWhole(_ payload: TilePayload) -> Bool {
+        guard case let .encodedImage(data) = payload,
+              let header = try? ImageHeader(data, maxSide: ImageHeader.maxTileSide) else { return false }
+        return header.format != .png || (try? ImageHeader.checkPNGChunks(data)) != nil
+    }
+
+    private func takeDecodeSlot() {
+        condition.lock()
+        while decoding >= decodeSlots { condition.wait() }
+        decoding += 1
+        condition.unlock()
+    }
+
+    private func giveDecodeSlot() {
+        condition.lock()
+        decoding -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     private func work() {
         // Tiles may wait; frames may not. On two cores the frame thread and the GL
         // rasterizer must win the CPU over tile workers.
@@ -144,12 +210,21 @@ public final class TileLoader: @unchecked Sendable {
             while queue.isEmpty && !stopping { condition.wait() }
             if stopping { condition.unlock(); return }
             let tile = queue.removeFirst()
+            let isAhead = ahead.remove(tile) != nil
+            let keptPayload = kept.removeValue(forKey: tile)
+            if let keptPayload { keptBytes -= keptPayload.byteCount }
             inFlight.insert(tile)
             condition.unlock()
 
             var outcome: TileResult.Outcome?
             do {
-                if let payload = try source.payload(for: tile) {
+                if let payload = try keptPayload ?? source.payload(for: tile) {
+                    if isAhead, Self.looksWhole(payload), keep(payload, for: tile) {
+                        source.keptAhead(tile, payload: payload)
+                        continue
+                    }
+                    takeDecodeSlot()
+                    defer { giveDecodeSlot() }
                     do {
                         let d = try decode(tile, payload)
                         source.decoded(tile, payload: payload, ok: true)

@@ -18,6 +18,24 @@ public enum TilePayload: Sendable {
     case debugGrid(TileID)
 }
 
+extension TilePayload {
+    /// A picture, decoded in a millisecond (unlike a vector tile, drawn in ten or more).
+    public var isEncodedImage: Bool {
+        switch self {
+        case .encodedImage, .encodedImageRegion: return true
+        case .vector, .debugGrid: return false
+        }
+    }
+
+    /// The bytes it holds.
+    public var byteCount: Int {
+        switch self {
+        case let .encodedImage(d), let .encodedImageRegion(d, _), let .vector(d, _): return d.count
+        case .debugGrid: return 0
+        }
+    }
+}
+
 public struct TileSourceError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
@@ -45,6 +63,13 @@ public protocol TileSource: Sendable {
     func cancel(_ tiles: [TileID])
     /// The loader decoded a payload this source gave (`ok`), or found it undecodable.
     func decoded(_ tile: TileID, payload: TilePayload, ok: Bool)
+    /// The loader keeps a picture this source gave, to decode when it comes into view (a ring
+    /// tile); its header and chunks are whole. A source that caches only what decodes may
+    /// cache it now: `decoded` still follows, and a picture that then fails may be dropped.
+    func keptAhead(_ tile: TileID, payload: TilePayload)
+    /// The loader let go of a payload this source gave without decoding it (a ring tile the
+    /// view moved away from): what the source keeps until `decoded` may go.
+    func abandoned(_ tile: TileID)
 }
 
 /// A tile's load was given up because the view no longer wants it: not a failure.
@@ -60,6 +85,8 @@ extension TileSource {
     public var unreachable: String? { nil }
     public func cancel(_ tiles: [TileID]) {}
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {}
+    public func keptAhead(_ tile: TileID, payload: TilePayload) {}
+    public func abandoned(_ tile: TileID) {}
 }
 
 /// Tiles that show their own z/x/y: for seeing the machinery work.

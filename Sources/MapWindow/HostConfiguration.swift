@@ -10,6 +10,10 @@ public struct HostConfiguration: Sendable {
     /// ("frame-cpu SECONDS"), "idle SECONDS" each time the loop sleeps until an event, and one
     /// per pin event, so tests see when the loop draws and when it sleeps (MERIDIAN_FRAME_LOG).
     public var logFrames = false
+    /// One line each time the loop sleeps with what the tile and sprite stores hold
+    /// ("memory tiles COUNT BYTES under COUNT BYTES sprites COUNT BYTES"), for the memory
+    /// account and the soak run (MERIDIAN_MEMORY_LOG).
+    public var logMemory = false
     /// Every frame composed at this time (MERIDIAN_FIXED_TIME).
     public var fixedTime: Double?
     /// Where the first fully drawn frame's draw list is written, so a test can compare the
@@ -22,6 +26,7 @@ public struct HostConfiguration: Sendable {
     public init(environment env: [String: String]) {
         lateLatch = env["MERIDIAN_NO_LATE_LATCH"] == nil
         logFrames = env["MERIDIAN_FRAME_LOG"] != nil
+        logMemory = env["MERIDIAN_MEMORY_LOG"] != nil
         fixedTime = env["MERIDIAN_FIXED_TIME"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         drawListOut = env["MERIDIAN_DRAWLIST_OUT"]
     }

@@ -30,8 +30,17 @@ extension MapHost {
             let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
             if sprites.prepare(overlays) > 0 { list = session.frame(at: t, tiles: store, under: under, sprites: sprites) }
         }
-        loader.want(list.wantedTiles)
-        pipeline.underLoader?.want(list.wantedUnderTiles)
+        // Stand-ins wait while the tiles they stand in for are on their way (asked for first).
+        let now = MonotonicClock.now
+        loader.want(list.wantedTiles, around: list.ringTiles)
+        // (Loaded but not taken in yet counts as on the way.)
+        let loading = !loader.isIdle
+        let parents = parentGate.admit(list.standInTiles, loading: loading, now: now)
+        if !parents.isEmpty { loader.want(list.wantedTiles + parents, around: list.ringTiles) }
+        if let underLoader = pipeline.underLoader {
+            underLoader.want(underGate.admit(list.wantedUnderTiles, loading: loading, now: now))
+            if list.tilesCoverView { pipeline.releaseUnderPlane() }
+        }
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.
         let tilesSettled = loader.isIdle
@@ -132,10 +141,16 @@ extension MapHost {
     }
 
     /// When the idle loop must wake by itself (`MonotonicClock` seconds): a failed tile's
-    /// retry, or a live position turning stale.
+    /// retry, a live position turning stale, or stand-ins for late tiles coming due.
     var nextWake: Double? {
         let stale = session.staleDeadline.map { $0 - clock.now + MonotonicClock.now }
-        return [loader.nextRetry, stale].compactMap { $0 }.min()
+        return [loader.nextRetry, stale, parentGate.nextDue, underGate.nextDue].compactMap { $0 }.min()
+    }
+
+    /// What the stores hold, for MERIDIAN_MEMORY_LOG.
+    var memoryLine: String {
+        let t = store.held, u = pipeline.underStore?.held ?? (count: 0, bytes: 0), s = sprites.held
+        return "memory tiles \(t.count) \(t.bytes) under \(u.count) \(u.bytes) sprites \(s.count) \(s.bytes)"
     }
 
     /// How the map's tiles are coming, for the layer switcher: a server out of reach, or

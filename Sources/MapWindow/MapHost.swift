@@ -93,6 +93,10 @@ public final class MapHost {
     var toldFailures = Set<String>()
     /// Tiles taken in since memory was last trimmed (before an idle wait).
     var tilesSinceTrim = 0
+    /// Hold back the parents standing in for missing tiles, and the plane under the map's
+    /// tiles, while those tiles are on their way.
+    var parentGate = StandInGate()
+    var underGate = StandInGate()
 
     /// Shows `session` (its camera fitted to the window) with tiles from `source`.
     public init(window: SDLWindow, session: MapSession, source: TileSource, under: UnderPlane? = nil,
@@ -231,6 +235,7 @@ public final class MapHost {
                     meridian_trim_memory()
                 }
                 if configuration.logFrames { FileIO.printError(String(cFormat: "idle %.4f", clock.now)) }
+                if configuration.logMemory { FileIO.printError(memoryLine) }
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU
                 needsFrame = process(&event, translator) || needsFrame

@@ -69,11 +69,16 @@ public final class OffscreenRenderer {
             return (idle, results.count)
         }
         var list = compose()
-        // The scene also wants the parents of missing tiles, so a tile that fails is covered.
         while list.missingTiles > 0 {
             let (idle, count) = load(list.wantedTiles, with: pipeline.loader, into: store, list: &list)
             if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
-            if count == 0 { break } // what is still missing failed; parents cover it
+            if count == 0 { break } // what is still missing failed
+        }
+        // A tile that failed is covered by its parent, where that loads.
+        for _ in 0..<4 where list.missingTiles > 0 && !list.standInTiles.isEmpty {
+            let (idle, count) = load(list.standInTiles, with: pipeline.loader, into: store, list: &list)
+            if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
+            if count == 0 { break }
         }
         // What the map's own tiles leave bare, the plane under them fills.
         if let underLoader = pipeline.underLoader, let underStore = pipeline.underStore {

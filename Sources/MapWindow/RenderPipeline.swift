@@ -121,6 +121,14 @@ struct RenderPipeline {
         return (false, nil)
     }
 
+    /// The map's own tiles cover the view: the plane under them is out of sight, and its
+    /// pictures and decoded tiles go (made again if a view ever needs them).
+    func releaseUnderPlane() {
+        guard let underStore, !underStore.isEmpty else { return }
+        underStore.removeAll()
+        under?.painter.forgetDecoded()
+    }
+
     /// Tiles are being loaded or made for either plane.
     var isLoading: Bool { loader.isLoading || (underLoader?.isLoading ?? false) }
     var hasTileResults: Bool { loader.hasResults || (underLoader?.hasResults ?? false) }

@@ -40,6 +40,8 @@ public final class SpriteStore: SpriteAvailability {
         side = Int32(min(4096, 1024 * max(1, Int(pixelRatio.rounded(.up)))))
     }
 
+    /// Software sprites held, and the bytes they take (what the memory account reads).
+    public var held: (count: Int, bytes: Int) { (bitmaps.count, bitmaps.totalCost) }
     public func size(of sprite: SpriteKey) -> ScreenSize? {
         if renderer == nil {
             return bitmaps.peek(sprite).map { ScreenSize(width: Double($0.width) / pixelRatio, height: Double($0.height) / pixelRatio) }

@@ -62,6 +62,9 @@ public final class TextureStore: TileAvailability {
     /// (a frame uploads a few tiles, so a dozen free slots are enough warning).
     public func prepareSlots() { atlas?.grow(reserve: 12) }
 
+    /// Pictures held, and the bytes they take (what the memory account reads).
+    public var held: (count: Int, bytes: Int) { (cache.count, cache.totalCost) }
+    public var isEmpty: Bool { cache.count == 0 }
     public func isReady(_ tile: TileID) -> Bool { cache.contains(tile) }
 
     public func isCurrent(_ tile: TileID) -> Bool { cache.contains(tile) && !stale.contains(tile) }

@@ -105,14 +105,22 @@ struct SceneTests {
         #expect(list.wantedTiles.prefix(list.missingTiles).allSatisfy { $0.z == 7 })
     }
 
-    @Test func parentsOfMissingTilesAreWantedLast() {
+    @Test func missingTilesAreWantedTheirParentsStandInAndTheRingComesApart() {
         let s = scene(zoom: 6)
         let list = s.compose(at: 0, tiles: ReadyTiles(ready: []))
-        let firstParent = list.wantedTiles.firstIndex { $0.z == 5 }!
-        #expect(list.wantedTiles[firstParent...].allSatisfy { $0.z == 5 })
-        #expect(list.wantedTiles[..<firstParent].allSatisfy { $0.z == 6 })
         let visible = TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map(\.wrapped)
-        #expect(Set(list.wantedTiles[firstParent...]) == Set(visible.map { $0.parent! }))
+        #expect(Set(list.wantedTiles) == Set(visible) && list.wantedTiles.count == visible.count)
+        #expect(Set(list.standInTiles) == Set(visible.map { $0.parent! }))
+        let ring = TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6, buffer: 1).map(\.wrapped)
+        #expect(Set(list.ringTiles) == Set(ring).subtracting(visible))
+    }
+
+    @Test func readyTilesAreNotAskedForAgain() {
+        let s = scene(zoom: 6)
+        let visible = TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map(\.wrapped)
+        let list = s.compose(at: 0, tiles: ReadyTiles(ready: Set(visible)))
+        #expect(list.wantedTiles.isEmpty && list.standInTiles.isEmpty && list.missingTiles == 0)
+        #expect(!list.ringTiles.isEmpty && list.ringTiles.allSatisfy { !visible.contains($0) })
     }
 
     @Test func firstCommandClearsToTheBackground() {

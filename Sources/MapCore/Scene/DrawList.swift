@@ -36,6 +36,10 @@ public struct DrawList: Sendable {
     public var commands: [DrawCommand] = []
     /// Tiles the scene wants loaded, most important first (wrapped ids).
     public var wantedTiles: [TileID] = []
+    /// The parents of those: to stand in for them if they are slow to come.
+    public var standInTiles: [TileID] = []
+    /// The ring around the view not ready yet, after `wantedTiles`: what a pan shows next.
+    public var ringTiles: [TileID] = []
     /// Tiles of the plane under the map's own that the scene wants loaded (where its own
     /// have no picture yet).
     public var wantedUnderTiles: [TileID] = []

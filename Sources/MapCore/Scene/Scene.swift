@@ -134,6 +134,8 @@ public struct Scene {
         list.commands += layout.commands
         list.missingTiles += layout.missing
         list.wantedTiles = layout.wanted
+        list.ringTiles = layout.ring
+        list.standInTiles = layout.parents
         list.tilesCoverView = layout.coversView
         return (layout.shown, underShown)
     }

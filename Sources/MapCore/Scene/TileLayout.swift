@@ -8,8 +8,14 @@ import MapGeometry
 struct TileLayout {
     /// In paint order: ancestors, then children, then the tiles of the display zoom.
     var commands: [DrawCommand] = []
-    /// Tiles to load, most important first: missing visible ones, the ring, then parents.
+    /// Visible tiles to load (missing, or showing an older picture).
     var wanted: [TileID] = []
+    /// The parents of missing visible tiles: a quarter as many, to stand in for them when
+    /// they are slow to come (a coarse picture fast in a new area, and a tile that fails to
+    /// load still covered).
+    var parents: [TileID] = []
+    /// The ring of tiles around the view not ready yet: loaded ahead of a pan, after `wanted`.
+    var ring: [TileID] = []
     /// Visible tiles not ready (or showing an older picture).
     var missing = 0
     /// Ready tiles that count for labels (drawn, standing in, or in the ring).
@@ -70,19 +76,16 @@ struct TileLayout {
             }
         }
         commands = ancestors + children + exact
+        for tile in wanted {
+            if let p = tile.parent, p.z >= zoomRange.lowerBound, !tiles.isReady(p), seen.insert(p).inserted {
+                parents.append(p)
+            }
+        }
         // Then the ring around the view, loaded at lower priority.
-        let missingTiles = wanted
         for tile in only == nil ? TileCover.tiles(covering: rect, tileZoom: z, buffer: bufferRing) : [] {
             let w = tile.wrapped
-            if !tiles.isCurrent(w) { if seen.insert(w).inserted { wanted.append(w) } }
+            if !tiles.isCurrent(w) { if seen.insert(w).inserted { ring.append(w) } }
             if tiles.isReady(w) { shown.append(w) }
-        }
-        // Last, the parents of missing tiles: a quarter as many, so a coarse picture arrives
-        // fast in a new area and a tile that fails to load is still covered.
-        for tile in missingTiles {
-            if let p = tile.parent, p.z >= zoomRange.lowerBound, !tiles.isReady(p), seen.insert(p).inserted {
-                wanted.append(p)
-            }
         }
         coversView = missing == 0 && allPictured && !visible.isEmpty && rect.minY >= 0 && rect.maxY <= WebMercator.worldSize
     }
