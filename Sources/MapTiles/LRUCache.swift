@@ -2,38 +2,40 @@ import FoundationEssentials
 import Glibc
 
 /// A least-recently-used cache bounded by the summed cost (bytes) of its values.
-/// Lookups and inserts are O(1): a hash map onto a doubly linked list of nodes.
+/// Lookups and inserts are O(1): a hash map onto a doubly linked list of nodes. Inlinable,
+/// so that each user gets it specialized to its keys and values: the frame's tile lookups
+/// (several per tile, every frame) then cost no generic dispatch.
 public struct LRUCache<Key: Hashable, Value> {
-    private final class Node {
-        let key: Key
-        var value: Value
-        var cost: Int
-        var prev: Node?
-        var next: Node?
-        init(key: Key, value: Value, cost: Int) { self.key = key; self.value = value; self.cost = cost }
+    @usableFromInline final class Node {
+        @usableFromInline let key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var prev: Node?
+        @usableFromInline var next: Node?
+        @inlinable init(key: Key, value: Value, cost: Int) { self.key = key; self.value = value; self.cost = cost }
     }
 
     public let capacity: Int
-    public private(set) var totalCost = 0
-    private var nodes: [Key: Node] = [:]
-    private var head: Node?   // most recent
-    private var tail: Node?   // least recent
+    public internal(set) var totalCost = 0
+    @usableFromInline var nodes: [Key: Node] = [:]
+    @usableFromInline var head: Node?   // most recent
+    @usableFromInline var tail: Node?   // least recent
 
     public init(capacity: Int) { self.capacity = capacity }
 
-    public var count: Int { nodes.count }
+    @inlinable public var count: Int { nodes.count }
 
     /// The value, marking it as just used.
-    public mutating func value(for key: Key) -> Value? {
+    @inlinable public mutating func value(for key: Key) -> Value? {
         guard let n = nodes[key] else { return nil }
         moveToFront(n)
         return n.value
     }
 
     /// The value without touching recency.
-    public func peek(_ key: Key) -> Value? { nodes[key]?.value }
+    @inlinable public func peek(_ key: Key) -> Value? { nodes[key]?.value }
 
-    public func contains(_ key: Key) -> Bool { nodes[key] != nil }
+    @inlinable public func contains(_ key: Key) -> Bool { nodes[key] != nil }
 
     /// Inserts or replaces; returns what was evicted to make room (least recent first).
     @discardableResult
@@ -87,7 +89,7 @@ public struct LRUCache<Key: Hashable, Value> {
         return out
     }
 
-    private mutating func unlink(_ n: Node) {
+    @usableFromInline mutating func unlink(_ n: Node) {
         n.prev?.next = n.next
         n.next?.prev = n.prev
         if head === n { head = n.next }
@@ -95,7 +97,7 @@ public struct LRUCache<Key: Hashable, Value> {
         n.prev = nil; n.next = nil
     }
 
-    private mutating func moveToFront(_ n: Node) {
+    @inlinable mutating func moveToFront(_ n: Node) {
         guard head !== n else { return }
         unlink(n)
         n.next = head
@@ -104,7 +106,7 @@ public struct LRUCache<Key: Hashable, Value> {
         if tail == nil { tail = n }
     }
 
-    private mutating func remove(_ n: Node) {
+    @usableFromInline mutating func remove(_ n: Node) {
         unlink(n)
         nodes[n.key] = nil
         totalCost -= n.cost

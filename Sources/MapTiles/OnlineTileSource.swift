@@ -22,6 +22,10 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     private var undecided: [TileID: HTTPFreshness] = [:]
     /// Tiles handed over from the disk cache, not yet decoded.
     private var fromCache = Set<TileID>()
+    /// Tiles the server said it has not (404), not asked for again this run: beyond its
+    /// deepest zoom a zoom gesture would otherwise ask for them at every pass.
+    private var missing = Set<TileID>()
+    static let missingLimit = 16384
     /// Requests under way, by tile (to cancel those the view left).
     private var requests: [TileID: HTTPClient.ID] = [:]
     private var cancelled = Set<TileID>()
@@ -116,6 +120,8 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard tile.isValid, zoomRange.contains(tile.z) else { return nil }
+        lock.lock(); let known = missing.contains(tile); lock.unlock()
+        if known { return enlargedAncestor(of: tile) }
         let now = WallClock.now
         if let cached = cache?.entry(for: tile, now: now) {
             if !cached.freshness.isFresh(at: now) { revalidate(tile, cached) }
@@ -139,7 +145,11 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             }
             return .encodedImage(r.body)
         case let .response(r) where r.status == 404 || r.status == 204:
-            return nil // no tile here: what is under it shows
+            lock.lock()
+            if missing.count >= Self.missingLimit { missing.removeAll() }
+            missing.insert(tile)
+            lock.unlock()
+            return enlargedAncestor(of: tile)
         case let .response(r) where r.status == 429 || r.status == 503:
             let seconds = min(max(r.header("Retry-After").flatMap { Double($0.trimmed) } ?? 30, 1), 600)
             pause(for: seconds)
@@ -157,6 +167,22 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             lock.lock(); failure = reason; lock.unlock()
             throw TileSourceError(reason)
         }
+    }
+
+    /// Levels up a tile the server has not is drawn from a tile it sent: 16 times larger at most.
+    static let enlargeLevels = 4
+
+    /// No tile here. Beyond a server's deepest zoom every tile is missing: the nearest ancestor
+    /// it did send (from the cache) is drawn enlarged, so the map stays itself rather than
+    /// turning into the basemap under it. Nil where none is at hand: what is under it shows.
+    private func enlargedAncestor(of tile: TileID) -> TilePayload? {
+        guard let cache else { return nil }
+        let now = WallClock.now
+        for z in stride(from: tile.z - 1, through: max(0, tile.z - Self.enlargeLevels), by: -1) {
+            let ancestor = tile.ancestor(atZoom: z)
+            if let entry = cache.entry(for: ancestor, now: now) { return .encodedImageRegion(entry.body, tile: ancestor) }
+        }
+        return nil
     }
 
     private func reached() {

@@ -182,8 +182,12 @@ public final class TileLoader: @unchecked Sendable {
     /// A picture whose header and (PNG) chunks are whole: worth keeping to decode later. What
     /// is not is decoded now, so that its failure is known and said at once.
     static func looksWhole(_ payload: TilePayload) -> Bool {
-        guard case let .encodedImage(data) = payload,
-              let header = try? ImageHeader(data, maxSide: ImageHeader.maxTileSide) else { return false }
+        let data: Data
+        switch payload {
+        case let .encodedImage(d), let .encodedImageRegion(d, _): data = d
+        case .vector, .debugGrid: return false
+        }
+        guard let header = try? ImageHeader(data, maxSide: ImageHeader.maxTileSide) else { return false }
         return header.format != .png || (try? ImageHeader.checkPNGChunks(data)) != nil
     }
 

@@ -7,7 +7,7 @@ public struct HostConfiguration: Sendable {
     /// present (MERIDIAN_NO_LATE_LATCH).
     public var lateLatch = true
     /// One line per present on stderr ("present SECONDS"), one with the frame's cost
-    /// ("frame-cpu SECONDS"), "idle SECONDS" each time the loop sleeps until an event, and one
+    /// ("frame-cpu SECONDS" and its parts), "idle SECONDS" each time the loop sleeps until an event, and one
     /// per pin event, so tests see when the loop draws and when it sleeps (MERIDIAN_FRAME_LOG).
     public var logFrames = false
     /// One line each time the loop sleeps with what the tile and sprite stores hold

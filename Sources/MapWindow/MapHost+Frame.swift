@@ -39,7 +39,6 @@ extension MapHost {
         if !parents.isEmpty { loader.want(list.wantedTiles + parents, around: list.ringTiles) }
         if let underLoader = pipeline.underLoader {
             underLoader.want(underGate.admit(list.wantedUnderTiles, loading: loading, now: now))
-            if list.tilesCoverView { pipeline.releaseUnderPlane() }
         }
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.
@@ -92,7 +91,11 @@ extension MapHost {
         stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
                      phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
                               .present: presentCPU, .uploads: end - uploadStart])
-        if configuration.logFrames { FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart)) }
+        if configuration.logFrames {
+            FileIO.printError(String(cFormat: "frame-cpu %.4f events %.4f compose %.4f draw %.4f present %.4f uploads %.4f", end - cpuStart,
+                                     composeStart - cpuStart, drawStart - composeStart, presentStart - drawStart, presentCPU, end - uploadStart))
+        }
+        coveredByMap = list.tilesCoverView
         let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
         if drawn != isDrawn { setDrawn(drawn) }
         if !fullyDrawnDone && drawn {

@@ -97,6 +97,8 @@ public final class MapHost {
     /// tiles, while those tiles are on their way.
     var parentGate = StandInGate()
     var underGate = StandInGate()
+    /// The last frame's view lay wholly on the map's own tiles.
+    var coveredByMap = false
 
     /// Shows `session` (its camera fitted to the window) with tiles from `source`.
     public init(window: SDLWindow, session: MapSession, source: TileSource, under: UnderPlane? = nil,
@@ -230,6 +232,9 @@ public final class MapHost {
                 // Idle means idle: no frames and no wake-ups until something happens. Tiles
                 // come in bursts, each picture a quarter MiB from a worker's heap: what the
                 // burst freed goes back to the system before the wait.
+                // The map's own tiles covered the view: the plane under them is out of sight,
+                // and at rest (not between the notches of a zoom that crosses its edge) it goes.
+                if coveredByMap, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
                 if tilesSinceTrim > 0 {
                     tilesSinceTrim = 0
                     meridian_trim_memory()

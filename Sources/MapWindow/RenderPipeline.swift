@@ -122,11 +122,14 @@ struct RenderPipeline {
     }
 
     /// The map's own tiles cover the view: the plane under them is out of sight, and its
-    /// pictures and decoded tiles go (made again if a view ever needs them).
-    func releaseUnderPlane() {
-        guard let underStore, !underStore.isEmpty else { return }
+    /// pictures and decoded tiles go (made again if a view ever needs them). Whether there
+    /// were any.
+    @discardableResult
+    func releaseUnderPlane() -> Bool {
+        guard let underStore, !underStore.isEmpty else { return false }
         underStore.removeAll()
         under?.painter.forgetDecoded()
+        return true
     }
 
     /// Tiles are being loaded or made for either plane.

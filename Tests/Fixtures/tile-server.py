@@ -2,7 +2,7 @@
 """A loopback tile server for the tests: serves small PNG tiles and misbehaves on demand.
 Prints its port on the first line of stdout once it accepts connections."""
 import http.server
-import sys, os, socket, struct, sys, threading, time, zlib
+import re, sys, os, socket, struct, sys, threading, time, zlib
 
 def colour(x, y):
     """The colour of tile x, y: what the tests expect to see where it is drawn."""
@@ -76,6 +76,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             z, x, y = name.removesuffix("@2x").split("/")
             if "holes" in self.path and (int(x) + int(y)) % 3 == 0:
                 return self.send(404, b"no tile")  # ?holes: a third of the tiles are missing
+            upto = re.search(r"upto=(\d+)", self.path)
+            if upto and int(z) > int(upto.group(1)):
+                return self.send(404, b"no tile")  # ?upto=N: nothing deeper than zoom N, as real servers
             return self.send(200, street(int(z), int(x), int(y), size),
                              [("Content-Type", "image/png"), ("Cache-Control", "max-age=86400")])
         if p.startswith("/tile/"):

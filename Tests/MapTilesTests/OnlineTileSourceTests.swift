@@ -114,4 +114,27 @@ import TestSupport
         #expect(live.unreachable == nil)
         #expect(live.isRemote)
     }
+
+    @Test func beyondTheServersDeepestZoomItsTilesAreDrawnEnlarged() throws {
+        let server = try TileServer()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("online-enlarge-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = "/street/{z}/{x}/{y}.png?upto=6"
+        let src = try source(server, path, cache: try cache(dir, server, path))
+        let z6 = TileID(z: 6, x: 33, y: 22), z8 = TileID(z: 8, x: 133, y: 90)
+        #expect(z8.ancestor(atZoom: 6) == z6)
+        // Nothing at hand yet: no tile, the basemap under it shows.
+        #expect(try src.payload(for: z8) == nil)
+        // Once the zoom-6 tile came (and decoded, so it is cached), the zoom-8 tile under it is
+        // drawn from it.
+        guard case let .encodedImage(body)? = try src.payload(for: z6) else { Issue.record("no z6 picture"); return }
+        src.decoded(z6, payload: .encodedImage(body), ok: true)
+        let asked = src.requestCount
+        guard case let .encodedImageRegion(data, ancestor)? = try src.payload(for: z8) else { Issue.record("z8 not enlarged"); return }
+        #expect(ancestor == z6 && data == body)
+        // The server said it has no z8 tile: it is not asked again.
+        #expect(src.requestCount == asked)
+        // No further than four levels: a zoom-11 tile has no tile of its own to enlarge.
+        #expect(try src.payload(for: TileID(z: 11, x: 133 * 8, y: 90 * 8)) == nil)
+    }
 }
