@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz
+.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory
 
 # What building and running need; test tools, packaging tools and X come with setup-test.
 setup:
@@ -46,6 +46,16 @@ test-package: setup-test
 
 bench: setup-test build
 	scripts/bench.sh
+
+# A day in ten minutes: the window driven for SOAK_MINUTES with what a day does, its memory,
+# file descriptors and threads read every 30 s (not part of make test).
+SOAK_MINUTES ?= 10
+soak: setup-test build
+	scripts/soak.py --minutes $(SOAK_MINUTES)
+
+# Where the map scenario's memory goes, MiB by MiB (1280x800, loopback tiles at zoom 6).
+memory: setup-test build
+	scripts/memory-account.py
 
 # The README's screenshot.
 render: build

@@ -1,6 +1,7 @@
 #!/bin/sh
 # meridian bench, with the loopback tile server of the tests for its online rows, on the
-# display there is (or a private Xvfb). Extra arguments go to meridian bench.
+# display there is (or a private Xvfb, 3840×2160 for the large-window rows). Extra arguments
+# go to meridian bench.
 set -eu
 cd "$(dirname "$0")/.."
 out=$(mktemp)
@@ -13,5 +14,5 @@ online="http://127.0.0.1:$port/street/{z}/{x}/{y}{r}.png"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 else
-    xvfb-run -a -s "-screen 0 1920x1080x24" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
+    xvfb-run -a -s "-screen 0 3840x2160x24" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 fi

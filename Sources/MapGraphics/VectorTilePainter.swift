@@ -19,7 +19,9 @@ public final class VectorTilePainter: @unchecked Sendable {
     /// The style's icons, when its sprite sheet is a local file.
     public let sprites: SpriteSheet?
     private let lock = Lock()
-    private var decoded = LRUCache<TileID, PreparedTile>(capacity: 64 << 20)
+    /// A view at a street zoom draws from a handful of data tiles, and a zoom out from a few
+    /// dozen: room for those, not for a day's worth.
+    private var decoded = LRUCache<TileID, PreparedTile>(capacity: 16 << 20)
 
     public init(style: BasemapStyle = .standard) { self.style = style; mapStyle = nil; sprites = nil }
 

@@ -24,7 +24,8 @@ public final class SpriteStore: SpriteAvailability {
     private let renderer: SDLRenderer?
     private let pixelRatio: Double
     /// The software compositor's sprites; they are drawn again when needed after eviction.
-    private var bitmaps = LRUCache<SpriteKey, Bitmap>(capacity: 32 << 20)
+    /// A full window of labels is about a MiB; this keeps several views' worth.
+    private var bitmaps = LRUCache<SpriteKey, Bitmap>(capacity: 8 << 20)
     /// Counts sprites taken in.
     private(set) var generation = 0
     private let side: Int32

@@ -33,7 +33,7 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract).", valueName: "FILE"))
     var vector: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, basemap, vector, tracks, window.", valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, basemap, vector, tracks, window, large.", valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -58,6 +58,7 @@ struct Bench: ParsableCommand {
         defer { unlink(track) }
         if runs("tracks") || runs("window") { rows += try trackRows(keeping: track) }
         if runs("window") { rows += try windowRows(track: track) }
+        if runs("large") { rows += try largeWindowRows() }
         SDL.quit() // after the window and everything drawn with it are gone
         if json {
             let enc = JSONEncoder()

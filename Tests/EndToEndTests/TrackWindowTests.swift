@@ -164,12 +164,13 @@ struct TrackWindowTests {
         _ = try x.xdotool("windowfocus", "--sync", id2)
         let reopened = try screenshot(x, to: dir.appendingPathComponent("reopened.png").path) { isTrack($0.pixel(400, 300)) }
         #expect(isTrack(reopened.pixel(400, 300)), "the climb was not reopened at the saved view")
-        // The list, top right; the first row's "✕" closes the climb.
+        // The list, top right beside the buttons (its plate ends 54 points from the edge, 50
+        // from the top); the first row's "✕" closes the climb.
         _ = try x.xdotool("key", "--window", id2, "t")
-        func hasList(_ png: PNG) -> Bool { (20..<60).filter { png.pixel(700, $0).r > 240 && png.pixel(700, $0).g > 240 }.count > 30 }
+        func hasList(_ png: PNG) -> Bool { (60..<100).filter { png.pixel(700, $0).r > 240 && png.pixel(700, $0).g > 240 }.count > 30 }
         let listed = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { hasList($0) }
         #expect(hasList(listed), "no list of files: \(second.errorOutput)")
-        _ = try x.xdotool("mousemove", "--window", id2, "777", "48", "click", "1")
+        _ = try x.xdotool("mousemove", "--window", id2, "733", "88", "click", "1")
         let closed = try screenshot(x, to: dir.appendingPathComponent("closed.png").path) { !isTrack($0.pixel(400, 300)) }
         #expect(!isTrack(closed.pixel(400, 300)), "the climb is still drawn")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("up.gpx").path))

@@ -5,8 +5,10 @@ behaves as MODE says for every client:
            (a gpsd restart, as the client sees it), and takes the next connection the same way
   garbage  VERSION, then lines that are not JSON, then good TPVs
   flood    VERSION, then 1 MiB without a newline, then good TPVs
-  silent   accepts and never says anything"""
-import json, socket, sys, threading, time
+  silent   accepts and never says anything
+  walk     VERSION, then a TPV twice a second for ever, walking round a 300 m circle in
+           central Helsinki (for the soak run)"""
+import json, math, socket, sys, threading, time
 
 mode = sys.argv[1]
 server = socket.socket()
@@ -18,6 +20,12 @@ print(server.getsockname()[1], flush=True)
 def tpv(i):
     return (json.dumps({"class": "TPV", "mode": 3, "lat": 46.0 + i * 0.001, "lon": 7.0, "eph": 12.0,
                         "track": 0.0, "speed": 11.0, "time": "2026-11-21T10:00:%02d.000Z" % (i % 60)}) + "\n").encode()
+
+def walk(i):
+    a = i * 2 * math.pi / 240  # once round every two minutes
+    return (json.dumps({"class": "TPV", "mode": 3, "lat": 60.1699 + 0.0027 * math.sin(a), "lon": 24.9384 + 0.0054 * math.cos(a),
+                        "eph": 8.0, "track": (math.degrees(-a) + 360) % 360, "speed": 1.4,
+                        "time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())}) + "\n").encode()
 
 def serve(conn):
     try:
@@ -31,6 +39,12 @@ def serve(conn):
         if mode == "flood":
             conn.sendall(b"x" * (1 << 20))
             conn.sendall(b"\n")
+        if mode == "walk":
+            i = 0
+            while True:
+                conn.sendall(walk(i))
+                i += 1
+                time.sleep(0.5)
         for i in range(10 if mode == "tpv" else 1000):
             conn.sendall(tpv(i))
             time.sleep(0.1)

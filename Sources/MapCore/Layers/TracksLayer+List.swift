@@ -26,7 +26,9 @@ extension TracksLayer {
         let nameWidth = names.map { size($0).width }.max() ?? 0
         let width = max(16 + nameWidth + 12 + toggleWidth + 10 + size(close).width, size(title).width) + 16
         let w = context.camera.viewportSize.width
-        let plate = ScreenRect(x: w - 10 - width, y: 10, width: width, height: 28 + Double(files.count) * Self.rowHeight + 6)
+        // Below the search box and beside the column of buttons on the right (36 points wide,
+        // 10 from the edge), so that neither covers the other.
+        let plate = ScreenRect(x: w - 10 - 36 - 8 - width, y: 50, width: width, height: 28 + Double(files.count) * Self.rowHeight + 6)
         var rows: [(TrackFile, ScreenRect, (SpriteKey, ScreenRect), (SpriteKey, ScreenRect), (SpriteKey, ScreenRect))] = []
         for (i, file) in files.enumerated() {
             let y = plate.y + 28 + Double(i) * Self.rowHeight
