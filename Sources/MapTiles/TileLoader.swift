@@ -167,16 +167,19 @@ public final class TileLoader: @unchecked Sendable {
         return true
     }
 
-    /// Keeps a ring tile's picture undecoded; false when the kept pictures are at their limit
-    /// (the tile is decoded now instead).
-    private func keep(_ payload: TilePayload, for tile: TileID) -> Bool {
+    /// Whether the kept pictures have room for `payload` (else the tile is decoded now).
+    private func hasRoom(for payload: TilePayload) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        return keptBytes + payload.byteCount <= Self.keptLimit
+    }
+
+    /// Keeps a ring tile's picture undecoded, and ends its load.
+    private func keep(_ payload: TilePayload, for tile: TileID) {
         condition.lock(); defer { condition.unlock() }
         inFlight.remove(tile)
-        guard keptBytes + payload.byteCount <= Self.keptLimit else { inFlight.insert(tile); return false }
         kept[tile] = payload
         keptBytes += payload.byteCount
         condition.broadcast()
-        return true
     }
 
     /// A picture whose header and (PNG) chunks are whole: worth keeping to decode later. What
@@ -223,8 +226,11 @@ public final class TileLoader: @unchecked Sendable {
             var outcome: TileResult.Outcome?
             do {
                 if let payload = try keptPayload ?? source.payload(for: tile) {
-                    if isAhead, Self.looksWhole(payload), keep(payload, for: tile) {
+                    if isAhead, Self.looksWhole(payload), hasRoom(for: payload) {
+                        // The source hears of it before the load ends (so before anyone
+                        // waiting for the loader to settle goes on).
                         source.keptAhead(tile, payload: payload)
+                        keep(payload, for: tile)
                         continue
                     }
                     takeDecodeSlot()
