@@ -82,7 +82,7 @@ class Soak:
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         display = ":" + xvfb.stdout.readline().decode().strip()
         w = self.work
-        self.env = dict(os.environ, DISPLAY=display, WAYLAND_DISPLAY="", HOME=w, XDG_CACHE_HOME=w + "/cache",
+        self.env = dict(os.environ, DISPLAY=display, WAYLAND_DISPLAY="", HOME=w, XDG_CACHE_HOME=w + "/cache", MERIDIAN_MEMORY_LOG="1",
                         XDG_STATE_HOME=w + "/state", XDG_DATA_HOME=w + "/data", XDG_CONFIG_HOME=w + "/config")
         if shutil.which("matchbox-window-manager"):
             self.start(["matchbox-window-manager", "-use_titlebar", "no"], env=self.env,
@@ -123,6 +123,16 @@ class Soak:
                            capture_output=True, text=True)
         ids = r.stdout.split()
         return ids[0] if ids else None
+
+    def held(self):
+        """What the tile and sprite stores said they hold the last time the loop slept."""
+        self.log.seek(0)
+        lines = [l for l in self.log.read().splitlines() if l.startswith("memory ")]
+        if not lines:
+            return ""
+        f = lines[-1].split()
+        return "tiles %s %.1f, under %s %.1f, sprites %s %.1f MiB" % (f[2], int(f[3]) / 1048576, f[5], int(f[6]) / 1048576,
+                                                                  f[8], int(f[9]) / 1048576)
 
     def sample(self):
         status = {}
@@ -229,7 +239,7 @@ class Soak:
             if time.time() >= next_sample:
                 s = (time.time() - start,) + self.sample()
                 samples.append(s)
-                print("  %4.0f s  %7.1f   %7.1f   %4d   %4d" % (s[0], s[1] / 1024, s[2] / 1024, s[3], s[4]), flush=True)
+                print("  %4.0f s  %7.1f   %7.1f   %4d   %4d   %s" % (s[0], s[1] / 1024, s[2] / 1024, s[3], s[4], self.held()), flush=True)
                 next_sample += 30
         return self.report(samples, i)
 
@@ -243,7 +253,7 @@ class Soak:
               % (steps, self.args.minutes, first[1] / 1024, last[1] / 1024, growth, first[3], last[3], first[4], last[4],
                  last[2] / 1024))
         self.log.seek(0)
-        problems = [l for l in self.log.read().splitlines() if "fatal" in l.lower() or "error" in l.lower()]
+        problems = [l for l in self.log.read().splitlines() if not l.startswith("memory ") and ("fatal" in l.lower() or "error" in l.lower())]
         for l in problems[:10]:
             print("  the app said: " + l)
         ok = growth <= 5 and fd_growth <= 0 and thread_growth <= 0

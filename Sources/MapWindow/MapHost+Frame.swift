@@ -91,11 +91,18 @@ extension MapHost {
         stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
                      phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
                               .present: presentCPU, .uploads: end - uploadStart])
-        if configuration.logFrames {
+        if configuration.logFramePhases {
             FileIO.printError(String(cFormat: "frame-cpu %.4f events %.4f compose %.4f draw %.4f present %.4f uploads %.4f", end - cpuStart,
                                      composeStart - cpuStart, drawStart - composeStart, presentStart - drawStart, presentCPU, end - uploadStart))
+        } else if configuration.logFrames {
+            FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart))
         }
         coveredByMap = list.tilesCoverView
+        // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
+        if configuration.logMemory, presentedAt - lastMemoryLine >= 10 {
+            lastMemoryLine = presentedAt
+            FileIO.printError(memoryLine)
+        }
         let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
         if drawn != isDrawn { setDrawn(drawn) }
         if !fullyDrawnDone && drawn {

@@ -99,6 +99,8 @@ public final class MapHost {
     var underGate = StandInGate()
     /// The last frame's view lay wholly on the map's own tiles.
     var coveredByMap = false
+    /// When the last memory line was written (MERIDIAN_MEMORY_LOG), by the frame clock.
+    var lastMemoryLine = -Double.infinity
 
     /// Shows `session` (its camera fitted to the window) with tiles from `source`.
     public init(window: SDLWindow, session: MapSession, source: TileSource, under: UnderPlane? = nil,

@@ -11,7 +11,7 @@ void meridian_set_thread_name(const char *name);
 #include <stddef.h>
 
 /// Makes every allocation of 1 MiB or more a mapping of its own, returned to the system
-/// when freed. (glibc otherwise raises that threshold after the first large free, and the
+/// when freed, and keeps one heap for all threads (see CSystem.c). (glibc otherwise raises that threshold after the first large free, and the
 /// arrays of a parsed 100 MB track stay resident in its heaps once freed: 20 MB more.)
 /// Tile pictures (256 KiB) stay below it: as mappings, each cost 64 page faults to make
 /// and an munmap on the frame thread when evicted.
