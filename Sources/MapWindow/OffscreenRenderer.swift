@@ -69,8 +69,9 @@ public final class OffscreenRenderer {
             return (idle, results.count)
         }
         var list = compose()
-        while list.missingTiles > 0 {
-            let (idle, count) = load(list.wantedTiles, with: pipeline.loader, into: store, list: &list)
+        // The ring too, as the window has it once settled: places in it label the edges.
+        while list.missingTiles > 0 || !list.ringTiles.isEmpty {
+            let (idle, count) = load(list.wantedTiles + list.ringTiles, with: pipeline.loader, into: store, list: &list)
             if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
             if count == 0 { break } // what is still missing failed
         }
