@@ -1,5 +1,3 @@
-import MapCore
-import MapGeometry
 import MapWindow
 
 extension Bench {
@@ -8,15 +6,7 @@ extension Bench {
     func largeWindowRows() throws -> [Row] {
         var rows: [Row] = []
         for (w, h) in [(2560, 1440), (3840, 2160)] {
-            let window = try SDLWindow(title: "Meridian bench \(w)×\(h)", width: w, height: h, renderer: .software)
-            let paris = Coordinate(latitude: 48.85, longitude: 2.35)
-            let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
-            let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
-            let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-            let host = try MapHost(window: window, session: session, source: made.source, under: made.under)
-            // The first screen loads before the script, as in the rows at 1920×1080.
-            quit(after: 1)
-            host.run()
+            let (host, start) = try benchWindow(width: w, height: h, renderer: .software)
             let run = zoomScript(host, from: start)
             rows += frameRows("zoom script \(w)×\(h) software", run, period: host.clock.period, withIntervals: true)
         }

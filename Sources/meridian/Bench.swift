@@ -130,15 +130,8 @@ struct Bench: ParsableCommand {
 
     /// `track`: a GPX file whose track is drawn for one more run of the zoom script.
     private func windowRows(track: String) throws -> [Row] {
-        let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080, renderer: renderer)
         let paris = Coordinate(latitude: 48.85, longitude: 2.35)
-        let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
-        let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
-        let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-        let host = try MapHost(window: window, session: session, source: made.source, under: made.under)
-        // The first screen loads before the user can act; start-up has its own rows above.
-        quit(after: 1)
-        host.run()
+        let (host, start) = try benchWindow(width: 1920, height: 1080, renderer: renderer)
 
         let plain = zoomScript(host, from: start)
         // The same with the location annotation and 50 pulsing circles around it.
@@ -234,6 +227,20 @@ struct Bench: ParsableCommand {
         }
         rows.append(Row(name: "\(name) present intervals > 2 periods", value: Double(s.presentIntervals.count(above: 2 * period)), unit: "", target: "0"))
         return rows
+    }
+
+    /// A window of `width`×`height` over Paris at z3 with the bench's tiles and no live
+    /// position, its first screen loaded (before the user can act; start-up has rows of its
+    /// own); the host and the camera it starts from.
+    func benchWindow(width: Int, height: Int, renderer: RendererChoice) throws -> (MapHost, Camera) {
+        let window = try SDLWindow(title: "Meridian bench", width: width, height: height, renderer: renderer)
+        let start = Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: 3, viewportSize: window.size)
+        let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
+        let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
+        let host = try MapHost(window: window, session: session, source: made.source, under: made.under)
+        quit(after: 1)
+        host.run()
+        return (host, start)
     }
 
     /// z3 → z12 → z3 (or `zooms`) along a cosine over `seconds`, while the centre drifts east
