@@ -23,9 +23,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "CSystem"),
+        // libcurl's header, and the library opened with dlopen when https first needs it.
+        .target(name: "CCurl"),
         // Xlib's error handler, for the X11 wake-ups SDL sends (see CXlib.h).
         .target(name: "CXlib", linkerSettings: [.linkedLibrary("X11")]),
         // The software compositor's loops: optimised in every build, so that debug-built
@@ -88,7 +89,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
                          ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),
-                         ("fuzz-extract", ["MapTiles"])] {
+                         ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

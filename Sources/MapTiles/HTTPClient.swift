@@ -1,4 +1,3 @@
-import CCurl
 import FoundationEssentials
 import Glibc
 import Platform
@@ -17,17 +16,26 @@ public struct HTTPResponse: Sendable {
     public let headers: [(String, String)]
     public let body: Data
 
+    public init(status: Int, headers: [(String, String)], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     public func header(_ name: String) -> String? {
         let n = name.lowercased()
         return headers.last { $0.0.lowercased() == n }?.1
     }
 }
 
-/// HTTP for tiles, with libcurl: one multi handle on one thread, so connections are reused
-/// and HTTP/2 multiplexes where a server offers it. Every request says who is asking (a
-/// real User-Agent, never a library's), gives up on a server that stalls, and refuses a body
-/// larger than a tile can be before it is all downloaded. Completions run on the network
-/// thread: keep them short (hand the bytes to a worker).
+/// HTTP for tiles. Every request says who is asking (a real User-Agent, never a library's),
+/// gives up on a server that stalls, and refuses a body larger than a tile can be before it
+/// is all downloaded. Completions run on a network thread: keep them short.
+///
+/// Two engines: plain `http://` goes over Meridian's own HTTP/1.1 connections (kept alive, a
+/// few per host); `https://`, and everything when a proxy is configured, goes to libcurl, which
+/// is loaded only then (with its TLS stack it is 8 MiB of memory a plain-http or offline map
+/// never needs).
 public final class HTTPClient: @unchecked Sendable {
     public struct Options: Sendable {
         public var userAgent: String
@@ -38,6 +46,8 @@ public final class HTTPClient: @unchecked Sendable {
         public var maxBodyBytes = HTTPClient.maxTileBytes
         /// Connections per host (OpenStreetMap asks for few; HTTP/2 needs one).
         public var connectionsPerHost = 2
+        /// Plain http:// over Meridian's own connections; false sends everything to libcurl.
+        public var ownPlainHTTP = true
 
         public init(userAgent: String) { self.userAgent = userAgent }
     }
@@ -47,42 +57,55 @@ public final class HTTPClient: @unchecked Sendable {
     public static let maxTileBytes = 2 << 20
     public let options: Options
     private let lock = Lock()
-    private var pending: [Transfer] = []
-    private var cancelled: Set<ID> = []
     private var nextID = 1
     private var stopping = false
-    private var multi: UnsafeMutableRawPointer?
-    private var thread: Joinable<Void>?
+    private var plain: PlainHTTPEngine?
+    private var curl: CurlEngine?
+    /// A proxy in the environment: only libcurl knows every form of its settings.
+    private let proxied: Bool
 
     public init(options: Options) {
         self.options = options
-        Self.globalInit
-        multi = curl_multi_init()
-        if let multi {
-            _ = mc_multi_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-            _ = mc_multi_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.connectionsPerHost)
-        }
-        thread = Joinable(name: "http") { [weak self] in self?.run() }
+        let names: [String] = ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"]
+        proxied = names.contains { name in getenv(name).map { $0.pointee != 0 } ?? false }
     }
 
     deinit { stop() }
 
-    /// curl_global_init once per process, before any handle.
-    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
-    /// Asks for `url` with extra header lines ("Name: value"); `done` is called once, on the
+    /// Asks for `url` with extra header lines ("Name: value"); `done` is called once, on a
     /// network thread. `limit`: the largest body accepted (the options' `maxBodyBytes` if nil).
     @discardableResult
     public func fetch(_ url: String, headers: [String] = [], limit: Int? = nil, done: @escaping @Sendable (HTTPOutcome) -> Void) -> ID {
         lock.lock()
         let id = nextID
         nextID += 1
-        let refused = stopping || multi == nil
-        if !refused { pending.append(Transfer(id: id, url: url, headers: headers, limit: limit ?? options.maxBodyBytes, done: done)) }
         lock.unlock()
-        if refused { done(.failed("the network client is stopped", retryable: false)); return id }
-        if let multi { curl_multi_wakeup(multi) }
+        let lines = headers.filter { !$0.contains("\r") && !$0.contains("\n") }
+        send(HTTPRequest(id: id, url: url, headers: lines, limit: limit ?? options.maxBodyBytes, done: done))
         return id
+    }
+
+    /// Hands a request to the engine for its address (also a redirect from the other engine).
+    private func send(_ request: HTTPRequest) {
+        let address = options.ownPlainHTTP && !proxied ? HTTPAddress(request.url) : nil
+        lock.lock()
+        if stopping {
+            lock.unlock()
+            request.done(.failed("the network client is stopped", retryable: false))
+            return
+        }
+        let engine: HTTPEngine
+        if address != nil {
+            if plain == nil {
+                plain = PlainHTTPEngine(options: options) { [weak self] in self?.send($0) }
+            }
+            engine = plain!
+        } else {
+            if curl == nil { curl = CurlEngine(options: options) }
+            engine = curl!
+        }
+        lock.unlock()
+        engine.start(request)
     }
 
     /// Fetches `url` and waits for the answer here (a worker thread, never the network one).
@@ -103,30 +126,39 @@ public final class HTTPClient: @unchecked Sendable {
     /// Gives up a fetch: its `done` is called with a failure (unless it has finished already).
     public func cancel(_ id: ID) {
         lock.lock()
-        cancelled.insert(id)
+        let engines = [plain as HTTPEngine?, curl as HTTPEngine?].compactMap { $0 }
         lock.unlock()
-        if let multi { curl_multi_wakeup(multi) }
+        for e in engines { e.cancel(id) }
     }
 
-    var multiHandle: UnsafeMutableRawPointer? { multi }
+    /// Whether libcurl has been needed (an https or proxied fetch) by this client.
+    public var usesLibcurl: Bool { lock.lock(); defer { lock.unlock() }; return curl != nil }
 
-    /// The queues, under the lock.
-    func lockedState<R>(_ body: (inout [Transfer], inout Set<ID>, Bool) -> R) -> R {
-        lock.lock(); defer { lock.unlock() }
-        return body(&pending, &cancelled, stopping)
-    }
-
-    /// Ends every transfer (each told it was cancelled) and the thread.
+    /// Ends every transfer (each told it was cancelled) and the network threads.
     public func stop() {
         lock.lock()
-        let already = stopping
         stopping = true
+        let engines = [plain as HTTPEngine?, curl as HTTPEngine?].compactMap { $0 }
         lock.unlock()
-        guard !already else { return }
-        if let multi { curl_multi_wakeup(multi) }
-        thread?.join()
-        thread = nil
-        if let multi { curl_multi_cleanup(multi) }
-        multi = nil
+        for e in engines { e.stop() }
     }
+}
+
+/// One fetch as an engine carries it out.
+struct HTTPRequest: @unchecked Sendable {
+    let id: HTTPClient.ID
+    var url: String
+    let headers: [String]
+    let limit: Int
+    let done: @Sendable (HTTPOutcome) -> Void
+    /// Redirects followed so far.
+    var redirects = 0
+}
+
+/// A way of moving requests: libcurl's, or Meridian's own for plain http.
+protocol HTTPEngine: AnyObject, Sendable {
+    func start(_ request: HTTPRequest)
+    func cancel(_ id: HTTPClient.ID)
+    /// Every transfer told it was cancelled; returns when the engine's threads have ended.
+    func stop()
 }

@@ -166,6 +166,9 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.4)
         }
         Thread.sleep(forTimeInterval: 1)
+        // A plain-http map never loads libcurl, nor the TLS stack it brings (8 MiB).
+        let maps = try String(contentsOfFile: "/proc/\(app.process.processIdentifier)/maps", encoding: .utf8)
+        #expect(!maps.contains("libcurl") && !maps.contains("libssl"), "libcurl loaded for http://")
         try quit(x, id, app)
         let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let fetched = log.split(separator: "\n").filter { $0.hasPrefix("http GET") && $0.hasSuffix(" 200") }

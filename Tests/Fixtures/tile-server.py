@@ -42,6 +42,7 @@ def street(z, x, y, size):
 
 counts = {}
 counts_lock = threading.Lock()
+connections = 0
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -51,6 +52,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def setup(self):
+        # Every TCP connection accepted, for /connections (kept-alive ones are counted once).
+        global connections
+        with counts_lock:
+            connections += 1
+        super().setup()
 
     def send(self, status, body=b"", headers=()):
         self.send_response(status)
@@ -67,6 +75,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with counts_lock:
                 text = "".join("%s %d\n" % kv for kv in sorted(counts.items()))
             return self.send(200, text.encode())
+        if p == "/connections":
+            with counts_lock:
+                return self.send(200, str(connections).encode())
         with counts_lock:
             counts[self.path] = counts.get(self.path, 0) + 1
         if p.startswith("/street/"):
@@ -213,6 +224,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, b"\x89PNG\r\n\x1a\n" + bytes(range(0x80, 0xC0)) * 8, [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600")])
         if p == "/garbage":
             return self.send(200, os.urandom(3000), [("Content-Type", "image/png")])
+        if p == "/moved":
+            return self.send(301, b"", [("Location", "/tile/3/1/2.png")])
+        if p == "/moved/relative":
+            return self.send(302, b"", [("Location", "../tile/3/1/2.png?via=relative")])
+        if p == "/loop":
+            return self.send(302, b"", [("Location", "/loop")])
+        if p == "/chunked":
+            # The same tile as /tile/3/1/2.png in small chunks, with an extension and a trailer.
+            body = png(1, 2)
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for i in range(0, len(body), 7):
+                part = body[i:i + 7]
+                self.wfile.write(b"%x;n=%d\r\n" % (len(part), i) + part + b"\r\n")
+            self.wfile.write(b"0\r\nX-Checked: yes\r\n\r\n")
+            return
+        if p == "/until-close":
+            # No length, no chunks: the body ends when the connection does (HTTP/1.0's way).
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(png(1, 2))
+            self.close_connection = True
+            return
         if p == "/to-file":
             return self.send(302, b"", [("Location", "file:///etc/passwd")])
         self.send(404, b"unknown")

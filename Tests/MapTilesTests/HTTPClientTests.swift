@@ -3,12 +3,14 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The HTTP client against a real server on loopback that misbehaves on demand.
+/// The HTTP client against a real server on loopback that misbehaves on demand, through both
+/// engines: Meridian's own for plain http (`plain`), and libcurl.
 @Suite(.serialized) struct HTTPClientTests {
     static let agent = "Meridian/0.1.0 (+https://github.com/meridian-maps/meridian) tests"
 
-    func client(stall: Double = 10) -> HTTPClient {
+    func client(stall: Double = 10, plain: Bool = true) -> HTTPClient {
         var o = HTTPClient.Options(userAgent: Self.agent)
+        o.ownPlainHTTP = plain
         o.stallTimeout = stall
         o.totalTimeout = 20
         return HTTPClient(options: o)
@@ -31,9 +33,9 @@ import TestSupport
     func response(_ o: HTTPOutcome) -> HTTPResponse? { if case let .response(r) = o { return r } else { return nil } }
     func failure(_ o: HTTPOutcome) -> (String, Bool)? { if case let .failed(m, r) = o { return (m, r) } else { return nil } }
 
-    @Test func aTileArrivesWithItsHeadersAndTheServerSeesWhoAsks() throws {
+    @Test(arguments: [true, false]) func aTileArrivesWithItsHeadersAndTheServerSeesWhoAsks(plain: Bool) throws {
         let server = try TileServer()
-        let c = client()
+        let c = client(plain: plain)
         defer { c.stop() }
         let r = try #require(response(get(c, server.url("/tile/3/1/2.png"))))
         #expect(r.status == 200)
@@ -43,9 +45,9 @@ import TestSupport
         #expect(String(decoding: ua.body, as: UTF8.self) == Self.agent)
     }
 
-    @Test func statusesComeBackAsAnswers() throws {
+    @Test(arguments: [true, false]) func statusesComeBackAsAnswers(plain: Bool) throws {
         let server = try TileServer()
-        let c = client()
+        let c = client(plain: plain)
         defer { c.stop() }
         #expect(response(get(c, server.url("/status/404")))?.status == 404)
         #expect(response(get(c, server.url("/status/500")))?.status == 500)
@@ -55,9 +57,9 @@ import TestSupport
         #expect(response(get(c, server.url("/tile/3/1/2.png"), headers: ["If-None-Match: \"t3-1-2\""]))?.status == 304)
     }
 
-    @Test func aBodyTooLargeIsRefusedBeforeItIsDownloaded() throws {
+    @Test(arguments: [true, false]) func aBodyTooLargeIsRefusedBeforeItIsDownloaded(plain: Bool) throws {
         let server = try TileServer()
-        let c = client()
+        let c = client(plain: plain)
         defer { c.stop() }
         for path in ["/big", "/forever"] {
             let (message, retryable) = try #require(failure(get(c, server.url(path))), "\(path)")
@@ -65,9 +67,9 @@ import TestSupport
         }
     }
 
-    @Test func brokenConnectionsAreFailuresWorthRetrying() throws {
+    @Test(arguments: [true, false]) func brokenConnectionsAreFailuresWorthRetrying(plain: Bool) throws {
         let server = try TileServer()
-        let c = client(stall: 1)
+        let c = client(stall: 1, plain: plain)
         defer { c.stop() }
         for path in ["/stall", "/truncated", "/reset"] {
             let (message, retryable) = try #require(failure(get(c, server.url(path))), "\(path) gave an answer")
@@ -78,17 +80,17 @@ import TestSupport
         #expect(closed.1)
     }
 
-    @Test func onlyTheWebIsFetched() throws {
+    @Test(arguments: [true, false]) func onlyTheWebIsFetched(plain: Bool) throws {
         let server = try TileServer()
-        let c = client()
+        let c = client(plain: plain)
         defer { c.stop() }
         #expect(failure(get(c, server.url("/to-file"))) != nil, "a redirect to file:// was followed")
         #expect(failure(get(c, "file:///etc/passwd")) != nil)
     }
 
-    @Test func cancelledAndStoppedFetchesAreToldSo() throws {
+    @Test(arguments: [true, false]) func cancelledAndStoppedFetchesAreToldSo(plain: Bool) throws {
         let server = try TileServer()
-        let c = client()
+        let c = client(plain: plain)
         let box = Box()
         let id = c.fetch(server.url("/stall")) { box.put($0) }
         c.cancel(id)
@@ -104,9 +106,9 @@ import TestSupport
         #expect(failure(get(c, server.url("/tile/0/0/0.png"))) != nil)
     }
 
-    @Test func manyTilesAtOnceAllArrive() throws {
+    @Test(arguments: [true, false]) func manyTilesAtOnceAllArrive(plain: Bool) throws {
         let server = try TileServer()
-        let c = client()
+        let c = client(plain: plain)
         defer { c.stop() }
         let boxes = (0..<40).map { i -> Box in
             let b = Box()
@@ -115,5 +117,42 @@ import TestSupport
         }
         let statuses = boxes.map { response($0.take())?.status }
         #expect(statuses.allSatisfy { $0 == 200 })
+    }
+
+    @Test(arguments: [true, false]) func everyFramingAndRedirectGivesTheWholeTile(plain: Bool) throws {
+        let server = try TileServer()
+        let c = client(plain: plain)
+        defer { c.stop() }
+        let tile = try #require(response(get(c, server.url("/tile/3/1/2.png")))).body
+        for path in ["/chunked", "/until-close", "/moved", "/moved/relative"] {
+            let r = try #require(response(get(c, server.url(path))), "\(path)")
+            #expect(r.status == 200 && r.body == tile, "\(path): \(r.status), \(r.body.count) bytes")
+        }
+        #expect(try server.requests(through: c) { $0 == "/tile/3/1/2.png?via=relative" } == 1)
+        #expect(failure(get(c, server.url("/loop"))) != nil, "a redirect loop was followed for ever")
+    }
+
+    @Test(arguments: [true, false]) func keptAliveConnectionsCarryManyTiles(plain: Bool) throws {
+        let server = try TileServer()
+        let c = client(plain: plain)
+        defer { c.stop() }
+        for i in 0..<20 { #expect(response(get(c, server.url("/tile/5/\(i)/1.png")))?.status == 200) }
+        // After a server's "Connection: close", a fresh connection carries the next tile.
+        #expect(response(get(c, server.url("/until-close")))?.status == 200)
+        #expect(response(get(c, server.url("/tile/5/0/0.png")))?.status == 200)
+        let count = try #require(response(get(c, server.url("/connections"))))
+        let connections = try #require(Int(String(decoding: count.body, as: UTF8.self)))
+        #expect(connections >= 2 && connections <= 4, "\(connections) connections for 23 requests")
+    }
+
+    @Test func libcurlIsLoadedOnlyWhenHTTPSNeedsIt() throws {
+        let server = try TileServer()
+        let c = client()
+        defer { c.stop() }
+        #expect(response(get(c, server.url("/tile/3/1/2.png")))?.status == 200)
+        #expect(!c.usesLibcurl)
+        let (message, _) = try #require(failure(get(c, "https://127.0.0.1:1/tile.png")))
+        #expect(c.usesLibcurl, "\(message)")
+        #expect(!message.contains("libcurl"), "libcurl could not be loaded: \(message)")
     }
 }

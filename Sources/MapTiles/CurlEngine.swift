@@ -3,86 +3,133 @@ import FoundationEssentials
 import Glibc
 import Platform
 
-extension HTTPClient {
+/// HTTP with libcurl (https, and everything behind a proxy): one multi handle on one thread,
+/// so connections are reused and HTTP/2 multiplexes where a server offers it. libcurl is
+/// loaded when the first engine is made.
+final class CurlEngine: HTTPEngine, @unchecked Sendable {
+    private let options: HTTPClient.Options
+    private let lock = Lock()
+    private var pending: [Transfer] = []
+    private var cancelled: Set<HTTPClient.ID> = []
+    private var stopping = false
+    private var multi: UnsafeMutableRawPointer?
+    private var thread: Joinable<Void>?
+    /// Why libcurl cannot be used, when it cannot.
+    private let unavailable: String?
+
+    init(options: HTTPClient.Options) {
+        self.options = options
+        unavailable = mc_load().map { String(cString: $0) }
+        guard unavailable == nil else { return }
+        multi = mc_multi_init()
+        if let multi {
+            _ = mc_multi_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+            _ = mc_multi_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.connectionsPerHost)
+        }
+        thread = Joinable(name: "http") { [weak self] in self?.run() }
+    }
+
+    func start(_ request: HTTPRequest) {
+        lock.lock()
+        let refused = stopping || multi == nil
+        if !refused { pending.append(Transfer(request)) }
+        lock.unlock()
+        if refused {
+            request.done(.failed(unavailable ?? "the network client is stopped", retryable: false))
+            return
+        }
+        if let multi { mc_multi_wakeup(multi) }
+    }
+
+    func cancel(_ id: HTTPClient.ID) {
+        lock.lock()
+        cancelled.insert(id)
+        lock.unlock()
+        if let multi { mc_multi_wakeup(multi) }
+    }
+
+    func stop() {
+        lock.lock()
+        let already = stopping
+        stopping = true
+        lock.unlock()
+        guard !already else { return }
+        if let multi { mc_multi_wakeup(multi) }
+        thread?.join()
+        thread = nil
+        if let multi { mc_multi_cleanup(multi) }
+        multi = nil
+    }
+
     /// One request in flight: its easy handle and what has arrived so far.
     final class Transfer {
-        let id: ID
-        let url: String
-        let headerLines: [String]
-        let limit: Int
-        let done: @Sendable (HTTPOutcome) -> Void
+        let request: HTTPRequest
         var handle: UnsafeMutableRawPointer?
         var list: UnsafeMutablePointer<curl_slist>?
         var body = Data()
         var headers: [(String, String)] = []
         var tooLarge = false
+        var id: HTTPClient.ID { request.id }
+        var limit: Int { request.limit }
 
-        init(id: ID, url: String, headers: [String], limit: Int, done: @escaping @Sendable (HTTPOutcome) -> Void) {
-            self.id = id
-            self.url = url
-            headerLines = headers
-            self.limit = limit
-            self.done = done
-        }
+        init(_ request: HTTPRequest) { self.request = request }
 
         deinit {
-            if let list { curl_slist_free_all(list) }
-            if let handle { curl_easy_cleanup(handle) }
+            if let list { mc_slist_free_all(list) }
+            if let handle { mc_easy_cleanup(handle) }
         }
     }
 
     /// The network thread: adds what was asked for, drops what was cancelled, moves bytes,
     /// and sleeps in curl_multi_poll until a socket or a wakeup needs it.
-    func run() {
-        guard let multi = multiHandle else { return }
-        var active: [ID: Transfer] = [:]
+    private func run() {
+        guard let multi else { return }
+        var active: [HTTPClient.ID: Transfer] = [:]
         while true {
             let (adds, cancels, stop) = takeWork()
             for t in adds {
-                if cancels.contains(t.id) { t.done(.failed("cancelled", retryable: false)); continue }
-                if let error = start(t) { t.done(.failed(error, retryable: false)); continue }
+                if cancels.contains(t.id) { t.request.done(.failed("cancelled", retryable: false)); continue }
+                if let error = setUp(t) { t.request.done(.failed(error, retryable: false)); continue }
                 active[t.id] = t
-                curl_multi_add_handle(multi, t.handle)
+                mc_multi_add_handle(multi, t.handle)
             }
             for id in stop ? Array(active.keys) : Array(cancels) {
                 guard let t = active.removeValue(forKey: id) else { continue }
-                curl_multi_remove_handle(multi, t.handle)
-                t.done(.failed("cancelled", retryable: false))
+                mc_multi_remove_handle(multi, t.handle)
+                t.request.done(.failed("cancelled", retryable: false))
             }
             if stop { return }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            mc_multi_perform(multi, &running)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = mc_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let t = active.first(where: { $0.value.handle == easy })?.value else { continue }
                 let code = message.pointee.data.result
-                curl_multi_remove_handle(multi, easy)
+                mc_multi_remove_handle(multi, easy)
                 active[t.id] = nil
-                t.done(finish(t, code))
+                t.request.done(finish(t, code))
             }
             var events: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &events)
+            mc_multi_poll(multi, 1000, &events)
         }
     }
 
-    private func takeWork() -> ([Transfer], Set<ID>, Bool) {
-        lockedState { pending, cancelled, stopping in
-            defer { pending.removeAll(); cancelled.removeAll() }
-            return (pending, cancelled, stopping)
-        }
+    private func takeWork() -> ([Transfer], Set<HTTPClient.ID>, Bool) {
+        lock.lock()
+        defer { pending.removeAll(); cancelled.removeAll(); lock.unlock() }
+        return (pending, cancelled, stopping)
     }
-
     /// Sets up a transfer's handle; an error message when it cannot be.
-    private func start(_ t: Transfer) -> String? {
-        guard let h = curl_easy_init() else { return "cannot start a transfer" }
+    private func setUp(_ t: Transfer) -> String? {
+        guard let h = mc_easy_init() else { return "cannot start a transfer" }
         t.handle = h
         let me = Unmanaged.passUnretained(t).toOpaque()
-        var ok = mc_easy_string(h, CURLOPT_URL, t.url) == CURLE_OK
+        var ok = mc_easy_string(h, CURLOPT_URL, t.request.url) == CURLE_OK
         // Only the web, also after a redirect: a tile URL never reads a local file.
         ok = ok && mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
         ok = ok && mc_easy_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
-        guard ok else { return "not a web address: \(TileURLTemplate.shown(t.url))" }
+        guard ok else { return "not a web address: \(TileURLTemplate.shown(t.request.url))" }
         _ = mc_easy_string(h, CURLOPT_USERAGENT, options.userAgent)
         _ = mc_easy_long(h, CURLOPT_NOSIGNAL, 1)
         _ = mc_easy_long(h, CURLOPT_FOLLOWLOCATION, 1)
@@ -95,8 +142,8 @@ extension HTTPClient {
         _ = mc_easy_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
         _ = mc_easy_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.stallTimeout.rounded(.up))))
         _ = mc_easy_offset(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(t.limit))
-        for line in t.headerLines where !line.contains("\r") && !line.contains("\n") {
-            t.list = curl_slist_append(t.list, line)
+        for line in t.request.headers {
+            t.list = mc_slist_append(t.list, line)
         }
         if let list = t.list { _ = mc_easy_list(h, CURLOPT_HTTPHEADER, list) }
         _ = mc_easy_write(h, CURLOPT_WRITEFUNCTION, { data, size, count, me in
@@ -130,7 +177,7 @@ extension HTTPClient {
             return .failed("larger than \(t.limit / 1024) KiB, not a tile", retryable: false)
         }
         guard code == CURLE_OK else {
-            let reason = String(cString: curl_easy_strerror(code))
+            let reason = String(cString: mc_easy_strerror(code))
             let network = [CURLE_OPERATION_TIMEDOUT, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_RECV_ERROR,
                            CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM]
             return .failed(reason, retryable: network.contains(code))

@@ -1,0 +1,142 @@
+import FoundationEssentials
+
+/// Why an answer could not be read: the reason as the user is told it, and whether asking
+/// again later may help (the network failed, not the server's speech).
+public struct HTTPFailure: Error, Sendable {
+    public let reason: String
+    public let retryable: Bool
+    public init(_ reason: String, retryable: Bool) { self.reason = reason; self.retryable = retryable }
+}
+
+/// An HTTP/1.1 answer to a GET, read from bytes as they arrive in pieces of any size: the
+/// status line and headers, then the body as its framing says (a length, chunks, or until the
+/// connection closes). Pure: no sockets, so every hostile answer can be fuzzed.
+public struct HTTPResponseReader {
+    public internal(set) var status = 0
+    public internal(set) var headers: [(String, String)] = []
+    public private(set) var body = Data()
+    /// The answer has ended and the connection may carry another request.
+    public internal(set) var keepAlive = false
+    public var isComplete: Bool { if case .done = state { return true } else { return false } }
+    /// Whether any byte of an answer has arrived (a reused connection that closes before one
+    /// has is retried on a fresh one).
+    public private(set) var started = false
+    public let limit: Int
+
+    static let maxHeadBytes = 64 << 10
+    static let maxHeaders = 100
+    static let maxLineBytes = 4096
+
+    enum State {
+        case head
+        case fixed(Int)
+        case chunkSize
+        case chunkData(Int)
+        case chunkEnd
+        case trailers
+        case untilClose
+        case done
+    }
+    var state = State.head
+    /// Bytes of a chunk-size or trailer line not yet complete.
+    private var pending: [UInt8] = []
+    /// Bytes of the head until its blank line.
+    var pendingHead: [UInt8] = []
+
+    /// `limit`: the largest body accepted; a larger one is refused as soon as it is known.
+    public init(limit: Int) { self.limit = max(0, limit) }
+
+    /// Reads what it can of `bytes`; returns how many it used (fewer than given once the answer
+    /// is complete: the rest belongs to no answer).
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+        var i = 0
+        if !bytes.isEmpty { started = true }
+        while i < bytes.count {
+            switch state {
+            case .done:
+                return i
+            case .head:
+                i += try readHead(bytes, from: i)
+            case .fixed(let left):
+                let n = min(left, bytes.count - i)
+                try append(bytes, i, n)
+                i += n
+                state = left - n == 0 ? .done : .fixed(left - n)
+            case .untilClose:
+                let n = bytes.count - i
+                try append(bytes, i, n)
+                i += n
+            case .chunkData(let left):
+                let n = min(left, bytes.count - i)
+                try append(bytes, i, n)
+                i += n
+                state = left - n == 0 ? .chunkEnd : .chunkData(left - n)
+            case .chunkSize, .chunkEnd, .trailers:
+                guard let (line, used) = try takeLine(bytes, from: i) else { return bytes.count }
+                i += used
+                try readLine(line)
+            }
+        }
+        return i
+    }
+
+    /// The connection has closed: fine only for a body that runs until it does.
+    public mutating func end() throws {
+        switch state {
+        case .done: return
+        case .untilClose: state = .done
+        case .head where !started:
+            throw HTTPFailure("the server closed the connection without an answer", retryable: true)
+        default:
+            throw HTTPFailure("the connection closed before the answer was complete", retryable: true)
+        }
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, _ at: Int, _ n: Int) throws {
+        guard n > 0 else { return }
+        guard body.count + n <= limit else { throw Self.tooLarge(limit) }
+        body.append(bytes.baseAddress!.advanced(by: at).assumingMemoryBound(to: UInt8.self), count: n)
+    }
+
+    static func tooLarge(_ limit: Int) -> HTTPFailure {
+        HTTPFailure("larger than \(limit / 1024) KiB, not a tile", retryable: false)
+    }
+
+    /// One line (without its CR LF) once it is whole, and the bytes used from `bytes`.
+    private mutating func takeLine(_ bytes: UnsafeRawBufferPointer, from start: Int) throws -> ([UInt8], Int)? {
+        guard let lf = bytes[start...].firstIndex(of: 0x0A) else {
+            pending.append(contentsOf: bytes[start...])
+            guard pending.count <= Self.maxLineBytes else { throw Self.garbled("a line longer than 4 KiB") }
+            return nil
+        }
+        var line = pending + bytes[start..<lf]
+        pending.removeAll()
+        guard line.count <= Self.maxLineBytes else { throw Self.garbled("a line longer than 4 KiB") }
+        if line.last == 0x0D { line.removeLast() }
+        return (line, lf + 1 - start)
+    }
+
+    static func garbled(_ what: String) -> HTTPFailure {
+        HTTPFailure("the server's answer is not HTTP (\(what))", retryable: false)
+    }
+
+    private mutating func readLine(_ line: [UInt8]) throws {
+        switch state {
+        case .chunkSize:
+            let digits = line.prefix { $0 != 0x3B }.filter { $0 != 0x20 && $0 != 0x09 } // up to ";extensions"
+            let hex = digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+            guard hex, !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+                throw Self.garbled("a chunk size of \(digits.count) characters")
+            }
+            guard body.count + size <= limit else { throw Self.tooLarge(limit) }
+            state = size == 0 ? .trailers : .chunkData(size)
+        case .chunkEnd:
+            guard line.isEmpty else { throw Self.garbled("a chunk longer than it said") }
+            state = .chunkSize
+        case .trailers:
+            if line.isEmpty { state = .done }
+        default:
+            break
+        }
+    }
+}
