@@ -16,7 +16,6 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
-        .systemLibrary(name: "CSDL2Image", pkgConfig: "SDL2_image", providers: [.apt(["libsdl2-image-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -27,6 +26,8 @@ let package = Package(
         .target(name: "CSystem"),
         // libcurl's header, and the library opened with dlopen when https first needs it.
         .target(name: "CCurl"),
+        // PNG with libpng; JPEG and WebP with SDL2_image, opened with dlopen when one comes.
+        .target(name: "CImage", linkerSettings: [.linkedLibrary("png16")]),
         // Xlib's error handler, for the X11 wake-ups SDL sends (see CXlib.h).
         .target(name: "CXlib", linkerSettings: [.linkedLibrary("X11")]),
         // The software compositor's loops: optimised in every build, so that debug-built
@@ -51,7 +52,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "CCairo", "CPango"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
-        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CSDL2Image", "CSystem", "CPixels", "CXlib"],
+        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CImage", "CSystem", "CPixels", "CXlib"],
                 swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         .executableTarget(name: "meridian", dependencies: [
             "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition",

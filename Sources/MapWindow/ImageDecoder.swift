@@ -1,30 +1,44 @@
+import CImage
 import CSDL2
-import CSDL2Image
 import FoundationEssentials
 import Glibc
 import MapTiles
 
-/// Decodes PNG, JPEG and WebP with SDL2_image into ARGB bitmaps. Thread-safe for distinct data.
+/// Decodes PNG (libpng), JPEG and WebP (SDL2_image, loaded the first time one comes) into ARGB
+/// bitmaps. Thread-safe for distinct data.
 ///
 /// The picture's header is read first (`ImageHeader`): a picture larger than `maxSide` a side
-/// is refused before SDL2_image allocates the surface its header declares, and the format the
-/// header names picks the one loader that decodes it, so no other of SDL2_image's loaders
-/// (TIFF, SVG, XCF…) ever sees the bytes of a tile.
+/// is refused before any decoder allocates what its header declares, and the format the header
+/// names picks the one decoder that reads it, so no other of SDL2_image's loaders (TIFF, SVG,
+/// XCF…) ever sees the bytes of a tile.
 public enum ImageDecoder {
     public static func decode(_ data: Data, maxSide: Int = ImageHeader.maxTileSide) throws -> Bitmap {
         let header = try ImageHeader(data, maxSide: maxSide)
-        if header.format == .png { try ImageHeader.checkPNGChunks(data) }
+        guard header.format == .png else { return try decodeWithSDLImage(data, header, maxSide: maxSide) }
+        try ImageHeader.checkPNGChunks(data)
+        guard let w = UInt32(exactly: header.width), let h = UInt32(exactly: header.height), w > 0, h > 0 else {
+            throw SDLError(message: "png picture of \(header.width)×\(header.height) pixels")
+        }
+        var pixels = [UInt32](repeating: 0, count: header.width * header.height)
+        var why = [CChar](repeating: 0, count: 128)
+        let rc = data.withUnsafeBytes { bytes in
+            pixels.withUnsafeMutableBufferPointer { mi_png_decode(bytes.baseAddress, bytes.count, $0.baseAddress, w, h, &why) }
+        }
+        guard rc == 0 else { throw SDLError(message: "not a decodable png picture (\(String(cString: why)))") }
+        return Bitmap(width: header.width, height: header.height, pixels: pixels, premultiplied: false)
+    }
+
+    private static func decodeWithSDLImage(_ data: Data, _ header: ImageHeader, maxSide: Int) throws -> Bitmap {
+        if let why = mi_sdl_image_load() { throw SDLError(message: String(cString: why)) }
         return try data.withUnsafeBytes { (buf: UnsafeRawBufferPointer) -> Bitmap in
             guard let base = buf.baseAddress, let count = Int32(exactly: buf.count), let rw = SDL_RWFromConstMem(base, count) else {
                 throw SDLError("cannot read image bytes")
             }
             defer { SDL_RWclose(rw) }
-            let surface: UnsafeMutablePointer<SDL_Surface>? = switch header.format {
-            case .png: IMG_LoadPNG_RW(rw)
-            case .jpeg: IMG_LoadJPG_RW(rw)
-            case .webp: IMG_LoadWEBP_RW(rw)
+            let surface = header.format == .jpeg ? mi_load_jpeg(rw) : mi_load_webp(rw)
+            guard let loaded = surface?.assumingMemoryBound(to: SDL_Surface.self) else {
+                throw SDLError("not a decodable \(header.format.rawValue) picture")
             }
-            guard let loaded = surface else { throw SDLError("not a decodable \(header.format.rawValue) picture") }
             defer { SDL_FreeSurface(loaded) }
             // The decoder and the header reader agree on the size; were they ever not to, the
             // bound still holds for what was decoded.

@@ -1,5 +1,5 @@
 import CSDL2
-import CSDL2Image
+import CImage
 import FoundationEssentials
 import Glibc
 import Platform
@@ -109,6 +109,10 @@ public final class OffscreenRenderer {
     }
 
     public func writePNG(to path: String) throws {
-        guard IMG_SavePNG(surface, path) == 0 else { throw SDLError("cannot write \(path)") }
+        var why = [CChar](repeating: 0, count: 128)
+        guard let w = UInt32(exactly: surface.pointee.w), let h = UInt32(exactly: surface.pointee.h),
+              mi_png_write(path, surface.pointee.pixels, w, h, surface.pointee.pitch, &why) == 0 else {
+            throw SDLError(message: "cannot write \(path) (\(String(cString: why)))")
+        }
     }
 }

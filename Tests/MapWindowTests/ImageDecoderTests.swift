@@ -4,7 +4,7 @@ import MapTiles
 import Testing
 import TestSupport
 
-/// SDL2_image behind the header check: real files decode at their size and colour; the bomb,
+/// libpng (PNG) and SDL2_image (JPEG, WebP) behind the header check: real files decode at their size and colour; the bomb,
 /// other formats and broken bodies are errors with a reason, before or by the decoder.
 struct ImageDecoderTests {
     @Test("Real files decode at their size", arguments: [
@@ -22,6 +22,21 @@ struct ImageDecoderTests {
         #expect(try ImageDecoder.decode(try ImageFixture.data("lossless-6x7.webp")).pixel(x: 0, y: 0) == 0xFF80_0080)
         let alpha = try ImageDecoder.decode(try ImageFixture.data("alpha-4x3.webp")).pixel(x: 1, y: 1)
         #expect(abs(Int(alpha >> 24) - 128) <= 2 && alpha >> 16 & 0xFF > 0xF0, "\(String(alpha, radix: 16))")
+    }
+
+    /// Every kind of PNG a tile server or an .mbtiles writes comes out as straight-alpha ARGB.
+    @Test func everyPNGColourTypeDecodesToItsColours() throws {
+        // Palette with transparency: rgba(0, 128, 255, 0.25).
+        #expect(try ImageDecoder.decode(try ImageFixture.data("rgba-4x4.png")).pixel(x: 3, y: 3) == 0x4000_80FF)
+        // Interlaced (Adam7) palette: #c08040 everywhere, the last pass's pixels too.
+        let interlaced = try ImageDecoder.decode(try ImageFixture.data("interlaced-5x5.png"))
+        #expect(interlaced.pixels.allSatisfy { $0 == 0xFFC0_8040 })
+        // 16-bit RGB, red to blue from top to bottom.
+        let gradient = try ImageDecoder.decode(try ImageFixture.data("gradient-300x200.png"))
+        #expect(gradient.pixel(x: 0, y: 0) == 0xFFFF_0000 && gradient.pixel(x: 299, y: 199) == 0xFF00_00FF)
+        // 16-bit grey with alpha: 50 % grey at half opacity.
+        let grey = try ImageDecoder.decode(try ImageFixture.data("graya-2x2.png")).pixel(x: 1, y: 1)
+        for channel in [24, 16, 8, 0] { #expect(abs(Int(grey >> UInt32(channel) & 0xFF) - 127) <= 1, "\(String(grey, radix: 16))") }
     }
 
     @Test func theBombIsRefusedBeforeItIsDecoded() throws {
