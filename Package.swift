@@ -20,7 +20,6 @@ let package = Package(
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "CSystem"),
@@ -28,6 +27,8 @@ let package = Package(
         .target(name: "CCurl"),
         // PNG with libpng; JPEG and WebP with SDL2_image, opened with dlopen when one comes.
         .target(name: "CImage", linkerSettings: [.linkedLibrary("png16")]),
+        // libxml2's reader for GPX and KML, opened with dlopen when the first one is read.
+        .target(name: "CLibXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
         // Xlib's error handler, for the X11 wake-ups SDL sends (see CXlib.h).
         .target(name: "CXlib", linkerSettings: [.linkedLibrary("X11")]),
         // The software compositor's loops: optimised in every build, so that debug-built

@@ -51,7 +51,8 @@ install -m 644 packaging/copyright "$root/usr/share/doc/meridian/copyright"
 chmod 644 "$root"/usr/share/man/man1/*.gz "$root"/usr/share/doc/meridian/*
 
 # Depends: from the libraries the binary links, as dpkg-shlibdeps finds them, and libcurl,
-# which it opens (dlopen) when https is first needed, and SDL2_image (JPEG and WebP tiles).
+# which it opens (dlopen) when https is first needed, SDL2_image (JPEG and WebP tiles) and
+# libxml2 (GPX and KML).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
@@ -63,7 +64,7 @@ size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 chmod 644 "$root/DEBIAN/md5sums"
 
-sed -e "s/@VERSION@/$version/" -e "s/@DEPENDS@/$depends, libcurl4 (>= 7.85.0), libsdl2-image-2.0-0, fonts-dejavu-core/" -e "s/@SIZE@/$size/" \
+sed -e "s/@VERSION@/$version/" -e "s/@DEPENDS@/$depends, libcurl4 (>= 7.85.0), libsdl2-image-2.0-0, libxml2, fonts-dejavu-core/" -e "s/@SIZE@/$size/" \
     packaging/control.in > "$root/DEBIAN/control"
 mkdir -p "$out"
 deb="$out/meridian_${version}_amd64.deb"

@@ -22,71 +22,67 @@ public final class XMLStreamReader {
     private var error: XMLReadError?
 
     public init(data: Data, name: String) throws {
+        if let why = mx_load() { throw XMLReadError(line: 1, reason: String(cString: why)) }
         bytes = [UInt8](data)
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         let r: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buf.count, 1)) {
-                xmlReaderForMemory($0, Int32(clamping: buf.count), name, nil, options)
+                mx_reader_for_memory($0, Int32(clamping: buf.count), name)
             }
         }
         guard let r else { throw XMLReadError(line: 1, reason: "cannot start the XML reader") }
         reader = r
         // Errors come to us (with their line) instead of libxml2 printing them to stderr.
-        xmlTextReaderSetErrorHandler(reader, { arg, message, _, _ in
+        mx_set_error_handler(reader, { arg, message, _, _ in
             guard let arg else { return }
             let me = Unmanaged<XMLStreamReader>.fromOpaque(arg).takeUnretainedValue()
             guard me.error == nil else { return }
             let text = message.map { String(cString: $0).trimmed } ?? "parse error"
             // Where the parser stands as it complains (the locator says line 1 in reader mode).
-            me.error = XMLReadError(line: Int(xmlTextReaderGetParserLineNumber(me.reader)), reason: "not well-formed XML (\(text))")
+            me.error = XMLReadError(line: Int(mx_parser_line(me.reader)), reason: "not well-formed XML (\(text))")
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit { mx_free_reader(reader) }
 
     /// Moves to the next node; false at the end of the document.
     public func next() throws -> Bool {
-        let rc = xmlTextReaderRead(reader)
+        let rc = mx_read(reader)
         if let error { throw error }
         if rc < 0 { throw XMLReadError(line: line, reason: "not well-formed XML") }
-        if rc == 1, xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue) {
+        if rc == 1, mx_node(reader) == MX_DOCUMENT_TYPE {
             throw XMLReadError(line: line, reason: "a document type declaration (DTD) is not accepted")
         }
         return rc == 1
     }
 
     public var node: Node {
-        switch xmlTextReaderNodeType(reader) {
-        case Int32(XML_READER_TYPE_ELEMENT.rawValue): return .element
-        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue): return .endElement
-        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue): return .text
+        switch mx_node(reader) {
+        case MX_ELEMENT: return .element
+        case MX_END_ELEMENT: return .endElement
+        case MX_TEXT: return .text
         default: return .other
         }
     }
 
     /// An element's name without its namespace prefix ("trkpt" for "gpx:trkpt").
     public var localName: String {
-        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+        mx_local_name(reader).map { String(cString: $0) } ?? ""
     }
 
     /// The element was written `<x/>`: no end-element node follows.
-    public var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    public var isEmptyElement: Bool { mx_is_empty_element(reader) == 1 }
 
     /// The current text node's content.
     public var value: String {
-        xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
+        mx_value(reader).map { String(cString: $0) } ?? ""
     }
 
     public func attribute(_ name: String) -> String? {
-        let found = name.withCString { $0.withMemoryRebound(to: xmlChar.self, capacity: name.utf8.count + 1) { xmlTextReaderGetAttribute(reader, $0) } }
-        guard let v = found else { return nil }
-        defer { meridian_xml_free(v) }
+        guard let v = mx_attribute(reader, name) else { return nil }
+        defer { mx_free(v) }
         return String(cString: v)
     }
 
     /// The current node's line (the parser itself may have read ahead).
-    public var line: Int {
-        if let node = xmlTextReaderCurrentNode(reader) { let n = xmlGetLineNo(node); if n > 0 { return n } }
-        return Int(xmlTextReaderGetParserLineNumber(reader))
-    }
+    public var line: Int { Int(mx_line(reader)) }
 }
