@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory
+.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory hot-code
 
 # What building and running need; test tools, packaging tools and X come with setup-test.
 setup:
@@ -11,10 +11,9 @@ setup:
 setup-test:
 	@scripts/setup.sh --test
 
-# The Swift runtime linked statically and relocations packed, as in the .deb: less dynamic
-# linking at start. Identical functions folded into one (as Apple's linker does by default).
+# The release build's flags (scripts/release-flags.sh says why each): as in the .deb.
 build: setup
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all
+	$(SWIFT) build $(shell scripts/release-flags.sh)
 
 debug: setup
 	$(SWIFT) build
@@ -56,6 +55,11 @@ soak: setup-test build
 # Where the map scenario's memory goes, MiB by MiB (1280x800, loopback tiles at zoom 6).
 memory: setup-test build
 	scripts/memory-account.py
+
+# Which functions the map runs (under callgrind), for the release link to lay out together:
+# writes scripts/hot-code.order. Run again when much of the code has changed.
+hot-code: setup-test build
+	scripts/hot-code.py
 
 # The README's screenshot.
 render: build

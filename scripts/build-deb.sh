@@ -11,19 +11,12 @@ id=io.github.meridian.Meridian
 version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/meridian/Meridian.swift)
 [ -n "$version" ] || { echo "build-deb: no version in Sources/meridian/Meridian.swift" >&2; exit 1; }
 
-# Full RELRO (relro + bindnow): the GOT is read-only after start, as Debian's hardening asks.
-# Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc ≥ 2.36): the
-# ~40,000 relocations of a position-independent binary take 8 KB instead of 950 KB, and the
-# dynamic loader has less to do at start. Nothing is exported: SwiftPM links executables with
-# --export-dynamic (so tests can link them), which put 5,600 symbols, 450 KB, in the dynamic
-# table; the Swift runtime finds types and conformances through its own sections. Identical
-# functions are folded into one (--icf=all, as Apple's linker does by default): 266 KB of
-# specialisations that came out the same. Everything is built for size (-Osize), the
-# argument parser and the file readers too (issue 22's work took the binary 40 KB past its
-# budget; this gives 90 KB back).
-swift build -c release --static-swift-stdlib --product meridian --scratch-path "$scratch" -Xswiftc -Osize \
-    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
-    -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all
+# Built as `make build` builds (scripts/release-flags.sh: for size, the Swift runtime static,
+# packed relocations, nothing exported, identical functions folded, hot code together), with
+# full RELRO (relro + bindnow): the GOT is read-only after start, as Debian's hardening asks.
+# shellcheck disable=SC2046
+swift build $(scripts/release-flags.sh) --product meridian --scratch-path "$scratch" \
+    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 swift build -c release --product icon-renderer --scratch-path "$scratch"
 bin="$scratch/release/meridian"
 

@@ -7,7 +7,9 @@ zoom 6 (as peer-bench's `map` scenario), read from /proc once the loop has slept
 Prints peak and current RSS, then every MiB by what holds it: the binary's code and data,
 the shared libraries by family, the window's surface (SysV shared memory), the heap with
 what the tile and sprite stores say they hold, and the rest of the anonymous memory."""
-import os, re, shutil, signal, subprocess, sys, tempfile, time
+import os, re, sys
+
+from map_scenario import MapScenario
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/meridian")
@@ -105,52 +107,14 @@ def account(pid, memory_line):
 def main():
     if not os.path.exists(BINARY):
         sys.exit(f"no {BINARY}: make build first")
-    work = tempfile.mkdtemp(prefix="meridian-memory-")
-    procs = []
-    try:
-        xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        procs.append(xvfb)
-        display = ":" + xvfb.stdout.readline().decode().strip()
-        env = dict(os.environ, DISPLAY=display, HOME=work, XDG_CACHE_HOME=work + "/cache", XDG_STATE_HOME=work + "/state",
-                   XDG_DATA_HOME=work + "/data", XDG_CONFIG_HOME=work + "/config", MERIDIAN_MEMORY_LOG="1",
-                   WAYLAND_DISPLAY="")
-        if shutil.which("matchbox-window-manager"):  # one 1280x800 window, as peer-bench has
-            procs.append(subprocess.Popen(["matchbox-window-manager", "-use_titlebar", "no"], env=env,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        server = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/Fixtures/tile-server.py")],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        procs.append(server)
-        port = server.stdout.readline().decode().strip()
-        args = [BINARY, "--no-location", "--tiles", f"http://127.0.0.1:{port}/street/{{z}}/{{x}}/{{y}}.png",
-                "--center", "47.0,8.0", "--zoom", "6"]
-        if shutil.which("dbus-run-session"):  # a session bus, as a desktop has
-            args = ["dbus-run-session", "--"] + args
-        log = open(os.path.join(work, "stderr"), "w+")
-        app = subprocess.Popen(args, env=env, stderr=log, stdout=subprocess.DEVNULL)
-        procs.append(app)
+    with MapScenario(BINARY) as s:
         # Until it has slept (drawn and idle) and six seconds have passed, as peer-bench waits.
-        pid, start = None, time.time()
-        while time.time() < start + 30:
-            time.sleep(0.2)
-            out = subprocess.run(["pgrep", "-n", "-f", "^" + re.escape(BINARY)], capture_output=True, text=True).stdout.split()
-            pid = out[0] if out else pid
-            log.seek(0)
-            if pid and "memory " in log.read() and time.time() > start + 6:
-                break
-        log.seek(0)
-        lines = [l for l in log.read().splitlines() if l.startswith("memory ")]
+        s.wait_for("memory ", 30, at_least=6)
+        pid = s.pid()
         if not pid:
             sys.exit("the window did not start")
+        lines = [l for l in s.log().splitlines() if l.startswith("memory ")]
         account(pid, lines[-1] if lines else None)
-    finally:
-        for p in reversed(procs):
-            p.send_signal(signal.SIGTERM)
-            try:
-                p.wait(5)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

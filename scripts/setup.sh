@@ -14,7 +14,7 @@ packages=(
 if [ "${1:-}" = "--test" ]; then
   packages+=(
     xvfb xauth xdotool x11-utils imagemagick sway dbus-daemon python3-dbus python3-dbusmock python3-gi xclip gpsd gpsd-clients
-    dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap time poppler-utils libxml2-utils
+    dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap time poppler-utils libxml2-utils valgrind
   )
 fi
 
