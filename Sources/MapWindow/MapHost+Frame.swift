@@ -98,6 +98,13 @@ extension MapHost {
             FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart))
         }
         coveredByMap = list.tilesCoverView
+        coveredSince = coveredByMap ? (coveredSince ?? presentedAt) : nil
+        for c in list.tileCommands { tilesInUse.insert(c.0) }
+        for c in list.underTileCommands { underTilesInUse.insert(c.0) }
+        tilesInUse.formUnion(list.wantedTiles)
+        tilesInUse.formUnion(list.ringTiles)
+        underTilesInUse.formUnion(list.wantedUnderTiles)
+        upkeep(at: presentedAt)
         // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
         if configuration.logMemory, presentedAt - lastMemoryLine >= 10 {
             lastMemoryLine = presentedAt
@@ -112,6 +119,31 @@ extension MapHost {
         }
         // A frame drawn in motion in software is followed by a filtered one at rest.
         return (t, made, list.animating || (moving && window.drawsInSoftware))
+    }
+
+    /// A map that never rests (a pulsing position, a followed walk) still lets go of what is
+    /// out of sight, every few seconds: the plane under the map's tiles once they have covered
+    /// the view for a while, and the heap's free pages (tiles come and go a quarter MiB at a
+    /// time). At rest the idle wait does the same at once.
+    private func upkeep(at now: Double) {
+        guard now - lastUpkeep >= Self.upkeepInterval else { return }
+        lastUpkeep = now
+        if let since = coveredSince, now - since >= Self.upkeepInterval / 2, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
+        keepTilesInUse()
+        if tilesSinceTrim > 0 {
+            tilesSinceTrim = 0
+            meridian_trim_memory()
+        }
+    }
+
+    /// The tile stores keep what was drawn, wanted or in the ring since the last time: what a
+    /// view needs, not every tile seen since the start (a picture that went is decoded again
+    /// from its source's cache if it comes back, a millisecond).
+    func keepTilesInUse() {
+        if pipeline.store.keepOnly(tilesInUse) > 0 { tilesSinceTrim += 1 }
+        if let under = pipeline.underStore, under.keepOnly(underTilesInUse) > 0 { tilesSinceTrim += 1 }
+        tilesInUse.removeAll(keepingCapacity: true)
+        underTilesInUse.removeAll(keepingCapacity: true)
     }
 
     /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow

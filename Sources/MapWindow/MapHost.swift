@@ -97,8 +97,15 @@ public final class MapHost {
     /// tiles, while those tiles are on their way.
     var parentGate = StandInGate()
     var underGate = StandInGate()
-    /// The last frame's view lay wholly on the map's own tiles.
+    /// The last frame's view lay wholly on the map's own tiles, since when (the frame clock).
     var coveredByMap = false
+    var coveredSince: Double?
+    /// When memory was last looked after while drawing without rest (`upkeep`).
+    var lastUpkeep = 0.0
+    static let upkeepInterval = 6.0
+    /// Tiles drawn, wanted or in the ring since the stores last let go of the rest.
+    var tilesInUse = Set<TileID>()
+    var underTilesInUse = Set<TileID>()
     /// When the last memory line was written (MERIDIAN_MEMORY_LOG), by the frame clock.
     var lastMemoryLine = -Double.infinity
 
@@ -237,6 +244,7 @@ public final class MapHost {
                 // The map's own tiles covered the view: the plane under them is out of sight,
                 // and at rest (not between the notches of a zoom that crosses its edge) it goes.
                 if coveredByMap, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
+                keepTilesInUse()
                 if tilesSinceTrim > 0 {
                     tilesSinceTrim = 0
                     meridian_trim_memory()

@@ -157,6 +157,17 @@ public final class TextureStore: TileAvailability {
         }
     }
 
+    /// Lets go of every picture but those of `keep` (the tiles in use lately); the bytes freed.
+    @discardableResult
+    public func keepOnly(_ keep: Set<TileID>) -> Int {
+        let before = cache.totalCost
+        for key in cache.keysByRecency where !keep.contains(key) {
+            if case let .slot(s, _)? = cache.removeValue(for: key) { atlas?.release(s) }
+            stale.remove(key)
+        }
+        return before - cache.totalCost
+    }
+
     public func removeAll() {
         for key in cache.keysByRecency { if case let .slot(s, _)? = cache.peek(key) { atlas?.release(s) } }
         cache.removeAll()

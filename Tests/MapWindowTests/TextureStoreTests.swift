@@ -1,0 +1,43 @@
+import MapGeometry
+@testable import MapTiles
+@testable import MapWindow
+import Testing
+
+/// The software tile store lets go of what a view no longer uses.
+struct TextureStoreTests {
+    static let tileBytes = 256 * 256 * 4
+
+    func filled(_ tiles: [TileID]) -> TextureStore {
+        let store = TextureStore(renderer: nil, tilePixels: 256, viewport: (width: 1280, height: 800))
+        for t in tiles {
+            let picture = Bitmap(width: 256, height: 256, pixels: [UInt32](repeating: 0xFF33_6699, count: 256 * 256), premultiplied: false)
+            #expect(store.accept(TileResult(tile: t, outcome: .bitmap(picture, places: []))) == nil)
+        }
+        return store
+    }
+
+    @Test func onlyTheTilesInUseAreKept() {
+        let tiles = (0..<5).map { TileID(z: 3, x: $0, y: 1) }
+        let store = filled(tiles)
+        #expect(store.held.count == 5 && store.held.bytes == 5 * Self.tileBytes)
+        // A tile in use that the store never had changes nothing.
+        let freed = store.keepOnly([tiles[1], tiles[3], TileID(z: 4, x: 0, y: 0)])
+        #expect(freed == 3 * Self.tileBytes)
+        #expect(store.held.count == 2 && store.held.bytes == 2 * Self.tileBytes)
+        #expect(store.isReady(tiles[1]) && store.isReady(tiles[3]) && !store.isReady(tiles[0]) && !store.isReady(tiles[4]))
+        #expect(store.bitmap(for: tiles[3])?.pixel(x: 5, y: 5) == 0xFF33_6699)
+        #expect(store.keepOnly(Set(tiles)) == 0)
+        #expect(store.keepOnly([]) == 2 * Self.tileBytes && store.isEmpty)
+    }
+
+    @Test func aTileLetGoIsTakenInAgainWhenItComesBack() {
+        let tiles = [TileID(z: 2, x: 0, y: 0), TileID(z: 2, x: 1, y: 0)]
+        let store = filled(tiles)
+        store.invalidate()
+        store.keepOnly([tiles[0]])
+        #expect(!store.isReady(tiles[1]) && store.isReady(tiles[0]) && !store.isCurrent(tiles[0]))
+        let picture = Bitmap(width: 256, height: 256, pixels: [UInt32](repeating: 0xFF00_0000, count: 256 * 256), premultiplied: false)
+        #expect(store.accept(TileResult(tile: tiles[1], outcome: .bitmap(picture, places: []))) == nil)
+        #expect(store.isCurrent(tiles[1]) && store.held.count == 2)
+    }
+}
