@@ -5,8 +5,9 @@ MINUTES minutes with what a day of use does, over and over: pans, wheel zooms, m
 opened through the file portal and closed from the list, pins dropped and dragged, and a live
 position from a gpsd walking round central Helsinki, followed at times.
 
-Every 30 s it reads the process's resident memory, open file descriptors and threads, and at
-the end it says whether resident memory grew more than 5 % after the first minute and whether
+Every 30 s it reads the process's resident memory, open file descriptors and threads. After
+the first minute and at the end it brings the same view back and holds it still (`rest`), and
+says whether resident memory at rest grew more than 5 % between the two, and whether
 descriptors or threads grew at all.
 
     scripts/soak.py [--minutes 10] [--binary .build/release/meridian]
@@ -213,6 +214,21 @@ class Soak:
         time.sleep(4)
         self.xdotool("key", "f")
 
+    def rest(self):
+        """The same view every time (the Helsinki street map at the start's place), held still
+        a while: its memory is comparable from one rest to the next, as a busy moment's is not."""
+        self.xdotool("key", "Escape")
+        self.xdotool("key", "6")
+        time.sleep(1.5)
+        self.xdotool("key", "slash")
+        time.sleep(0.3)
+        self.xdotool("type", "--delay", 60, "60.1699, 24.9384")
+        self.xdotool("key", "Return")
+        time.sleep(1)
+        self.xdotool("key", "Escape")
+        time.sleep(12)
+        return (0.0,) + self.sample()
+
     def run(self):
         self.setup()
         rng = random.Random(1)
@@ -226,7 +242,12 @@ class Soak:
               flush=True)
         next_sample = start + 30
         i = 0
+        rests = []
         while time.time() < end:
+            if not rests and time.time() >= start + 60:
+                rests.append(self.rest())
+                print("  rest after the first minute: %.1f MiB, %d fds, %d threads" % (rests[0][1] / 1024, rests[0][3], rests[0][4]),
+                      flush=True)
             if self.app.poll() is not None:
                 self.log.seek(0)
                 sys.exit("the app ended (%s): %s" % (self.app.returncode, self.log.read()[-2000:]))
@@ -241,14 +262,20 @@ class Soak:
                 samples.append(s)
                 print("  %4.0f s  %7.1f   %7.1f   %4d   %4d   %s" % (s[0], s[1] / 1024, s[2] / 1024, s[3], s[4], self.held()), flush=True)
                 next_sample += 30
-        return self.report(samples, i)
+        rests.append(self.rest())
+        print("  rest at the end: %.1f MiB, %d fds, %d threads" % (rests[-1][1] / 1024, rests[-1][3], rests[-1][4]), flush=True)
+        return self.report(samples, rests, i)
 
-    def report(self, samples, steps):
-        after = [s for s in samples if s[0] >= 55]
-        first, last = after[0], samples[-1]
+    def report(self, samples, rests, steps):
+        # Like with like: the same view at rest after the first minute and at the end. The
+        # samples every 30 s show the busy moments (their peak is printed too).
+        first, last = rests[0], rests[-1]
         growth = (last[1] - first[1]) / first[1] * 100
+        busy = [s[1] for s in samples if s[0] >= 55]
+        print("busy samples after the first minute: %.1f–%.1f MiB (first minute up to %.1f)"
+              % (min(busy) / 1024, max(busy) / 1024, max(s[1] for s in samples if s[0] < 55) / 1024))
         fd_growth, thread_growth = last[3] - first[3], last[4] - first[4]
-        print("%d steps in %.0f minutes; after the first minute resident memory went %.1f → %.1f MiB (%+.1f %%), "
+        print("%d steps in %.0f minutes; at rest, after the first minute and at the end, resident memory went %.1f → %.1f MiB (%+.1f %%), "
               "file descriptors %d → %d, threads %d → %d; peak %.1f MiB"
               % (steps, self.args.minutes, first[1] / 1024, last[1] / 1024, growth, first[3], last[3], first[4], last[4],
                  last[2] / 1024))
