@@ -42,6 +42,13 @@ public final class VectorTilePainter: @unchecked Sendable {
         return t
     }
 
+    /// Keeps the decoded tiles used last, up to `bytes` (a map at rest needs the view's few).
+    public func trimDecoded(to bytes: Int) {
+        lock.lock()
+        while decoded.totalCost > bytes, decoded.removeLeastRecent() != nil {}
+        lock.unlock()
+    }
+
     /// Lets the decoded tiles go (the plane it draws is out of sight).
     public func forgetDecoded() {
         lock.lock(); decoded.removeAll(); lock.unlock()

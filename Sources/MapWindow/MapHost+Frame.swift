@@ -101,6 +101,7 @@ extension MapHost {
         coveredSince = coveredByMap ? (coveredSince ?? presentedAt) : nil
         for c in list.tileCommands { tilesInUse.insert(c.0) }
         for c in list.underTileCommands { underTilesInUse.insert(c.0) }
+        for c in list.spriteCommands { spritesInUse.insert(c.0) }
         tilesInUse.formUnion(list.wantedTiles)
         tilesInUse.formUnion(list.ringTiles)
         underTilesInUse.formUnion(list.wantedUnderTiles)
@@ -136,14 +137,14 @@ extension MapHost {
         }
     }
 
-    /// The tile stores keep what was drawn, wanted or in the ring since the last time: what a
-    /// view needs, not every tile seen since the start (a picture that went is decoded again
-    /// from its source's cache if it comes back, a millisecond).
+    /// The stores keep what was drawn, wanted or in the ring since the last time: what a view
+    /// needs, not everything seen since the start (a tile that went is decoded again from its
+    /// source's cache if it comes back, a millisecond; a label is drawn again off the frame).
     func keepTilesInUse() {
-        if pipeline.store.keepOnly(tilesInUse) > 0 { tilesSinceTrim += 1 }
-        if let under = pipeline.underStore, under.keepOnly(underTilesInUse) > 0 { tilesSinceTrim += 1 }
+        if pipeline.keepOnly(tiles: tilesInUse, underTiles: underTilesInUse, sprites: spritesInUse) > 0 { tilesSinceTrim += 1 }
         tilesInUse.removeAll(keepingCapacity: true)
         underTilesInUse.removeAll(keepingCapacity: true)
+        spritesInUse.removeAll(keepingCapacity: true)
     }
 
     /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow

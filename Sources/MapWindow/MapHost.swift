@@ -106,6 +106,7 @@ public final class MapHost {
     /// Tiles drawn, wanted or in the ring since the stores last let go of the rest.
     var tilesInUse = Set<TileID>()
     var underTilesInUse = Set<TileID>()
+    var spritesInUse = Set<SpriteKey>()
     /// When the last memory line was written (MERIDIAN_MEMORY_LOG), by the frame clock.
     var lastMemoryLine = -Double.infinity
 
@@ -244,7 +245,12 @@ public final class MapHost {
                 // The map's own tiles covered the view: the plane under them is out of sight,
                 // and at rest (not between the notches of a zoom that crosses its edge) it goes.
                 if coveredByMap, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
-                keepTilesInUse()
+                // What left the view a while ago goes too (not what the last gesture just
+                // left: a zoom back finds its tiles and labels).
+                if clock.now - lastUpkeep >= Self.upkeepInterval {
+                    lastUpkeep = clock.now
+                    keepTilesInUse()
+                }
                 if tilesSinceTrim > 0 {
                     tilesSinceTrim = 0
                     meridian_trim_memory()

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapGeometry
 import MapGraphics
 import MapTiles
 
@@ -131,6 +132,17 @@ struct RenderPipeline {
         under?.painter.forgetDecoded()
         return true
     }
+
+    /// Lets go of what the view no longer uses: tile pictures but those of `tiles` and
+    /// `underTiles`, software sprites but `sprites`, decoded vector tiles past a few MiB. The
+    /// bytes freed.
+    func keepOnly(tiles: Set<TileID>, underTiles: Set<TileID>, sprites keep: Set<SpriteKey>) -> Int {
+        painter.trimDecoded(to: Self.decodedAtRest)
+        under?.painter.trimDecoded(to: Self.decodedAtRest)
+        return store.keepOnly(tiles) + (underStore?.keepOnly(underTiles) ?? 0) + sprites.keepOnly(keep)
+    }
+
+    static let decodedAtRest = 4 << 20
 
     /// Tiles are being loaded or made for either plane.
     var isLoading: Bool { loader.isLoading || (underLoader?.isLoading ?? false) }

@@ -50,6 +50,15 @@ public final class SpriteStore: SpriteAvailability {
         return entries[sprite]?.size ?? largeSizes[sprite]
     }
 
+    /// Lets go of the software sprites but those of `keep` (drawn lately); the bytes freed.
+    /// A label that comes back is drawn again off the frame thread.
+    func keepOnly(_ keep: Set<SpriteKey>) -> Int {
+        guard renderer == nil else { return 0 }
+        let before = bitmaps.totalCost
+        for key in bitmaps.keysByRecency where !keep.contains(key) { bitmaps.removeValue(for: key) }
+        return before - bitmaps.totalCost
+    }
+
     /// The sprite's premultiplied pixels (software compositor), marking it recently used.
     func bitmap(for sprite: SpriteKey) -> Bitmap? { bitmaps.value(for: sprite) }
 

@@ -25,8 +25,9 @@ public final class TextureStore: TileAvailability {
     private(set) var generation = 0
 
     /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
-    /// can show at any fractional zoom, with its ring of prefetched tiles (vector ones are drawn
-    /// ahead; pictures wait undecoded), and no more: what left the view goes first.
+    /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times
+    /// (a wheel zoom goes through several levels and back). At rest the host keeps only the
+    /// tiles in use (`keepOnly`): the room is for motion.
     /// Enough candidates per tile that small capitals, which mostly collide away, cannot
     /// crowd out big cities; few enough that a frame never sorts thousands.
     static let placesPerTile = 40
@@ -47,11 +48,9 @@ public final class TextureStore: TileAvailability {
         let margin = ring ? 3 : 1
         let cols = Int((Double(viewport.width) / shown).rounded(.up)) + margin
         let rows = Int((Double(viewport.height) / shown).rounded(.up)) + margin
-        let slots = cols * rows
+        let slots = cols * rows * (ring ? 3 : 2) / 2
         if let renderer {
-            // Textures live in the GPU's memory: half as many again, so a zoom that returns
-            // finds its tiles.
-            let pages = TextureAtlas.pages(forSlots: slots * 3 / 2, tileSize: tilePixels)
+            let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels)
             atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
             cache = LRUCache(capacity: capacityBytes)
         } else {

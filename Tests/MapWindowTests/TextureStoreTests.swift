@@ -1,3 +1,4 @@
+import MapCore
 import MapGeometry
 @testable import MapTiles
 @testable import MapWindow
@@ -39,5 +40,21 @@ struct TextureStoreTests {
         let picture = Bitmap(width: 256, height: 256, pixels: [UInt32](repeating: 0xFF00_0000, count: 256 * 256), premultiplied: false)
         #expect(store.accept(TileResult(tile: tiles[1], outcome: .bitmap(picture, places: []))) == nil)
         #expect(store.isCurrent(tiles[1]) && store.held.count == 2)
+    }
+}
+
+/// The software sprite store lets go of sprites no longer drawn, and draws them again.
+struct SpriteStoreKeepTests {
+    @Test func onlyTheSpritesInUseAreKeptAndOneThatComesBackIsDrawnAgain() {
+        let store = SpriteStore(renderer: nil, pixelRatio: 1)
+        let keys = [SpriteKey.locationDot(Color(hex: 0x3366CC)), .pin(Color(hex: 0xCC3333)), .pin(Color(hex: 0x33CC33))]
+        #expect(store.prepare(keys) == 3 && store.held.count == 3)
+        let pinBytes = store.held.bytes
+        let freed = store.keepOnly([keys[0]])
+        #expect(freed > 0 && freed < pinBytes && store.held.count == 1)
+        #expect(store.size(of: keys[0]) != nil && store.size(of: keys[1]) == nil)
+        // Missing again, so the next frame asks for it and it is drawn anew.
+        #expect(store.missing(keys) == [keys[1], keys[2]])
+        #expect(store.prepare(keys) == 2 && store.held.count == 3 && store.held.bytes == pinBytes)
     }
 }
