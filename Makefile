@@ -13,7 +13,7 @@ setup-test:
 
 # The release build's flags (scripts/release-flags.sh says why each): as in the .deb.
 build: setup
-	$(SWIFT) build $(shell scripts/release-flags.sh)
+	flags=$$(scripts/release-flags.sh) && $(SWIFT) build $$flags
 
 debug: setup
 	$(SWIFT) build

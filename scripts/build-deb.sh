@@ -14,8 +14,9 @@ version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/meridian/Mer
 # Built as `make build` builds (scripts/release-flags.sh: for size, the Swift runtime static,
 # packed relocations, nothing exported, identical functions folded, hot code together), with
 # full RELRO (relro + bindnow): the GOT is read-only after start, as Debian's hardening asks.
-# shellcheck disable=SC2046
-swift build $(scripts/release-flags.sh) --product meridian --scratch-path "$scratch" \
+flags=$(scripts/release-flags.sh)
+# shellcheck disable=SC2086
+swift build $flags --product meridian --scratch-path "$scratch" \
     -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 swift build -c release --product icon-renderer --scratch-path "$scratch"
 bin="$scratch/release/meridian"

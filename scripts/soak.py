@@ -272,8 +272,9 @@ class Soak:
         first, last = rests[0], rests[-1]
         growth = (last[1] - first[1]) / first[1] * 100
         busy = [s[1] for s in samples if s[0] >= 55]
-        print("busy samples after the first minute: %.1f–%.1f MiB (first minute up to %.1f)"
-              % (min(busy) / 1024, max(busy) / 1024, max(s[1] for s in samples if s[0] < 55) / 1024))
+        if busy:
+            print("busy samples after the first minute: %.1f–%.1f MiB (first minute up to %.1f)"
+                  % (min(busy) / 1024, max(busy) / 1024, max(s[1] for s in samples if s[0] < 55) / 1024))
         fd_growth, thread_growth = last[3] - first[3], last[4] - first[4]
         print("%d steps in %.0f minutes; at rest, after the first minute and at the end, resident memory went %.1f → %.1f MiB (%+.1f %%), "
               "file descriptors %d → %d, threads %d → %d; peak %.1f MiB"

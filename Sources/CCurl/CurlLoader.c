@@ -18,7 +18,7 @@ static int loaded;
 static char failure[512];
 
 static void load(void) {
-    // The soname of libcurl 4 (every libcurl since 7.16), whichever TLS flavour is installed.
+    // The soname of libcurl 4 (every libcurl since 7.16; 7.85 is needed, see CurlEngine).
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *why = dlerror();

@@ -20,7 +20,9 @@ static int loaded;
 static char failure[512];
 
 static void load(void) {
+    // libxml2 2.14 and later are libxml2.so.16; this reader's calls are the same in both.
     void *library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libxml2.so.16", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *why = dlerror();
         snprintf(failure, sizeof failure, "libxml2 cannot be loaded (%s)", why ? why : "not found");

@@ -127,9 +127,11 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
         let me = Unmanaged.passUnretained(t).toOpaque()
         var ok = mc_easy_string(h, CURLOPT_URL, t.request.url) == CURLE_OK
         // Only the web, also after a redirect: a tile URL never reads a local file.
-        ok = ok && mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
-        ok = ok && mc_easy_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
         guard ok else { return "not a web address: \(TileURLTemplate.shown(t.request.url))" }
+        guard mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
+              mc_easy_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK else {
+            return "libcurl is older than 7.85 (it cannot be limited to the web)"
+        }
         _ = mc_easy_string(h, CURLOPT_USERAGENT, options.userAgent)
         _ = mc_easy_long(h, CURLOPT_NOSIGNAL, 1)
         _ = mc_easy_long(h, CURLOPT_FOLLOWLOCATION, 1)

@@ -97,7 +97,10 @@ public final class HTTPClient: @unchecked Sendable {
         let engine: HTTPEngine
         if address != nil {
             if plain == nil {
-                plain = PlainHTTPEngine(options: options) { [weak self] in self?.send($0) }
+                plain = PlainHTTPEngine(options: options) { [weak self] request in
+                    guard let self else { return request.done(.failed("the network client is stopped", retryable: false)) }
+                    self.send(request)
+                }
             }
             engine = plain!
         } else {

@@ -12,8 +12,10 @@ final class PlainHTTPConnection {
 
     deinit { close(fd) }
 
-    /// Connects to the first address of `address.host` that answers before `deadline`.
-    static func open(_ address: HTTPAddress, deadline: Double) throws -> PlainHTTPConnection {
+    /// Connects to the first address of `address.host` that answers, each given its share of
+    /// the time left before `deadline` (a silent IPv6 route does not keep IPv4 from being
+    /// tried). `register` hears of each socket before it connects; false gives up (cancelled).
+    static func open(_ address: HTTPAddress, deadline: Double, register: (PlainHTTPConnection) -> Bool = { _ in true }) throws -> PlainHTTPConnection {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -26,17 +28,23 @@ final class PlainHTTPConnection {
         }
         defer { freeaddrinfo(list) }
         var lastError = "no address"
+        var addresses: [UnsafeMutablePointer<addrinfo>] = []
         var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let a = entry {
-            entry = a.pointee.ai_next
+        while let a = entry { addresses.append(a); entry = a.pointee.ai_next }
+        for (i, a) in addresses.enumerated() {
             let fd = socket(a.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { lastError = String(cString: strerror(errno)); continue }
             let connection = PlainHTTPConnection(fd: fd)
+            guard register(connection) else { throw HTTPFailure("cancelled", retryable: false) }
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             if connect(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0 { return connection }
             guard errno == EINPROGRESS else { lastError = String(cString: strerror(errno)); continue }
-            guard connection.wait(Int16(POLLOUT), until: deadline) else {
+            let now = MonotonicClock.now
+            let share = now + max(0, deadline - now) / Double(addresses.count - i)
+            guard connection.wait(Int16(POLLOUT), until: share) else {
+                lastError = "timed out"
+                if MonotonicClock.now < deadline { continue }
                 throw HTTPFailure("timed out connecting to \(address.hostHeader)", retryable: true)
             }
             var error: Int32 = 0

@@ -48,18 +48,20 @@ final class PlainHTTPEngine: HTTPEngine, @unchecked Sendable {
 
     func cancel(_ id: HTTPClient.ID) {
         condition.lock()
-        defer { condition.unlock() }
+        var queued: HTTPRequest?
         for (origin, queue) in queues {
             if let i = queue.firstIndex(where: { $0.id == id }) {
-                let request = queues[origin]!.remove(at: i)
-                request.done(.failed("cancelled", retryable: false))
-                return
+                queued = queues[origin]!.remove(at: i)
+                break
             }
         }
-        if let connection = inFlight[id] {
+        if queued == nil, let connection = inFlight[id] {
             cancelled.insert(id)
             connection?.abort()
         }
+        condition.unlock()
+        // Told outside the lock: what it does may fetch again.
+        queued?.done(.failed("cancelled", retryable: false))
     }
 
     func stop() {
@@ -133,6 +135,12 @@ final class PlainHTTPEngine: HTTPEngine, @unchecked Sendable {
         return !cancelled.contains(id) && !stopping
     }
 
+    private func isCancelled(_ id: HTTPClient.ID) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled.contains(id) || stopping
+    }
+
     private enum Result {
         case done(HTTPOutcome)
         /// Moved somewhere this engine does not go.
@@ -151,7 +159,10 @@ final class PlainHTTPEngine: HTTPEngine, @unchecked Sendable {
             let reused = connection != nil
             do {
                 if connection == nil {
-                    connection = try PlainHTTPConnection.open(address, deadline: min(deadline, MonotonicClock.now + options.connectTimeout))
+                    // Each socket is known before it connects, so that a cancel wakes the wait.
+                    connection = try PlainHTTPConnection.open(address, deadline: min(deadline, MonotonicClock.now + options.connectTimeout)) {
+                        self.using($0, for: request.id)
+                    }
                 }
                 guard using(connection!, for: request.id) else { return .done(.failed("cancelled", retryable: false)) }
                 if !(try exchange(request, address, connection!, &reader, deadline: deadline)) { connection = nil }
@@ -160,7 +171,8 @@ final class PlainHTTPEngine: HTTPEngine, @unchecked Sendable {
                 connection = nil
                 let failure = error as? HTTPFailure ?? HTTPFailure("\(error)", retryable: false)
                 // A kept-alive connection the server had closed meanwhile: once more on a fresh one.
-                if reused, !retried, failure.retryable, !reader.started { retried = true; continue }
+                if reused, !retried, failure.retryable, !reader.started, !isCancelled(request.id) { retried = true; continue }
+                if isCancelled(request.id) { return .done(.failed("cancelled", retryable: false)) }
                 return .done(.failed(failure.reason, retryable: failure.retryable))
             }
         }

@@ -102,10 +102,11 @@ extension MapHost {
         for c in list.tileCommands { tilesInUse.insert(c.0) }
         for c in list.underTileCommands { underTilesInUse.insert(c.0) }
         for c in list.spriteCommands { spritesInUse.insert(c.0) }
+        framesSinceKeep += 1
         tilesInUse.formUnion(list.wantedTiles)
         tilesInUse.formUnion(list.ringTiles)
         underTilesInUse.formUnion(list.wantedUnderTiles)
-        upkeep(at: presentedAt)
+        upkeep(at: presentedAt, resting: !list.animating && !moving)
         // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
         if configuration.logMemory, presentedAt - lastMemoryLine >= 10 {
             lastMemoryLine = presentedAt
@@ -126,11 +127,12 @@ extension MapHost {
     /// out of sight, every few seconds: the plane under the map's tiles once they have covered
     /// the view for a while, and the heap's free pages (tiles come and go a quarter MiB at a
     /// time). At rest the idle wait does the same at once.
-    private func upkeep(at now: Double) {
+    private func upkeep(at now: Double, resting: Bool) {
         guard now - lastUpkeep >= Self.upkeepInterval else { return }
         lastUpkeep = now
-        if let since = coveredSince, now - since >= Self.upkeepInterval / 2, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
-        keepTilesInUse()
+        // Not between the notches of a zoom that may cross the plane's edge again.
+        if resting, let since = coveredSince, now - since >= Self.upkeepInterval / 2, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
+        keepTilesInUse(resting: resting)
         if tilesSinceTrim > 0 {
             tilesSinceTrim = 0
             meridian_trim_memory()
@@ -140,8 +142,12 @@ extension MapHost {
     /// The stores keep what was drawn, wanted or in the ring since the last time: what a view
     /// needs, not everything seen since the start (a tile that went is decoded again from its
     /// source's cache if it comes back, a millisecond; a label is drawn again off the frame).
-    func keepTilesInUse() {
-        if pipeline.keepOnly(tiles: tilesInUse, underTiles: underTilesInUse, sprites: spritesInUse) > 0 { tilesSinceTrim += 1 }
+    func keepTilesInUse(resting: Bool) {
+        // Only what frames since the last time have shown: with none drawn (an event that
+        // changed nothing), the sets are empty and say nothing of what is on screen.
+        guard framesSinceKeep > 0 else { return }
+        framesSinceKeep = 0
+        if pipeline.keepOnly(tiles: tilesInUse, underTiles: underTilesInUse, sprites: spritesInUse, resting: resting) > 0 { tilesSinceTrim += 1 }
         tilesInUse.removeAll(keepingCapacity: true)
         underTilesInUse.removeAll(keepingCapacity: true)
         spritesInUse.removeAll(keepingCapacity: true)

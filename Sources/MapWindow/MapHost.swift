@@ -107,6 +107,8 @@ public final class MapHost {
     var tilesInUse = Set<TileID>()
     var underTilesInUse = Set<TileID>()
     var spritesInUse = Set<SpriteKey>()
+    /// Frames drawn since the stores last let go of what was not in use.
+    var framesSinceKeep = 0
     /// When the last memory line was written (MERIDIAN_MEMORY_LOG), by the frame clock.
     var lastMemoryLine = -Double.infinity
 
@@ -249,7 +251,7 @@ public final class MapHost {
                 // left: a zoom back finds its tiles and labels).
                 if clock.now - lastUpkeep >= Self.upkeepInterval {
                     lastUpkeep = clock.now
-                    keepTilesInUse()
+                    keepTilesInUse(resting: true)
                 }
                 if tilesSinceTrim > 0 {
                     tilesSinceTrim = 0

@@ -134,11 +134,13 @@ struct RenderPipeline {
     }
 
     /// Lets go of what the view no longer uses: tile pictures but those of `tiles` and
-    /// `underTiles`, software sprites but `sprites`, decoded vector tiles past a few MiB. The
-    /// bytes freed.
-    func keepOnly(tiles: Set<TileID>, underTiles: Set<TileID>, sprites keep: Set<SpriteKey>) -> Int {
-        painter.trimDecoded(to: Self.decodedAtRest)
-        under?.painter.trimDecoded(to: Self.decodedAtRest)
+    /// `underTiles`, software sprites but `sprites`, and at rest decoded vector tiles past a
+    /// few MiB. The bytes freed.
+    func keepOnly(tiles: Set<TileID>, underTiles: Set<TileID>, sprites keep: Set<SpriteKey>, resting: Bool) -> Int {
+        if resting {
+            painter.trimDecoded(to: Self.decodedAtRest)
+            under?.painter.trimDecoded(to: Self.decodedAtRest)
+        }
         return store.keepOnly(tiles) + (underStore?.keepOnly(underTiles) ?? 0) + sprites.keepOnly(keep)
     }
 

@@ -160,8 +160,12 @@ public final class TextureStore: TileAvailability {
     }
 
     /// Lets go of every picture but those of `keep` (the tiles in use lately); the bytes freed.
+    /// The software compositor's only.
     @discardableResult
     public func keepOnly(_ keep: Set<TileID>) -> Int {
+        // Atlas pages stay allocated whatever they hold: on the GPU, letting a tile go only
+        // means uploading it again.
+        guard atlas == nil else { return 0 }
         let before = cache.totalCost
         for key in cache.keysByRecency where !keep.contains(key) {
             if case let .slot(s, _)? = cache.removeValue(for: key) { atlas?.release(s) }
