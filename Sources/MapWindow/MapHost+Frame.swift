@@ -106,7 +106,8 @@ extension MapHost {
         tilesInUse.formUnion(list.wantedTiles)
         tilesInUse.formUnion(list.ringTiles)
         underTilesInUse.formUnion(list.wantedUnderTiles)
-        upkeep(at: presentedAt, resting: !list.animating && !moving)
+        // At rest: the camera still (a pulse on screen animates, but moves nothing).
+        upkeep(at: presentedAt, resting: !moving)
         // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
         if configuration.logMemory, presentedAt - lastMemoryLine >= 10 {
             lastMemoryLine = presentedAt

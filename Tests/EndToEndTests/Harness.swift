@@ -159,6 +159,11 @@ final class App {
         try process.run()
     }
 
+    /// The app's window on `x`; when none appears, what there is to know about why.
+    func window(on x: Xvfb) throws -> String {
+        do { return try x.waitForWindow("Meridian") } catch { throw whyNoWindow(x, error) }
+    }
+
     /// What there is to know when the window did not appear: whether the app still runs
     /// (and what its threads wait in), what it said, and which windows the display has.
     func whyNoWindow(_ x: Xvfb, _ error: Error) -> HarnessError {
@@ -254,7 +259,7 @@ func startWindow(_ x: Xvfb, dir: URL, _ args: [String], env: [String: String] = 
     let app = try App(args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
                                   "XDG_DATA_HOME": dir.path].merging(env) { $1 })
     let id: String
-    do { id = try x.waitForWindow("Meridian") } catch { throw app.whyNoWindow(x, error) }
+    id = try app.window(on: x)
     try x.moveToOrigin(id)
     _ = try x.xdotool("windowfocus", "--sync", id)
     return (app, id)

@@ -15,7 +15,7 @@ import TestSupport
         let app = try App(Self.view + args, env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
                                                   "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path,
                                                   "XDG_DATA_HOME": dir.path].merging(env) { $1 })
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         return (app, id)
     }

@@ -21,7 +21,7 @@ struct OpenFileTests {
         let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path,
                            good.path, bad.path, partial.path],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         // The notices: a dark plate at the top of the window.
         let png = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { $0.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5 }

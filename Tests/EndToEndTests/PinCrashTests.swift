@@ -19,7 +19,7 @@ struct PinCrashTests {
             let app = try App(["--center", "10,20", "--zoom", "5", "--size", "800x600", "--tiles", "debug", "--no-location",
                                "--pins", file.path],
                               env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-            let id = try x.waitForWindow("Meridian")
+            let id = try app.window(on: x)
             try x.moveToOrigin(id)
             Thread.sleep(forTimeInterval: 0.3)
             // A stream of right-clicks, each adding a pin and so saving the file (`click` would

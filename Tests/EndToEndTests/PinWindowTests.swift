@@ -36,7 +36,7 @@ struct PinWindowTests {
                            "--no-location", "--pins", file.path],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
                                 "MERIDIAN_FRAME_LOG": "1"])
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         _ = try x.xdotool("windowfocus", "--sync", id)
         Thread.sleep(forTimeInterval: 0.5)

@@ -52,7 +52,7 @@ struct TrackWindowTests {
         let app = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.6,0.5", "--zoom", "7",
                            "--pins", dir.appendingPathComponent("pins.geojson").path, gpx.path],
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         let shot = dir.appendingPathComponent("shot.png").path
         // At rest first: the track is drawn, on its meridian.
@@ -159,7 +159,7 @@ struct TrackWindowTests {
         // Started again without files: the climb is back, where it was.
         let second = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path],
                              env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path], in: dir)
-        let id2 = try x.waitForWindow("Meridian")
+        let id2 = try second.window(on: x)
         try x.moveToOrigin(id2)
         _ = try x.xdotool("windowfocus", "--sync", id2)
         let reopened = try screenshot(x, to: dir.appendingPathComponent("reopened.png").path) { isTrack($0.pixel(400, 300)) }
@@ -181,7 +181,7 @@ struct TrackWindowTests {
         try Data(#"{"center":{"lat":0.75,"lon":0},"zoom":8,"files":[{"path":"\#(dir.path)/up.gpx","hidden":true}]}"#.utf8).write(to: state)
         let third = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path],
                             env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
-        let id3 = try x.waitForWindow("Meridian")
+        let id3 = try third.window(on: x)
         try x.moveToOrigin(id3)
         Thread.sleep(forTimeInterval: 1)
         let hiddenShot = try screenshot(x, to: dir.appendingPathComponent("hidden.png").path) { _ in true }
@@ -209,7 +209,7 @@ struct TrackWindowTests {
         #expect(fd >= 0)
         let head = "<gpx version=\"1.1\"><trk><trkseg>" + (0...50).map { "<trkpt lat=\"\(0.5 + Double($0) * 0.01)\" lon=\"0\"/>" }.joined()
         _ = head.withCString { write(fd, $0, strlen($0)) }
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         // The status plate: dark, at the bottom centre (24 points up).
         func hasStatus(_ png: PNG) -> Bool { (555..<585).filter { png.pixel(400, $0).r < 70 && png.pixel(400, $0).g < 70 }.count >= 8 }

@@ -11,7 +11,7 @@ struct WindowTests {
         let app = try App(["--center", "0,0", "--zoom", "3", "--size", "800x600", "--tiles", "debug"] + extra,
                           env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path,
                                 "MERIDIAN_FRAME_LOG": "1"].merging(env) { $1 })
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         #expect(app.readLog { _ in app.frameEvents.contains { $0.kind == "present" } }, "no frame")
         return (app, id)
@@ -80,7 +80,7 @@ struct WindowTests {
         try FileManager.default.createDirectory(at: saved.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(#"{"center":{"lat":51.5,"lon":-0.12},"zoom":9.25}"#.utf8).write(to: saved)
         let app = try App(["--size", "640x480", "--tiles", "debug"], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path])
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         Thread.sleep(forTimeInterval: 0.3)
         try quit(x, id, app)
         let v = try SavedView.read(state)
@@ -136,7 +136,7 @@ struct WindowTests {
         let x = try Xvfb(depth: depth)
         let app = try App(args + ["--renderer", renderer], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path,
                                       "MERIDIAN_FIXED_TIME": "0.4", "MERIDIAN_REPORT_DRIVER": "1"])
-        let id = try x.waitForWindow("Meridian")
+        let id = try app.window(on: x)
         try x.moveToOrigin(id)
         let offscreen = try PNG(rendered)
         // The circle's fill at the centre, open sea, land in France, sea off Morocco.
