@@ -246,8 +246,8 @@ class Soak:
         while time.time() < end:
             if not rests and time.time() >= start + 60:
                 rests.append(self.rest())
-                print("  rest after the first minute: %.1f MiB, %d fds, %d threads" % (rests[0][1] / 1024, rests[0][3], rests[0][4]),
-                      flush=True)
+                print("  rest after the first minute: %.1f MiB, %d fds, %d threads; %s"
+                      % (rests[0][1] / 1024, rests[0][3], rests[0][4], self.held()), flush=True)
             if self.app.poll() is not None:
                 self.log.seek(0)
                 sys.exit("the app ended (%s): %s" % (self.app.returncode, self.log.read()[-2000:]))
@@ -263,7 +263,8 @@ class Soak:
                 print("  %4.0f s  %7.1f   %7.1f   %4d   %4d   %s" % (s[0], s[1] / 1024, s[2] / 1024, s[3], s[4], self.held()), flush=True)
                 next_sample += 30
         rests.append(self.rest())
-        print("  rest at the end: %.1f MiB, %d fds, %d threads" % (rests[-1][1] / 1024, rests[-1][3], rests[-1][4]), flush=True)
+        print("  rest at the end: %.1f MiB, %d fds, %d threads; %s" % (rests[-1][1] / 1024, rests[-1][3], rests[-1][4], self.held()),
+              flush=True)
         return self.report(samples, rests, i)
 
     def report(self, samples, rests, steps):
