@@ -125,9 +125,10 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
         guard let h = mc_easy_init() else { return "cannot start a transfer" }
         t.handle = h
         let me = Unmanaged.passUnretained(t).toOpaque()
-        var ok = mc_easy_string(h, CURLOPT_URL, t.request.url) == CURLE_OK
+        guard mc_easy_string(h, CURLOPT_URL, t.request.url) == CURLE_OK else {
+            return "not a web address: \(TileURLTemplate.shown(t.request.url))"
+        }
         // Only the web, also after a redirect: a tile URL never reads a local file.
-        guard ok else { return "not a web address: \(TileURLTemplate.shown(t.request.url))" }
         guard mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
               mc_easy_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK else {
             return "libcurl is older than 7.85 (it cannot be limited to the web)"
@@ -176,7 +177,8 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
 
     private func finish(_ t: Transfer, _ code: CURLcode) -> HTTPOutcome {
         if t.tooLarge || code == CURLE_FILESIZE_EXCEEDED {
-            return .failed("larger than \(t.limit / 1024) KiB, not a tile", retryable: false)
+            let failure = HTTPFailure.tooLarge(t.limit)
+            return .failed(failure.reason, retryable: failure.retryable)
         }
         guard code == CURLE_OK else {
             let reason = String(cString: mc_easy_strerror(code))

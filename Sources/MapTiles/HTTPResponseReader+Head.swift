@@ -106,7 +106,7 @@ extension HTTPResponseReader {
         guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw Self.garbled("a Content-Length of “\(lengths.sorted().joined(separator: ", ").prefix(40))”")
         }
-        guard text.utf8.count <= 15, let length = Int(text), length <= limit else { throw Self.tooLarge(limit) }
+        guard text.utf8.count <= 15, let length = Int(text), length <= limit else { throw HTTPFailure.tooLarge(limit) }
         state = length == 0 ? .done : .fixed(length)
     }
 }

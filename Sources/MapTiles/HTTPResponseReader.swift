@@ -6,6 +6,11 @@ public struct HTTPFailure: Error, Sendable {
     public let reason: String
     public let retryable: Bool
     public init(_ reason: String, retryable: Bool) { self.reason = reason; self.retryable = retryable }
+
+    /// A body past `limit`, from either engine (HTTPRangeReader recognises it by its words).
+    static func tooLarge(_ limit: Int) -> HTTPFailure {
+        HTTPFailure("larger than \(limit / 1024) KiB, not a tile", retryable: false)
+    }
 }
 
 /// An HTTP/1.1 answer to a GET, read from bytes as they arrive in pieces of any size: the
@@ -94,12 +99,8 @@ public struct HTTPResponseReader {
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer, _ at: Int, _ n: Int) throws {
         guard n > 0 else { return }
-        guard body.count + n <= limit else { throw Self.tooLarge(limit) }
+        guard body.count + n <= limit else { throw HTTPFailure.tooLarge(limit) }
         body.append(bytes.baseAddress!.advanced(by: at).assumingMemoryBound(to: UInt8.self), count: n)
-    }
-
-    static func tooLarge(_ limit: Int) -> HTTPFailure {
-        HTTPFailure("larger than \(limit / 1024) KiB, not a tile", retryable: false)
     }
 
     /// One line (without its CR LF) once it is whole, and the bytes used from `bytes`.
@@ -128,7 +129,7 @@ public struct HTTPResponseReader {
             guard hex, !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
                 throw Self.garbled("a chunk size of \(digits.count) characters")
             }
-            guard body.count + size <= limit else { throw Self.tooLarge(limit) }
+            guard body.count + size <= limit else { throw HTTPFailure.tooLarge(limit) }
             state = size == 0 ? .trailers : .chunkData(size)
         case .chunkEnd:
             guard line.isEmpty else { throw Self.garbled("a chunk longer than it said") }
