@@ -97,8 +97,7 @@ extension MapHost {
         } else if configuration.logFrames {
             FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart))
         }
-        coveredByMap = list.tilesCoverView
-        coveredSince = coveredByMap ? (coveredSince ?? presentedAt) : nil
+        coveredSince = list.tilesCoverView ? (coveredSince ?? presentedAt) : nil
         for c in list.tileCommands { tilesInUse.insert(c.0) }
         for c in list.underTileCommands { underTilesInUse.insert(c.0) }
         for c in list.spriteCommands { spritesInUse.insert(c.0) }
@@ -107,7 +106,7 @@ extension MapHost {
         tilesInUse.formUnion(list.ringTiles)
         underTilesInUse.formUnion(list.wantedUnderTiles)
         // At rest: the camera still (a pulse on screen animates, but moves nothing).
-        upkeep(at: presentedAt, resting: !moving)
+        upkeep(at: presentedAt, idle: false, resting: !moving)
         // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
         if configuration.logMemory, presentedAt - lastMemoryLine >= 10 {
             lastMemoryLine = presentedAt
@@ -124,16 +123,21 @@ extension MapHost {
         return (t, made, list.animating || (moving && window.drawsInSoftware))
     }
 
-    /// A map that never rests (a pulsing position, a followed walk) still lets go of what is
-    /// out of sight, every few seconds: the plane under the map's tiles once they have covered
-    /// the view for a while, and the heap's free pages (tiles come and go a quarter MiB at a
-    /// time). At rest the idle wait does the same at once.
-    private func upkeep(at now: Double, resting: Bool) {
-        guard now - lastUpkeep >= Self.upkeepInterval else { return }
-        lastUpkeep = now
+    /// Lets go of what is out of sight. Before an idle wait (`idle`): the plane under the map's
+    /// tiles if they cover the view, and the heap's free pages (tiles come and go a quarter MiB
+    /// at a time), at once. A map that never rests (a pulsing position, a followed walk) does
+    /// the same every few seconds, the plane once the tiles have covered the view for a while.
+    /// Either way, what no frame has used since the last time goes every few seconds.
+    func upkeep(at now: Double, idle: Bool, resting: Bool) {
+        let due = now - lastUpkeep >= Self.upkeepInterval
+        guard idle || due else { return }
         // Not between the notches of a zoom that may cross the plane's edge again.
-        if resting, let since = coveredSince, now - since >= Self.upkeepInterval / 2, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
-        keepTilesInUse(resting: resting)
+        let coveredAWhile = idle || now - (coveredSince ?? now) >= Self.upkeepInterval / 2
+        if resting, coveredSince != nil, coveredAWhile, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
+        if due {
+            lastUpkeep = now
+            keepTilesInUse(resting: resting)
+        }
         if tilesSinceTrim > 0 {
             tilesSinceTrim = 0
             meridian_trim_memory()
@@ -143,7 +147,7 @@ extension MapHost {
     /// The stores keep what was drawn, wanted or in the ring since the last time: what a view
     /// needs, not everything seen since the start (a tile that went is decoded again from its
     /// source's cache if it comes back, a millisecond; a label is drawn again off the frame).
-    func keepTilesInUse(resting: Bool) {
+    private func keepTilesInUse(resting: Bool) {
         // Only what frames since the last time have shown: with none drawn (an event that
         // changed nothing), the sets are empty and say nothing of what is on screen.
         guard framesSinceKeep > 0 else { return }

@@ -97,8 +97,8 @@ public final class MapHost {
     /// tiles, while those tiles are on their way.
     var parentGate = StandInGate()
     var underGate = StandInGate()
-    /// The last frame's view lay wholly on the map's own tiles, since when (the frame clock).
-    var coveredByMap = false
+    /// Since when the frames' view has lain wholly on the map's own tiles (the frame clock);
+    /// nil when the last frame's did not.
     var coveredSince: Double?
     /// When memory was last looked after while drawing without rest (`upkeep`).
     var lastUpkeep = 0.0
@@ -246,17 +246,9 @@ public final class MapHost {
                 // burst freed goes back to the system before the wait.
                 // The map's own tiles covered the view: the plane under them is out of sight,
                 // and at rest (not between the notches of a zoom that crosses its edge) it goes.
-                if coveredByMap, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
                 // What left the view a while ago goes too (not what the last gesture just
                 // left: a zoom back finds its tiles and labels).
-                if clock.now - lastUpkeep >= Self.upkeepInterval {
-                    lastUpkeep = clock.now
-                    keepTilesInUse(resting: true)
-                }
-                if tilesSinceTrim > 0 {
-                    tilesSinceTrim = 0
-                    meridian_trim_memory()
-                }
+                upkeep(at: clock.now, idle: true, resting: true)
                 if configuration.logFrames { FileIO.printError(String(cFormat: "idle %.4f", clock.now)) }
                 if configuration.logMemory { FileIO.printError(memoryLine) }
                 guard SDL_WaitEvent(&event) != 0 else { continue }

@@ -168,7 +168,7 @@ public final class TextureStore: TileAvailability {
         guard atlas == nil else { return 0 }
         let before = cache.totalCost
         for key in cache.keysByRecency where !keep.contains(key) {
-            if case let .slot(s, _)? = cache.removeValue(for: key) { atlas?.release(s) }
+            cache.removeValue(for: key)
             stale.remove(key)
         }
         return before - cache.totalCost
