@@ -29,8 +29,9 @@ let package = Package(
         .target(name: "CImage", linkerSettings: [.linkedLibrary("png16")]),
         // libxml2's reader for GPX and KML, opened with dlopen when the first one is read.
         .target(name: "CLibXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
-        // Xlib's error handler, for the X11 wake-ups SDL sends (see CXlib.h).
-        .target(name: "CXlib", linkerSettings: [.linkedLibrary("X11")]),
+        // Xlib's error handler, for the X11 wake-ups SDL sends (see CXlib.h), and frames the X
+        // server draws with RENDER (XRender.h).
+        .target(name: "CXlib", dependencies: ["CPixels"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xrender")]),
         // The software compositor's loops: optimised in every build, so that debug-built
         // tests draw at a useful speed too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O3"])]),

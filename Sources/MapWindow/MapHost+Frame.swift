@@ -53,6 +53,8 @@ extension MapHost {
             changed = []
         case let .pixels(c):
             changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
+        case let .server(c):
+            changed = c.execute(list, pixelRatio: pixelRatio, size: window.outputSize, moving: moving)
         }
         let built = clock.now - start
         recentBuilds.append(built)

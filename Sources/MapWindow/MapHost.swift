@@ -315,7 +315,7 @@ public final class MapHost {
             hidden = false
             changed = true
             // What the server shows may be gone: the next frame presents all of it.
-            if case let .pixels(c) = pipeline.drawer { c.invalidate() }
+            pipeline.drawer.invalidate()
         case nil: break
         }
         guard let input else { return changed }
@@ -337,7 +337,7 @@ public final class MapHost {
     /// The window's pipeline at a pixel density; its workers wake the frame loop.
     private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ under: UnderPlane?, _ painter: VectorTilePainter,
                                      _ pixelRatio: Double, _ background: Color, _ overlays: TileOverlays, _ wake: WakeSignal) -> RenderPipeline {
-        RenderPipeline(renderer: window.renderer, viewport: window.largestPixelSize, source: source, painter: painter,
+        RenderPipeline(renderer: window.renderer, serverFrame: window.serverFrame, viewport: window.largestPixelSize, source: source, painter: painter,
                        pixelRatio: pixelRatio, background: background, under: under, overlays: overlays, wake: { [wake] in wake.signal() })
     }
 }

@@ -59,7 +59,7 @@ public final class PixelCompositor {
         if cachedBase == base, baseSize == size {
             cacheHits += 1
             if let shown = shownOverlay {
-                let damage = changes(from: shown, to: overlay, mode)
+                let damage = DamageRegion.changes(from: shown[...], to: overlay[...], k, width: target.width, height: target.height)
                 for box in damage.boxes {
                     copyBase(into: target, box)
                     run(overlay[...], mode, clip: box)
@@ -99,35 +99,6 @@ public final class PixelCompositor {
         base.withUnsafeBufferPointer { buf in
             mp_copy(target.mp, mp_image(pixels: buf.baseAddress, width: Int32(baseSize.width), height: Int32(baseSize.height),
                                         stride: Int32(baseSize.width)), box.mp)
-        }
-    }
-
-    /// Where the overlays of two frames differ: both places of each command that changed.
-    private func changes(from old: [DrawCommand], to new: [DrawCommand], _ mode: Mode) -> DamageRegion {
-        var damage = DamageRegion(width: mode.target.width, height: mode.target.height)
-        if old.count == new.count {
-            for (a, b) in zip(old, new) where a != b {
-                damage.add(box(of: a, mode))
-                damage.add(box(of: b, mode))
-            }
-        } else {
-            for c in old + new { damage.add(box(of: c, mode)) }
-        }
-        return damage
-    }
-
-    /// The pixels a command may touch (a pixel more on each side: rounding, filtering).
-    private func box(of command: DrawCommand, _ mode: Mode) -> PixelBox? {
-        let (w, h) = (mode.target.width, mode.target.height)
-        switch command {
-        case .clear: return mode.target.whole
-        case let .fillRect(r, _), let .tile(_, _, _, r, _), let .sprite(_, r, _):
-            return DeviceRect(r, mode.k).box(inside: w, h, margin: 1)
-        case let .rotatedSprite(_, r, _, _):
-            // Any turn stays inside the circle through the corners.
-            let radius = (r.width * r.width + r.height * r.height).squareRoot() / 2
-            let c = ScreenRect(x: r.x + r.width / 2 - radius, y: r.y + r.height / 2 - radius, width: 2 * radius, height: 2 * radius)
-            return DeviceRect(c, mode.k).box(inside: w, h, margin: 1)
         }
     }
 }

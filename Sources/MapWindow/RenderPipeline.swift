@@ -9,13 +9,19 @@ import MapTiles
 enum FrameDrawer {
     case gpu(Compositor)
     case pixels(PixelCompositor)
+    case server(XRenderCompositor)
 
     var cacheHits: Int {
-        switch self { case let .gpu(c): return c.cacheHits; case let .pixels(c): return c.cacheHits }
+        switch self { case let .gpu(c): return c.cacheHits; case let .pixels(c): return c.cacheHits; case let .server(c): return c.partialFrames }
     }
 
     var cacheFills: Int {
-        switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills }
+        switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills; case .server: return 0 }
+    }
+
+    /// What the window shows is not known any more: the next frame presents all of it.
+    func invalidate() {
+        switch self { case .gpu: break; case let .pixels(c): c.invalidate(); case let .server(c): c.invalidate() }
     }
 }
 
@@ -58,7 +64,7 @@ struct RenderPipeline {
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
     /// pixels) sizes the tile store; `wake` is called when tiles or sprites arrive. Tiles are
     /// laid over `background` (the map's colour under them), with what layers paint into tiles on top.
-    init(renderer: SDLRenderer?, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
+    init(renderer: SDLRenderer?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
          pixelRatio: Double, background: Color, under: UnderPlane? = nil, overlays: TileOverlays = TileOverlays(),
          wake: @escaping @Sendable () -> Void = {}) {
         let tilePixels = TileRasterizer.tilePixels(pixelRatio: pixelRatio)
@@ -69,6 +75,8 @@ struct RenderPipeline {
         let planes = TilePlanes(main: store, under: underStore)
         if let renderer {
             drawer = .gpu(Compositor(renderer: renderer, tiles: planes, sprites: sprites))
+        } else if let serverFrame {
+            drawer = .server(XRenderCompositor(frame: serverFrame, tiles: planes, sprites: sprites))
         } else {
             drawer = .pixels(PixelCompositor(tiles: planes, sprites: sprites))
         }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// What draws the window: SDL's OpenGL renderer or the software compositor (`PixelCompositor`).
+/// What draws the window: SDL's OpenGL renderer, or software: the X server with RENDER
+/// (`XRenderCompositor`) where there is one, else the app itself (`PixelCompositor`).
 ///
 /// Without a GPU, OpenGL is Mesa's llvmpipe: it compiles shaders with LLVM (some 55 MiB
 /// resident) and rasterizes on extra threads, so a pulse over a still map costs ~10 s of CPU
@@ -11,6 +12,8 @@ public enum RendererChoice: String, CaseIterable, Sendable {
     case auto
     case gpu
     case software
+    /// Software, always in the app's own memory (the X server only shows it).
+    case pixels
 
     /// Whether the window draws in software. `hasRenderNode`: a DRM render node exists (a GPU
     /// Mesa can use). SDL 2.26 presents a software window by itself only on X11; on Wayland it
@@ -18,7 +21,7 @@ public enum RendererChoice: String, CaseIterable, Sendable {
     public func drawsInSoftware(videoDriver: String, hasRenderNode: Bool) -> Bool {
         switch self {
         case .gpu: return false
-        case .software: return true
+        case .software, .pixels: return true
         case .auto: return videoDriver == "x11" && !hasRenderNode
         }
     }

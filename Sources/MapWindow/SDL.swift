@@ -87,6 +87,7 @@ public enum SDL {
     }
 
     public static func quit() {
+        XRenderFrame.closeAll()
         if videoReady { SDL_Quit(); videoReady = false }
     }
 }

@@ -15,8 +15,11 @@ final class WindowHandle {
 /// copies from: a frame presents only the boxes it changed.
 public final class SDLWindow {
     public let raw: OpaquePointer
-    /// The GPU renderer; nil when frames are drawn in software into `surface()`.
+    /// The GPU renderer; nil when frames are drawn in software: by the X server (`serverFrame`)
+    /// or into `surface()`.
     public let renderer: SDLRenderer?
+    /// The frame the X server draws (RENDER), for the software path on X11.
+    public let serverFrame: XRenderFrame?
     private let handle: WindowHandle
     public private(set) var isFullscreen = false
 
@@ -39,7 +42,9 @@ public final class SDLWindow {
         handle = WindowHandle(w)
         // Else SDL would show the software picture through an OpenGL texture.
         if inSoftware, driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
-        if inSoftware, SDL_GetWindowSurface(w) != nil {
+        let serverDrawn = inSoftware && driver == "x11" && choice != .pixels ? XRenderFrame(window: w) : nil
+        serverFrame = serverDrawn
+        if serverDrawn != nil || (inSoftware && SDL_GetWindowSurface(w) != nil) {
             renderer = nil
         } else {
             guard let r = SDL_CreateRenderer(w, -1, accelerated) else { throw SDLError("SDL_CreateRenderer") }
@@ -66,6 +71,11 @@ public final class SDLWindow {
     /// The size of a frame in device pixels.
     public var outputSize: (width: Int, height: Int) {
         if let renderer { return renderer.outputSize }
+        if serverFrame != nil {
+            var w: Int32 = 0, h: Int32 = 0
+            SDL_GetWindowSizeInPixels(raw, &w, &h)
+            return (Int(w), Int(h))
+        }
         guard let s = SDL_GetWindowSurface(raw) else { return (0, 0) }
         return (Int(s.pointee.w), Int(s.pointee.h))
     }
@@ -77,7 +87,7 @@ public final class SDLWindow {
     /// The window's own pixels (or its shadow's), for the software compositor; nil on the GPU
     /// path, or when SDL cannot make them now. A resized window has new ones.
     public func surface() -> PixelTarget? {
-        guard renderer == nil, let s = SDL_GetWindowSurface(raw) else { return nil }
+        guard renderer == nil, serverFrame == nil, let s = SDL_GetWindowSurface(raw) else { return nil }
         if let own = PixelTarget(surface: s) { shadow = nil; return own }
         if shadow == nil || shadow!.raw.pointee.w != s.pointee.w || shadow!.raw.pointee.h != s.pointee.h {
             shadow = SDL_CreateRGBSurfaceWithFormat(0, s.pointee.w, s.pointee.h, 32, SDL_PIXELFORMAT_ARGB8888.rawValue).map(SurfaceHandle.init)
@@ -92,6 +102,7 @@ public final class SDLWindow {
             return
         }
         guard !boxes.isEmpty else { return }
+        if let serverFrame { return serverFrame.present(boxes) }
         let rects = boxes.map(\.sdl)
         if let shadow, let s = SDL_GetWindowSurface(raw) {
             for r in rects {
@@ -103,7 +114,7 @@ public final class SDLWindow {
     }
 
     /// What draws the window, for logs.
-    public var rendererName: String { renderer?.name ?? "software" }
+    public var rendererName: String { renderer?.name ?? (serverFrame != nil ? "software (X server)" : "software") }
 
     /// Frames are drawn in software, and a frame in motion is followed by a filtered one at rest.
     public var drawsInSoftware: Bool { renderer == nil }

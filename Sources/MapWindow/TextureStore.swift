@@ -13,7 +13,8 @@ public final class TextureStore: TileAvailability {
     enum Entry {
         case slot(TextureAtlas.Slot, [PlaceLabel])
         case texture(SDLTexture, [PlaceLabel])
-        case pixels(Bitmap, [PlaceLabel])
+        /// `stamp`: the `generation` it came in at, which tells pictures of a tile apart.
+        case pixels(Bitmap, [PlaceLabel], stamp: Int)
         /// The source has no tile here: settled, nothing to draw.
         case empty
     }
@@ -86,7 +87,7 @@ public final class TextureStore: TileAvailability {
 
     public func places(in tile: TileID) -> [PlaceLabel] {
         switch cache.peek(tile) {
-        case let .slot(_, p)?, let .texture(_, p)?, let .pixels(_, p)?: return p
+        case let .slot(_, p)?, let .texture(_, p)?, let .pixels(_, p, _)?: return p
         default: return []
         }
     }
@@ -102,8 +103,11 @@ public final class TextureStore: TileAvailability {
     }
 
     /// The tile's opaque pixels (software compositor), marking it recently used; nil when empty.
-    func bitmap(for tile: TileID) -> Bitmap? {
-        if case let .pixels(b, _)? = cache.value(for: tile) { return b }
+    func bitmap(for tile: TileID) -> Bitmap? { stampedBitmap(for: tile)?.bitmap }
+
+    /// The same with its stamp: another stamp, another picture of the tile.
+    func stampedBitmap(for tile: TileID) -> (bitmap: Bitmap, stamp: Int)? {
+        if case let .pixels(b, _, stamp)? = cache.value(for: tile) { return (b, stamp) }
         return nil
     }
 
@@ -118,7 +122,7 @@ public final class TextureStore: TileAvailability {
             let places = tilePlaces
             generation &+= 1
             guard let atlas, let renderer else {
-                insert(.pixels(bitmap, places), for: result.tile, cost: bitmap.byteCount)
+                insert(.pixels(bitmap, places, stamp: generation), for: result.tile, cost: bitmap.byteCount)
                 return nil
             }
             do {

@@ -69,7 +69,7 @@ extension Bench {
         // What follows shows a fixed location: no live source to fall silent and grey it.
         host.session.position.staleAfter = nil
         let lat = latencies.measured
-        return frameRows("following a fix at 30 m/s, z15:", (stats, cpu), period: period, withIntervals: false) + [
+        return frameRows("following a fix at 30 m/s, z15:", MeasuredRun(stats: stats, processCPU: cpu), period: period, withIntervals: false) + [
             Row(name: "fix to screen latency p50 (\(lat.count) fixes)", value: FrameStats.percentile(lat, 50) * 1000, unit: "ms", target: ""),
             Row(name: "fix to screen latency p99", value: FrameStats.percentile(lat, 99) * 1000, unit: "ms",
                 target: String(cFormat: "≤ %.1f ms (1 period + 2 ms)", period * 1000 + 2)),

@@ -49,6 +49,6 @@ extension Bench {
         let before = cpuSeconds()
         host.session.controller.fly(to: Coordinate(latitude: 47.3667, longitude: 8.55), zoom: 12, at: host.clock.now)
         quit(after: 3); host.run()
-        return frameRows("fly-to Paris → Zürich:", (host.stats, cpuSeconds() - before), period: period, withIntervals: false)
+        return frameRows("fly-to Paris → Zürich:", MeasuredRun(stats: host.stats, processCPU: cpuSeconds() - before), period: period, withIntervals: false)
     }
 }

@@ -24,7 +24,7 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Tile source for the runs.", valueName: "SOURCE"))
     var tiles = "basemap"
 
-    @Option(name: .long, help: ArgumentHelp("Renderer for the runs: auto, gpu or software.", valueName: "KIND"))
+    @Option(name: .long, help: ArgumentHelp("Renderer for the runs: auto, gpu, software or pixels.", valueName: "KIND"))
     var renderer = RendererChoice.auto
 
     @Option(name: .long, help: ArgumentHelp("A tile server's URL template to measure online tiles with (make bench runs a loopback one).", valueName: "URL"))
@@ -202,7 +202,7 @@ struct Bench: ParsableCommand {
 
     /// Frame cost: the frame thread's CPU for each whole loop iteration (events, drain,
     /// compose, execute, present, uploads, sprites), and how evenly frames reached the screen.
-    func frameRows(_ name: String, _ run: (stats: FrameStats, processCPU: Double), period: Double, withIntervals: Bool) -> [Row] {
+    func frameRows(_ name: String, _ run: MeasuredRun, period: Double, withIntervals: Bool) -> [Row] {
         let s = run.stats
         var rows = [
             Row(name: "\(name) frames", value: Double(s.presents), unit: "", target: ""),
@@ -212,6 +212,10 @@ struct Bench: ParsableCommand {
             Row(name: "\(name) build to present p99 (wall)", value: s.buildTimes.percentile(99) * 1000, unit: "ms", target: ""),
             Row(name: "\(name) process CPU per frame, all threads", value: run.processCPU / Double(max(s.presents, 1)) * 1000, unit: "ms", target: "report"),
         ]
+        if let server = run.serverCPU {
+            // The X server draws the software path's frames (RENDER): its share is part of the cost.
+            rows.append(Row(name: "\(name) X server CPU per frame", value: server / Double(max(s.presents, 1)) * 1000, unit: "ms", target: "report"))
+        }
         // Where the frame thread's time goes (medians of each part, so they need not add up).
         rows += FramePhase.allCases.map { phase in
             Row(name: "\(name) frame CPU p50, \(phase.rawValue)", value: (s.phases[phase]?.percentile(50) ?? .nan) * 1000, unit: "ms", target: String(cFormat: "p99 %.2f", (s.phases[phase]?.percentile(99) ?? .nan) * 1000))
@@ -249,8 +253,10 @@ struct Bench: ParsableCommand {
     /// workers, and on OpenGL llvmpipe's rasterizer threads, which the frame thread's CPU omits).
     func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35),
                     zooms: ClosedRange<Double> = 3...12, drift: (lat: Double, lon: Double) = (0.5, 1.0))
-        -> (stats: FrameStats, processCPU: Double) {
+        -> MeasuredRun {
         host.resetStats()
+        let server = XServerCPU()
+        let serverBefore = server?.seconds
         let before = cpuSeconds()
         var t0: Double?
         let duration = seconds
@@ -264,7 +270,9 @@ struct Bench: ParsableCommand {
             return cam
         }
         host.run()
-        return (host.stats, cpuSeconds() - before)
+        let cpu = cpuSeconds() - before
+        let serverCPU = serverBefore.flatMap { b in server?.seconds.map { $0 - b } }
+        return MeasuredRun(stats: host.stats, processCPU: cpu, serverCPU: serverCPU)
     }
 
     /// Ends the loop after `seconds` with a quit event from an SDL timer. A timer of an
@@ -290,6 +298,14 @@ struct Bench: ParsableCommand {
         getrusage(RUSAGE_SELF.rawValue, &u)
         return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
     }
+}
+
+/// One measured run of frames: their statistics, the process's CPU over them (all threads),
+/// and the X server's when it could be read.
+struct MeasuredRun {
+    var stats: FrameStats
+    var processCPU: Double
+    var serverCPU: Double? = nil
 }
 
 /// Runs `path` with `args` and `env` and waits for it; returns its exit status.

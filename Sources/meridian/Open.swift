@@ -19,7 +19,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
     var size = WindowSize(width: 1280, height: 800)
 
-    @Option(name: .long, help: ArgumentHelp("How to draw: auto (OpenGL with a GPU, else software), gpu or software.", valueName: "KIND"))
+    @Option(name: .long, help: ArgumentHelp("How to draw: auto (OpenGL with a GPU, else software), gpu, software (on X11 the X server draws, with RENDER, where it can; else the app) or pixels (software, always in the app).", valueName: "KIND"))
     var renderer = RendererChoice.auto
 
     @Option(name: .long, help: ArgumentHelp("Where the live position comes from: auto (gpsd on this machine when it answers, else the desktop's GeoClue, else none), gpsd, gpsd:HOST:PORT, geoclue, nmea:FILE[@SPEED] (a log replayed), or none.", valueName: "SOURCE"))

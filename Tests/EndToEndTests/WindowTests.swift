@@ -119,10 +119,10 @@ struct WindowTests {
     /// The window uploads pixels in the GPU's channel order (RGBA) and `render` in the
     /// software renderer's (ARGB): both show the same colours. Sea, land and a red circle
     /// at the same points agree within a few levels, so red and blue are never swapped.
-    /// Both renderers: OpenGL (RGBA textures) and the software compositor, on a 24-bit screen
-    /// (drawing in the window's own pixels) and on a 16-bit one (drawing in a shadow that SDL
-    /// converts, within the few levels 5 and 6 bits a channel lose).
-    @Test(arguments: [("gpu", 24), ("software", 24), ("software", 16)])
+    /// Every renderer: OpenGL (RGBA textures), the X server's (RENDER) and the app's own
+    /// compositor, on a 24-bit screen and on a 16-bit one (the server converts; the app draws
+    /// in a shadow that SDL converts), within the few levels 5 and 6 bits a channel lose.
+    @Test(arguments: [("gpu", 24), ("software", 24), ("software", 16), ("pixels", 24), ("pixels", 16)])
     func theWindowShowsTheSameColoursAsRender(renderer: String, depth: Int) throws {
         let near = depth == 16 ? 9 : 6
         let args = ["--center", "45,-20", "--zoom", "4", "--size", "800x600", "--tiles", "basemap",
@@ -206,13 +206,15 @@ struct WindowTests {
         try quit(x, id, app)
     }
 
-    /// While only the pulse animates, the map comes from the compositor's cache; what is on
-    /// screen must still be the map (grid labels) with the dot at the centre.
-    @Test func pulseFramesDrawnFromTheCacheShowTheMap() throws {
+    /// While only the pulse animates, the map comes from the compositor's cache (the app's),
+    /// or stays in the server's frame (the X server's): only the pulse is drawn again. What is
+    /// on screen must still be the map (grid labels) with the dot at the centre.
+    @Test(arguments: ["software", "pixels"])
+    func pulseFramesDrawnFromTheCacheShowTheMap(renderer: String) throws {
         let x = try Xvfb()
-        let state = temporaryDirectory("cache")
+        let state = temporaryDirectory("cache-\(renderer)")
         defer { try? FileManager.default.removeItem(at: state) }
-        let (app, id) = try start(x, state: state, extra: ["--location", "0,0,200"], env: ["MERIDIAN_FRAME_LOG": "1"])
+        let (app, id) = try start(x, state: state, extra: ["--location", "0,0,200", "--renderer", renderer], env: ["MERIDIAN_FRAME_LOG": "1"])
         // 90 pulse frames: the dozen tiles at most fill the cache a few dozen times, the rest
         // draw from it.
         #expect(app.readLog { _ in app.frameEvents.filter { $0.kind == "present" }.count >= 90 })

@@ -9,4 +9,6 @@
 /// on to Xlib's default handler.
 void meridian_tolerate_stale_wakeups(void);
 
+#include "XRender.h"
+
 #endif

@@ -1,0 +1,258 @@
+// The server-side frame (XRender.h): Xlib and RENDER requests on SDL's own display.
+#include "XRender.h"
+
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_syswm.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xrender.h>
+#include <math.h>
+#include <stdlib.h>
+
+struct mx_render {
+    Display *display;
+    Window window;
+    int depth;
+    XRenderPictFormat *window_format, *argb, *rgb;
+    Pixmap frame;
+    Picture frame_picture;
+    int32_t width, height;
+    GC window_gc, gc24, gc32;
+    unsigned presents;
+    // Solid alpha masks for faded draws, made when first needed.
+    Picture alpha[256];
+};
+
+mx_render *mx_render_open(void *sdl_window) {
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!sdl_window || !SDL_GetWindowWMInfo((SDL_Window *)sdl_window, &info) || info.subsystem != SDL_SYSWM_X11) return NULL;
+    Display *d = info.info.x11.display;
+    int event_base, error_base, major = 0, minor = 0;
+    if (!XRenderQueryExtension(d, &event_base, &error_base) || !XRenderQueryVersion(d, &major, &minor)) return NULL;
+    if (major == 0 && minor < 10) return NULL; // solid fills, filters and transforms
+    XWindowAttributes a;
+    if (!XGetWindowAttributes(d, info.info.x11.window, &a)) return NULL;
+    XRenderPictFormat *wf = XRenderFindVisualFormat(d, a.visual);
+    XRenderPictFormat *argb = XRenderFindStandardFormat(d, PictStandardARGB32);
+    XRenderPictFormat *rgb = XRenderFindStandardFormat(d, PictStandardRGB24);
+    if (!wf || !argb || !rgb) return NULL;
+    mx_render *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->display = d;
+    r->window = info.info.x11.window;
+    r->depth = a.depth;
+    r->window_format = wf;
+    r->argb = argb;
+    r->rgb = rgb;
+    XGCValues v = {.graphics_exposures = False};
+    r->window_gc = XCreateGC(d, r->window, GCGraphicsExposures, &v);
+    return r;
+}
+
+static void free_frame(mx_render *r) {
+    if (r->frame_picture) XRenderFreePicture(r->display, r->frame_picture);
+    if (r->frame) XFreePixmap(r->display, r->frame);
+    r->frame_picture = 0;
+    r->frame = 0;
+}
+
+void mx_render_close(mx_render *r) {
+    if (!r || !r->display) return;
+    free_frame(r);
+    for (int i = 0; i < 256; i++) if (r->alpha[i]) XRenderFreePicture(r->display, r->alpha[i]);
+    if (r->window_gc) XFreeGC(r->display, r->window_gc);
+    if (r->gc24) XFreeGC(r->display, r->gc24);
+    if (r->gc32) XFreeGC(r->display, r->gc32);
+    XSync(r->display, False);
+    r->display = NULL;
+}
+
+void mx_render_free(mx_render *r) {
+    mx_render_close(r);
+    free(r);
+}
+
+int mx_render_resize(mx_render *r, int32_t width, int32_t height) {
+    if (!r || !r->display || width <= 0 || height <= 0 || width > 32767 || height > 32767) return 0;
+    if (r->frame && r->width == width && r->height == height) return 1;
+    Pixmap p = XCreatePixmap(r->display, r->window, (unsigned)width, (unsigned)height, (unsigned)r->depth);
+    Picture pic = XRenderCreatePicture(r->display, p, r->window_format, 0, NULL);
+    if (r->frame) {
+        int w = width < r->width ? width : r->width, h = height < r->height ? height : r->height;
+        XCopyArea(r->display, r->frame, p, r->window_gc, 0, 0, (unsigned)w, (unsigned)h, 0, 0);
+    }
+    free_frame(r);
+    r->frame = p;
+    r->frame_picture = pic;
+    r->width = width;
+    r->height = height;
+    return 1;
+}
+
+unsigned long mx_picture_upload(mx_render *r, const uint32_t *pixels, int32_t width, int32_t height, int32_t stride, int opaque) {
+    if (!r || !r->display || !pixels || width <= 0 || height <= 0 || width > 32767 || height > 32767 || stride < width) return 0;
+    int depth = opaque ? 24 : 32;
+    Pixmap p = XCreatePixmap(r->display, r->window, (unsigned)width, (unsigned)height, (unsigned)depth);
+    GC *gc = opaque ? &r->gc24 : &r->gc32;
+    if (!*gc) *gc = XCreateGC(r->display, p, 0, NULL);
+    XImage image = {0};
+    image.width = width;
+    image.height = height;
+    image.format = ZPixmap;
+    image.data = (char *)pixels;
+    image.byte_order = LSBFirst; // words in this machine's order; Xlib swaps for a big-endian server
+    image.bitmap_unit = 32;
+    image.bitmap_bit_order = LSBFirst;
+    image.bitmap_pad = 32;
+    image.depth = depth;
+    image.bytes_per_line = stride * 4;
+    image.bits_per_pixel = 32;
+    image.red_mask = 0xFF0000;
+    image.green_mask = 0xFF00;
+    image.blue_mask = 0xFF;
+    if (!XInitImage(&image)) { XFreePixmap(r->display, p); return 0; }
+    XPutImage(r->display, p, *gc, &image, 0, 0, 0, 0, (unsigned)width, (unsigned)height);
+    Picture pic = XRenderCreatePicture(r->display, p, opaque ? r->rgb : r->argb, 0, NULL);
+    // The picture holds the pixmap.
+    XFreePixmap(r->display, p);
+    return pic;
+}
+
+void mx_picture_free(mx_render *r, unsigned long picture) {
+    if (r && r->display && picture) XRenderFreePicture(r->display, picture);
+}
+
+void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count) {
+    if (!r || !r->display || !r->frame_picture) return;
+    if (count <= 0) {
+        XRenderPictureAttributes a = {.clip_mask = None};
+        XRenderChangePicture(r->display, r->frame_picture, CPClipMask, &a);
+        return;
+    }
+    XRectangle *rects = malloc((size_t)count * sizeof *rects);
+    if (!rects) return;
+    for (int32_t i = 0; i < count; i++) {
+        rects[i] = (XRectangle){(short)boxes[i].x0, (short)boxes[i].y0,
+                                (unsigned short)(boxes[i].x1 - boxes[i].x0), (unsigned short)(boxes[i].y1 - boxes[i].y0)};
+    }
+    XRenderSetPictureClipRectangles(r->display, r->frame_picture, 0, 0, rects, count);
+    free(rects);
+}
+
+static XRenderColor colour(uint32_t argb) {
+    // 8-bit channels to 16-bit ones: ×257.
+    return (XRenderColor){(unsigned short)(((argb >> 16) & 0xFF) * 257), (unsigned short)(((argb >> 8) & 0xFF) * 257),
+                          (unsigned short)((argb & 0xFF) * 257), (unsigned short)((argb >> 24) * 257)};
+}
+
+static int in_frame(mx_render *r, mp_box *b) {
+    if (b->x0 < 0) b->x0 = 0;
+    if (b->y0 < 0) b->y0 = 0;
+    if (b->x1 > r->width) b->x1 = r->width;
+    if (b->y1 > r->height) b->y1 = r->height;
+    return b->x1 > b->x0 && b->y1 > b->y0;
+}
+
+void mx_render_fill(mx_render *r, mp_box box, uint32_t argb, int replace) {
+    if (!r || !r->display || !r->frame_picture || !in_frame(r, &box) || (argb == 0 && !replace)) return;
+    XRenderColor c = colour(argb);
+    XRenderFillRectangle(r->display, replace ? PictOpSrc : PictOpOver, r->frame_picture, &c, box.x0, box.y0,
+                         (unsigned)(box.x1 - box.x0), (unsigned)(box.y1 - box.y0));
+}
+
+// The pixels whose centres lie in [from, to), inside [lo, hi): as CPixels' span.
+static int span(double from, double to, int32_t lo, int32_t hi, int32_t *a, int32_t *b) {
+    double f = fmax(from, lo), t = fmin(to, hi);
+    if (!(t > f)) return 0;
+    *a = (int32_t)ceil(f - 0.5);
+    *b = (int32_t)ceil(t - 0.5);
+    return *b > *a;
+}
+
+static Picture alpha_mask(mx_render *r, uint32_t opacity) {
+    if (opacity >= 255) return None;
+    if (!r->alpha[opacity]) {
+        XRenderColor c = {0, 0, 0, (unsigned short)(opacity * 257)};
+        r->alpha[opacity] = XRenderCreateSolidFill(r->display, &c);
+    }
+    return r->alpha[opacity];
+}
+
+static XFixed fixed(double v) { return (XFixed)lround(v * 65536.0); }
+
+// Destination pixel centre (x + ½, y + ½) ↦ source point: u = a·x + b·y + c, v = d·x + e·y + f.
+static void set_transform(mx_render *r, Picture p, double a, double b, double c, double d, double e, double f, int filter) {
+    XTransform t = {{{fixed(a), fixed(b), fixed(c)}, {fixed(d), fixed(e), fixed(f)}, {0, 0, XDoubleToFixed(1)}}};
+    XRenderSetPictureTransform(r->display, p, &t);
+    XRenderSetPictureFilter(r->display, p, filter ? FilterBilinear : FilterNearest, NULL, 0);
+}
+
+void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
+                    double dx, double dy, double dw, double dh, uint32_t opacity, uint32_t flags) {
+    if (!r || !r->display || !r->frame_picture || !picture || opacity == 0) return;
+    if (opacity > 255) opacity = 255;
+    if (!isfinite(sx) || !isfinite(sy) || !isfinite(sw) || !isfinite(sh) || !isfinite(dx) || !isfinite(dy) || !isfinite(dw) ||
+        !isfinite(dh) || !(sw > 0) || !(sh > 0) || !(dw > 0) || !(dh > 0))
+        return;
+    int32_t x0, x1, y0, y1;
+    if (!span(dx, dx + dw, 0, r->width, &x0, &x1) || !span(dy, dy + dh, 0, r->height, &y0, &y1)) return;
+    double kx = sw / dw, ky = sh / dh;
+    int aligned = kx == 1.0 && ky == 1.0 && sx - dx == floor(sx - dx) && sy - dy == floor(sy - dy);
+    int filter = (flags & MP_FILTER) && !aligned;
+    int src_x = 0, src_y = 0;
+    if (kx == 1.0 && ky == 1.0 && !filter && fabs(sx - dx) < 32767 && fabs(sy - dy) < 32767) {
+        // A plain copy of the texels under the pixels' centres: no transform, and the server
+        // takes its fastest path (a memcpy).
+        set_transform(r, picture, 1, 0, 0, 0, 1, 0, 0);
+        src_x = (int)floor(sx - dx + x0 + 0.5);
+        src_y = (int)floor(sy - dy + y0 + 0.5);
+    } else {
+        // The server samples as CPixels does: the texel under a pixel's centre, or the four
+        // around it. Coordinates are taken from (x0, y0), so that the 16.16 translation stays small.
+        set_transform(r, picture, kx, 0, sx + (x0 - dx) * kx, 0, ky, sy + (y0 - dy) * ky, filter);
+    }
+    // Sprites fade out past their edges; tiles repeat their edge texels (as CPixels clamps).
+    XRenderPictureAttributes a = {.repeat = (flags & MP_OPAQUE) ? RepeatPad : RepeatNone};
+    XRenderChangePicture(r->display, picture, CPRepeat, &a);
+    int op = (flags & MP_OPAQUE) && opacity == 255 ? PictOpSrc : PictOpOver;
+    XRenderComposite(r->display, op, picture, alpha_mask(r, opacity), r->frame_picture, src_x, src_y, 0, 0, x0, y0,
+                     (unsigned)(x1 - x0), (unsigned)(y1 - y0));
+}
+
+void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
+                            double cx, double cy, double dw, double dh, double degrees, uint32_t opacity) {
+    if (!r || !r->display || !r->frame_picture || !picture || opacity == 0) return;
+    if (opacity > 255) opacity = 255;
+    if (!isfinite(sx) || !isfinite(sy) || !isfinite(sw) || !isfinite(sh) || !isfinite(cx) || !isfinite(cy) || !isfinite(dw) ||
+        !isfinite(dh) || !isfinite(degrees) || !(sw > 0) || !(sh > 0) || !(dw > 0) || !(dh > 0))
+        return;
+    double an = degrees * M_PI / 180, c = cos(an), s = sin(an);
+    double hw = dw / 2, hh = dh / 2, ex = fabs(c) * hw + fabs(s) * hh, ey = fabs(s) * hw + fabs(c) * hh;
+    int32_t x0, x1, y0, y1;
+    if (!span(cx - ex, cx + ex, 0, r->width, &x0, &x1) || !span(cy - ey, cy + ey, 0, r->height, &y0, &y1)) return;
+    double kx = sw / dw, ky = sh / dh;
+    cx -= x0; cy -= y0; // from (x0, y0), as above
+    // Back into the unturned rectangle (turned counter-clockwise), then into texels:
+    // lx = (x − cx)·c + (y − cy)·s + hw, ly = −(x − cx)·s + (y − cy)·c + hh.
+    set_transform(r, picture, c * kx, s * kx, sx + (hw - cx * c - cy * s) * kx,
+                  -s * ky, c * ky, sy + (hh + cx * s - cy * c) * ky, 1);
+    XRenderPictureAttributes a = {.repeat = RepeatNone};
+    XRenderChangePicture(r->display, picture, CPRepeat, &a);
+    XRenderComposite(r->display, PictOpOver, picture, alpha_mask(r, opacity), r->frame_picture, 0, 0, 0, 0, x0, y0,
+                     (unsigned)(x1 - x0), (unsigned)(y1 - y0));
+}
+
+void mx_render_present(mx_render *r, const mp_box *boxes, int32_t count) {
+    if (!r || !r->display || !r->frame) return;
+    for (int32_t i = 0; i < count; i++) {
+        mp_box b = boxes[i];
+        if (!in_frame(r, &b)) continue;
+        XCopyArea(r->display, r->frame, r->window, r->window_gc, b.x0, b.y0, (unsigned)(b.x1 - b.x0), (unsigned)(b.y1 - b.y0), b.x0, b.y0);
+    }
+    // A round trip costs the app a sleep and a wake-up, each frame: the requests are sent
+    // now and every fourth present waits for the server, so a server slower than the frames
+    // holds back at most a few of them.
+    if (++r->presents % 4 == 0) XSync(r->display, False);
+    else XFlush(r->display);
+}

@@ -1,0 +1,51 @@
+#ifndef MERIDIAN_XRENDER_H
+#define MERIDIAN_XRENDER_H
+
+#include <stdint.h>
+#include "CPixels.h"
+
+/* Frames drawn by the X server with the RENDER extension: tile and sprite pictures live in
+   the server, each frame is a few dozen composite requests into a picture the size of the
+   window, and a present copies the boxes that changed onto the window. Without a GPU this
+   moves every scaled copy out of the app (the server's pixman draws them, with SIMD); with
+   one (glamor) the server draws them on it; over a network, only requests travel.
+   Pixels handed over are 0xAARRGGBB premultiplied words, as CPixels draws. Every call is on
+   the thread that runs SDL's event loop (Xlib's display is SDL's). */
+
+typedef struct mx_render mx_render;
+
+/* The window's server-side frame, or NULL: not an X11 window, or a server without RENDER 0.10. */
+mx_render *mx_render_open(void *sdl_window);
+/* Lets go of what the server holds, before the display closes; every call after does nothing. */
+void mx_render_close(mx_render *r);
+void mx_render_free(mx_render *r);
+
+/* Makes the frame picture `width`×`height` (what the window shows is kept where it fits);
+   0 on failure. */
+int mx_render_resize(mx_render *r, int32_t width, int32_t height);
+
+/* A picture of `pixels` in the server (opaque: alpha ignored, drawn by copying), 0 on
+   failure. Freed with mx_picture_free. */
+unsigned long mx_picture_upload(mx_render *r, const uint32_t *pixels, int32_t width, int32_t height, int32_t stride, int opaque);
+void mx_picture_free(mx_render *r, unsigned long picture);
+
+/* Later draws touch only these boxes of the frame (none: all of it). */
+void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count);
+
+/* Lays the premultiplied colour over the box (`replace`: the box becomes the colour). */
+void mx_render_fill(mx_render *r, mp_box box, uint32_t argb, int replace);
+
+/* As mp_draw_image: texels (sx, sy, sw, sh) of a picture onto the device
+   rectangle (dx, dy, dw, dh); pixels whose centres lie in it. MP_OPAQUE, MP_FILTER flags. */
+void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
+                    double dx, double dy, double dw, double dh, uint32_t opacity, uint32_t flags);
+
+/* As mp_draw_rotated, filtered. */
+void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
+                            double cx, double cy, double dw, double dh, double degrees, uint32_t opacity);
+
+/* Copies the boxes of the frame onto the window (sent at once; every few frames, waits
+   until the server has drawn them). */
+void mx_render_present(mx_render *r, const mp_box *boxes, int32_t count);
+
+#endif

@@ -1,0 +1,161 @@
+import CPixels
+import CXlib
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// Executes a draw list in the X server (`XRenderFrame`): tiles and sprites are uploaded
+/// once as server pictures and each frame is a few dozen composite requests, so a pan or a
+/// zoom costs the app its draw list, not the window's two million pixels. The server keeps
+/// the frame: one that changed only some commands (a pulse) redraws and presents only their
+/// boxes.
+final class XRenderCompositor {
+    let frame: XRenderFrame
+    let tiles: TilePlanes
+    let sprites: SpriteStore
+
+    private struct TileKey: Hashable { let plane: TilePlane; let tile: TileID }
+    private struct Uploaded { let picture: UInt; let stamp: Int; var used: Int }
+    private var tilePictures: [TileKey: Uploaded] = [:]
+    private var spritePictures: [SpriteKey: Uploaded] = [:]
+    private var frameNumber = 0
+
+    /// What the frame in the server shows, when known: the commands and how they were drawn.
+    private struct Drawn: Equatable {
+        let width: Int, height: Int, k: Double, filter: Bool, pictures: Int
+    }
+    private var shown: (commands: [DrawCommand], how: Drawn)?
+
+    /// Pictures uploaded to the server.
+    private(set) var uploads = 0
+    /// Frames that redrew only what changed, keeping the rest of the server's frame.
+    private(set) var partialFrames = 0
+
+    init(frame: XRenderFrame, tiles: TilePlanes, sprites: SpriteStore) {
+        self.frame = frame
+        self.tiles = tiles
+        self.sprites = sprites
+    }
+
+    deinit {
+        for p in tilePictures.values { mx_picture_free(frame.raw, p.picture) }
+        for p in spritePictures.values { mx_picture_free(frame.raw, p.picture) }
+    }
+
+    /// What the window shows is not known any more: the next frame presents all of it.
+    func invalidate() { shown = nil }
+
+    /// Draws `list` into the server's frame of `size` device pixels; returns the boxes that
+    /// changed (none when nothing did), for `XRenderFrame.present`.
+    func execute(_ list: DrawList, pixelRatio k: Double, size: (width: Int, height: Int), moving: Bool) -> [PixelBox] {
+        let (w, h) = size
+        guard w > 0, h > 0, mx_render_resize(frame.raw, Int32(clamping: w), Int32(clamping: h)) != 0 else { return [] }
+        frameNumber += 1
+        let how = Drawn(width: w, height: h, k: k, filter: !moving, pictures: tiles.generation &+ sprites.generation)
+        let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
+        var boxes = [whole]
+        // A moving map changes every pixel: no need to look for what did not change.
+        if !moving, let shown, shown.how == how {
+            let damage = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h)
+            boxes = damage.boxes
+        }
+        shown = (list.commands, how)
+        guard !boxes.isEmpty else { return [] }
+        if boxes != [whole] { partialFrames += 1 }
+        let clip = boxes == [whole] ? [] : boxes.map(\.mp)
+        clip.withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
+        draw(list, k, filter: !moving)
+        letGo()
+        return boxes
+    }
+
+    private func draw(_ list: DrawList, _ k: Double, filter: Bool) {
+        let r = frame.raw, (w, h) = (shown?.how.width ?? 0, shown?.how.height ?? 0)
+        for command in list.commands {
+            switch command {
+            case let .clear(c):
+                // Opaque tiles cover it all: nothing of it would show.
+                if list.tilesCoverView { continue }
+                mx_render_fill(r, mp_box(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h)), PixelCompositor.premultiplied(c.withAlpha(1)), 1)
+            case let .fillRect(rect, c):
+                guard let b = DeviceRect(rect, k).box(inside: w, h) else { continue }
+                mx_render_fill(r, b.mp, PixelCompositor.premultiplied(c), 0)
+            case let .tile(id, plane, src, dst, opacity):
+                guard let (picture, bw, bh) = tilePicture(plane, id) else { continue }
+                let d = DeviceRect(dst, k)
+                let flags = UInt32(MP_OPAQUE) | (filter ? UInt32(MP_FILTER) : 0)
+                mx_render_draw(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, d.x0, d.y0, d.width, d.height,
+                               UInt32(Color.byte(opacity)), flags)
+            case let .sprite(key, dst, opacity):
+                guard let (picture, bw, bh) = spritePicture(key) else { continue }
+                var d = DeviceRect(dst, k)
+                // At their own pixel size, sprites snap to a pixel and keep their size (as in
+                // PixelCompositor): text is never resampled.
+                if abs(dst.width * k - bw) <= 0.5, abs(dst.height * k - bh) <= 0.5 {
+                    d.x0 = (dst.x * k).rounded(); d.y0 = (dst.y * k).rounded()
+                    d.x1 = d.x0 + bw; d.y1 = d.y0 + bh
+                }
+                mx_render_draw(r, picture, 0, 0, bw, bh, d.x0, d.y0, d.width, d.height, UInt32(Color.byte(opacity)), UInt32(MP_FILTER))
+            case let .rotatedSprite(key, dst, opacity, degrees):
+                guard dst.width * k < 4 * Double(w), dst.height * k < 4 * Double(h), let (picture, bw, bh) = spritePicture(key) else { continue }
+                mx_render_draw_rotated(r, picture, 0, 0, bw, bh, (dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k,
+                                       dst.width * k, dst.height * k, degrees, UInt32(Color.byte(opacity)))
+            }
+        }
+    }
+
+    /// The server's picture of a tile, uploaded if the store has a newer one; with its size.
+    private func tilePicture(_ plane: TilePlane, _ id: TileID) -> (UInt, Double, Double)? {
+        guard let (bitmap, stamp) = tiles[plane]?.stampedBitmap(for: id) else { return nil }
+        let key = TileKey(plane: plane, tile: id)
+        if var p = tilePictures[key], p.stamp == stamp {
+            p.used = frameNumber
+            tilePictures[key] = p
+            return (p.picture, Double(bitmap.width), Double(bitmap.height))
+        }
+        if let old = tilePictures.removeValue(forKey: key) { mx_picture_free(frame.raw, old.picture) }
+        guard let picture = upload(bitmap, opaque: true) else { return nil }
+        tilePictures[key] = Uploaded(picture: picture, stamp: stamp, used: frameNumber)
+        return (picture, Double(bitmap.width), Double(bitmap.height))
+    }
+
+    private func spritePicture(_ key: SpriteKey) -> (UInt, Double, Double)? {
+        guard let bitmap = sprites.bitmap(for: key) else { return nil }
+        if var p = spritePictures[key] {
+            p.used = frameNumber
+            spritePictures[key] = p
+            return (p.picture, Double(bitmap.width), Double(bitmap.height))
+        }
+        guard let picture = upload(bitmap, opaque: false) else { return nil }
+        spritePictures[key] = Uploaded(picture: picture, stamp: 0, used: frameNumber)
+        return (picture, Double(bitmap.width), Double(bitmap.height))
+    }
+
+    private func upload(_ b: Bitmap, opaque: Bool) -> UInt? {
+        let picture = b.pixels.withUnsafeBufferPointer {
+            mx_picture_upload(frame.raw, $0.baseAddress, Int32(b.width), Int32(b.height), Int32(b.width), opaque ? 1 : 0)
+        }
+        guard picture != 0 else { return nil }
+        uploads += 1
+        return picture
+    }
+
+    /// The server keeps what recent frames drew: pictures unused for `keepFrames` frames go,
+    /// past a floor of a screenful (the store keeps the bitmaps to upload again).
+    static let keepFrames = 120
+    static let floor = 48
+
+    private func letGo() {
+        guard frameNumber % 30 == 0 else { return }
+        let cutoff = frameNumber - Self.keepFrames
+        func trim<K: Hashable>(_ pictures: inout [K: Uploaded]) {
+            guard pictures.count > Self.floor else { return }
+            for (key, p) in pictures where p.used < cutoff {
+                mx_picture_free(frame.raw, p.picture)
+                pictures.removeValue(forKey: key)
+            }
+        }
+        trim(&tilePictures)
+        trim(&spritePictures)
+    }
+}

@@ -1,0 +1,36 @@
+import CXlib
+
+/// An X11 window's frame drawn by the X server with RENDER (see XRender.h): the window's
+/// software path when the server has the extension. Shared by the window, which presents it,
+/// and the compositor that draws into it.
+public final class XRenderFrame {
+    let raw: OpaquePointer
+
+    /// nil when the window is not an X11 one, or its server lacks RENDER 0.10.
+    init?(window: OpaquePointer) {
+        guard let r = mx_render_open(UnsafeMutableRawPointer(window)) else { return nil }
+        raw = r
+        Self.open.append(Weak(self))
+    }
+
+    deinit { mx_render_free(raw) }
+
+    /// Lets go of what the server holds; drawing and presenting do nothing after.
+    func close() { mx_render_close(raw) }
+
+    /// Copies the boxes of the frame onto the window, once the server has drawn them.
+    func present(_ boxes: [PixelBox]) {
+        let mp = boxes.map(\.mp)
+        mp.withUnsafeBufferPointer { mx_render_present(raw, $0.baseAddress, Int32($0.count)) }
+    }
+
+    private struct Weak { weak var frame: XRenderFrame?; init(_ f: XRenderFrame) { frame = f } }
+    nonisolated(unsafe) private static var open: [Weak] = []
+
+    /// Before SDL closes its display: every frame still open lets go of what the server holds
+    /// (after, its pixmaps would be freed on a closed connection).
+    static func closeAll() {
+        for w in open { w.frame?.close() }
+        open.removeAll()
+    }
+}
