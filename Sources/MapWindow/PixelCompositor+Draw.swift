@@ -17,7 +17,7 @@ extension PixelCompositor {
     /// under their children draw only what shows, and each screen pixel is written about once.
     func run(_ commands: ArraySlice<DrawCommand>, _ mode: Mode, clip: PixelBox) {
         let k = mode.k, t = mode.target
-        let covers = opaqueTiles(in: commands, mode)
+        let covers = tiles.opaqueTiles(in: commands, k, width: t.width, height: t.height)
         var coverIndex = 0
         for (index, command) in zip(commands.indices, commands) {
             // The opaque tiles drawn after this command.
@@ -26,12 +26,12 @@ extension PixelCompositor {
             switch command {
             case let .clear(c):
                 let colour = Self.premultiplied(c.withAlpha(1))
-                for part in visibleParts(of: clip, under: later) { mp_fill(t.mp, part.mp, colour) }
+                for part in clip.visibleParts(under: later) { mp_fill(t.mp, part.mp, colour) }
             case let .tile(id, plane, src, dst, opacity):
                 let d = DeviceRect(dst, k)
                 guard let bitmap = tiles[plane]?.bitmap(for: id), let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }
                 let w = Double(bitmap.width), h = Double(bitmap.height)
-                for part in visibleParts(of: box, under: later) {
+                for part in box.visibleParts(under: later) {
                     draw(bitmap, source: (src.x * w, src.y * h, src.width * w, src.height * h), onto: d,
                          mode, part, opacity, flags: UInt32(MP_OPAQUE) | (mode.filter ? UInt32(MP_FILTER) : 0))
                 }
@@ -60,22 +60,6 @@ extension PixelCompositor {
                 }
             }
         }
-    }
-
-    /// The tiles of `commands` drawn at full opacity, in order, with the pixels each covers
-    /// (its edges are whole pixels, so its box is exactly the pixels it draws).
-    private func opaqueTiles(in commands: ArraySlice<DrawCommand>, _ mode: Mode) -> [(index: Int, box: PixelBox)] {
-        zip(commands.indices, commands).compactMap { index, command in
-            guard case let .tile(id, plane, _, dst, opacity) = command, opacity >= 1, tiles[plane]?.hasPixels(id) == true,
-                  let box = DeviceRect(dst, mode.k).box(inside: mode.target.width, mode.target.height) else { return nil }
-            return (index, box)
-        }
-    }
-
-    /// The parts of `box` that no box of `later` covers.
-    private func visibleParts(of box: PixelBox, under later: ArraySlice<(index: Int, box: PixelBox)>) -> [PixelBox] {
-        let over = later.lazy.map(\.box).filter { $0.intersects(box) }
-        return over.isEmpty ? [box] : box.uncovered(by: Array(over))
     }
 
     private func draw(_ bitmap: Bitmap, source s: (x: Double, y: Double, w: Double, h: Double), onto d: DeviceRect,

@@ -71,18 +71,24 @@ final class XRenderCompositor {
 
     private func draw(_ list: DrawList, _ k: Double, filter: Bool) {
         let r = frame.raw, (w, h) = (shown?.how.width ?? 0, shown?.how.height ?? 0)
-        for command in list.commands {
+        // What opaque tiles drawn later hide is not drawn (the plane under the map's, parents
+        // under their children, the clear): the server writes each pixel about once.
+        let covers = tiles.opaqueTiles(in: list.commands[...], k, width: w, height: h)
+        var coverIndex = 0
+        for (index, command) in zip(list.commands.indices, list.commands) {
+            while coverIndex < covers.count, covers[coverIndex].index <= index { coverIndex += 1 }
+            let later = covers[coverIndex...]
             switch command {
             case let .clear(c):
-                // Opaque tiles cover it all: nothing of it would show.
-                if list.tilesCoverView { continue }
-                mx_render_fill(r, mp_box(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h)), PixelCompositor.premultiplied(c.withAlpha(1)), 1)
+                let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
+                for part in whole.visibleParts(under: later) { mx_render_fill(r, part.mp, PixelCompositor.premultiplied(c.withAlpha(1)), 1) }
             case let .fillRect(rect, c):
                 guard let b = DeviceRect(rect, k).box(inside: w, h) else { continue }
                 mx_render_fill(r, b.mp, PixelCompositor.premultiplied(c), 0)
             case let .tile(id, plane, src, dst, opacity):
-                guard let (picture, bw, bh) = tilePicture(plane, id) else { continue }
                 let d = DeviceRect(dst, k)
+                guard let box = d.box(inside: w, h), !box.visibleParts(under: later).isEmpty,
+                      let (picture, bw, bh) = tilePicture(plane, id) else { continue }
                 let flags = UInt32(MP_OPAQUE) | (filter ? UInt32(MP_FILTER) : 0)
                 mx_render_draw(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, d.x0, d.y0, d.width, d.height,
                                UInt32(Color.byte(opacity)), flags)
