@@ -24,6 +24,9 @@ public final class TextureStore: TileAvailability {
     private let atlas: TextureAtlas?
     /// Counts pictures taken in: the same tiles drawn with another count may look different.
     private(set) var generation = 0
+    /// Counts tiles coming and going (see `TileAvailability.placesRevision`).
+    public private(set) var placesRevision: Int? = 0
+    private func revise() { placesRevision = (placesRevision ?? 0) &+ 1 }
 
     /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
     /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times
@@ -149,6 +152,7 @@ public final class TextureStore: TileAvailability {
     }
 
     private func evictLeastRecentSlot() -> Bool {
+        revise()
         while let (_, e) = cache.removeLeastRecent() {
             if case let .slot(s, _) = e { atlas?.release(s); return true }
         }
@@ -156,6 +160,7 @@ public final class TextureStore: TileAvailability {
     }
 
     private func insert(_ e: Entry, for tile: TileID, cost: Int) {
+        revise()
         stale.remove(tile)
         if case let .slot(old, _)? = cache.peek(tile) { atlas?.release(old) }
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
@@ -171,6 +176,7 @@ public final class TextureStore: TileAvailability {
         // means uploading it again.
         guard atlas == nil else { return 0 }
         let before = cache.totalCost
+        revise()
         for key in cache.keysByRecency where !keep.contains(key) {
             cache.removeValue(for: key)
             stale.remove(key)
@@ -182,5 +188,6 @@ public final class TextureStore: TileAvailability {
         for key in cache.keysByRecency { if case let .slot(s, _)? = cache.peek(key) { atlas?.release(s) } }
         cache.removeAll()
         stale.removeAll()
+        revise()
     }
 }

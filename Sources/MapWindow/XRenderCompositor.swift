@@ -62,14 +62,16 @@ final class XRenderCompositor {
         shown = (list.commands, how)
         guard !boxes.isEmpty else { return [] }
         if boxes != [whole] { partialFrames += 1 }
-        let clip = boxes == [whole] ? [] : boxes.map(\.mp)
+        let partial = boxes != [whole]
+        let clip = partial ? boxes.map(\.mp) : []
         clip.withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
-        draw(list, k, filter: !moving)
+        draw(list, k, filter: !moving, only: partial ? boxes : nil)
         letGo()
         return boxes
     }
 
-    private func draw(_ list: DrawList, _ k: Double, filter: Bool) {
+    /// `only`: the boxes being redrawn; commands outside them are not sent.
+    private func draw(_ list: DrawList, _ k: Double, filter: Bool, only: [PixelBox]?) {
         let r = frame.raw, (w, h) = (shown?.how.width ?? 0, shown?.how.height ?? 0)
         // What opaque tiles drawn later hide is not drawn (the plane under the map's, parents
         // under their children, the clear): the server writes each pixel about once.
@@ -78,6 +80,9 @@ final class XRenderCompositor {
         for (index, command) in zip(list.commands.indices, list.commands) {
             while coverIndex < covers.count, covers[coverIndex].index <= index { coverIndex += 1 }
             let later = covers[coverIndex...]
+            if let only {
+                guard let box = command.pixelBox(k, inside: w, h), only.contains(where: box.intersects) else { continue }
+            }
             switch command {
             case let .clear(c):
                 let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))

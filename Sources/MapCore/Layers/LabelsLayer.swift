@@ -20,10 +20,21 @@ public struct LabelsLayer: MapLayer {
     final class Memo: @unchecked Sendable {
         struct Entry {
             var camera: Camera
+            /// Where the candidates came from, when the stores could say (`Sources`); else
+            /// the candidates themselves are compared.
+            var sources: Sources?
             var candidates: [PlaceLabel]
             var reserved: [ScreenRect]
             var commands: [DrawCommand]
             var placed: [PlacedLabel]
+        }
+        /// The tiles the candidates came from and the stores' revisions: equal sources give
+        /// equal candidates, and comparing them is far cheaper than comparing the places.
+        struct Sources: Equatable {
+            var shown: [TileID]
+            var underShown: [TileID]
+            var covered: [ScreenRect]
+            var revisions: [Int]
         }
         private let lock = Lock()
         private var entry: Entry?
@@ -32,6 +43,12 @@ public struct LabelsLayer: MapLayer {
     }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        let sources = Self.sources(context)
+        if let sources, let e = memo.get(), e.sources == sources, e.camera == context.camera, e.reserved == context.labelExclusions {
+            list.commands += e.commands
+            list.placedLabels += e.placed
+            return
+        }
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
         for t in context.shownTiles where used.insert(t).inserted { candidates += context.tiles.places(in: t) }
@@ -46,7 +63,10 @@ public struct LabelsLayer: MapLayer {
             }
         }
         guard !candidates.isEmpty else { return }
-        if let e = memo.get(), e.camera == context.camera, e.reserved == context.labelExclusions, e.candidates == candidates {
+        if var e = memo.get(), e.camera == context.camera, e.reserved == context.labelExclusions, e.candidates == candidates {
+            // The same places from other revisions (a tile came and went elsewhere): the next
+            // frame need not compare them again.
+            if e.sources != sources { e.sources = sources; memo.set(e) }
             list.commands += e.commands
             list.placedLabels += e.placed
             return
@@ -85,7 +105,17 @@ public struct LabelsLayer: MapLayer {
         list.placedLabels += shown
         list.wantedSprites += wanted
         // Kept only when nothing was missing: a placement waiting for sprites changes when they come.
-        memo.set(wanted.isEmpty ? Memo.Entry(camera: context.camera, candidates: candidates, reserved: context.labelExclusions,
+        memo.set(wanted.isEmpty ? Memo.Entry(camera: context.camera, sources: sources, candidates: candidates, reserved: context.labelExclusions,
                                              commands: commands, placed: shown) : nil)
+    }
+
+    /// Where this frame's candidates come from; nil when a store cannot tell its revisions.
+    private static func sources(_ context: LayerContext) -> Memo.Sources? {
+        guard let main = context.tiles.placesRevision else { return nil }
+        guard let under = context.under else {
+            return Memo.Sources(shown: context.shownTiles, underShown: [], covered: [], revisions: [main])
+        }
+        guard let u = under.placesRevision else { return nil }
+        return Memo.Sources(shown: context.shownTiles, underShown: context.underShownTiles, covered: context.mainTileRects, revisions: [main, u])
     }
 }

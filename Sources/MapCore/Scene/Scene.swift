@@ -12,12 +12,16 @@ public protocol TileAvailability {
     /// A ready tile shows the layer as it is now, not an older picture standing in while the
     /// map's content changes (a track opened, hidden or recoloured).
     func isCurrent(_ tile: TileID) -> Bool
+    /// A number that changes whenever `places(in:)` may answer otherwise for some tile (a
+    /// tile came or went); nil when the store cannot say, and the places must be compared.
+    var placesRevision: Int? { get }
 }
 
 extension TileAvailability {
     public func places(in tile: TileID) -> [PlaceLabel] { [] }
     public func hasPixels(_ tile: TileID) -> Bool { isReady(tile) }
     public func isCurrent(_ tile: TileID) -> Bool { isReady(tile) }
+    public var placesRevision: Int? { nil }
 }
 
 /// No sprites at all (tile-only composition).
