@@ -149,6 +149,8 @@ struct RenderPipeline {
             painter.trimDecoded(to: Self.decodedAtRest)
             under?.painter.trimDecoded(to: Self.decodedAtRest)
         }
+        // The server's copies go with the app's: what the view no longer uses.
+        if case let .server(c) = drawer { c.keepOnly(tiles: tiles, underTiles: underTiles, sprites: keep) }
         return store.keepOnly(tiles) + (underStore?.keepOnly(underTiles) ?? 0) + sprites.keepOnly(keep)
     }
 

@@ -151,6 +151,19 @@ final class XRenderCompositor {
         return picture
     }
 
+    /// Lets the server's pictures of all other tiles and sprites go (what the view no longer
+    /// uses, as the stores do at upkeep).
+    func keepOnly(tiles: Set<TileID>, underTiles: Set<TileID>, sprites keep: Set<SpriteKey>) {
+        for (key, p) in tilePictures where !(key.plane == .main ? tiles : underTiles).contains(key.tile) {
+            mx_picture_free(frame.raw, p.picture)
+            tilePictures.removeValue(forKey: key)
+        }
+        for (key, p) in spritePictures where !keep.contains(key) {
+            mx_picture_free(frame.raw, p.picture)
+            spritePictures.removeValue(forKey: key)
+        }
+    }
+
     /// The server keeps what recent frames drew: pictures unused for `keepFrames` frames go,
     /// past a floor of a screenful (the store keeps the bitmaps to upload again).
     static let keepFrames = 120
