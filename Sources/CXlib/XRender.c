@@ -101,9 +101,12 @@ unsigned long mx_picture_upload(mx_render *r, const uint32_t *pixels, int32_t wi
     image.height = height;
     image.format = ZPixmap;
     image.data = (char *)pixels;
-    image.byte_order = LSBFirst; // words in this machine's order; Xlib swaps for a big-endian server
+    // Words in this machine's order (Xlib swaps them for a server of the other order).
+    const uint32_t one = 1;
+    int order = *(const unsigned char *)&one == 1 ? LSBFirst : MSBFirst;
+    image.byte_order = order;
     image.bitmap_unit = 32;
-    image.bitmap_bit_order = LSBFirst;
+    image.bitmap_bit_order = order;
     image.bitmap_pad = 32;
     image.depth = depth;
     image.bytes_per_line = stride * 4;

@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapTiles
+import Platform
 
 /// Tile pictures, bounded in bytes, least recently drawn evicted first: on the GPU, tiles of
 /// the usual size live in atlas slots and odd sizes get their own texture; for the software
@@ -24,9 +25,18 @@ public final class TextureStore: TileAvailability {
     private let atlas: TextureAtlas?
     /// Counts pictures taken in: the same tiles drawn with another count may look different.
     private(set) var generation = 0
-    /// Counts tiles coming and going (see `TileAvailability.placesRevision`).
-    public private(set) var placesRevision: Int? = 0
-    private func revise() { placesRevision = (placesRevision ?? 0) &+ 1 }
+    /// Changes with tiles coming and going (see `TileAvailability.placesRevision`). Drawn from
+    /// one count for every store, so that a new store (another map) never repeats an old
+    /// one's revision to a memo that outlived it.
+    public private(set) var placesRevision: Int? = TextureStore.nextRevision()
+    private func revise() { placesRevision = Self.nextRevision() }
+    private static let revisions = Lock()
+    nonisolated(unsafe) private static var lastRevision = 0
+    private static func nextRevision() -> Int {
+        revisions.lock(); defer { revisions.unlock() }
+        lastRevision &+= 1
+        return lastRevision
+    }
 
     /// `viewport` (in device pixels) sizes the atlas: room for every tile a view of that size
     /// can show at any fractional zoom, with its ring of prefetched tiles, one and a half times
@@ -161,6 +171,8 @@ public final class TextureStore: TileAvailability {
 
     private func insert(_ e: Entry, for tile: TileID, cost: Int) {
         revise()
+        // A tile that turns empty under the same id changes the picture too.
+        if case .empty = e { generation &+= 1 }
         stale.remove(tile)
         if case let .slot(old, _)? = cache.peek(tile) { atlas?.release(old) }
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {

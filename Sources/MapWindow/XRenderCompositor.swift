@@ -66,7 +66,8 @@ final class XRenderCompositor {
         let clip = partial ? boxes.map(\.mp) : []
         clip.withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
         draw(list, k, filter: !moving, only: partial ? boxes : nil)
-        letGo()
+        // A partial frame touches only the pictures in its boxes: the others are still shown.
+        if !partial { letGo() }
         return boxes
     }
 

@@ -10,6 +10,7 @@ public final class XRenderFrame {
     init?(window: OpaquePointer) {
         guard let r = mx_render_open(UnsafeMutableRawPointer(window)) else { return nil }
         raw = r
+        Self.open.removeAll { $0.frame == nil }
         Self.open.append(Weak(self))
     }
 

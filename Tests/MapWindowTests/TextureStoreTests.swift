@@ -41,6 +41,22 @@ struct TextureStoreTests {
         #expect(store.accept(TileResult(tile: tiles[1], outcome: .bitmap(picture, places: []))) == nil)
         #expect(store.isCurrent(tiles[1]) && store.held.count == 2)
     }
+
+    /// The labels' memo trusts equal revisions: a tile coming or going changes the store's,
+    /// a new store (another map, with the same tiles in view) never repeats an old one's, and
+    /// a tile turning empty under the same id changes what is drawn.
+    @Test func revisionsChangeWithTilesAndAreNeverRepeatedByAnotherStore() {
+        let tiles = [TileID(z: 2, x: 0, y: 0), TileID(z: 2, x: 1, y: 0)]
+        let a = filled(tiles)
+        let first = a.placesRevision
+        #expect(a.keepOnly([tiles[0]]) > 0)
+        #expect(a.placesRevision != first)
+        let b = filled(tiles)
+        #expect(b.placesRevision != a.placesRevision && b.placesRevision != first)
+        let pictures = b.generation
+        #expect(b.accept(TileResult(tile: tiles[0], outcome: .empty)) == nil)
+        #expect(b.generation != pictures)
+    }
 }
 
 /// The software sprite store lets go of sprites no longer drawn, and draws them again.
