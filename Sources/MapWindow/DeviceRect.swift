@@ -15,6 +15,17 @@ struct DeviceRect: Equatable {
         x1 = (r.maxX * k).rounded(); y1 = (r.maxY * k).rounded()
     }
 
+    /// Where a sprite of `width`×`height` pixels goes: at its own pixel size it snaps its
+    /// origin to a pixel and keeps its size, so text is never resampled (only scaled sprites
+    /// are filtered); otherwise the rectangle's pixels.
+    init(sprite r: ScreenRect, _ k: Double, width: Double, height: Double) {
+        self.init(r, k)
+        if abs(r.width * k - width) <= 0.5, abs(r.height * k - height) <= 0.5 {
+            x0 = (r.x * k).rounded(); y0 = (r.y * k).rounded()
+            x1 = x0 + width; y1 = y0 + height
+        }
+    }
+
     var width: Double { x1 - x0 }
     var height: Double { y1 - y0 }
 

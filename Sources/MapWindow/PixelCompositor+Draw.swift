@@ -41,13 +41,7 @@ extension PixelCompositor {
             case let .sprite(key, dst, opacity):
                 guard let bitmap = sprites.bitmap(for: key) else { continue }
                 let w = Double(bitmap.width), h = Double(bitmap.height)
-                var d = DeviceRect(dst, k)
-                // At their own pixel size, sprites snap their origin to a pixel and keep their
-                // size, so text is never resampled; only scaled sprites are filtered.
-                if abs(dst.width * k - w) <= 0.5, abs(dst.height * k - h) <= 0.5 {
-                    d.x0 = (dst.x * k).rounded(); d.y0 = (dst.y * k).rounded()
-                    d.x1 = d.x0 + w; d.y1 = d.y0 + h
-                }
+                let d = DeviceRect(sprite: dst, k, width: w, height: h)
                 draw(bitmap, source: (0, 0, w, h), onto: d, mode, clip, opacity, flags: UInt32(MP_FILTER))
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone).

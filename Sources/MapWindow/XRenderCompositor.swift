@@ -61,19 +61,19 @@ final class XRenderCompositor {
         }
         shown = (list.commands, how)
         guard !boxes.isEmpty else { return [] }
-        if boxes != [whole] { partialFrames += 1 }
         let partial = boxes != [whole]
+        if partial { partialFrames += 1 }
         let clip = partial ? boxes.map(\.mp) : []
         clip.withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
-        draw(list, k, filter: !moving, only: partial ? boxes : nil)
+        draw(list, k, size: size, filter: !moving, only: partial ? boxes : nil)
         // A partial frame touches only the pictures in its boxes: the others are still shown.
         if !partial { letGo() }
         return boxes
     }
 
     /// `only`: the boxes being redrawn; commands outside them are not sent.
-    private func draw(_ list: DrawList, _ k: Double, filter: Bool, only: [PixelBox]?) {
-        let r = frame.raw, (w, h) = (shown?.how.width ?? 0, shown?.how.height ?? 0)
+    private func draw(_ list: DrawList, _ k: Double, size: (width: Int, height: Int), filter: Bool, only: [PixelBox]?) {
+        let r = frame.raw, (w, h) = size
         // What opaque tiles drawn later hide is not drawn (the plane under the map's, parents
         // under their children, the clear): the server writes each pixel about once.
         let covers = tiles.opaqueTiles(in: list.commands[...], k, width: w, height: h)
@@ -100,13 +100,7 @@ final class XRenderCompositor {
                                UInt32(Color.byte(opacity)), flags)
             case let .sprite(key, dst, opacity):
                 guard let (picture, bw, bh) = spritePicture(key) else { continue }
-                var d = DeviceRect(dst, k)
-                // At their own pixel size, sprites snap to a pixel and keep their size (as in
-                // PixelCompositor): text is never resampled.
-                if abs(dst.width * k - bw) <= 0.5, abs(dst.height * k - bh) <= 0.5 {
-                    d.x0 = (dst.x * k).rounded(); d.y0 = (dst.y * k).rounded()
-                    d.x1 = d.x0 + bw; d.y1 = d.y0 + bh
-                }
+                let d = DeviceRect(sprite: dst, k, width: bw, height: bh)
                 mx_render_draw(r, picture, 0, 0, bw, bh, d.x0, d.y0, d.width, d.height, UInt32(Color.byte(opacity)), UInt32(MP_FILTER))
             case let .rotatedSprite(key, dst, opacity, degrees):
                 guard dst.width * k < 4 * Double(w), dst.height * k < 4 * Double(h), let (picture, bw, bh) = spritePicture(key) else { continue }
