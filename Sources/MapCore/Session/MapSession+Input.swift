@@ -50,10 +50,9 @@ extension MapSession {
 
     /// The layers' indices, the one drawn on top first (by its highest level, then its place).
     private var inputOrder: [Int] {
-        scene.layers.indices.sorted { a, b in
-            let la = scene.layers[a].levels.max() ?? .base, lb = scene.layers[b].levels.max() ?? .base
-            return la != lb ? la > lb : a > b
-        }
+        // Each layer's top level once, not once per comparison (a drag asks per event).
+        let top = scene.layers.map { $0.levels.max() ?? .base }
+        return top.indices.sorted { a, b in top[a] != top[b] ? top[a] > top[b] : a > b }
     }
 
     /// Offers `ask` to each layer top first (those typing before the rest when `typingFirst`);
