@@ -53,8 +53,18 @@ extension MapHost {
             changed = []
         case let .pixels(c):
             changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
-        case let .server(c):
+        case let .server(c, large) where window.serverDraws:
+            large.invalidate()
             changed = c.execute(list, pixelRatio: pixelRatio, size: window.outputSize, moving: moving)
+        case let .server(c, large):
+            // Too large a window for the server to keep up: the app draws, and the server lets
+            // go of its pictures until the window is smaller again.
+            c.standBy()
+            changed = window.surface().map { large.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
+        }
+        if configuration.logFrames, window.rendererName != lastRendererName {
+            lastRendererName = window.rendererName
+            FileIO.printError("renderer \(lastRendererName)")
         }
         let built = clock.now - start
         recentBuilds.append(built)

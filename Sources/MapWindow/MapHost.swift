@@ -84,6 +84,8 @@ public final class MapHost {
     var fullyDrawnDone = false
     /// The camera of the last frame drawn: a frame with another one moves the map.
     var lastCamera: Camera?
+    /// What drew the last frame, for MERIDIAN_FRAME_LOG (said when it changes).
+    var lastRendererName = ""
     /// Guards the inbox, which other threads post to.
     private let postLock = Lock()
     /// Work posted from other threads, run on the frame thread before the next frame.

@@ -9,19 +9,29 @@ import MapTiles
 enum FrameDrawer {
     case gpu(Compositor)
     case pixels(PixelCompositor)
-    case server(XRenderCompositor)
+    /// The X server draws; the app's own compositor takes over in windows too large for it
+    /// (`SDLWindow.serverDraws`).
+    case server(XRenderCompositor, large: PixelCompositor)
 
     var cacheHits: Int {
-        switch self { case let .gpu(c): return c.cacheHits; case let .pixels(c): return c.cacheHits; case let .server(c): return c.partialFrames }
+        switch self {
+        case let .gpu(c): return c.cacheHits
+        case let .pixels(c): return c.cacheHits
+        case let .server(c, large): return c.partialFrames + large.cacheHits
+        }
     }
 
     var cacheFills: Int {
-        switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills; case .server: return 0 }
+        switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills; case let .server(_, large): return large.cacheFills }
     }
 
     /// What the window shows is not known any more: the next frame presents all of it.
     func invalidate() {
-        switch self { case .gpu: break; case let .pixels(c): c.invalidate(); case let .server(c): c.invalidate() }
+        switch self {
+        case .gpu: break
+        case let .pixels(c): c.invalidate()
+        case let .server(c, large): c.invalidate(); large.invalidate()
+        }
     }
 }
 
@@ -76,7 +86,8 @@ struct RenderPipeline {
         if let renderer {
             drawer = .gpu(Compositor(renderer: renderer, tiles: planes, sprites: sprites))
         } else if let serverFrame {
-            drawer = .server(XRenderCompositor(frame: serverFrame, tiles: planes, sprites: sprites))
+            drawer = .server(XRenderCompositor(frame: serverFrame, tiles: planes, sprites: sprites),
+                             large: PixelCompositor(tiles: planes, sprites: sprites))
         } else {
             drawer = .pixels(PixelCompositor(tiles: planes, sprites: sprites))
         }
@@ -150,7 +161,7 @@ struct RenderPipeline {
             under?.painter.trimDecoded(to: Self.decodedAtRest)
         }
         // The server's copies go with the app's: what the view no longer uses.
-        if case let .server(c) = drawer { c.keepOnly(tiles: tiles, underTiles: underTiles, sprites: keep) }
+        if case let .server(c, _) = drawer { c.keepOnly(tiles: tiles, underTiles: underTiles, sprites: keep) }
         return store.keepOnly(tiles) + (underStore?.keepOnly(underTiles) ?? 0) + sprites.keepOnly(keep)
     }
 

@@ -45,6 +45,14 @@ final class XRenderCompositor {
     /// What the window shows is not known any more: the next frame presents all of it.
     func invalidate() { shown = nil }
 
+    /// The app draws the frames for now: the server's pictures go, and the next frame drawn
+    /// here is a whole one.
+    func standBy() {
+        shown = nil
+        guard !tilePictures.isEmpty || !spritePictures.isEmpty else { return }
+        keepOnly(tiles: [], underTiles: [], sprites: [])
+    }
+
     /// Draws `list` into the server's frame of `size` device pixels; returns the boxes that
     /// changed (none when nothing did), for `XRenderFrame.present`.
     func execute(_ list: DrawList, pixelRatio k: Double, size: (width: Int, height: Int), moving: Bool) -> [PixelBox] {

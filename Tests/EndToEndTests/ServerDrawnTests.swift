@@ -47,6 +47,54 @@ struct ServerDrawnTests {
         let centre = server.pixel(400, 300)
         #expect(centre.r > centre.b + 20, "the red circle's centre is \(centre)")
     }
+
+    /// A window too large for the X server to keep up (above `SDLWindow.serverDrawnLimit`)
+    /// is drawn by the app; made smaller, by the server again, and larger, by the app: each
+    /// switch shows the whole map, not what the other left.
+    @Test func aLargeWindowIsDrawnByTheAppAndASmallerOneByTheServer() throws {
+        let dir = temporaryDirectory("server-drawn-large")
+        defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        let view = ["--center", "47,8", "--zoom", "5.6", "--tiles", "basemap", "--circle", "47,8,150000,red", "--no-location"]
+        // What the app's own compositor shows of a 1000×700 window, for the middle step.
+        let (small, _) = try stillFrame(renderer: "pixels", view + ["--size", "1000x700"], in: dir)
+
+        let x = try Xvfb(width: 2400, height: 1500)
+        let app = try App(view + ["--size", "2200x1300", "--renderer", "software"],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.appendingPathComponent("software").path,
+                                "MERIDIAN_FIXED_TIME": "0.4", "MERIDIAN_REPORT_DRIVER": "1", "MERIDIAN_FRAME_LOG": "1"])
+        let id = try app.window(on: x)
+        try x.moveToOrigin(id)
+        func still(_ name: String, size: String = "800x600") throws -> PNG {
+            var previous: PNG?
+            return try screenshot(x, to: dir.appendingPathComponent(name).path, size: size) { png in
+                defer { previous = png }
+                return png.distinctColours > 50 && previous.map { $0.differingFraction(from: png, by: 0) == 0 } == true
+            }
+        }
+        func drawn(by name: String, times: Int) -> Bool {
+            app.readLog { $0.components(separatedBy: "renderer \(name)\n").count > times }
+        }
+        #expect(app.readLog { $0.contains("renderer: ") })
+        #expect(app.log.contains("renderer: software") && !app.log.contains("renderer: software (X server)"), "\(app.log)")
+        #expect(drawn(by: "software", times: 1), "\(app.log)")
+        let large = try still("large.png", size: "2200x1300")
+
+        _ = try x.xdotool("windowsize", "--sync", id, "1000", "700")
+        #expect(drawn(by: "software (X server)", times: 1), "\(app.log)")
+        let smaller = try still("smaller.png")
+        #expect(smaller.differingFraction(from: small, by: 24) < 0.002, "the server's frame after the app's is the app's picture")
+
+        _ = try x.xdotool("windowsize", "--sync", id, "2200", "1300")
+        #expect(drawn(by: "software", times: 2), "\(app.log)")
+        let again = try still("again.png", size: "2200x1300")
+        #expect(again.differingFraction(from: large, by: 6) < 0.001, "the app's frame after the server's is the same as before")
+        // The whole large window is the map: land at its far corner (the Alps' east), not
+        // what a smaller frame left there.
+        #expect(large.distinctColours > 200)
+        let corner = large.pixel(2100, 1100)
+        #expect(corner.r > corner.b, "the far corner is \(corner)")
+        try quit(x, id, app)
+    }
 }
 
 extension PNG {
