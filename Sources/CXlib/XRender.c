@@ -1,5 +1,6 @@
 // The server-side frame (XRender.h): Xlib and RENDER requests on SDL's own display.
 #include "XRender.h"
+#include "CXlib.h"
 
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_syswm.h>
@@ -31,6 +32,9 @@ mx_render *mx_render_open(void *sdl_window) {
     int event_base, error_base, major = 0, minor = 0;
     if (!XRenderQueryExtension(d, &event_base, &error_base) || !XRenderQueryVersion(d, &major, &minor)) return NULL;
     if (major == 0 && minor < 10) return NULL; // solid fills, filters and transforms
+    int opcode = 0, first_event = 0, first_error = 0;
+    if (!XQueryExtension(d, "RENDER", &opcode, &first_event, &first_error)) return NULL;
+    meridian_watch_server_frames(opcode);
     XWindowAttributes a;
     if (!XGetWindowAttributes(d, info.info.x11.window, &a)) return NULL;
     XRenderPictFormat *wf = XRenderFindVisualFormat(d, a.visual);

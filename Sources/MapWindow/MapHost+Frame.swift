@@ -57,8 +57,12 @@ extension MapHost {
             large.invalidate()
             changed = c.execute(list, pixelRatio: pixelRatio, size: window.outputSize, moving: moving)
         case let .server(c, large):
-            // Too large a window for the server to keep up: the app draws, and the server lets
-            // go of its pictures until the window is smaller again.
+            // Too large a window for the server to keep up, or a server that refused a request
+            // (out of memory): the app draws, and the server lets go of its pictures.
+            if window.serverFrame?.failed == true, !toldServerFailure {
+                toldServerFailure = true
+                onMessage("The X server could not draw the map (out of memory?): Meridian draws it itself from now on.")
+            }
             c.standBy()
             changed = window.surface().map { large.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
         }

@@ -86,6 +86,8 @@ public final class MapHost {
     var lastCamera: Camera?
     /// What drew the last frame, for MERIDIAN_FRAME_LOG (said when it changes).
     var lastRendererName = ""
+    /// The user has been told that the X server's drawing failed.
+    var toldServerFailure = false
     /// Guards the inbox, which other threads post to.
     private let postLock = Lock()
     /// Work posted from other threads, run on the frame thread before the next frame.

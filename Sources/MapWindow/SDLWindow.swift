@@ -74,10 +74,10 @@ public final class SDLWindow {
     }
 
     /// The size of a frame in device pixels.
-    /// The X server draws this frame: there is a server frame, and the window is not larger
-    /// than `serverDrawnLimit`.
+    /// The X server draws this frame: there is a server frame that has not failed, and the
+    /// window is not larger than `serverDrawnLimit`.
     public var serverDraws: Bool {
-        guard serverFrame != nil else { return false }
+        guard let serverFrame, !serverFrame.failed else { return false }
         let (w, h) = outputSize
         return w * h <= serverDrawnLimit
     }

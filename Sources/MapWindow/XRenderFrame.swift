@@ -19,6 +19,10 @@ public final class XRenderFrame {
     /// Lets go of what the server holds; drawing and presenting do nothing after.
     func close() { mx_render_close(raw) }
 
+    /// The server refused a request of this path (out of memory: BadAlloc): the app draws
+    /// the frames from then on.
+    public var failed: Bool { meridian_server_frames_failed() != 0 }
+
     /// Copies the boxes of the frame onto the window, once the server has drawn them.
     func present(_ boxes: [PixelBox]) {
         let mp = boxes.map(\.mp)

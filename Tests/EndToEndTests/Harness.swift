@@ -87,6 +87,9 @@ final class Xvfb {
 
     deinit { stop(process) }
 
+    /// The server's process id (to limit its memory in a test).
+    var pid: Int32 { process.processIdentifier }
+
     func xdotool(_ args: String...) throws -> String {
         guard let x = which("xdotool") else { throw HarnessError("xdotool is not installed") }
         let r = try run(x, args, env: ["DISPLAY": display], timeout: 20)

@@ -95,6 +95,39 @@ struct ServerDrawnTests {
         #expect(corner.r > corner.b, "the far corner is \(corner)")
         try quit(x, id, app)
     }
+
+    /// An X server out of memory refuses the frame of a window made larger (BadAlloc): the app
+    /// says so, draws the map itself and goes on, rather than ending with Xlib's error.
+    @Test func aServerOutOfMemoryLeavesTheDrawingToTheApp() throws {
+        let dir = temporaryDirectory("server-out-of-memory")
+        defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        let x = try Xvfb(width: 1800, height: 1300)
+        let app = try App(["--center", "47,8", "--zoom", "5.6", "--tiles", "basemap", "--no-location", "--size", "800x600", "--renderer", "software"],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "MERIDIAN_FRAME_LOG": "1"])
+        let id = try app.window(on: x)
+        try x.moveToOrigin(id)
+        #expect(app.readLog { $0.contains("renderer software (X server)\n") }, "\(app.log)")
+        // The server may grow by 2 MiB from now on: a 1600×1200 frame (7.5 MiB) is refused.
+        let stat = try String(contentsOfFile: "/proc/\(x.pid)/stat", encoding: .utf8)
+        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+        let size = try #require(Int(fields[20]), "the server's virtual size in \(stat)")
+        let prlimit = try #require(which("prlimit"))
+        #expect(try run(prlimit, ["--pid", "\(x.pid)", "--as=\(size + 2 << 20):unlimited"]).status == 0)
+        _ = try x.xdotool("windowsize", "--sync", id, "1600", "1200")
+        #expect(app.readLog { $0.contains("could not draw the map") && $0.contains("renderer software\n") }, "\(app.log)")
+        #expect(try run(prlimit, ["--pid", "\(x.pid)", "--as=unlimited:unlimited"]).status == 0)
+        var previous: PNG?
+        let png = try screenshot(x, to: dir.appendingPathComponent("drawn-by-the-app.png").path, size: "1600x1200") { png in
+            defer { previous = png }
+            return png.distinctColours > 100 && previous.map { $0.differingFraction(from: png, by: 0) == 0 } == true
+        }
+        // The whole window is the map, its far side too (Moldova's land, and the sea south of Crete).
+        #expect(png.distinctColours > 200)
+        let east = png.pixel(1500, 600), southEast = png.pixel(1500, 1150)
+        #expect(east.r > east.b, "the far east is \(east)")
+        #expect(southEast.b > southEast.r, "the far south-east is \(southEast)")
+        try quit(x, id, app)
+    }
 }
 
 extension PNG {
