@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The scale bar (bottom left) and the attribution (bottom right), on light plates that
 /// place labels keep clear of; what long work under way says (opening a large file), on a
@@ -13,6 +14,8 @@ public struct ChromeLayer: MapLayer {
     public var underAttribution = ""
     public var imperialUnits = false
     public var showsScaleBar = true
+    private struct LastScaleBar { let camera: Camera; let imperial: Bool; let bar: ScaleBar; let key: SpriteKey }
+    private let lastScaleBar = LockedValue<LastScaleBar>()
 
     public init() {}
 
@@ -39,11 +42,21 @@ public struct ChromeLayer: MapLayer {
     /// The scale bar, its label's rectangle and its plate, when the label is ready.
     private func scaleBarFrames(_ context: LayerContext) -> (bar: ScaleBar, label: ScreenRect, plate: ScreenRect)? {
         guard showsScaleBar else { return nil }
-        let bar = ScaleBar.make(camera: context.camera, imperial: imperialUnits)
-        guard let s = context.sprites.size(of: .text(bar.label, .chrome)) else { return nil }
+        let (bar, key) = scaleBar(context.camera)
+        guard let s = context.sprites.size(of: key) else { return nil }
         let x = 10.0, base = context.camera.viewportSize.height - context.bottomInset - 10
         let plate = ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12)
         return (bar, ScreenRect(x: x + bar.width + 4, y: base - s.height - 2, width: s.width, height: s.height), plate)
+    }
+
+    /// The scale bar for `camera` and its label's sprite, made once per camera: a frame asks
+    /// twice (what labels keep clear of, then what is drawn), and a label's key hashes its text.
+    private func scaleBar(_ camera: Camera) -> (ScaleBar, SpriteKey) {
+        if let last = lastScaleBar.get(), last.camera == camera, last.imperial == imperialUnits { return (last.bar, last.key) }
+        let bar = ScaleBar.make(camera: camera, imperial: imperialUnits)
+        let key = SpriteKey.text(bar.label, .chrome)
+        lastScaleBar.set(LastScaleBar(camera: camera, imperial: imperialUnits, bar: bar, key: key))
+        return (bar, key)
     }
 
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -66,7 +79,7 @@ public struct ChromeLayer: MapLayer {
         }
         guard showsScaleBar else { return }
         guard let (bar, label, plate) = scaleBarFrames(context) else {
-            list.wantedSprites.insert(.text(ScaleBar.make(camera: context.camera, imperial: imperialUnits).label, .chrome), at: 0)
+            list.wantedSprites.insert(scaleBar(context.camera).1, at: 0)
             return
         }
         let x = 10.0, base = context.camera.viewportSize.height - context.bottomInset - 10
@@ -74,7 +87,7 @@ public struct ChromeLayer: MapLayer {
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 3, width: bar.width, height: 2), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), Self.ink))
-        list.commands.append(.sprite(.text(bar.label, .chrome), destination: label, opacity: 1))
+        list.commands.append(.sprite(scaleBar(context.camera).1, destination: label, opacity: 1))
     }
 
     /// The attribution's identity as a button (a link to the data's copyright page).

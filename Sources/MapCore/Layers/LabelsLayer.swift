@@ -10,14 +10,14 @@ import Platform
 /// kept and used again while the camera, the candidates and what to keep clear of are the same.
 public struct LabelsLayer: MapLayer {
     public var placer = LabelPlacer()
-    private let memo = Memo()
+    private let memo = LockedValue<Memo.Entry>()
 
     public init() {}
 
     public var levels: [LayerLevel] { [.base] }
 
     /// The inputs of the last placement and what it drew (only when all of it was ready).
-    final class Memo: @unchecked Sendable {
+    enum Memo {
         struct Entry {
             var camera: Camera
             /// Where the candidates came from, when the stores could say (`Sources`); else
@@ -36,10 +36,6 @@ public struct LabelsLayer: MapLayer {
             var covered: [ScreenRect]
             var revisions: [Int]
         }
-        private let lock = Lock()
-        private var entry: Entry?
-        func get() -> Entry? { lock.lock(); defer { lock.unlock() }; return entry }
-        func set(_ e: Entry?) { lock.lock(); entry = e; lock.unlock() }
     }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {

@@ -62,13 +62,15 @@ public struct Scene {
 
     /// The first layer of a kind.
     public func layer<L: MapLayer>(_ kind: L.Type) -> L? {
-        for l in layers { if let m = l as? L { return m } }
+        // Layers are value types: comparing types is a pointer compare, where a cast of
+        // each layer goes through the runtime (the session asks for several each frame).
+        for l in layers where type(of: l) == kind { return l as? L }
         return nil
     }
 
     /// Changes the first layer of a kind (adding one on top of the others when there is none).
     public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
-        if let i = layers.firstIndex(where: { $0 is L }), var m = layers[i] as? L {
+        if let i = layers.firstIndex(where: { type(of: $0) == kind }), var m = layers[i] as? L {
             body(&m)
             layers[i] = m
         } else {
@@ -96,8 +98,9 @@ public struct Scene {
             // their own.
             context.mainTileRects = list.tileCommands.filter { tiles.hasPixels($0.0) }.map(\.2)
         }
+        let levels = layers.map(\.levels)
         for level in LayerLevel.allCases {
-            for layer in layers where layer.levels.contains(level) {
+            for (layer, its) in zip(layers, levels) where its.contains(level) {
                 layer.compose(at: level, into: &list, context: context)
             }
             // Tiles and labels are the map itself, which a compositor may keep while overlays animate.
