@@ -22,8 +22,9 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     private var undecided: [TileID: HTTPFreshness] = [:]
     /// Tiles handed over from the disk cache, not yet decoded.
     private var fromCache = Set<TileID>()
-    /// Tiles the server said it has not (404), not asked for again this run: beyond its
-    /// deepest zoom a zoom gesture would otherwise ask for them at every pass.
+    /// Tiles the server said it has not (404), not asked for again this run, nor any tile
+    /// under them: beyond its deepest zoom a zoom gesture would otherwise ask for them at
+    /// every pass, and for each deeper level.
     private var missing = Set<TileID>()
     static let missingLimit = 16384
     /// Requests under way, by tile (to cancel those the view left).
@@ -120,7 +121,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard tile.isValid, zoomRange.contains(tile.z) else { return nil }
-        lock.lock(); let known = missing.contains(tile); lock.unlock()
+        lock.lock(); let known = isMissing(tile); lock.unlock()
         if known { return enlargedAncestor(of: tile) }
         let now = WallClock.now
         if let cached = cache?.entry(for: tile, now: now) {
@@ -167,6 +168,14 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             lock.lock(); failure = reason; lock.unlock()
             throw TileSourceError(reason)
         }
+    }
+
+    /// The server said it has not this tile, or one above it: a server without a tile has
+    /// none of those under it. (Under `lock`.)
+    private func isMissing(_ tile: TileID) -> Bool {
+        guard !missing.isEmpty else { return false }
+        if missing.contains(tile) { return true }
+        return stride(from: tile.z - 1, through: 0, by: -1).contains { missing.contains(tile.ancestor(atZoom: $0)) }
     }
 
     /// Levels up a tile the server has not is drawn from a tile it sent: 16 times larger at most.

@@ -132,8 +132,17 @@ import TestSupport
         let asked = src.requestCount
         guard case let .encodedImageRegion(data, ancestor)? = try src.payload(for: z8) else { Issue.record("z8 not enlarged"); return }
         #expect(ancestor == z6 && data == body)
-        // The server said it has no z8 tile: it is not asked again.
+        // The server said it has no z8 tile: it is not asked again, nor for any tile under it,
+        // which is drawn from the z6 tile too.
         #expect(src.requestCount == asked)
+        for deeper in [z8.children[0], z8.children[3].children[1]] {
+            guard case let .encodedImageRegion(_, ancestor)? = try src.payload(for: deeper) else { Issue.record("\(deeper) not enlarged"); return }
+            #expect(ancestor == z6)
+        }
+        #expect(src.requestCount == asked)
+        // A tile beside it is asked for.
+        _ = try src.payload(for: TileID(z: 8, x: 132, y: 90))
+        #expect(src.requestCount == asked + 1)
         // No further than four levels: a zoom-11 tile has no tile of its own to enlarge.
         #expect(try src.payload(for: TileID(z: 11, x: 133 * 8, y: 90 * 8)) == nil)
     }
