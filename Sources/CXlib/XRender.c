@@ -34,7 +34,6 @@ mx_render *mx_render_open(void *sdl_window) {
     if (major == 0 && minor < 10) return NULL; // solid fills, filters and transforms
     int opcode = 0, first_event = 0, first_error = 0;
     if (!XQueryExtension(d, "RENDER", &opcode, &first_event, &first_error)) return NULL;
-    meridian_watch_server_frames(opcode);
     XWindowAttributes a;
     if (!XGetWindowAttributes(d, info.info.x11.window, &a)) return NULL;
     XRenderPictFormat *wf = XRenderFindVisualFormat(d, a.visual);
@@ -51,6 +50,7 @@ mx_render *mx_render_open(void *sdl_window) {
     r->rgb = rgb;
     XGCValues v = {.graphics_exposures = False};
     r->window_gc = XCreateGC(d, r->window, GCGraphicsExposures, &v);
+    meridian_watch_server_frames(d, opcode);
     return r;
 }
 
@@ -91,7 +91,14 @@ int mx_render_resize(mx_render *r, int32_t width, int32_t height) {
     r->frame_picture = pic;
     r->width = width;
     r->height = height;
-    return 1;
+    // A new frame is the request a server short of memory refuses: known now, not frames later.
+    return mx_render_sync(r);
+}
+
+int mx_render_sync(mx_render *r) {
+    if (!r || !r->display) return 0;
+    XSync(r->display, False);
+    return !meridian_server_frames_failed();
 }
 
 unsigned long mx_picture_upload(mx_render *r, const uint32_t *pixels, int32_t width, int32_t height, int32_t stride, int opaque) {

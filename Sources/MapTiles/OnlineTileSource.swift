@@ -22,10 +22,13 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     private var undecided: [TileID: HTTPFreshness] = [:]
     /// Tiles handed over from the disk cache, not yet decoded.
     private var fromCache = Set<TileID>()
-    /// Tiles the server said it has not (404), not asked for again this run, nor any tile
-    /// under them: beyond its deepest zoom a zoom gesture would otherwise ask for them at
-    /// every pass, and for each deeper level.
+    /// Tiles the server said it has not (404), not asked for again this run: beyond its
+    /// deepest zoom a zoom gesture would otherwise ask for them at every pass.
     private var missing = Set<TileID>()
+    /// Of those, the ones whose ancestor it did send (beyond its deepest zoom, or past the edge
+    /// of what it covers): the tiles under them, as far as they are drawn enlarged, are not
+    /// asked for either. (Not under any 404: a server may start deeper than its zoom range says.)
+    private var missingBelow = Set<TileID>()
     static let missingLimit = 16384
     /// Requests under way, by tile (to cancel those the view left).
     private var requests: [TileID: HTTPClient.ID] = [:]
@@ -122,7 +125,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard tile.isValid, zoomRange.contains(tile.z) else { return nil }
         lock.lock(); let known = isMissing(tile); lock.unlock()
-        if known { return enlargedAncestor(of: tile) }
+        if known { return missingTile(tile) }
         let now = WallClock.now
         if let cached = cache?.entry(for: tile, now: now) {
             if !cached.freshness.isFresh(at: now) { revalidate(tile, cached) }
@@ -146,11 +149,7 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
             }
             return .encodedImage(r.body)
         case let .response(r) where r.status == 404 || r.status == 204:
-            lock.lock()
-            if missing.count >= Self.missingLimit { missing.removeAll() }
-            missing.insert(tile)
-            lock.unlock()
-            return enlargedAncestor(of: tile)
+            return missingTile(tile)
         case let .response(r) where r.status == 429 || r.status == 503:
             let seconds = min(max(r.header("Retry-After").flatMap { Double($0.trimmed) } ?? 30, 1), 600)
             pause(for: seconds)
@@ -170,12 +169,25 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         }
     }
 
-    /// The server said it has not this tile, or one above it: a server without a tile has
-    /// none of those under it. (Under `lock`.)
+    /// A tile the server has not: noted, and drawn from its nearest ancestor at hand.
+    private func missingTile(_ tile: TileID) -> TilePayload? {
+        let enlarged = enlargedAncestor(of: tile)
+        lock.lock()
+        if missing.count >= Self.missingLimit { missing.removeAll(); missingBelow.removeAll() }
+        missing.insert(tile)
+        if enlarged != nil { missingBelow.insert(tile) }
+        lock.unlock()
+        return enlarged
+    }
+
+    /// The server said it has not this tile, or one a few levels above it whose ancestor it
+    /// sent (`missingBelow`). (Under `lock`.)
     private func isMissing(_ tile: TileID) -> Bool {
-        guard !missing.isEmpty else { return false }
         if missing.contains(tile) { return true }
-        return stride(from: tile.z - 1, through: 0, by: -1).contains { missing.contains(tile.ancestor(atZoom: $0)) }
+        guard !missingBelow.isEmpty else { return false }
+        return stride(from: tile.z - 1, through: max(0, tile.z - Self.enlargeLevels), by: -1).contains {
+            missingBelow.contains(tile.ancestor(atZoom: $0))
+        }
     }
 
     /// Levels up a tile the server has not is drawn from a tile it sent: 16 times larger at most.

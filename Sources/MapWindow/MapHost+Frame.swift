@@ -47,14 +47,16 @@ extension MapHost {
         lastCamera = session.camera
         let drawStart = MonotonicClock.threadCPU
         let changed: [PixelBox]
+        let byServer = window.serverDraws
         switch pipeline.drawer {
         case let .gpu(c):
             c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize)
             changed = []
         case let .pixels(c):
             changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
-        case let .server(c, large) where window.serverDraws:
+        case let .server(c, large) where byServer:
             large.invalidate()
+            serverDrawnSinceSync = true
             changed = c.execute(list, pixelRatio: pixelRatio, size: window.outputSize, moving: moving)
         case let .server(c, large):
             // Too large a window for the server to keep up, or a server that refused a request
@@ -76,7 +78,7 @@ extension MapHost {
         let presentStart = MonotonicClock.threadCPU
         clock.beforePresent(slot: slot)
         let presentWall = clock.now
-        window.present(changed)
+        window.present(changed, byServer: byServer)
         clock.didPresent(wall: clock.now - presentWall)
         let presentedAt = clock.now
         if configuration.logFrames { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }

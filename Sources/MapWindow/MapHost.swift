@@ -88,6 +88,8 @@ public final class MapHost {
     var lastRendererName = ""
     /// The user has been told that the X server's drawing failed.
     var toldServerFailure = false
+    /// The X server drew a frame since the loop last waited for it.
+    var serverDrawnSinceSync = false
     /// Guards the inbox, which other threads post to.
     private let postLock = Lock()
     /// Work posted from other threads, run on the frame thread before the next frame.
@@ -232,6 +234,13 @@ public final class MapHost {
         while !quitting {
             // The frame's cost is this thread's CPU for the whole iteration, from the moment
             // it wakes: events, drain, compose, execute, present and the uploads after it.
+            if !needsFrame, !hidden, serverDrawnSinceSync {
+                // Before sleeping: the server has drawn the frames sent, or refused them (out of
+                // memory), and then the app draws the frame at once rather than leaving it wrong
+                // until the next event.
+                serverDrawnSinceSync = false
+                if window.serverFrame?.sync() == false { needsFrame = true }
+            }
             var cpuStart = MonotonicClock.threadCPU
             if !needsFrame, !hidden, activities.isBusy {
                 // Long work under way: its progress is drawn again every quarter of a second.
@@ -264,7 +273,9 @@ public final class MapHost {
                 latchUntil = nil
                 // It sleeps until then rather than waking for each event: what came meanwhile
                 // is taken in below, all at once, in the same frame it would have been in. (A
-                // wake-up and SDL's pumps per event cost a drag a sixth of its CPU.)
+                // wake-up and SDL's pumps per event cost a drag a sixth of its CPU.) SDL stamps
+                // events when pumped, so a flick's speed is measured on frame times: over the
+                // 100 ms it is measured across, within a frame's worth.
                 let wait = latch - clock.now
                 if wait > 0.0005 { usleep(useconds_t(min(wait, 0.1) * 1_000_000)) }
                 cpuStart = MonotonicClock.threadCPU

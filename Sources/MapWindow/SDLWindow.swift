@@ -73,7 +73,6 @@ public final class SDLWindow {
         return Double(outputSize.width) / s.width
     }
 
-    /// The size of a frame in device pixels.
     /// The X server draws this frame: there is a server frame that has not failed, and the
     /// window is not larger than `serverDrawnLimit`.
     public var serverDraws: Bool {
@@ -82,6 +81,7 @@ public final class SDLWindow {
         return w * h <= serverDrawnLimit
     }
 
+    /// The size of a frame in device pixels.
     public var outputSize: (width: Int, height: Int) {
         if let renderer { return renderer.outputSize }
         if serverFrame != nil {
@@ -109,13 +109,14 @@ public final class SDLWindow {
     }
 
     /// Shows the frame: the GPU's, or the `boxes` of the surface that changed.
-    func present(_ boxes: [PixelBox]) {
+    /// `byServer`: the X server drew the frame (`serverDraws`, as the frame found it).
+    func present(_ boxes: [PixelBox], byServer: Bool = false) {
         if let renderer {
             SDL_RenderPresent(renderer.raw)
             return
         }
         guard !boxes.isEmpty else { return }
-        if serverDraws, let serverFrame { return serverFrame.present(boxes) }
+        if byServer, let serverFrame { return serverFrame.present(boxes) }
         let rects = boxes.map(\.sdl)
         if let shadow, let s = SDL_GetWindowSurface(raw) {
             for r in rects {

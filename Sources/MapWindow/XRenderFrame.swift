@@ -23,6 +23,10 @@ public final class XRenderFrame {
     /// the frames from then on.
     public var failed: Bool { meridian_server_frames_failed() != 0 }
 
+    /// Waits until the server has drawn all that was sent; false if it refused some of it.
+    @discardableResult
+    func sync() -> Bool { mx_render_sync(raw) != 0 }
+
     /// Copies the boxes of the frame onto the window, once the server has drawn them.
     func present(_ boxes: [PixelBox]) {
         let mp = boxes.map(\.mp)

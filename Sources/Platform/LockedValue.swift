@@ -1,6 +1,6 @@
 /// One value behind a lock: a memo a value type keeps of its last result (layers are
 /// structs shared with other threads, so what they remember between frames lives here).
-public final class LockedValue<Value>: @unchecked Sendable {
+public final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     private var value: Value?
 

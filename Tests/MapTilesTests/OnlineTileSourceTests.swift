@@ -143,6 +143,12 @@ import TestSupport
         // A tile beside it is asked for.
         _ = try src.payload(for: TileID(z: 8, x: 132, y: 90))
         #expect(src.requestCount == asked + 1)
+        // Under a 404 with no ancestor at hand (a server whose tiles start deeper than its
+        // zoom range says), deeper tiles are still asked for.
+        let far = TileID(z: 12, x: 100, y: 100)
+        #expect(try src.payload(for: far) == nil)
+        #expect(try src.payload(for: far.children[0]) == nil)
+        #expect(src.requestCount == asked + 3)
         // No further than four levels: a zoom-11 tile has no tile of its own to enlarge.
         #expect(try src.payload(for: TileID(z: 11, x: 133 * 8, y: 90 * 8)) == nil)
     }

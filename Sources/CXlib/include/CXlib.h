@@ -12,7 +12,8 @@ void meridian_tolerate_stale_wakeups(void);
 /// Errors of the frames the X server draws (XRender.h; `opcode`: RENDER's major request
 /// code) no longer end the process: they are counted as the path failing, and
 /// meridian_server_frames_failed() says so from then on (the app then draws the frames).
-void meridian_watch_server_frames(int opcode);
+struct _XDisplay;
+void meridian_watch_server_frames(struct _XDisplay *display, int opcode);
 int meridian_server_frames_failed(void);
 
 #include "XRender.h"

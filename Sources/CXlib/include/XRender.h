@@ -44,6 +44,10 @@ void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, d
 void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
                             double cx, double cy, double dw, double dh, double degrees, uint32_t opacity);
 
+/* Waits until the server has carried out every request; 0 if one of this path failed
+   (meridian_server_frames_failed). */
+int mx_render_sync(mx_render *r);
+
 /* Copies the boxes of the frame onto the window (sent at once; every few frames, waits
    until the server has drawn them). */
 void mx_render_present(mx_render *r, const mp_box *boxes, int32_t count);
