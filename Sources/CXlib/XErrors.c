@@ -19,11 +19,11 @@ static int is_frame_request(XErrorEvent *error) {
     }
 }
 
-// What follows a refused pixmap or picture: requests naming it.
+// What follows a refused pixmap or picture: core requests naming it.
 static int is_consequence(XErrorEvent *error) {
     switch (error->error_code) {
     case BadAlloc: case BadDrawable: case BadPixmap: case BadGC: case BadMatch: return 1;
-    default: return error->request_code == render_opcode;
+    default: return 0;
     }
 }
 

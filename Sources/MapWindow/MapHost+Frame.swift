@@ -48,12 +48,15 @@ extension MapHost {
         let drawStart = MonotonicClock.threadCPU
         let changed: [PixelBox]
         let byServer = window.serverDraws
+        // The app's own compositor draws into the window's pixels.
+        let (window, k) = (window, pixelRatio)
+        let drawnByApp = { (c: PixelCompositor) in window.surface().map { c.execute(list, pixelRatio: k, into: $0, moving: moving) } ?? [] }
         switch pipeline.drawer {
         case let .gpu(c):
             c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize)
             changed = []
         case let .pixels(c):
-            changed = window.surface().map { c.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
+            changed = drawnByApp(c)
         case let .server(c, large) where byServer:
             large.invalidate()
             serverDrawnSinceSync = true
@@ -66,7 +69,7 @@ extension MapHost {
                 onMessage("The X server could not draw the map (out of memory?): Meridian draws it itself from now on.")
             }
             c.standBy()
-            changed = window.surface().map { large.execute(list, pixelRatio: pixelRatio, into: $0, moving: moving) } ?? []
+            changed = drawnByApp(large)
         }
         if configuration.logFrames, window.rendererName != lastRendererName {
             lastRendererName = window.rendererName

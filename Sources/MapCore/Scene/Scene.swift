@@ -60,17 +60,21 @@ public struct Scene {
         self.layers = layers
     }
 
+    /// Where the first layer of a kind is. Layers are value types: comparing types is a
+    /// pointer compare, where a cast of each layer goes through the runtime (the session asks
+    /// for several each frame).
+    public func index<L: MapLayer>(of kind: L.Type) -> Int? {
+        layers.firstIndex { type(of: $0) == kind }
+    }
+
     /// The first layer of a kind.
     public func layer<L: MapLayer>(_ kind: L.Type) -> L? {
-        // Layers are value types: comparing types is a pointer compare, where a cast of
-        // each layer goes through the runtime (the session asks for several each frame).
-        for l in layers where type(of: l) == kind { return l as? L }
-        return nil
+        index(of: kind).flatMap { layers[$0] as? L }
     }
 
     /// Changes the first layer of a kind (adding one on top of the others when there is none).
     public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
-        if let i = layers.firstIndex(where: { type(of: $0) == kind }), var m = layers[i] as? L {
+        if let i = index(of: kind), var m = layers[i] as? L {
             body(&m)
             layers[i] = m
         } else {

@@ -36,7 +36,7 @@ extension MapSession {
     /// Changes the first layer of a kind and carries out what it asks (a box given its
     /// places, a worker's result).
     public mutating func update<L: MapLayer>(_ kind: L.Type, at t: Double, _ body: (inout L) -> [LayerAction]) {
-        guard let i = scene.layers.firstIndex(where: { type(of: $0) == kind }), var layer = scene.layers[i] as? L else { return }
+        guard let i = scene.index(of: kind), var layer = scene.layers[i] as? L else { return }
         let actions = body(&layer)
         scene.layers[i] = layer
         run(actions, at: t)
