@@ -92,7 +92,7 @@ public final class PMTilesArchive: @unchecked Sendable {
     }
 
     /// A leaf directory, from the cache or read and decoded.
-    private func leaf(_ entry: PMTilesDirectory.Entry) throws -> PMTilesDirectory {
+    func leaf(_ entry: PMTilesDirectory.Entry) throws -> PMTilesDirectory {
         let section = PMTilesHeader.Section(offset: entry.offset, length: entry.length)
         lock.lock()
         let cached = leaves.value(for: section)

@@ -7,18 +7,24 @@ public struct SQLiteError: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// A read-only SQLite connection shared by loader threads: one prepared statement per query,
-/// used under a lock (SQLite's own mutex would serialise the calls anyway).
+/// An SQLite connection shared by threads: one prepared statement per query, used under a
+/// lock (SQLite's own mutex would serialise the calls anyway). Read-only for tile archives;
+/// read-write for what Meridian keeps itself (the search index).
 public final class SQLiteDatabase: @unchecked Sendable {
     private var db: OpaquePointer?
     private let lock = Lock()
     private var statements: [String: OpaquePointer] = [:]
     public let path: String
 
-    public init(readOnly path: String) throws {
+    public convenience init(readOnly path: String) throws {
+        try self.init(path: path, writable: false)
+    }
+
+    /// Opens `path`; `writable` creates it when missing.
+    public init(path: String, writable: Bool) throws {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteError(description: "\(path): no such file") }
-        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX
+        guard writable || FileManager.default.fileExists(atPath: path) else { throw SQLiteError(description: "\(path): no such file") }
+        let flags = (writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(db)
@@ -33,7 +39,29 @@ public final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_close(db)
     }
 
-    public enum Value { case int(Int64), text(String) }
+    public enum Value { case int(Int64), text(String), real(Double), blob(Data), null }
+
+    /// Runs statements that return nothing (schema, transactions).
+    public func exec(_ sql: String) throws {
+        lock.lock(); defer { lock.unlock() }
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            sqlite3_free(message)
+            throw SQLiteError(description: "\(path): \(text)")
+        }
+    }
+
+    /// Runs one statement that returns no rows, with bound parameters.
+    public func run(_ sql: String, _ params: [Value] = []) throws {
+        _ = try rows(sql, params) { _ in () }
+    }
+
+    /// The row id the last insert gave.
+    public var lastInsertRowID: Int64 {
+        lock.lock(); defer { lock.unlock() }
+        return sqlite3_last_insert_rowid(db)
+    }
 
     /// Runs a query with bound parameters; `row` reads each result row from the statement.
     public func rows<T>(_ sql: String, _ params: [Value] = [], _ row: (OpaquePointer) throws -> T) throws -> [T] {
@@ -44,6 +72,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
             switch p {
             case let .int(v): sqlite3_bind_int64(st, Int32(i + 1), v)
             case let .text(s): sqlite3_bind_text(st, Int32(i + 1), s, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            case let .real(v): sqlite3_bind_double(st, Int32(i + 1), v)
+            case let .blob(d):
+                _ = d.withUnsafeBytes { b in
+                    sqlite3_bind_blob(st, Int32(i + 1), b.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(b.count),
+                                      unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
+            case .null: sqlite3_bind_null(st, Int32(i + 1))
             }
         }
         var out: [T] = []
@@ -68,6 +103,12 @@ public final class SQLiteDatabase: @unchecked Sendable {
     public static func text(_ st: OpaquePointer, _ col: Int32) -> String {
         sqlite3_column_text(st, col).map { String(cString: $0) } ?? ""
     }
+
+    public static func int(_ st: OpaquePointer, _ col: Int32) -> Int64 { sqlite3_column_int64(st, col) }
+
+    public static func real(_ st: OpaquePointer, _ col: Int32) -> Double { sqlite3_column_double(st, col) }
+
+    public static func isNull(_ st: OpaquePointer, _ col: Int32) -> Bool { sqlite3_column_type(st, col) == SQLITE_NULL }
 
     public static func blob(_ st: OpaquePointer, _ col: Int32) -> Data {
         let n = Int(sqlite3_column_bytes(st, col))

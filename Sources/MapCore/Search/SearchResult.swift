@@ -72,9 +72,11 @@ public struct SearchResult: Sendable, Equatable {
     public var origin: Origin
     /// How well its name matched what was typed (higher is better; see `SearchRanking`).
     public var match: Double
+    /// How many live there, when known (built-in places): the larger of two towns first.
+    public var population: Int
 
     public init(name: String, category: Category, what: String? = nil, area: String? = nil, coordinate: Coordinate,
-                zoom: Double? = nil, line: [[Coordinate]] = [], origin: Origin, match: Double = 0) {
+                zoom: Double? = nil, line: [[Coordinate]] = [], origin: Origin, match: Double = 0, population: Int = 0) {
         self.name = name
         self.category = category
         self.what = what ?? category.word
@@ -84,6 +86,7 @@ public struct SearchResult: Sendable, Equatable {
         self.line = line
         self.origin = origin
         self.match = match
+        self.population = population
     }
 
     public var isOnline: Bool { if case .online = origin { return true } else { return false } }

@@ -1,0 +1,25 @@
+import FoundationEssentials
+import MapGeometry
+
+/// What the search box asks as each key is typed: the best results for the text, near the
+/// view. Called on the frame's thread, so it must answer in a few milliseconds (the street
+/// index and the built-in places do: `meridian bench --only search`).
+public protocol PlaceSearching: Sendable {
+    func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult]
+}
+
+extension PlaceIndex: PlaceSearching {
+    /// The built-in places as results: a city of a hundred thousand or more, a town of ten
+    /// thousand, else a village; where, by its country.
+    public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+        let key = SearchText.key(query)
+        let found = search(query, limit: max(limit * 3, 24)).map { p -> SearchResult in
+            let category: SearchResult.Category = p.population >= 100_000 ? .city : p.population >= 10_000 ? .town : .village
+            // Found by another of its names when its own does not match what was typed.
+            let match = SearchRanking.match(query: key, name: SearchText.key(p.name)) ?? 2
+            return SearchResult(name: p.name, category: category, area: p.country, coordinate: p.coordinate, zoom: p.zoom,
+                                origin: .builtIn, match: match, population: p.population)
+        }
+        return SearchRanking.merge([found], near: near, limit: limit)
+    }
+}

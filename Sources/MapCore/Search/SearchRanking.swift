@@ -1,0 +1,102 @@
+import FoundationEssentials
+import Glibc
+import MapGeometry
+
+/// The one order of search results, whatever found them: first how well the name matches
+/// what was typed (the whole name, its start, whole words, the starts of words, then letters
+/// inside a word), then what it is (a town before a street before a café of the same name),
+/// then how near it is to the view (and, for built-in places, how many live there).
+public enum SearchRanking {
+    /// How well `name` (a `SearchText.key`) matches `query` (a key too), nil when it does not:
+    /// 6 the whole name, 5 its start, 4 whole words, 3 starts of words, 1 letters inside a word.
+    /// `other` names (another language's) count one less.
+    public static func match(query: String, name: String, other: Bool = false) -> Double? {
+        guard !query.isEmpty, !name.isEmpty else { return nil }
+        var q: Double
+        if name == query {
+            q = 6
+        } else if name.hasPrefix(query), name.dropFirst(query.count).first == " " {
+            q = 5.5
+        } else if name.hasPrefix(query) {
+            q = 5
+        } else {
+            let words = SearchText.words(name), typed = SearchText.words(query)
+            var all = 4.0
+            for (i, t) in typed.enumerated() {
+                let last = i == typed.count - 1
+                if words.contains(t) { continue }
+                if last, words.contains(where: { $0.hasPrefix(t) }) { all = min(all, 3); continue }
+                if words.contains(where: { $0.contains(t) }) { all = min(all, 1); continue }
+                return nil
+            }
+            q = all
+        }
+        return other ? q - 1 : q
+    }
+
+    /// The result's score: higher is better. Match quality outweighs everything, then the
+    /// category, then nearness (log scale: 100 m and 200 m differ as much as 10 km and 20 km).
+    public static func score(_ r: SearchResult, near: Coordinate?) -> Double {
+        let category = Double(SearchResult.Category.allCases.count - r.category.rawValue)
+        var near01 = 0.0
+        if let near {
+            let metres = TrackStatistics.distance(near.latitude, near.longitude, r.coordinate.latitude, r.coordinate.longitude)
+            // 0 at 20,000 km, about 1 at 10 m.
+            near01 = max(0, min(1, 1 - log2(max(metres, 10) / 10) / 21))
+        }
+        let people = r.population > 0 ? min(log10(Double(r.population)), 8) / 8 : 0
+        return r.match * 1000 + category * 30 + near01 * 20 + people * 9
+    }
+
+    /// Results from several finders, in score order, at most `limit`, each thing once (a
+    /// street in two overlapping maps, a town both built in and in a map's tiles).
+    public static func merge(_ lists: [[SearchResult]], near: Coordinate?, limit: Int) -> [SearchResult] {
+        var scored: [(SearchResult, Double)] = []
+        for r in lists.joined() {
+            let s = score(r, near: near)
+            if let i = scored.firstIndex(where: { isSame($0.0, r) }) {
+                if s > scored[i].1 { scored[i] = (r, s) }
+                continue
+            }
+            scored.append((r, s))
+        }
+        return scored.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+    }
+
+    /// The same thing found twice: the same name, of near categories, within a few hundred metres.
+    static func isSame(_ a: SearchResult, _ b: SearchResult) -> Bool {
+        guard SearchText.key(a.name) == SearchText.key(b.name) else { return false }
+        let places: ClosedRange<Int> = SearchResult.Category.city.rawValue...SearchResult.Category.neighbourhood.rawValue
+        let kinds = a.category == b.category || (places.contains(a.category.rawValue) && places.contains(b.category.rawValue))
+        guard kinds else { return false }
+        let reach = places.contains(a.category.rawValue) ? 5000.0 : 300.0
+        return TrackStatistics.distance(a.coordinate.latitude, a.coordinate.longitude, b.coordinate.latitude, b.coordinate.longitude) < reach
+    }
+
+    /// "350 m NE", "1.2 km", as a row says how far a result is from the view's centre.
+    public static func distanceText(from: Coordinate, to: Coordinate, imperial: Bool) -> String {
+        let metres = TrackStatistics.distance(from.latitude, from.longitude, to.latitude, to.longitude)
+        let distance = TrackStatistics.distanceText(metres, imperial: imperial)
+        guard metres >= 30 else { return "here" }
+        guard metres.isFinite else { return "" }
+        // The bearing of a short distance, on a flat earth: good for the eight points.
+        let dy = to.latitude - from.latitude
+        let dx = Coordinate.wrapLongitude(to.longitude - from.longitude) * cos(from.latitude * .pi / 180)
+        let degrees = atan2(dx, dy) * 180 / .pi
+        let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        let sector = ((degrees + 360 + 22.5).truncatingRemainder(dividingBy: 360)) / 45
+        guard sector.isFinite else { return distance }
+        return "\(distance) \(points[min(max(0, Int(sector)), 7)])"
+    }
+
+    /// What a row says of a result: what it is, where, how far ("street · Kluuvi, 350 m NE").
+    public static func detail(_ r: SearchResult, from: Coordinate?, imperial: Bool) -> String {
+        var s = r.what
+        var place: [String] = []
+        if let a = r.area, !a.isEmpty, a != r.name { place.append(a) }
+        if let from, from.isValid, r.coordinate.isValid { place.append(distanceText(from: from, to: r.coordinate, imperial: imperial)) }
+        if !place.isEmpty { s += " · " + place.joined(separator: ", ") }
+        if r.isOnline { s += " · online" }
+        return s
+    }
+}

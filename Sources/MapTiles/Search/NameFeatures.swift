@@ -1,0 +1,250 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+
+/// What the search index holds once every tile is read: whole streets (the pieces of one
+/// name that lie near each other, merged across tiles, with their line), named points, and
+/// addresses (a house number and the street nearest to it), each with the district or town
+/// it lies in. Pure: the builder stages tiles' names, this makes the rows.
+public struct NameFeature: Sendable, Equatable {
+    public var names: TileNames.Names
+    public var category: SearchResult.Category
+    public var what: String
+    public var area: String?
+    public var coordinate: Coordinate
+    /// A street's pieces.
+    public var line: [[Coordinate]]
+
+    /// A street's extent (for what-is-here), else the point's.
+    public var bounds: (south: Double, west: Double, north: Double, east: Double) {
+        var s = coordinate.latitude, n = s, w = coordinate.longitude, e = w
+        for part in line {
+            for c in part {
+                s = min(s, c.latitude); n = max(n, c.latitude); w = min(w, c.longitude); e = max(e, c.longitude)
+            }
+        }
+        return (s, w, n, e)
+    }
+
+    public static func == (a: NameFeature, b: NameFeature) -> Bool {
+        a.names == b.names && a.category == b.category && a.what == b.what && a.area == b.area && a.coordinate == b.coordinate && a.line == b.line
+    }
+}
+
+public enum NameFeatures {
+    /// Pieces of one name farther apart than this are two streets (two towns' Kirkkokatu).
+    static let joinMetres = 250.0
+    /// A house number takes the name of the nearest street within this.
+    static let addressMetres = 120.0
+    /// Features of a street line kept to about this (the tiles' own precision is ~0.3 m).
+    static let lineToleranceMetres = 1.0
+
+    /// The rows, in the order the index numbers them: by category, so that a search that
+    /// stops early has met towns before streets before cafés.
+    public static func make(segments: [TileNames.Segment], points: [TileNames.Point], numbers: [TileNames.HouseNumber]) -> [NameFeature] {
+        let streets = mergeStreets(segments)
+        let areas = points.filter { (SearchResult.Category.city ... .neighbourhood).contains($0.category) }
+        var out: [NameFeature] = []
+        out.reserveCapacity(streets.count + points.count + numbers.count)
+        var seen = Set<String>()
+        for p in points {
+            // The same thing as a node and as an area's centre, or in two tiles' data: once.
+            let key = "\(p.names.name)|\(p.category.rawValue)|\(Int((p.coordinate.latitude * 2000).rounded()))|\(Int((p.coordinate.longitude * 1000).rounded()))"
+            guard seen.insert(key).inserted else { continue }
+            out.append(NameFeature(names: p.names, category: p.category, what: p.what, area: nil, coordinate: p.coordinate, line: []))
+        }
+        out += streets
+        out += addresses(numbers, streets: streets)
+        let finder = AreaFinder(areas)
+        for i in out.indices where out[i].category >= .suburb {
+            // A district lies in a town; anything else in a district, else a town.
+            out[i].area = finder.area(of: out[i].coordinate, except: out[i].names.name, townOnly: out[i].category <= .neighbourhood)
+        }
+        return out.enumerated().sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }.map(\.element)
+    }
+
+    // MARK: - Streets
+
+    /// Pieces of one name merged into streets: pieces within `joinMetres` of each other are
+    /// one street (a grid of cells that size finds the neighbours, not every pair).
+    static func mergeStreets(_ segments: [TileNames.Segment]) -> [NameFeature] {
+        var byName: [String: [Int]] = [:]
+        for (i, s) in segments.enumerated() where s.points.allSatisfy(\.isValid) {
+            byName[s.names.name, default: []].append(i)
+        }
+        var out: [NameFeature] = []
+        for name in byName.keys.sorted() {
+            let members = byName[name]!
+            for cluster in clusters(members.map { segments[$0].points }) {
+                let pieces = cluster.map { segments[members[$0]] }
+                out.append(street(pieces))
+            }
+        }
+        return out
+    }
+
+    /// Groups of lines that lie within `joinMetres` of one another (through others).
+    static func clusters(_ lines: [[Coordinate]]) -> [[Int]] {
+        var parent = Array(lines.indices)
+        func find(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        // Cells of ~joinMetres (a degree of latitude is 111 km; longitude shrinks by the
+        // cosine, so cells are that much narrower in metres there: neighbours still meet).
+        let cell = joinMetres / 111_000
+        var grid: [Int64: [Int]] = [:]
+        for (i, line) in lines.enumerated() {
+            var cells = Set<Int64>()
+            for c in line {
+                let y = Int64((c.latitude / cell).rounded(.down)), x = Int64((c.longitude / cell).rounded(.down))
+                for dy in -1...1 { for dx in -1...1 { cells.insert((y + Int64(dy)) << 32 ^ (x + Int64(dx)) & 0xFFFF_FFFF) } }
+            }
+            for key in cells {
+                if let others = grid[key] { for j in others { let a = find(i), b = find(j); if a != b { parent[a] = b } } }
+            }
+            for c in line {
+                let y = Int64((c.latitude / cell).rounded(.down)), x = Int64((c.longitude / cell).rounded(.down))
+                let key = y << 32 ^ x & 0xFFFF_FFFF
+                if grid[key]?.last != i { grid[key, default: []].append(i) }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in lines.indices { groups[find(i), default: []].append(i) }
+        return groups.values.sorted { $0[0] < $1[0] }
+    }
+
+    /// One street from its pieces: the best class names it, the point of its line nearest the
+    /// middle of its extent marks it.
+    static func street(_ pieces: [TileNames.Segment]) -> NameFeature {
+        var others: [String] = []
+        for p in pieces { for o in p.names.others where !others.contains(o) && others.count < TileNames.maxOtherNames { others.append(o) } }
+        let kind = pieces.map(\.kind).min { rank($0) < rank($1) } ?? ""
+        let tolerance = lineToleranceMetres / 111_000
+        let line = pieces.map { simplify($0.points, tolerance: tolerance) }
+        var s = 90.0, n = -90.0, w = 180.0, e = -180.0
+        for part in line { for c in part { s = min(s, c.latitude); n = max(n, c.latitude); w = min(w, c.longitude); e = max(e, c.longitude) } }
+        let middle = Coordinate(latitude: (s + n) / 2, longitude: (w + e) / 2)
+        var best = line[0][0], bestD = Double.infinity
+        for part in line { for c in part { let d = flatDistance(c, middle); if d < bestD { best = c; bestD = d } } }
+        return NameFeature(names: TileNames.Names(name: pieces[0].names.name, others: others), category: .street,
+                           what: what(kind), area: nil, coordinate: best, line: line)
+    }
+
+    /// Lower is a bigger road: the class a street is called by.
+    static func rank(_ kind: String) -> Int {
+        ["motorway", "trunk", "primary", "secondary", "tertiary", "minor", "residential", "service", "pedestrian",
+         "track", "path", "cycleway", "footway", "rail", "transit"].firstIndex(of: kind) ?? 20
+    }
+
+    static func what(_ kind: String) -> String {
+        switch kind {
+        case "motorway", "trunk": return "motorway"
+        case "service": return "service road"
+        case "track": return "track"
+        case "path", "footway", "cycleway", "bridleway", "steps": return "path"
+        case "pedestrian": return "pedestrian street"
+        case "rail", "transit": return "railway"
+        default: return "street"
+        }
+    }
+
+    /// Douglas–Peucker on latitude/longitude: a street's line at a metre's precision.
+    static func simplify(_ points: [Coordinate], tolerance: Double) -> [Coordinate] {
+        guard points.count > 2 else { return points }
+        let mapped = points.map { MapPoint(x: $0.longitude, y: $0.latitude) }
+        return Simplify.douglasPeucker(mapped, tolerance: tolerance).map { Coordinate(latitude: $0.y, longitude: $0.x) }
+    }
+
+    /// Metres between two near points, on a flat earth (enough within a town).
+    static func flatDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let k = cos(a.latitude * .pi / 180)
+        let dy = (a.latitude - b.latitude) * 111_195, dx = (a.longitude - b.longitude) * 111_195 * k
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Metres from `p` to the segment a–b (flat).
+    static func segmentDistance(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
+        let k = cos(p.latitude * .pi / 180)
+        let px = p.longitude * k, py = p.latitude, ax = a.longitude * k, ay = a.latitude, bx = b.longitude * k, by = b.latitude
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        let t = len2 > 0 ? max(0, min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0
+        let cx = ax + t * dx - px, cy = ay + t * dy - py
+        return (cx * cx + cy * cy).squareRoot() * 111_195
+    }
+
+    // MARK: - Addresses
+
+    /// House numbers with the name of the nearest street (roads before paths: a number is
+    /// on the street a car reaches it by); numbers with no street near are left out.
+    static func addresses(_ numbers: [TileNames.HouseNumber], streets: [NameFeature]) -> [NameFeature] {
+        let cell = addressMetres / 111_000
+        var grid: [Int64: [(street: Int, a: Coordinate, b: Coordinate)]] = [:]
+        func key(_ c: Coordinate, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 {
+            (Int64((c.latitude / cell).rounded(.down)) + dy) << 32 ^ (Int64((c.longitude / cell).rounded(.down)) + dx) & 0xFFFF_FFFF
+        }
+        for (i, s) in streets.enumerated() where s.what != "railway" {
+            for part in s.line where part.count >= 2 {
+                for j in 1..<part.count {
+                    // A segment longer than a cell is entered in each cell along it.
+                    let steps = max(1, min(1000, Int((flatDistance(part[j - 1], part[j]) / addressMetres).rounded(.up))))
+                    var keys = Set<Int64>()
+                    for k in 0...steps {
+                        let t = Double(k) / Double(steps)
+                        keys.insert(key(Coordinate(latitude: part[j - 1].latitude + (part[j].latitude - part[j - 1].latitude) * t,
+                                                   longitude: part[j - 1].longitude + (part[j].longitude - part[j - 1].longitude) * t)))
+                    }
+                    for k in keys { grid[k, default: []].append((i, part[j - 1], part[j])) }
+                }
+            }
+        }
+        var out: [NameFeature] = []
+        var seen = Set<String>()
+        for n in numbers where n.coordinate.isValid {
+            var best: Int?, bestD = Double.infinity
+            for dy in -1...1 {
+                for dx in -1...1 {
+                    for s in grid[key(n.coordinate, Int64(dy), Int64(dx))] ?? [] {
+                        // Paths count as further than they are: the road is the address's.
+                        let penalty = streets[s.street].what == "path" || streets[s.street].what == "service road" ? 25.0 : 0
+                        let d = segmentDistance(n.coordinate, s.a, s.b) + penalty
+                        if d < bestD { bestD = d; best = s.street }
+                    }
+                }
+            }
+            guard let best, bestD <= addressMetres else { continue }
+            let street = streets[best].names
+            let name = street.name + " " + n.number
+            guard seen.insert(name).inserted else { continue }
+            out.append(NameFeature(names: TileNames.Names(name: name, others: street.others.map { $0 + " " + n.number }),
+                                   category: .address, what: "address", area: nil, coordinate: n.coordinate, line: []))
+        }
+        return out
+    }
+}
+
+/// Which district or town a point lies in: the nearest district or neighbourhood within a
+/// few kilometres, else the nearest village, town or city within twenty.
+struct AreaFinder {
+    let near: [TileNames.Point], far: [TileNames.Point]
+
+    init(_ places: [TileNames.Point]) {
+        near = places.filter { $0.category == .suburb || $0.category == .neighbourhood }
+        far = places.filter { $0.category == .city || $0.category == .town || $0.category == .village }
+    }
+
+    func area(of c: Coordinate, except name: String, townOnly: Bool = false) -> String? {
+        func nearest(_ list: [TileNames.Point], within metres: Double) -> String? {
+            var best: String?, bestD = metres
+            for p in list where p.names.name != name {
+                let d = NameFeatures.flatDistance(c, p.coordinate)
+                if d < bestD { bestD = d; best = p.names.name }
+            }
+            return best
+        }
+        return (townOnly ? nil : nearest(near, within: 3000)) ?? nearest(far, within: 20_000)
+    }
+}

@@ -1,0 +1,166 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import Platform
+
+/// A street map's search index (built by `NameIndexBuilder`): every name its tiles hold, in
+/// SQLite FTS5 — word prefixes (`names`, diacritics folded by `SearchText.key`) and letters
+/// inside words (`inside`, trigrams) — beside a table of what each name is and where. Kept
+/// under `$XDG_CACHE_HOME/meridian/search/`, one file per map file (by its path), holding the
+/// map file's identity: a changed file is indexed again.
+public final class NameIndex: PlaceSearching, @unchecked Sendable {
+    public let path: String
+    public let title: String
+    public let features: Int
+    private let db: SQLiteDatabase
+
+    /// Bumped when what the file holds changes: older indexes are built again.
+    static let schema = "2"
+
+    /// `$XDG_CACHE_HOME/meridian/search`, else `~/.cache/meridian/search`.
+    public static func folder(environment env: [String: String]) -> String {
+        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/meridian/search" }
+        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory) + "/.cache/meridian/search"
+    }
+
+    /// The index file of the map file at `path` (by its absolute path's hash: FNV-1a).
+    public static func file(for path: String, in folder: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let name = path.split(separator: "/").last.map { String($0.prefix(40).map { $0.isLetter || $0.isNumber ? $0 : "-" }) } ?? "map"
+        return folder + "/" + name + "-" + String(hash, radix: 16) + ".sqlite"
+    }
+
+    /// The complete index of `archive` in `folder`, nil when there is none yet (or it is
+    /// of another version of the file).
+    public static func open(_ archive: NameArchive, folder: String) -> NameIndex? {
+        let file = file(for: archive.path, in: folder)
+        guard FileIO.exists(file), let db = try? SQLiteDatabase(readOnly: file),
+              (try? meta(db, "complete")) == "1", (try? meta(db, "identity")) == archive.identity,
+              (try? meta(db, "schema")) == schema else { return nil }
+        return NameIndex(db: db, path: archive.path, title: archive.title)
+    }
+
+    private init(db: SQLiteDatabase, path: String, title: String) {
+        self.db = db
+        self.path = path
+        self.title = title
+        features = (try? Self.meta(db, "features")).flatMap { $0.flatMap { Int($0) } } ?? 0
+    }
+
+    static func meta(_ db: SQLiteDatabase, _ key: String) throws -> String? {
+        let has = try db.rows("SELECT 1 FROM sqlite_master WHERE name = 'meta'") { _ in true }
+        guard !has.isEmpty else { return nil }
+        return try db.rows("SELECT value FROM meta WHERE key = ?", [.text(key)]) { SQLiteDatabase.text($0, 0) }.first
+    }
+
+    /// Other names stored in one column, apart by a character no name holds.
+    static func joinOthers(_ others: [String]) -> String { others.joined(separator: "\u{1F}") }
+    static func splitOthers(_ s: String) -> [String] { s.isEmpty ? [] : s.split(separator: "\u{1F}").map(String.init) }
+
+    // MARK: - Searching
+
+    /// Candidates looked at per query: the first ones by category (rows are numbered so).
+    static let candidates = 300
+
+    public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+        let key = SearchText.key(query)
+        let words = SearchText.words(key)
+        guard !words.isEmpty, limit > 0 else { return [] }
+        // Every word as a prefix of a word of the name (or of another name).
+        let match = words.map { "\"\($0)\"*" }.joined(separator: " ")
+        var rows = (try? db.rows("""
+            SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM names JOIN features f ON f.id = names.rowid
+            WHERE names MATCH ? LIMIT \(Self.candidates)
+            """, [.text(match)], Self.row)) ?? []
+        // Letters inside a word ("katu" in Aleksanterinkatu), when words found too few.
+        if rows.count < limit, key.count >= 3 {
+            let seen = Set(rows.map(\.id))
+            let inside = (try? db.rows("""
+                SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM inside JOIN features f ON f.id = inside.rowid
+                WHERE inside MATCH ? LIMIT \(Self.candidates)
+                """, [.text("\"\(key)\"")], Self.row)) ?? []
+            rows += inside.filter { !seen.contains($0.id) }
+        }
+        var results: [(Int64, SearchResult)] = []
+        for row in rows {
+            var r = row.result
+            r.origin = .offline(title)
+            let best = SearchRanking.match(query: key, name: SearchText.key(r.name))
+            let other = row.others.lazy.compactMap { SearchRanking.match(query: key, name: SearchText.key($0), other: true) }.max()
+            r.match = max(best ?? 0, other ?? 0, 1)
+            results.append((row.id, r))
+        }
+        let ranked = SearchRanking.merge([results.map(\.1)], near: near, limit: limit)
+        // The chosen few get their lines (a street is drawn whole once chosen).
+        return ranked.map { r in
+            guard r.category == .street, let id = results.first(where: { $0.1 == r })?.0 else { return r }
+            var r = r
+            r.line = line(id)
+            return r
+        }
+    }
+
+    private struct Row { var id: Int64; var result: SearchResult; var others: [String] }
+
+    private static func row(_ st: OpaquePointer) -> Row {
+        let c = Coordinate(latitude: Double(SQLiteDatabase.int(st, 6)) / 1e7, longitude: Double(SQLiteDatabase.int(st, 7)) / 1e7)
+        let category = SearchResult.Category(rawValue: Int(clamping: SQLiteDatabase.int(st, 3))) ?? .other
+        let area = SQLiteDatabase.isNull(st, 5) ? nil : SQLiteDatabase.text(st, 5)
+        return Row(id: SQLiteDatabase.int(st, 0),
+                   result: SearchResult(name: SQLiteDatabase.text(st, 1), category: category, what: SQLiteDatabase.text(st, 4), area: area,
+                                        coordinate: c.isValid ? c : Coordinate(latitude: 0, longitude: 0), origin: .builtIn),
+                   others: splitOthers(SQLiteDatabase.text(st, 2)))
+    }
+
+    func line(_ id: Int64) -> [[Coordinate]] {
+        (try? db.rows("SELECT line FROM features WHERE id = ?", [.int(id)]) { LineCoding.decode(SQLiteDatabase.blob($0, 0)) })?.first ?? []
+    }
+
+    // MARK: - What is here
+
+    /// What lies at `c`: the nearest address within `addressMetres`, else the nearest street
+    /// within `streetMetres` (by its line); and the district or town around it.
+    public func nearest(to c: Coordinate, addressMetres: Double = 40, streetMetres: Double = 80) -> (thing: SearchResult?, area: String?) {
+        guard c.isValid else { return (nil, nil) }
+        let dLat = streetMetres / 111_000, dLon = dLat / max(cos(c.latitude * .pi / 180), 0.01)
+        let k = addressMetres / streetMetres
+        // Points by where they are; streets by their extent.
+        let near = ((try? db.rows("""
+            SELECT id, name, others, category, what, area, lat, lon FROM features
+            WHERE category = ? AND lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?
+            """, [.int(Int64(SearchResult.Category.address.rawValue)), e7(c.latitude - dLat * k), e7(c.latitude + dLat * k),
+                  e7(c.longitude - dLon * k), e7(c.longitude + dLon * k)], Self.row)) ?? [])
+            .map { ($0, NameFeatures.flatDistance(c, $0.result.coordinate)) }.min { $0.1 < $1.1 }
+        var thing: Row?
+        if let near, near.1 <= addressMetres { thing = near.0 }
+        if thing == nil {
+            var best = streetMetres
+            let streets = (try? db.rows("""
+                SELECT id, name, others, category, what, area, lat, lon FROM features
+                WHERE category = ? AND north >= ? AND south <= ? AND east >= ? AND west <= ?
+                """, [.int(Int64(SearchResult.Category.street.rawValue)), e7(c.latitude - dLat), e7(c.latitude + dLat),
+                      e7(c.longitude - dLon), e7(c.longitude + dLon)], Self.row)) ?? []
+            for r in streets {
+                for part in line(r.id) where part.count >= 2 {
+                    for i in 1..<part.count {
+                        let d = NameFeatures.segmentDistance(c, part[i - 1], part[i])
+                        if d < best { best = d; thing = r }
+                    }
+                }
+            }
+        }
+        var result = thing?.result
+        result?.origin = .offline(title)
+        return (result, result?.area ?? nearestArea(c))
+    }
+
+    private func nearestArea(_ c: Coordinate) -> String? {
+        let places = (try? db.rows("""
+            SELECT id, name, others, category, what, area, lat, lon FROM features WHERE category BETWEEN ? AND ?
+            """, [.int(Int64(SearchResult.Category.city.rawValue)), .int(Int64(SearchResult.Category.neighbourhood.rawValue))], Self.row)) ?? []
+        let points = places.map { TileNames.Point(names: TileNames.Names(name: $0.result.name), category: $0.result.category, what: "", coordinate: $0.result.coordinate) }
+        return AreaFinder(points).area(of: c, except: "")
+    }
+}

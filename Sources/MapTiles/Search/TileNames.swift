@@ -1,0 +1,182 @@
+import FoundationEssentials
+import MapCore
+import MapGeometry
+
+/// The names one vector tile holds, read for the search index (OpenMapTiles schema): pieces
+/// of named streets, named points (places, shops, stations, water, parks, peaks, airports)
+/// and house numbers (which carry no street: the index joins them to the nearest one).
+/// Pure, and fuzzed (fuzz-names): tiles are untrusted bytes.
+public struct TileNames: Sendable, Equatable {
+    /// A thing's name and its other names (other languages, other scripts), each at most
+    /// `maxNameLength` characters.
+    public struct Names: Sendable, Equatable, Hashable {
+        public var name: String
+        public var others: [String]
+        public init(name: String, others: [String] = []) { self.name = name; self.others = others }
+    }
+
+    /// A piece of a named street (or path, or railway) within the tile.
+    public struct Segment: Sendable, Equatable {
+        public var names: Names
+        /// OpenMapTiles' `class` (primary, minor, path, rail…).
+        public var kind: String
+        public var points: [Coordinate]
+    }
+
+    public struct Point: Sendable, Equatable {
+        public var names: Names
+        public var category: SearchResult.Category
+        public var what: String
+        public var coordinate: Coordinate
+    }
+
+    public struct HouseNumber: Sendable, Equatable {
+        public var number: String
+        public var coordinate: Coordinate
+    }
+
+    public var segments: [Segment] = []
+    public var points: [Point] = []
+    public var houseNumbers: [HouseNumber] = []
+
+    public static let maxNameLength = 200
+    static let maxOtherNames = 12
+
+    public init() {}
+
+    /// The names of `tile`, whose bytes decoded to `vector`. Points are taken only inside the
+    /// tile proper (not its buffer), so that a point near an edge is indexed once.
+    public init(_ vector: VectorTile, tile: TileID) {
+        let box = tile.mapRect
+        for layer in vector.layers {
+            guard layer.extent > 0 else { continue }
+            let unit = box.size.width / Double(layer.extent)
+            func coordinate(_ p: VectorTile.Point) -> Coordinate {
+                WebMercator.unproject(MapPoint(x: box.minX + Double(p.x) * unit, y: box.minY + Double(p.y) * unit))
+            }
+            func inside(_ p: VectorTile.Point) -> Bool { p.x >= 0 && p.y >= 0 && Int(p.x) < layer.extent && Int(p.y) < layer.extent }
+            switch layer.name {
+            case "transportation_name":
+                for f in layer.features where f.type == .lineString {
+                    guard let names = Self.names(f.properties) else { continue }
+                    let kind = Self.text(f.properties["class"]) ?? ""
+                    for part in f.parts where part.count >= 2 {
+                        // Points far outside the tile (hostile or broken) are no street.
+                        let points = part.prefix(100_000).map(coordinate)
+                        if points.allSatisfy(\.isValid) { segments.append(Segment(names: names, kind: kind, points: points)) }
+                    }
+                }
+            case "housenumber":
+                for f in layer.features {
+                    guard let number = Self.text(f.properties["housenumber"]), let p = Self.anchor(f), inside(p) else { continue }
+                    houseNumbers.append(HouseNumber(number: String(number.prefix(24)), coordinate: coordinate(p)))
+                }
+            case "place", "poi", "water_name", "park", "mountain_peak", "aerodrome_label":
+                for f in layer.features {
+                    guard let names = Self.names(f.properties), let p = Self.anchor(f), inside(p) else { continue }
+                    let (category, what) = Self.kind(layer: layer.name, f.properties)
+                    points.append(Point(names: names, category: category, what: what, coordinate: coordinate(p)))
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// A feature's point: the point itself, or the middle of a line's or polygon's first ring
+    /// (OpenMapTiles gives POIs, water names and parks as points or centroids mostly).
+    static func anchor(_ f: VectorTile.Feature) -> VectorTile.Point? {
+        guard let part = f.parts.first, !part.isEmpty else { return nil }
+        if f.type == .point || part.count == 1 { return part[0] }
+        var x = 0.0, y = 0.0
+        for p in part { x += Double(p.x); y += Double(p.y) }
+        // Int32 points: their mean is an Int32 too.
+        return VectorTile.Point(x: Int32(x / Double(part.count)), y: Int32(y / Double(part.count)))
+    }
+
+    static func text(_ v: VectorTile.Value?) -> String? {
+        guard let s = v?.string else { return nil }
+        let t = s.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        return t.isEmpty ? nil : String(t)
+    }
+
+    /// Every name a feature carries: `name`, else `name:latin`, `name_int`, `name_en`; the
+    /// rest (`name:xx`, `name_xx`) as other names.
+    static func names(_ properties: [String: VectorTile.Value]) -> Names? {
+        var main: String?
+        for key in ["name", "name:latin", "name_int", "name_en", "name:en"] {
+            if let n = text(properties[key]) { main = n; break }
+        }
+        guard let main else { return nil }
+        let name = String(main.prefix(maxNameLength))
+        var others: [String] = []
+        for key in properties.keys.sorted() where key.hasPrefix("name:") || key.hasPrefix("name_") {
+            guard others.count < maxOtherNames, let n = text(properties[key]) else { continue }
+            let other = String(n.prefix(maxNameLength))
+            if other != name, !others.contains(other) { others.append(other) }
+        }
+        return Names(name: name, others: others)
+    }
+
+    /// What a named point is, from its layer and OpenMapTiles' class and subclass.
+    static func kind(layer: String, _ p: [String: VectorTile.Value]) -> (SearchResult.Category, String) {
+        let cls = text(p["class"]) ?? "", sub = text(p["subclass"]) ?? ""
+        switch layer {
+        case "place":
+            switch cls {
+            case "continent", "country": return (.country, "country")
+            case "state", "province": return (.region, cls)
+            case "city": return (.city, "city")
+            case "town": return (.town, "town")
+            case "village", "hamlet": return (.village, cls)
+            case "suburb", "quarter": return (.suburb, "district")
+            case "island", "islet": return (.other, "island")
+            default: return (.neighbourhood, cls.isEmpty ? "place" : words(cls))
+            }
+        case "water_name": return (.water, cls.isEmpty ? "water" : words(cls))
+        case "park": return (.park, cls.isEmpty ? "park" : words(cls))
+        case "aerodrome_label": return (.airport, "airport")
+        case "mountain_peak":
+            var what = cls.isEmpty ? "peak" : words(cls)
+            if let ele = p["ele"]?.number, ele.isFinite, abs(ele) < 10_000 {
+                what += " · " + Self.metres(ele)
+            }
+            return (.peak, what)
+        default: // poi
+            switch (cls, sub) {
+            case ("railway", "station"), ("railway", "halt"): return (.station, "railway station")
+            case ("railway", "subway"): return (.station, "metro station")
+            case ("railway", "tram_stop"): return (.poi, "tram stop")
+            case ("bus", "bus_station"): return (.station, "bus station")
+            case ("ferry_terminal", _): return (.station, "ferry terminal")
+            case ("aerialway", "station"): return (.station, "cable car station")
+            case ("park", _): return (.park, "park")
+            default:
+                let word = sub.isEmpty ? cls : sub
+                return (.poi, word.isEmpty ? "place" : words(word))
+            }
+        }
+    }
+
+    /// "department_store" → "department store"; a few words as people write them.
+    static func words(_ s: String) -> String {
+        switch s {
+        case "cafe": return "café"
+        case "subway": return "metro"
+        case "atm": return "ATM"
+        default: return String(s.prefix(40).map { $0 == "_" ? " " : $0 })
+        }
+    }
+
+    /// "1,245 m" (whole metres).
+    static func metres(_ v: Double) -> String {
+        let m = Int(v.rounded())
+        let digits = String(abs(m))
+        var grouped = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { grouped.append(",") }
+            grouped.append(ch)
+        }
+        return (m < 0 ? "−" : "") + grouped + " m"
+    }
+}

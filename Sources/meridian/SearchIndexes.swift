@@ -1,0 +1,113 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapTiles
+import Platform
+
+/// The street maps whose names search finds, and their indexes: a local `.mbtiles` or
+/// `.pmtiles` street map when it is shown (or named with --tiles), and every saved area.
+/// Indexes are built one at a time on a worker thread of their own, at low priority, the
+/// first time a map is met; `changed` hears each that becomes ready, `progress` the share
+/// done of the one being built. Safe from any thread.
+final class SearchIndexes: @unchecked Sendable {
+    let folder: String
+    private let lock = Lock()
+    private var ready: [String: NameIndex] = [:]
+    private var queue: [String] = []
+    private var failed: Set<String> = []
+    private var working: NameIndexBuilder?
+    private var running = false
+    var changed: @Sendable ([NameIndex]) -> Void = { _ in }
+    var progress: @Sendable (String, Double?) -> Void = { _, _ in }
+    var failure: @Sendable (String) -> Void = { _ in }
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        folder = NameIndex.folder(environment: environment)
+    }
+
+    /// The indexes ready now, in the order their maps were met.
+    var indexes: [NameIndex] { lock.lock(); defer { lock.unlock() }; return Array(ready.values).sorted { $0.path < $1.path } }
+
+    /// Whether `path` is a local street map file (not an address, not pictures).
+    static func isIndexable(_ path: String) -> Bool {
+        (path.hasSuffix(".mbtiles") || path.hasSuffix(".pmtiles")) && !path.contains("://") && FileIO.exists(path)
+    }
+
+    /// The saved areas' files.
+    static func savedAreas() -> [String] { SavedArea.list().map(\.path) }
+
+    /// Asks for `paths` to be searchable: those with an index ready are opened now, the rest
+    /// are built in turn.
+    func want(_ paths: [String]) {
+        lock.lock()
+        for p in paths where Self.isIndexable(p) {
+            let path = Self.absolute(p)
+            guard ready[path] == nil, !queue.contains(path), !failed.contains(path) else { continue }
+            queue.append(path)
+        }
+        let start = !running && !queue.isEmpty
+        if start { running = true }
+        lock.unlock()
+        if start { startThread(name: "search-index") { [self] in work() } }
+    }
+
+    /// Stops a build in progress (it resumes the next time).
+    func stop() {
+        lock.lock()
+        queue.removeAll()
+        let w = working
+        lock.unlock()
+        w?.cancel()
+    }
+
+    private func work() {
+        // Below the frame and the tile workers: a build may take the idle core, never the frame's.
+        // (On Linux a thread has its own nice value: the frame's thread keeps its own.)
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        while true {
+            lock.lock()
+            guard !queue.isEmpty else { running = false; lock.unlock(); return }
+            let path = queue.removeFirst()
+            lock.unlock()
+            do {
+                let archive = try NameArchive(path: path)
+                if let index = NameIndex.open(archive, folder: folder) {
+                    add(path, index)
+                    continue
+                }
+                let builder = NameIndexBuilder(archive: archive, folder: folder)
+                lock.lock(); working = builder; lock.unlock()
+                let title = archive.title
+                progress(title, 0)
+                var last = -1
+                let outcome = try builder.build { share in
+                    let percent = Int(share * 100)
+                    if percent != last { last = percent; self.progress(title, share) }
+                }
+                progress(title, nil)
+                if !outcome.broken.isEmpty { warn("\(path): \(outcome.broken.count) tile\(outcome.broken.count == 1 ? "" : "s") could not be read for search (\(outcome.broken[0]))") }
+                guard let index = NameIndex.open(archive, folder: folder) else { throw TileSourceError("its index was built but cannot be opened") }
+                add(path, index)
+            } catch is NameIndexBuilder.Cancelled {
+                progress("", nil)
+            } catch {
+                progress("", nil)
+                lock.lock(); failed.insert(path); lock.unlock()
+                failure("Cannot index \(path) for search: \(error)")
+            }
+            lock.lock(); working = nil; lock.unlock()
+        }
+    }
+
+    private func add(_ path: String, _ index: NameIndex) {
+        lock.lock(); ready[path] = index; lock.unlock()
+        changed(indexes)
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard let cwd = getcwd(&buffer, buffer.count) else { return path }
+        return String(cString: cwd) + "/" + path
+    }
+}
