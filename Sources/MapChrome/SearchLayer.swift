@@ -3,30 +3,58 @@ import MapCore
 import MapGeometry
 
 /// Finding a place: the search button (top right), and once opened (Ctrl+F, /) a box whose
-/// results follow each key typed — embedded places by name, or coordinates, geo: links and
-/// OpenStreetMap links, with what is wrong with them said in the box. Up and Down choose,
-/// Enter goes (a flight there), Esc closes. Where it went stays marked until another search;
-/// a click on the mark makes it a pin.
+/// results follow each key typed — the built-in places and every name the street maps hold
+/// (streets, addresses, shops, stations…), ranked together (`SearchRanking`), or coordinates,
+/// geo: links and OpenStreetMap links, with what is wrong with them said in the box. Up and
+/// Down choose, Enter goes (a flight there; a street is shown whole, its line drawn). An
+/// online geocoder is asked only on Enter (its usage policy forbids asking per keystroke):
+/// on the last row, "Search online", or when nothing offline matches. Where it went stays
+/// marked until another search; a click on the mark makes it a pin.
 public struct SearchLayer: MapLayer {
-    public var index: PlaceIndex?
+    /// What typing searches: the built-in places and the street maps' indexes.
+    public private(set) var searcher: (any PlaceSearching)?
     public private(set) var isOpen = false
     public private(set) var query = ""
-    public private(set) var results: [PlaceIndex.Place] = []
+    public private(set) var results: [SearchResult] = []
     public private(set) var selection = 0
     /// What is wrong with coordinates typed, when they are.
     public private(set) var problem: String?
     /// Coordinates typed, when they are right.
     public private(set) var typedPlace: CoordinateParser.Place?
-    /// The place gone to, marked on the map.
-    public var marker: Marker?
+    /// The place gone to, marked on the map (a street with its line).
+    public var marker: Marker? { didSet { markerRevision += 1 } }
+    private var markerRevision = 0
+    /// Results are ranked by nearness to this: the view's centre as the query was typed.
+    public private(set) var near: Coordinate?
+    /// The online geocoder's credit, nil when there is none (configured off).
+    public var onlineCredit: String?
+    public private(set) var online = Online.idle
+    /// What a street map's index being built says ("Indexing Helsinki… 40 %"), nil for none.
+    public var indexing: String?
+    /// Offline results for `query`, and the geocoder's for `online`'s query.
+    private var offline: [SearchResult] = []
+    private var answered: (query: String, results: [SearchResult])?
+    /// "No network" is said once a session; later failures of that kind say nothing new.
+    private var offlineSaid = false
+
+    /// The geocoder's state for the query in the box.
+    public enum Online: Equatable, Sendable {
+        case idle
+        case asking(String)
+        case failed(query: String, String)
+    }
 
     public struct Marker: Equatable, Sendable {
         public var coordinate: Coordinate
         public var title: String
-        public init(coordinate: Coordinate, title: String) { self.coordinate = coordinate; self.title = title }
+        /// A street's whole line, drawn while it is marked.
+        public var line: [[Coordinate]]
+        public init(coordinate: Coordinate, title: String, line: [[Coordinate]] = []) {
+            self.coordinate = coordinate; self.title = title; self.line = line
+        }
     }
 
-    public init(index: PlaceIndex? = nil) { self.index = index }
+    public init(searcher: (any PlaceSearching)? = nil) { self.searcher = searcher }
 
     /// The buttons' identities (`DrawList.buttons`).
     enum Button: Hashable, Sendable {
@@ -37,24 +65,55 @@ public struct SearchLayer: MapLayer {
     /// Enter was pressed while the places were still being read.
     private var chooseWhenLoaded = false
 
-    /// The places arrived (read on a worker): what was typed meanwhile is searched now, and
-    /// an Enter pressed meanwhile goes to the first result.
-    public mutating func setIndex(_ index: PlaceIndex) -> [LayerAction] {
-        self.index = index
+    /// What to search arrived or changed (the places read on a worker, an index built): what
+    /// was typed meanwhile is searched again, and an Enter pressed meanwhile goes to the first.
+    public mutating func setSearcher(_ searcher: any PlaceSearching) -> [LayerAction] {
+        self.searcher = searcher
         guard isOpen else { return [] }
+        let keep = selection
         update()
+        selection = min(keep, max(0, results.count - 1))
         defer { chooseWhenLoaded = false }
-        return [.changed] + (chooseWhenLoaded ? choose().map { [$0] } ?? [] : [])
+        return [.changed] + (chooseWhenLoaded ? choose() : [])
+    }
+
+    /// The geocoder answered `query` (or failed): its results join the list while that is
+    /// what the box holds.
+    public mutating func setOnline(query q: String, _ outcome: Result<[SearchResult], OnlineFailure>) -> [LayerAction] {
+        guard online == .asking(q) else { return [] }
+        switch outcome {
+        case let .success(found):
+            online = .idle
+            answered = (q, found)
+            if q == query { mergeResults() }
+        case let .failure(f):
+            if f.isOffline {
+                online = offlineSaid ? .idle : .failed(query: q, "No network: offline results only")
+                offlineSaid = true
+            } else {
+                online = .failed(query: q, f.message)
+            }
+        }
+        return [.changed]
+    }
+
+    /// Why the geocoder gave nothing: no network (said once), or what went wrong.
+    public struct OnlineFailure: Error, Sendable, Equatable {
+        public var message: String
+        public var isOffline: Bool
+        public init(_ message: String, offline: Bool = false) { self.message = message; isOffline = offline }
     }
 
     public var levels: [LayerLevel] { [.overlay, .chrome] }
 
-    static let width = 340.0
+    static let width = 380.0
     static let rowHeight = 26.0
     static let markerColor = Color(hex: 0xFF9500)
-    static let placeholder = "Search places or coordinates"
+    static let lineColor = Color(hex: 0xFF7A00, alpha: 0.85)
+    static let placeholder = "Search places, streets, addresses"
     /// The box and its list are opaque: the results read over any map.
     static let fieldFill = Color(hex: 0xFFFFFF)
+    static let maxResults = 8
 
     // MARK: - Typing
 
@@ -67,10 +126,11 @@ public struct SearchLayer: MapLayer {
         update()
     }
 
-    public mutating func type(_ text: String) {
+    public mutating func type(_ text: String, near: Coordinate? = nil) {
         // One line, and not a book: a pasted paragraph is cut.
         let clean = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\t" }
         guard query.count + clean.count <= 200 else { return }
+        if let near { self.near = near }
         query += clean
         update()
     }
@@ -82,8 +142,9 @@ public struct SearchLayer: MapLayer {
     }
 
     public mutating func moveSelection(_ step: Int) {
-        guard !results.isEmpty else { return }
-        selection = min(max(selection + step, 0), results.count - 1)
+        let count = results.count + (onlineRowShown ? 1 : 0)
+        guard count > 0 else { return }
+        selection = min(max(selection + step, 0), count - 1)
     }
 
     /// The results for the query (the places; or the coordinates, or why they are wrong).
@@ -91,137 +152,79 @@ public struct SearchLayer: MapLayer {
         selection = 0
         problem = nil
         typedPlace = nil
+        offline = []
         results = []
+        if case let .failed(q, _) = online, q != query { online = .idle }
         switch CoordinateParser.parse(query) {
         case let .success(place)?: typedPlace = place
         case let .failure(p)?: problem = p.description
-        case nil: results = index?.search(query) ?? []
+        case nil:
+            offline = searcher?.search(query, near: near, limit: Self.maxResults) ?? []
+            mergeResults()
         }
     }
 
-    /// Enter: where to go, and the mark it leaves (nil when there is nowhere yet).
-    public mutating func choose() -> LayerAction? {
-        let target: (Coordinate, Double, String)
+    /// The offline results, and the geocoder's when they answer what the box holds.
+    private mutating func mergeResults() {
+        guard let answered, answered.query == query else { results = offline; return }
+        // The online ones are not pushed out by offline ones: each kind keeps room.
+        let mixed = SearchRanking.merge([offline, answered.results], near: near, limit: Self.maxResults * 2)
+        results = Array(mixed.prefix(Self.maxResults + min(answered.results.count, Self.maxResults)))
+    }
+
+    /// The row that asks the geocoder: there is one, something that is not coordinates was
+    /// typed, and it was not just asked.
+    var onlineRowShown: Bool {
+        guard onlineCredit != nil, typedPlace == nil, problem == nil, !SearchText.key(query).isEmpty else { return false }
+        return answered?.query != query
+    }
+
+    /// Enter: where to go, and the mark it leaves; or the geocoder asked.
+    public mutating func choose() -> [LayerAction] {
         if let p = typedPlace {
-            target = (p.coordinate, p.zoom ?? 15, String(cFormat: "%.5f, %.5f", p.coordinate.latitude, p.coordinate.longitude))
-        } else if results.indices.contains(selection) {
-            let p = results[selection]
-            target = (p.coordinate, p.zoom, "\(p.name), \(p.country)")
-        } else {
-            if index == nil, problem == nil, !query.isEmpty { chooseWhenLoaded = true }
-            return nil
+            marker = Marker(coordinate: p.coordinate, title: String(cFormat: "%.5f, %.5f", p.coordinate.latitude, p.coordinate.longitude))
+            close()
+            return [.goTo(p.coordinate, zoom: p.zoom ?? 15)]
         }
-        marker = Marker(coordinate: target.0, title: target.2)
-        close()
-        return .goTo(target.0, zoom: target.1)
-    }
-
-    /// The rows the list shows: results, coordinates, a problem, or that places are loading.
-    var rows: [(text: String, style: TextStyle, action: Int?)] {
-        if query.isEmpty { return [] }
-        if let p = typedPlace {
-            return [(String(cFormat: "Go to %.5f, %.5f", p.coordinate.latitude, p.coordinate.longitude), .chrome, 0)]
+        if results.indices.contains(selection) {
+            let r = results[selection]
+            marker = Marker(coordinate: r.coordinate, title: r.area.map { r.name + ", " + $0 } ?? r.name, line: r.line)
+            close()
+            if let rect = Self.bounds(r.line) { return [.show(rect)] }
+            return [.goTo(r.coordinate, zoom: r.zoom)]
         }
-        if let problem { return [(problem, .chrome, nil)] }
-        if index == nil { return [("Loading places…", .chrome, nil)] }
-        if results.isEmpty { return [("No place of that name", .chrome, nil)] }
-        return results.enumerated().map { i, p in ("\(p.name), \(p.country)", .chrome, i) }
-    }
-
-    // MARK: - Drawing
-
-    private func fieldFrame(_ context: LayerContext) -> ScreenRect {
-        let w = context.camera.viewportSize.width
-        return ScreenRect(x: max(10, w - 10 - Self.width), y: 10, width: min(Self.width, w - 20), height: 32)
-    }
-
-    static let buttonKey = SpriteKey.text("Search   /", .chrome)
-
-    private func buttonFrame(_ context: LayerContext) -> ScreenRect? {
-        guard let s = context.sprites.size(of: Self.buttonKey) else { return nil }
-        let w = context.camera.viewportSize.width
-        return ScreenRect(x: w - 10 - (s.width + 20), y: 10, width: s.width + 20, height: 28)
-    }
-
-    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
-        if isOpen {
-            let f = fieldFrame(context)
-            return [ScreenRect(x: f.x, y: f.y, width: f.width, height: f.height + 6 + Double(rows.count) * Self.rowHeight)]
+        if onlineRowShown, selection == results.count, online != .asking(query) {
+            online = .asking(query)
+            return [.effect(.searchOnline(query, near: near))]
         }
-        return (buttonFrame(context).map { [$0] } ?? []) + (markerFrames(context).map { [$0.pin, $0.label] } ?? [])
+        if searcher == nil, problem == nil, !query.isEmpty { chooseWhenLoaded = true }
+        return []
     }
 
-    private func markerFrames(_ context: LayerContext) -> (tip: ScreenPoint, pin: ScreenRect, label: ScreenRect)? {
-        guard let marker else { return nil }
-        let tip = context.camera.screenPoint(for: marker.coordinate)
-        let size = Pin.imageSize
-        let pin = ScreenRect(x: tip.x - size.width / 2, y: tip.y - size.height, width: size.width, height: size.height)
-        guard pin.intersects(context.viewRect) else { return nil }
-        let s = context.sprites.size(of: .text(marker.title, .chrome)) ?? ScreenSize(width: 0, height: 0)
-        let label = ScreenRect(x: pin.maxX + 4, y: pin.y + 4, width: s.width + 12, height: s.height + 6)
-        return (tip, pin, label)
+    /// A street's extent, with a margin, for the view to show it whole.
+    static func bounds(_ line: [[Coordinate]]) -> MapRect? {
+        let points = line.joined().map(WebMercator.project)
+        guard let first = points.first else { return nil }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        for p in points { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
+        let margin = max(maxX - minX, maxY - minY) * 0.15
+        return MapRect(x: minX - margin, y: minY - margin, width: maxX - minX + 2 * margin, height: maxY - minY + 2 * margin)
     }
 
-    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
-        if level == .overlay { composeMarker(into: &list, context: context); return }
-        guard isOpen else {
-            guard let b = buttonFrame(context) else { list.want(Self.buttonKey); return }
-            list.plate(b, fill: Self.fieldFill)
-            let s = context.sprites.size(of: Self.buttonKey)!
-            list.commands.append(.sprite(Self.buttonKey, destination: ScreenRect(x: b.x + 10, y: b.y + (b.height - s.height) / 2,
-                                                                                  width: s.width, height: s.height), opacity: 1))
-            list.button(Button.open, frame: b, focusStop: true)
-            return
-        }
-        let f = fieldFrame(context)
-        list.plate(f, fill: Self.fieldFill)
-        list.commands.append(.fillRect(ScreenRect(x: f.x, y: f.maxY - 2, width: f.width, height: 2), SourcesLayer.ink))
-        let shown = query.isEmpty ? SpriteKey.text(Self.placeholder, .chrome) : SpriteKey.text(query, .chrome)
-        var caretX = f.x + 10
-        if let s = context.sprites.size(of: shown) {
-            // A long query shows its end, as a text field scrolls.
-            let room = f.width - 20
-            let x = f.x + 10 - max(0, s.width - room)
-            list.commands.append(.sprite(shown, destination: ScreenRect(x: x, y: f.y + (f.height - s.height) / 2, width: s.width, height: s.height),
-                                         opacity: query.isEmpty ? 0.45 : 1))
-            if !query.isEmpty { caretX = min(x + s.width + 1, f.maxX - 8) }
-        } else {
-            list.want(shown)
-        }
-        list.commands.append(.fillRect(ScreenRect(x: caretX, y: f.y + 7, width: 1.5, height: f.height - 14), SourcesLayer.ink))
-        list.button(Button.field, frame: f)
-        let rows = rows
-        guard !rows.isEmpty else { return }
-        let panel = ScreenRect(x: f.x, y: f.maxY + 6, width: f.width, height: Double(rows.count) * Self.rowHeight + 8)
-        list.plate(panel, fill: Self.fieldFill)
-        for (i, row) in rows.enumerated() {
-            let r = ScreenRect(x: panel.x, y: panel.y + 4 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
-            if row.action == selection, typedPlace != nil || !results.isEmpty {
-                list.commands.append(.fillRect(ScreenRect(x: r.x + 3, y: r.y + 1, width: r.width - 6, height: r.height - 2), SourcesLayer.ink.withAlpha(0.14)))
+    /// The street chosen is drawn into the tiles, under the labels, as a measured line is.
+    public var tileContent: TileContent? {
+        let line = marker?.line ?? []
+        return TileContent(revision: markerRevision) {
+            guard !line.isEmpty else { return nil }
+            let lines = line.filter { $0.count >= 2 }.map { part -> TrackLine in
+                let track = MeasureLayer.track(of: part)
+                return TrackLine(track: track, geometry: TrackGeometry(track, threads: 1), style: TrackStyle(color: Self.lineColor, width: 4))
             }
-            let key = SpriteKey.text(row.text, row.style)
-            guard let s = context.sprites.size(of: key) else { list.want(key); continue }
-            list.commands.append(.sprite(key, destination: ScreenRect(x: r.x + 12, y: r.y + (r.height - s.height) / 2,
-                                                                      width: min(s.width, r.width - 20), height: s.height), opacity: 1))
-            if problem != nil, row.action == nil {
-                list.commands.append(.fillRect(ScreenRect(x: r.x + 4, y: r.y + 5, width: 3, height: r.height - 10), SourcesLayer.warning))
-            }
-            if let a = row.action { list.button(Button.result(a), frame: r) }
+            return lines.isEmpty ? nil : LineOverlay(lines: lines)
         }
     }
 
-    private func composeMarker(into list: inout DrawList, context: LayerContext) {
-        guard let m = marker, let f = markerFrames(context) else { return }
-        let pin = SpriteKey.pin(Self.markerColor), title = SpriteKey.text(m.title, .chrome)
-        guard context.sprites.size(of: pin) != nil else { list.want(pin); return }
-        list.commands.append(.sprite(pin, destination: f.pin, opacity: 1))
-        list.button(Button.marker, frame: f.pin)
-        guard context.sprites.size(of: title) != nil else { list.want(title); return }
-        list.commands.append(.fillRect(f.label, Color(hex: 0xFFFFFF, alpha: 0.92)))
-        let s = context.sprites.size(of: title)!
-        list.commands.append(.sprite(title, destination: ScreenRect(x: f.label.x + 6, y: f.label.y + 3, width: s.width, height: s.height), opacity: 1))
-        list.button(Button.marker, frame: f.label)
-    }
+    // MARK: - Input
 
     public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
         switch button.as(Button.self) {
@@ -233,7 +236,7 @@ public struct SearchLayer: MapLayer {
             return [.keepAsPin(m.coordinate, title: m.title)]
         case let .result(n)?:
             selection = n
-            return [.changed] + (choose().map { [$0] } ?? [])
+            return [.changed] + choose()
         case nil: return nil
         }
     }
@@ -247,7 +250,7 @@ public struct SearchLayer: MapLayer {
     public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
         guard isOpen else { return nil }
         switch event {
-        case let .text(s): type(s)
+        case let .text(s): type(s, near: context.camera.centerCoordinate)
         case let .keyDown(key, mods):
             switch key {
             case .letter("q") where mods.contains(.control): return nil
@@ -255,7 +258,7 @@ public struct SearchLayer: MapLayer {
             case .up: moveSelection(-1)
             case .down: moveSelection(1)
             case .escape: close()
-            case .enter: return [.changed] + (choose().map { [$0] } ?? [])
+            case .enter: return [.changed] + choose()
             default: break // typed characters arrive as text
             }
         default: return nil

@@ -73,6 +73,10 @@ final class AreaSaver: @unchecked Sendable {
     }
 
     /// Saves `area` of the map shown, on a worker; the panel shows how it goes.
+    /// An area was saved (or saving stopped): what lists saved areas may look again (search
+    /// indexes the new one).
+    var saved: () -> Void = {}
+
     func save(_ area: SaveAreaLayer.Area) {
         let name = current, source = host.source
         let host = UncheckedSendable(self.host)
@@ -90,6 +94,7 @@ final class AreaSaver: @unchecked Sendable {
             host.value.perform { [self] host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
                 refresh()
+                saved()
                 host.showNotice(outcome)
             }
         }
@@ -137,6 +142,8 @@ final class AreaSaver: @unchecked Sendable {
             return
         }
         if current == path { choose(area.source) }
+        // Its search index goes with it (rebuilt should the area come back).
+        unlink(NameIndex.file(for: path, in: NameIndex.folder(environment: ProcessInfo.processInfo.environment)))
         if unlink(path) != 0 {
             host.showNotice("Cannot delete “\(area.title)”: \(FileIO.reason())")
         } else {

@@ -74,23 +74,6 @@ struct Open: ParsableCommand {
 
     /// Reads the places to search on a worker (0.3 s), and hands them to the search box;
     /// without the file, it finds coordinates only.
-    private func loadPlaces(into host: MapHost) {
-        let url = Resources.url("places.tsv")
-        startThread(name: "places") {
-            // Without the file (or unreadable), an empty index: the box then says no place has
-            // that name, rather than that places are loading, and coordinates still work.
-            var index = PlaceIndex(reading: Data())
-            if let url, let data = try? FileIO.read(url.path) {
-                index = PlaceIndex(reading: data)
-            } else {
-                host.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only")
-            }
-            host.perform { [index] host in
-                host.session.update(SearchLayer.self, at: host.clock.now) { $0.setIndex(index) }
-            }
-        }
-    }
-
     /// What the window leaves to remember.
     private struct WindowEnd {
         var camera: Camera
@@ -179,9 +162,13 @@ struct Open: ParsableCommand {
         let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
-        var placesAsked = false
+        let search = WindowSearch(host: host)
         let areas = AreaSaver(host: host, current: shownName)
         areas.refresh()
+        areas.saved = { search.indexes.want(SearchIndexes.savedAreas()) }
+        search.online = OnlineSearch.make(logFrames: host.configuration.logFrames)
+        search.start(shown: shownName)
+        host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = search.online == nil ? nil : OnlineSearch.credit; return [] }
         let exporter = MapExporter(host: host, tiles: tiles)
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
@@ -191,6 +178,7 @@ struct Open: ParsableCommand {
                 exporter.tiles = made
                 host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
                 areas.shown(name, source: made.source)
+                search.met(name)
                 end.tiles = name
             } catch {
                 host.showNotice("Cannot show \(name): \(error)")
@@ -198,12 +186,13 @@ struct Open: ParsableCommand {
         }
         host.onEffect = { [unowned host] effect in
             switch effect {
-            case let .pin(event): if event.changesPins { saver?.save(host.session.pins) }
+            case let .pin(event):
+                if event.changesPins { saver?.save(host.session.pins) }
+                search.pinEvent(event)
             case .hintShown("sources"): end.hintShown = true
             case .hintShown("help"): end.helpHintShown = true
-            case .searchOpened:
-                // Read when the box first opens, not at start, where the first screen needs the cores.
-                if !placesAsked { placesAsked = true; loadPlaces(into: host) }
+            case .searchOpened: search.opened()
+            case let .searchOnline(query, near): search.searchOnline(query, near: near)
             case .saveTrail:
                 if let live { live.save() } else { host.showNotice("There is no trail to save: no live position is shown") }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)

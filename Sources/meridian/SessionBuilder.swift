@@ -18,11 +18,11 @@ func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, ov
         scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName))
         scene.layers.append(SaveAreaLayer())
     }
-    // The zoom buttons first: the search box's list drops over them.
+    // The zoom buttons and the help button's hint first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())
+    scene.layers.append(HelpLayer())
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
-    scene.layers.append(HelpLayer())
     return MapSession(scene: scene)
 }
 

@@ -140,7 +140,8 @@ extension PinsLayer.Composer {
         if let carried = pins.drag.pin, pins.index(of: carried) != nil, pins.drag.ground(at: t) != nil { return }
         guard let id = pins.selected, let i = pins.index(of: id) else { return }
         let pin = pins.pins[i], tip = camera.screenPoint(for: pins.points[i])
-        let key = PinCallout.sprite(for: pin, editing: pins.renameText, selectedAll: pins.renameSelectsAll)
+        let key = PinCallout.sprite(for: pin, editing: pins.renameText, selectedAll: pins.renameSelectsAll,
+                                    whereabouts: pins.whereabouts[pin.coordinate])
         guard let s = sprites.size(of: key) else {
             list.wantedSprites.insert(key, at: 0)
             return

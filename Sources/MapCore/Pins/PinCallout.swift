@@ -31,11 +31,19 @@ public enum PinCallout {
             + String(cFormat: "%.5f° ", abs(c.longitude)) + (c.longitude < 0 ? "W" : "E")
     }
 
+    /// What is there and where: "Aleksanterinkatu 52, Kluuvi · 60.16867° N, 24.94193° E".
+    public static func detail(for c: Coordinate, whereabouts: String?) -> String {
+        guard let w = whereabouts, !w.isEmpty else { return detail(for: c) }
+        let place = w.count > 40 ? String(w.prefix(39)) + "…" : w
+        return place + " · " + detail(for: c)
+    }
+
     /// The sprite for `pin`'s callout, showing `editing` text with a caret while renaming.
-    public static func sprite(for pin: Pin, editing: String?, selectedAll: Bool = false) -> SpriteKey {
+    public static func sprite(for pin: Pin, editing: String?, selectedAll: Bool = false, whereabouts: String? = nil) -> SpriteKey {
+        let detail = detail(for: pin.coordinate, whereabouts: whereabouts)
         if let text = editing {
-            return .callout(title: text, detail: detail(for: pin.coordinate), editing: selectedAll ? .selectedAll : .caret)
+            return .callout(title: text, detail: detail, editing: selectedAll ? .selectedAll : .caret)
         }
-        return .callout(title: pin.title.isEmpty ? untitled : pin.title, detail: detail(for: pin.coordinate), editing: .none)
+        return .callout(title: pin.title.isEmpty ? untitled : pin.title, detail: detail, editing: .none)
     }
 }

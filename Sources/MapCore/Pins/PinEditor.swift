@@ -29,6 +29,15 @@ public struct PinEditor: Sendable {
     /// The colour and title of pins added with a right-click.
     public var newPinColor = Color(hex: 0xFF3B30)
     public var newPinTitle = "Dropped Pin"
+    /// What is at a pin's point (the nearest address or street, and the district), as the
+    /// host looked it up in the street maps' indexes: the callout shows it, Ctrl+C copies it.
+    public private(set) var whereabouts: [Coordinate: String] = [:]
+
+    /// Says what is at `c` (nil: nothing known). Only the last few hundred are kept.
+    public mutating func setWhereabouts(_ text: String?, at c: Coordinate) {
+        if whereabouts.count >= 256 { whereabouts.removeAll() }
+        whereabouts[c] = text
+    }
 
     public init(pins: [Pin] = []) {
         for p in pins { insert(p) }

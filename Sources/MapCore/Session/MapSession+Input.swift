@@ -127,10 +127,15 @@ extension MapSession {
         }
     }
 
-    /// Ctrl+C: the selected pin's coordinates, else those under the pointer, else the centre's.
+    /// Ctrl+C: the selected pin's coordinates (after what is there, when known: "Aleksanterinkatu
+    /// 52, Kluuvi (60.168673, 24.941931)"), else those under the pointer, else the centre's.
     private var copiedPosition: String {
         let c: Coordinate
-        if let id = controller.pins.selected, let pin = controller.pins.pin(id) { c = pin.coordinate }
+        if let id = controller.pins.selected, let pin = controller.pins.pin(id) {
+            let at = String(cFormat: "%.6f, %.6f", pin.coordinate.latitude, pin.coordinate.longitude)
+            if let w = controller.pins.whereabouts[pin.coordinate], !w.isEmpty { return w + " (" + at + ")" }
+            return at
+        }
         else if let p = pointer { c = controller.camera.coordinate(for: p) }
         else { c = controller.camera.centerCoordinate }
         return String(cFormat: "%.6f, %.6f", c.latitude, c.longitude)

@@ -30,6 +30,9 @@ public enum SessionEffect: Hashable, Sendable {
     case cancelWork
     /// The search box opened for the first time: what it searches may be read now.
     case searchOpened
+    /// Ask the online geocoder for this (Enter in the search box: never per keystroke), near
+    /// this point; the answer goes to `SearchLayer.setOnline`.
+    case searchOnline(String, near: Coordinate?)
     /// A one-time hint (by name) was on screen.
     case hintShown(String)
     /// A notice was posted (the host also prints it: started from a terminal, it is read there).

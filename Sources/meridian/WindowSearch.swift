@@ -1,0 +1,114 @@
+import FoundationEssentials
+import MapChrome
+import MapCore
+import MapGeometry
+import MapTiles
+import MapWindow
+import Platform
+
+/// The window's search, wired: the built-in places (read when the box first opens), the
+/// street maps' indexes (built as maps are shown and areas saved, `SearchIndexes`), the online
+/// geocoder (asked on Enter), and what is at a pin (looked up when one is added, moved or
+/// selected). Everything slow happens off the frame; results reach the frame through
+/// `MapHost.perform`.
+final class WindowSearch: @unchecked Sendable {
+    private let host: UncheckedSendable<MapHost>
+    let indexes = SearchIndexes()
+    private let places = LockedValue<PlaceIndex>()
+    private let placesAsked = LockedValue<Bool>()
+    /// Asks the geocoder (nil: none configured): query, near, and where the answer goes.
+    var online: (@Sendable (String, Coordinate?, @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) -> Void)?
+
+    init(host: MapHost) {
+        self.host = UncheckedSendable(host)
+        let log = host.configuration.logFrames
+        indexes.changed = { [weak self] ready in
+            if log { FileIO.printError("search: indexes ready: " + ready.map { "\($0.title) (\($0.features) names)" }.joined(separator: ", ")) }
+            self?.publish()
+        }
+        indexes.progress = { [weak self] title, share in
+            let text = share.map { "Indexing \(title)… \(Int(($0 * 100).rounded(.down))) %" }
+            self?.host.value.perform { host in
+                host.session.update(SearchLayer.self, at: host.clock.now) { $0.indexing = text; return [.changed] }
+            }
+        }
+        indexes.failure = { [weak self] message in self?.host.value.showNotice(message) }
+    }
+
+    /// The street maps to index now: the map shown (when it is a local file) and every saved area.
+    func start(shown: String) {
+        indexes.want([shown] + SearchIndexes.savedAreas())
+    }
+
+    /// Another map is shown, or an area was saved: index it too.
+    func met(_ path: String) { indexes.want([path]) }
+
+    /// The box opened: the built-in places are read now, once (not at start, where the first
+    /// screen needs the cores).
+    func opened() {
+        guard placesAsked.get() != true else { return }
+        placesAsked.set(true)
+        let url = Resources.url("places.tsv")
+        startThread(name: "places") { [self] in
+            // Without the file (or unreadable), an empty index: the box then says no place has
+            // that name, rather than that places are loading, and coordinates still work.
+            var index = PlaceIndex(reading: Data())
+            if let url, let data = try? FileIO.read(url.path) {
+                index = PlaceIndex(reading: data)
+            } else {
+                host.value.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only")
+            }
+            places.set(index)
+            publish()
+        }
+    }
+
+    /// A new finder for the search box, of the places and the indexes there are now. Until the
+    /// places are read, the box says they are loading.
+    private func publish() {
+        guard let places = places.get() else { return }
+        let finder = StreetSearch(places: places, indexes: indexes.indexes)
+        host.value.perform { host in
+            host.session.update(SearchLayer.self, at: host.clock.now) { $0.setSearcher(finder) }
+        }
+    }
+
+    /// Enter asked the geocoder.
+    func searchOnline(_ query: String, near: Coordinate?) {
+        let host = self.host
+        let deliver: @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void = { outcome in
+            host.value.perform { host in
+                host.session.update(SearchLayer.self, at: host.clock.now) { $0.setOnline(query: query, outcome) }
+            }
+        }
+        guard let online else { deliver(.failure(SearchLayer.OnlineFailure("No online geocoder is configured"))); return }
+        online(query, near, deliver)
+    }
+
+    /// A pin was added, moved or selected: what is there, from the street maps' indexes, for
+    /// its callout and Ctrl+C.
+    func pinEvent(_ event: PinEvent) {
+        let coordinate: Coordinate
+        switch event {
+        case let .added(pin), let .moved(pin, _): coordinate = pin.coordinate
+        case let .selected(id?):
+            guard let pin = host.value.session.pins.first(where: { $0.id == id }) else { return }
+            coordinate = pin.coordinate
+        default: return
+        }
+        guard host.value.session.controller.pins.whereabouts[coordinate] == nil else { return }
+        let finder = StreetSearch(places: nil, indexes: indexes.indexes)
+        guard !finder.indexes.isEmpty else { return }
+        let host = self.host
+        let log = host.value.configuration.logFrames
+        startThread(name: "what-is-here") {
+            let text = finder.whatIsHere(coordinate)?.text
+            if log { FileIO.printError("search: what is here \(coordinate): \(text ?? "nothing")") }
+            guard let text else { return }
+            host.value.perform { host in
+                host.session.controller.pins.setWhereabouts(text, at: coordinate)
+                host.session.update(SearchLayer.self, at: host.clock.now) { _ in [.changed] }
+            }
+        }
+    }
+}
