@@ -75,10 +75,10 @@ public enum SearchRanking {
 
     /// "350 m NE", "1.2 km", as a row says how far a result is from the view's centre.
     public static func distanceText(from: Coordinate, to: Coordinate, imperial: Bool) -> String {
+        guard from.isValid, to.isValid else { return "" }
         let metres = TrackStatistics.distance(from.latitude, from.longitude, to.latitude, to.longitude)
         let distance = TrackStatistics.distanceText(metres, imperial: imperial)
         guard metres >= 30 else { return "here" }
-        guard metres.isFinite else { return "" }
         // The bearing of a short distance, on a flat earth: good for the eight points.
         let dy = to.latitude - from.latitude
         let dx = Coordinate.wrapLongitude(to.longitude - from.longitude) * cos(from.latitude * .pi / 180)

@@ -14,8 +14,12 @@ public final class NameIndexBuilder: @unchecked Sendable {
     public let file: String
     private let cancelled = LockedValue<Bool>()
 
-    public init(archive: NameArchive, folder: String) {
+    /// Tiles per transaction: the most a stop loses.
+    let batch: Int
+
+    public init(archive: NameArchive, folder: String, batch: Int = 32) {
         self.archive = archive
+        self.batch = max(1, batch)
         file = NameIndex.file(for: archive.path, in: folder)
     }
 
@@ -49,7 +53,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
         var broken: [String] = []
         while done < total {
             if cancelled.get() == true { throw Cancelled() }
-            let batch = archive.tiles[done..<min(done + 32, total)]
+            let batch = archive.tiles[done..<min(done + self.batch, total)]
             try db.exec("BEGIN")
             do {
                 for tile in batch {

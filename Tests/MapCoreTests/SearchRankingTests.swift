@@ -1,0 +1,183 @@
+import Foundation
+@testable import MapChrome
+@testable import MapCore
+import MapGeometry
+import Testing
+
+/// How results of every finder are ordered, folded and described, and the search box with
+/// street results and an online geocoder behind it.
+struct SearchRankingTests {
+    static let kluuvi = Coordinate(latitude: 60.1708, longitude: 24.9473)
+
+    func result(_ name: String, _ category: SearchResult.Category, at c: Coordinate = kluuvi, match: Double? = nil,
+                line: [[Coordinate]] = [], origin: SearchResult.Origin = .offline("map")) -> SearchResult {
+        SearchResult(name: name, category: category, coordinate: c, line: line, origin: origin,
+                     match: match ?? SearchRanking.match(query: "x", name: "x")!)
+    }
+
+    @Test func keysFoldCaseDiacriticsPunctuationAndRepeatedLetters() {
+        #expect(SearchText.fold("Töölönkatu") == "toolonkatu")
+        #expect(SearchText.key("Töölönkatu") == "tolonkatu")
+        #expect(SearchText.key("tolonkatu") == "tolonkatu")
+        #expect(SearchText.fold("Rue de l'Église, Saint-Étienne") == "rue de leglise saint etienne")
+        #expect(SearchText.fold("Straße") == "strasse")
+        #expect(SearchText.fold("  Ǻngström  ") == "angstrom")
+        // Decomposed marks are dropped as precomposed ones are.
+        #expect(SearchText.fold("Cafe\u{301}") == "cafe")
+        // House numbers keep their digits (11 is not 1).
+        #expect(SearchText.key("Mannerheimintie 11") == "manerheimintie 11")
+        // Scripts without case or a table pass through.
+        #expect(SearchText.fold("شارع") == "شارع")
+    }
+
+    @Test func theWholeNameBeatsItsStartBeatsAWordBeatsLettersInside() {
+        func m(_ q: String, _ n: String) -> Double? { SearchRanking.match(query: SearchText.key(q), name: SearchText.key(n)) }
+        #expect(m("kluuvi", "Kluuvi") == 6)
+        #expect(m("kluuvi", "Kluuvikatu")! < 6 && m("kluuvi", "Kluuvikatu")! >= 5)
+        #expect(m("katu", "Eero Erkon katu") == 4)
+        #expect(m("erk", "Eero Erkon katu") == 3)
+        #expect(m("sanka", "Aleksanterinkatu") == nil, "not letters of the name in another order")
+        #expect(m("terin", "Aleksanterinkatu") == 1)
+        #expect(m("x", "") == nil)
+    }
+
+    @Test func aTownComesBeforeAStreetBeforeACafeOfTheSameName() {
+        let far = Coordinate(latitude: 61.5, longitude: 23.8)
+        let ranked = SearchRanking.merge([[result("Hämeenlinna", .poi), result("Hämeenlinna", .street, at: far)],
+                                          [result("Hämeenlinna", .town, at: far)]], near: Self.kluuvi, limit: 5)
+        #expect(ranked.map(\.category) == [.town, .street, .poi])
+    }
+
+    @Test func theNearerOfTwoAlikeComesFirstAndTheSameThingOnce() {
+        let a = result("Kirkkokatu", .street, at: Coordinate(latitude: 60.4667, longitude: 26.9458))
+        let b = result("Kirkkokatu", .street, at: Coordinate(latitude: 60.1708, longitude: 24.9523))
+        #expect(SearchRanking.merge([[a, b]], near: Self.kluuvi, limit: 5).map(\.coordinate) == [b.coordinate, a.coordinate])
+        #expect(SearchRanking.merge([[a, b]], near: Coordinate(latitude: 60.47, longitude: 26.95), limit: 5).first?.coordinate == a.coordinate)
+        // Found in two overlapping maps (or built in and in the tiles): once.
+        let twice = SearchRanking.merge([[b], [result("Kirkkokatu", .street, at: Coordinate(latitude: 60.1709, longitude: 24.9524))]],
+                                        near: nil, limit: 5)
+        #expect(twice.count == 1)
+    }
+
+    @Test func aRowSaysWhatWhereAndHowFar() {
+        var r = result("Aleksanterinkatu", .street, at: Coordinate(latitude: 60.1690, longitude: 24.9490))
+        r.area = "Kluuvi"
+        let from = Coordinate(latitude: 60.1670, longitude: 24.9440)
+        #expect(SearchRanking.detail(r, from: from, imperial: false) == "street · Kluuvi, 355 m NE")
+        #expect(SearchRanking.detail(r, from: nil, imperial: false) == "street · Kluuvi")
+        var online = result("Helsinki Cathedral", .poi, origin: .online(credit: "© OpenStreetMap contributors · Nominatim"))
+        online.what = "cathedral"
+        #expect(SearchRanking.detail(online, from: nil, imperial: false) == "cathedral · online")
+        // A coordinate that is no place says no distance, and no trap.
+        #expect(SearchRanking.distanceText(from: Coordinate(latitude: .nan, longitude: 0), to: from, imperial: false) == "")
+    }
+}
+
+/// A finder with fixed answers, counting the questions.
+final class FixedFinder: PlaceSearching, @unchecked Sendable {
+    let answers: [SearchResult]
+    init(_ answers: [SearchResult]) { self.answers = answers }
+    func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+        let key = SearchText.key(query)
+        return answers.filter { SearchRanking.match(query: key, name: SearchText.key($0.name)) != nil }.prefix(limit).map { $0 }
+    }
+}
+
+struct SearchBoxTests {
+    static let street = SearchResult(name: "Aleksanterinkatu", category: .street, area: "Kluuvi",
+                                     coordinate: Coordinate(latitude: 60.1690, longitude: 24.9490),
+                                     line: [[Coordinate(latitude: 60.1688, longitude: 24.9400), Coordinate(latitude: 60.1692, longitude: 24.9560)]],
+                                     origin: .offline("Helsinki"), match: 5)
+    static let shop = SearchResult(name: "Stockmann", category: .poi, what: "department store",
+                                   coordinate: Coordinate(latitude: 60.1683, longitude: 24.9421), origin: .offline("Helsinki"), match: 6)
+
+    func driver(online: Bool = true) -> SessionDriver {
+        var layer = SearchLayer(searcher: FixedFinder([Self.street, Self.shop]))
+        if online { layer.onlineCredit = "© OpenStreetMap contributors · Nominatim" }
+        return SessionDriver(layers: Scene.standardLayers + [layer], zoom: 15, center: Coordinate(latitude: 60.17, longitude: 24.944))
+    }
+
+    func box(_ s: SessionDriver) -> SearchLayer { s.session.scene.layer(SearchLayer.self)! }
+
+    @Test func enterOnAStreetShowsItWholeWithItsLine() {
+        var s = driver()
+        _ = s.key(.letter("f"), .control)
+        _ = s.type("aleks")
+        #expect(box(s).results.map(\.name) == ["Aleksanterinkatu"])
+        let rows = box(s).rows(imperial: false)
+        #expect(rows.first?.detail?.hasPrefix("street · Kluuvi, ") == true, "\(rows)")
+        #expect(rows.contains { $0.text.hasPrefix("Search online") }, "the row that asks online")
+        let effects = s.key(.enter)
+        #expect(!effects.contains { if case .searchOnline = $0 { return true } else { return false } })
+        #expect(box(s).marker?.line.count == 1)
+        let overlays = s.session.tileOverlays.make().compactMap { $0 as? LineOverlay }
+        #expect(overlays.count == 1, "the street's line goes into the tiles")
+        // The view flies to the whole street: its ends on screen at the end.
+        s.t += 10
+        _ = s.frame()
+        for end in Self.street.line[0] {
+            let p = s.session.camera.screenPoint(for: end)
+            #expect(p.x > 0 && p.x < 800 && p.y > 0 && p.y < 600, "\(p)")
+        }
+    }
+
+    @Test func theGeocoderIsAskedOnlyOnEnterAndItsAnswerJoinsMarked() {
+        var s = driver()
+        _ = s.key(.letter("f"), .control)
+        var asked: [SessionEffect] = []
+        for ch in "tuomiokirkko" {
+            asked += s.type(String(ch)).filter { if case .searchOnline = $0 { return true } else { return false } }
+        }
+        #expect(asked.isEmpty, "no request per keystroke")
+        #expect(box(s).results.isEmpty)
+        // Nothing offline: Enter asks, once, however often pressed while it is asked.
+        let first = s.key(.enter), second = s.key(.enter)
+        #expect(first.contains { if case .searchOnline("tuomiokirkko", _) = $0 { return true } else { return false } })
+        #expect(!second.contains { if case .searchOnline = $0 { return true } else { return false } })
+        #expect(box(s).rows(imperial: false).contains { $0.text == "Searching online…" })
+        let cathedral = SearchResult(name: "Helsingin tuomiokirkko", category: .poi, what: "cathedral",
+                                     coordinate: Coordinate(latitude: 60.1705, longitude: 24.9522), origin: .online(credit: "© OpenStreetMap contributors · Nominatim"), match: 4)
+        s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "tuomiokirkko", .success([cathedral])) }
+        #expect(box(s).results.map(\.name) == ["Helsingin tuomiokirkko"])
+        let rows = box(s).rows(imperial: false)
+        #expect(rows.first?.detail?.hasSuffix("· online") == true)
+        #expect(rows.contains { $0.text == "Online results: © OpenStreetMap contributors · Nominatim" }, "the data's credit")
+        _ = s.key(.enter)
+        #expect(box(s).marker?.title == "Helsingin tuomiokirkko")
+    }
+
+    @Test func noNetworkIsSaidOnceAndFailuresAreShown() {
+        var s = driver()
+        _ = s.key(.letter("f"), .control)
+        _ = s.type("nowhere")
+        _ = s.key(.enter)
+        s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "nowhere", .failure(.init("cannot connect", offline: true))) }
+        #expect(box(s).rows(imperial: false).contains { $0.text == "No network: offline results only" && $0.warning })
+        _ = s.type("x")
+        _ = s.key(.enter)
+        s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "nowherex", .failure(.init("cannot connect", offline: true))) }
+        #expect(!box(s).rows(imperial: false).contains { $0.text.hasPrefix("No network") }, "said once")
+        _ = s.key(.enter)
+        s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "nowherex", .failure(.init("The geocoder is busy; try again in 30 s"))) }
+        #expect(box(s).rows(imperial: false).contains { $0.text == "The geocoder is busy; try again in 30 s" })
+        // An answer to a query no longer in the box is not shown.
+        _ = s.key(.backspace)
+        #expect(s.session.scene.layer(SearchLayer.self)!.setOnlineIgnored(query: "stale"))
+    }
+
+    @Test func withoutAGeocoderThereIsNoOnlineRow() {
+        var s = driver(online: false)
+        _ = s.key(.letter("f"), .control)
+        _ = s.type("zzz")
+        #expect(box(s).rows(imperial: false).map(\.text) == ["No place of that name"])
+        #expect(s.key(.enter).allSatisfy { if case .searchOnline = $0 { return false } else { return true } })
+    }
+}
+
+extension SearchLayer {
+    /// Whether an answer to `query`, never asked, changes nothing.
+    func setOnlineIgnored(query: String) -> Bool {
+        var copy = self
+        return copy.setOnline(query: query, .success([])).isEmpty && copy.results == results
+    }
+}

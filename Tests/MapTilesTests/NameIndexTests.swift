@@ -1,0 +1,175 @@
+import CSQLite
+import Foundation
+import MapCore
+import MapGeometry
+import MapTiles
+import Testing
+import TestSupport
+
+/// The street-level search index on real data: central Helsinki from OpenStreetMap
+/// (Tests/Fixtures/vector, made by tilemaker), indexed from its z14 tiles.
+@Suite(.serialized) struct NameIndexTests {
+    static let mbtiles = PMTilesFixtureFileTests.mbtiles
+    static let pmtiles = PMTilesFixtureFileTests.pmtiles
+    /// Stockmann, the department store at Aleksanterinkatu 52 (OSM node, decoded from z14).
+    static let stockmann = Coordinate(latitude: 60.16830, longitude: 24.94215)
+    static let centre = Coordinate(latitude: 60.1700, longitude: 24.9440)
+
+    let folder = NSTemporaryDirectory() + "names-\(UUID().uuidString)"
+
+    func index(_ path: String = mbtiles) throws -> NameIndex {
+        let archive = try NameArchive(path: path)
+        try NameIndexBuilder(archive: archive, folder: folder).build()
+        return try #require(NameIndex.open(archive, folder: folder))
+    }
+
+    func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        TrackStatistics.distance(a.latitude, a.longitude, b.latitude, b.longitude)
+    }
+
+    @Test func aStreetIsFoundByAPrefixWithItsWholeLine() throws {
+        let results = try index().search("aleksant", near: Self.centre, limit: 8)
+        let first = try #require(results.first)
+        #expect(first.name == "Aleksanterinkatu" && first.category == .street, "\(results.map(\.name))")
+        #expect(first.what == "street" && first.area == "Kluuvi")
+        // Its pieces from four tiles are one street about a kilometre long, not a tile's worth.
+        let points = first.line.joined().map { $0 }
+        let west = try #require(points.map(\.longitude).min()), east = try #require(points.map(\.longitude).max())
+        #expect(distance(Coordinate(latitude: 60.169, longitude: west), Coordinate(latitude: 60.169, longitude: east)) > 600)
+        #expect(results.filter { $0.name == "Aleksanterinkatu" && $0.category == .street }.count == 1, "one street, not its pieces")
+    }
+
+    @Test func diacriticsAndDoubledLettersNeedNotBeTyped() throws {
+        let index = try index()
+        let found = index.search("etelaesplanadi", near: Self.centre, limit: 5)
+        #expect(found.first?.name == "Eteläesplanadi", "\(found.map(\.name))")
+        // Typed with one l and one p short: runs of one letter count as one.
+        #expect(index.search("etelaesplanadi", near: nil, limit: 5).first?.name == index.search("eteläesplanaadi", near: nil, limit: 5).first?.name)
+        #expect(SearchText.key("Töölönkatu") == SearchText.key("tolonkatu"))
+    }
+
+    @Test func shopsStationsAndAddressesAreFound() throws {
+        let index = try index()
+        let shop = try #require(index.search("Stockmann", near: Self.centre, limit: 5).first)
+        #expect(shop.name == "Stockmann" && shop.what == "department store", "\(shop)")
+        #expect(distance(shop.coordinate, Self.stockmann) < 30)
+
+        let station = index.search("rautatientori", near: Self.centre, limit: 5)
+        #expect(station.contains { $0.category == .station }, "\(station.map { "\($0.name) \($0.what)" })")
+
+        let address = try #require(index.search("Aleksanterinkatu 52", near: Self.centre, limit: 5).first)
+        #expect(address.name == "Aleksanterinkatu 52" && address.category == .address)
+        #expect(distance(address.coordinate, Self.stockmann) < 80, "Stockmann's house number is by Stockmann")
+        let first = try #require(index.search("Mannerheimintie 1", near: Self.centre, limit: 5).first)
+        #expect(first.name == "Mannerheimintie 1", "the whole address before 10, 12…")
+    }
+
+    @Test func lettersInsideAWordFindWhenWordsDoNot() throws {
+        // "esplanadi" is inside Pohjoisesplanadi and Eteläesplanadi; the word search also
+        // finds the bus stop named Esplanadi, ranked first as a whole word.
+        let found = try index().search("esplanadi", near: Self.centre, limit: 8).map(\.name)
+        #expect(found.first == "Esplanadi")
+        #expect(found.contains("Pohjoisesplanadi") && found.contains("Eteläesplanadi"), "\(found)")
+    }
+
+    @Test func theNearerOfTwoSameNamedStreetsComesFirst() throws {
+        // The same real tiles again, 2° further east (a tile's bytes are relative to its address).
+        let moved = NSTemporaryDirectory() + "moved-\(UUID().uuidString).mbtiles"
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: moved)
+        var db: OpaquePointer?
+        #expect(sqlite3_open(moved, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "UPDATE tiles SET tile_column = tile_column + 91 WHERE zoom_level = 14", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let search = StreetSearch(places: nil, indexes: [try index(), try index(moved)])
+        let east = Coordinate(latitude: 60.169, longitude: Self.centre.longitude + 91 * 360 / 16384)
+        for near in [Self.centre, east] {
+            let streets = search.search("Aleksanterinkatu", near: near, limit: 4).filter { $0.category == .street }
+            #expect(streets.count == 2, "\(streets)")
+            #expect(distance(streets[0].coordinate, near) < distance(streets[1].coordinate, near))
+            #expect(distance(streets[0].coordinate, near) < 2000)
+        }
+    }
+
+    @Test func pmtilesGiveTheSameIndexAsMBTiles() throws {
+        let a = try index(Self.mbtiles), b = try index(Self.pmtiles)
+        #expect(a.features == b.features && a.features > 1000)
+        #expect(a.search("kirkkokatu", near: nil, limit: 3).map(\.name) == b.search("kirkkokatu", near: nil, limit: 3).map(\.name))
+    }
+
+    @Test func whatIsHereSaysTheStreetAndTheDistrict() throws {
+        let search = StreetSearch(places: nil, indexes: [try index()])
+        // On Kirkkokatu's centre line, 38 m from any other car road (the fixture's README).
+        let here = try #require(search.whatIsHere(Coordinate(latitude: 60.170812, longitude: 24.952328)))
+        let text = try #require(here.text)
+        #expect(text.hasPrefix("Kirkkokatu"), "\(text)")
+        #expect(text.contains(", "), "with its district: \(text)")
+        // Far from any street map: nothing.
+        #expect(search.whatIsHere(Coordinate(latitude: 0, longitude: 0)) == nil)
+    }
+
+    @Test func aStoppedBuildResumesWhereItWas() throws {
+        let archive = try NameArchive(path: Self.mbtiles)
+        #expect(archive.tiles.count == 4)
+        let first = NameIndexBuilder(archive: archive, folder: folder, batch: 1)
+        var calls = 0
+        #expect(throws: NameIndexBuilder.Cancelled.self) {
+            try first.build { _ in
+                calls += 1
+                if calls == 2 { first.cancel() }
+            }
+        }
+        #expect(NameIndex.open(archive, folder: folder) == nil, "not searchable until complete")
+        let outcome = try NameIndexBuilder(archive: archive, folder: folder, batch: 1).build()
+        #expect(outcome.tilesRead == 2, "the two tiles read before the stop are not read again")
+        let resumed = try #require(NameIndex.open(archive, folder: folder))
+        #expect(resumed.features == (try index()).features)
+    }
+
+    @Test func aChangedFileIsIndexedAgain() throws {
+        let copy = NSTemporaryDirectory() + "changed-\(UUID().uuidString).mbtiles"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: copy)
+        _ = try index(copy)
+        var db: OpaquePointer?
+        #expect(sqlite3_open(copy, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "DELETE FROM tiles WHERE zoom_level = 14 AND tile_column = 9327", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let archive = try NameArchive(path: copy)
+        #expect(NameIndex.open(archive, folder: folder) == nil, "the old index is of another file")
+        let again = try index(copy)
+        #expect(again.search("Stockmann", near: nil, limit: 3).isEmpty, "Stockmann's tile is gone")
+    }
+
+    @Test func brokenTilesCostTheirNamesOnly() throws {
+        let path = NSTemporaryDirectory() + "broken-\(UUID().uuidString).mbtiles"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: path)
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        // One tile's bytes are garbage (a gzip header, then nothing that inflates).
+        #expect(sqlite3_exec(db, "UPDATE tiles SET tile_data = x'1f8b0800deadbeef' WHERE zoom_level = 14 AND tile_column = 9326 AND tile_row = 11642", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let archive = try NameArchive(path: path)
+        let outcome = try NameIndexBuilder(archive: archive, folder: folder).build()
+        #expect(outcome.broken.count == 1, "\(outcome.broken)")
+        let index = try #require(NameIndex.open(archive, folder: folder))
+        #expect(index.search("Stockmann", near: nil, limit: 1).first?.name == "Stockmann")
+    }
+
+    @Test func hostileNamesAreBounded() throws {
+        let long = String(repeating: "شارع ", count: 1000)
+        var f = VectorTile.Feature(type: .lineString, parts: [[.init(x: 0, y: 0), .init(x: 4096, y: 4096)], [.init(x: Int32.max, y: Int32.min), .init(x: 0, y: 1)]],
+                                   properties: ["name": .string(long), "name:en": .string(long + "x"), "class": .string("minor")])
+        let point = VectorTile.Feature(type: .point, parts: [[.init(x: 10, y: 10)]], properties: ["name": .string("Peak"), "ele": .double(.nan)])
+        f.id = 1
+        let tile = VectorTile(layers: [VectorTile.Layer(name: "transportation_name", features: [f]),
+                                       VectorTile.Layer(name: "mountain_peak", features: [point])])
+        let names = TileNames(tile, tile: TileID(z: 14, x: 9327, y: 4742))
+        #expect(names.segments.count == 1, "the piece reaching far outside the world is dropped")
+        #expect(names.segments[0].names.name.count == TileNames.maxNameLength)
+        #expect(names.points.first?.what == "peak", "a NaN elevation is not written")
+        let rows = NameFeatures.make(segments: names.segments, points: names.points, numbers: [])
+        #expect(rows.count == 2)
+    }
+}
