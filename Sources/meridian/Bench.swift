@@ -52,6 +52,7 @@ struct Bench: ParsableCommand {
         if let online, runs("online") { rows += try onlineRows(online) }
         if runs("startup") { rows += try startupRows() }
         if runs("search") { rows += try searchRows() }
+        if runs("streets") { rows += try streetSearchRows() }
         if runs("basemap") { rows += try basemapRows() }
         if let vector, runs("vector") { rows += try vectorRows(vector) }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"

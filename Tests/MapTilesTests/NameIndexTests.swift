@@ -11,6 +11,9 @@ import TestSupport
 @Suite(.serialized) struct NameIndexTests {
     static let mbtiles = PMTilesFixtureFileTests.mbtiles
     static let pmtiles = PMTilesFixtureFileTests.pmtiles
+    /// The same Helsinki with Swedish, English and Finnish names, and Karhula in Kotka.
+    static let names = PMTilesFixtureFileTests.folder.appendingPathComponent("helsinki-names.mbtiles").path
+    static let kotka = PMTilesFixtureFileTests.folder.appendingPathComponent("kotka.mbtiles").path
     /// Stockmann, the department store at Aleksanterinkatu 52 (OSM node, decoded from z14).
     static let stockmann = Coordinate(latitude: 60.16830, longitude: 24.94215)
     static let centre = Coordinate(latitude: 60.1700, longitude: 24.9440)
@@ -62,6 +65,27 @@ import TestSupport
         #expect(distance(address.coordinate, Self.stockmann) < 80, "Stockmann's house number is by Stockmann")
         let first = try #require(index.search("Mannerheimintie 1", near: Self.centre, limit: 5).first)
         #expect(first.name == "Mannerheimintie 1", "the whole address before 10, 12…")
+    }
+
+    @Test func anotherLanguagesNameFindsTheStreet() throws {
+        let index = try index(Self.names)
+        let swedish = try #require(index.search("Alexandersgatan", near: Self.centre, limit: 3).first)
+        #expect(swedish.name == "Aleksanterinkatu" && swedish.category == .street, "shown by its own name: \(swedish)")
+        #expect(index.search("georgsg", near: Self.centre, limit: 3).first?.name == "Yrjönkatu")
+        #expect(index.search("yrjonkatu", near: Self.centre, limit: 3).first?.name == "Yrjönkatu")
+        let station = index.search("Helsinki railway station", near: Self.centre, limit: 3)
+        #expect(station.first?.category == .station, "\(station.map { "\($0.name) \($0.what)" })")
+        // An address by a street's other name too.
+        #expect(index.search("Unionsgatan 25", near: Self.centre, limit: 3).first?.name == "Unioninkatu 25")
+    }
+
+    @Test func twoTownsMapsAreSearchedTogether() throws {
+        let search = StreetSearch(places: nil, indexes: [try index(Self.names), try index(Self.kotka)])
+        let karhula = Coordinate(latitude: 60.53, longitude: 26.95)
+        let suurniitty = try #require(search.search("suurniitty", near: Self.centre, limit: 3).first)
+        #expect(suurniitty.origin != .offline(try NameArchive(path: Self.names).title))
+        #expect(TrackStatistics.distance(suurniitty.coordinate.latitude, suurniitty.coordinate.longitude, karhula.latitude, karhula.longitude) < 3000)
+        #expect(search.search("yrjonkatu", near: karhula, limit: 3).first?.name == "Yrjönkatu")
     }
 
     @Test func lettersInsideAWordFindWhenWordsDoNot() throws {

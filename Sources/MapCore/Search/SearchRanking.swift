@@ -51,21 +51,25 @@ public enum SearchRanking {
     /// Results from several finders, in score order, at most `limit`, each thing once (a
     /// street in two overlapping maps, a town both built in and in a map's tiles).
     public static func merge(_ lists: [[SearchResult]], near: Coordinate?, limit: Int) -> [SearchResult] {
-        var scored: [(SearchResult, Double)] = []
+        var scored: [(result: SearchResult, score: Double)] = []
+        // Things alike share a name: only those of one name are compared (a letter typed
+        // can find hundreds of names; comparing every pair cost 100 ms).
+        var byName: [String: [Int]] = [:]
         for r in lists.joined() {
             let s = score(r, near: near)
-            if let i = scored.firstIndex(where: { isSame($0.0, r) }) {
-                if s > scored[i].1 { scored[i] = (r, s) }
+            let key = SearchText.key(r.name)
+            if let i = byName[key]?.first(where: { isAlike(scored[$0].result, r) }) {
+                if s > scored[i].score { scored[i] = (r, s) }
                 continue
             }
+            byName[key, default: []].append(scored.count)
             scored.append((r, s))
         }
-        return scored.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+        return scored.sorted { $0.score > $1.score }.prefix(limit).map(\.result)
     }
 
-    /// The same thing found twice: the same name, of near categories, within a few hundred metres.
-    static func isSame(_ a: SearchResult, _ b: SearchResult) -> Bool {
-        guard SearchText.key(a.name) == SearchText.key(b.name) else { return false }
+    /// The same thing found twice (of one name): of near categories, within a few hundred metres.
+    static func isAlike(_ a: SearchResult, _ b: SearchResult) -> Bool {
         let places: ClosedRange<Int> = SearchResult.Category.city.rawValue...SearchResult.Category.neighbourhood.rawValue
         let kinds = a.category == b.category || (places.contains(a.category.rawValue) && places.contains(b.category.rawValue))
         guard kinds else { return false }

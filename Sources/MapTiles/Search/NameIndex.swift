@@ -68,17 +68,19 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         let key = SearchText.key(query)
         let words = SearchText.words(key)
         guard !words.isEmpty, limit > 0 else { return [] }
-        // Every word as a prefix of a word of the name (or of another name).
+        // Every word as a prefix of a word of the name (or of another name). CROSS JOIN keeps
+        // the full-text match the outer loop: SQLite would otherwise walk every row of
+        // `features` and ask the match of each (130 ms for one letter, against 1).
         let match = words.map { "\"\($0)\"*" }.joined(separator: " ")
         var rows = (try? db.rows("""
-            SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM names JOIN features f ON f.id = names.rowid
+            SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM names CROSS JOIN features f ON f.id = names.rowid
             WHERE names MATCH ? LIMIT \(Self.candidates)
             """, [.text(match)], Self.row)) ?? []
         // Letters inside a word ("katu" in Aleksanterinkatu), when words found too few.
         if rows.count < limit, key.count >= 3 {
             let seen = Set(rows.map(\.id))
             let inside = (try? db.rows("""
-                SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM inside JOIN features f ON f.id = inside.rowid
+                SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM inside CROSS JOIN features f ON f.id = inside.rowid
                 WHERE inside MATCH ? LIMIT \(Self.candidates)
                 """, [.text("\"\(key)\"")], Self.row)) ?? []
             rows += inside.filter { !seen.contains($0.id) }
