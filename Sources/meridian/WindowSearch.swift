@@ -16,6 +16,8 @@ final class WindowSearch: @unchecked Sendable {
     let indexes = SearchIndexes()
     private let places = LockedValue<PlaceIndex>()
     private let placesAsked = LockedValue<Bool>()
+    /// Points whose whereabouts are being looked up (an added pin is also selected: once).
+    private let lookingUp = LockedValue<Set<Coordinate>>()
     /// Asks the geocoder (nil: none configured): query, near, and where the answer goes.
     var online: (@Sendable (String, Coordinate?, @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) -> Void)?
 
@@ -98,11 +100,13 @@ final class WindowSearch: @unchecked Sendable {
         }
         guard host.value.session.controller.pins.whereabouts[coordinate] == nil else { return }
         let finder = StreetSearch(places: nil, indexes: indexes.indexes)
-        guard !finder.indexes.isEmpty else { return }
+        guard !finder.indexes.isEmpty, !(lookingUp.get() ?? []).contains(coordinate) else { return }
+        lookingUp.set((lookingUp.get() ?? []).union([coordinate]))
         let host = self.host
         let log = host.value.configuration.logFrames
-        startThread(name: "what-is-here") {
+        startThread(name: "what-is-here") { [self] in
             let text = finder.whatIsHere(coordinate)?.text
+            lookingUp.set((self.lookingUp.get() ?? []).subtracting([coordinate]))
             if log { FileIO.printError("search: what is here \(coordinate): \(text ?? "nothing")") }
             guard let text else { return }
             host.value.perform { host in

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+
+/// Street-level search in the real window over a real street map (Helsinki from
+/// OpenStreetMap): the map's names indexed on a worker, a street typed, chosen and flown to
+/// with its whole line drawn, and what is at a right-clicked point said in the pin's callout
+/// and copied with Ctrl+C. The test waits on what the app says (its frame log), not on time.
+@Suite(.serialized) struct StreetSearchWindowTests {
+    static let names = StreetMapRenderTests.fixtures.appendingPathComponent("vector/helsinki-names.mbtiles").path
+
+    /// The chosen street's line: its orange (255, 122, 0 at 85 %) drawn into the tiles.
+    static func orangeLine(_ png: PNG, row: Int) -> Int {
+        (0..<800).filter { x in let c = png.pixel(x, row); return c.r > 230 && c.g > 110 && c.g < 160 && c.b < 70 }.count
+    }
+
+    @Test func aStreetTypedIsFlownToAndDrawnWholeAndAPointSaysWhatIsThere() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("street-search")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", Self.names,
+                                                       "--center", "60.1745,24.9368", "--zoom", "16"],
+                                        env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
+        // The map's names are indexed on a worker, then searchable.
+        #expect(app.readLog { $0.contains("search: indexes ready: Meridian test fixture") }, "never indexed: \(app.log.suffix(800))")
+        let index = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("meridian/search").path)
+        #expect(index.contains { $0.hasPrefix("helsinki-names-mbtiles-") && $0.hasSuffix(".sqlite") }, "\(index)")
+        #expect(app.settles())
+
+        _ = try x.xdotool("key", "ctrl+f")
+        // Typed without the dot of ä, as on a keyboard without it.
+        _ = try x.xdotool("type", "--delay", "40", "aleksanterinkatu")
+        #expect(app.settles())
+        let list = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { _ in true }
+        // The first row is the street (the list's selection tint under the first row).
+        let tint = list.pixel(500, 58)
+        #expect(tint.b > tint.r, "the first row is selected: \(tint)")
+        _ = try x.xdotool("key", "Return")
+        #expect(app.settles(), "the flight ends")
+        let shot = try screenshot(x, to: dir.appendingPathComponent("street.png").path) { png in
+            (200..<500).contains { Self.orangeLine(png, row: $0) > 150 }
+        }
+        let widest = (150..<550).map { Self.orangeLine(shot, row: $0) }.max() ?? 0
+        #expect(widest > 150, "the street's whole line across the view: \(widest) px")
+
+        // A right-click drops a pin; what is there comes from the index, into its callout.
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "click", "3")
+        #expect(app.readLog { $0.contains("search: what is here") }, "\(app.log.suffix(800))")
+        let said = app.log.split(separator: "\n").last { $0.contains("search: what is here") }.map(String.init) ?? ""
+        #expect(said.contains("Aleksanterinkatu"), "\(said)")
+        #expect(app.settles())
+        _ = try x.xdotool("key", "ctrl+c")
+        #expect(app.readLog { $0.contains("Copied ") })
+        let clip = try run(which("xclip")!, ["-o", "-selection", "clipboard"], env: ["DISPLAY": x.display])
+        #expect(clip.stdout.hasPrefix("Aleksanterinkatu"), "copied: \(clip.stdout)")
+        #expect(clip.stdout.contains("(60.1"), "with its coordinates: \(clip.stdout)")
+        try quit(x, id, app)
+        let view = try SavedView.read(dir)
+        #expect(abs(view.center.lat - 60.1690) < 0.002 && abs(view.center.lon - 24.946) < 0.006, "\(view.center)")
+    }
+}
