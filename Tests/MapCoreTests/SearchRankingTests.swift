@@ -165,6 +165,20 @@ struct SearchBoxTests {
         #expect(s.session.scene.layer(SearchLayer.self)!.setOnlineIgnored(query: "stale"))
     }
 
+    @Test func indexingIsSaidInTheListAndUnderTheClosedBox() {
+        var s = driver()
+        s.session.update(SearchLayer.self, at: s.t) { $0.indexing = "Indexing Helsinki… 40 %"; return [.changed] }
+        var list = s.frame()
+        #expect(list.wantedSprites.contains(.text("Indexing Helsinki… 40 %", .callout)) ||
+                list.spriteCommands.contains { $0.0 == .text("Indexing Helsinki… 40 %", .callout) }, "under the closed box")
+        _ = s.key(.letter("f"), .control)
+        _ = s.type("stock")
+        #expect(box(s).rows(imperial: false).last?.text == "Indexing Helsinki… 40 %")
+        s.session.update(SearchLayer.self, at: s.t) { $0.indexing = nil; return [.changed] }
+        list = s.frame()
+        #expect(!box(s).rows(imperial: false).contains { $0.text.hasPrefix("Indexing") })
+    }
+
     @Test func withoutAGeocoderThereIsNoOnlineRow() {
         var s = driver(online: false)
         _ = s.key(.letter("f"), .control)

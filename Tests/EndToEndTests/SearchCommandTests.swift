@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `meridian search` for scripts: street maps named with --tiles and saved areas indexed and
+/// searched with the built-in places, as text or JSON; bad input refused clearly.
+@Suite(.serialized) struct SearchCommandTests {
+    static let fixtures = StreetMapRenderTests.fixtures.appendingPathComponent("vector")
+
+    func env(_ dir: URL) -> [String: String] {
+        ["XDG_CACHE_HOME": dir.appendingPathComponent("cache").path, "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
+         "XDG_CONFIG_HOME": dir.appendingPathComponent("config").path, "HOME": dir.path]
+    }
+
+    func json(_ r: RunResult) throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], "\(r.stdout) \(r.stderr)")
+    }
+
+    @Test func aStreetMapFileIsIndexedOnceAndSearched() throws {
+        let dir = temporaryDirectory("search-cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tiles = Self.fixtures.appendingPathComponent("helsinki-names.mbtiles").path
+        let first = try run(meridianBinary, ["search", "Aleksanterinkatu 52", "--tiles", tiles, "--near", "60.17,24.944", "--json"], env: env(dir))
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Indexing Meridian test fixture"), "progress said: \(first.stderr)")
+        let rows = try json(first)
+        #expect(rows.first?["name"] as? String == "Aleksanterinkatu 52")
+        #expect(rows.first?["category"] as? String == "address" && rows.first?["origin"] as? String == "offline")
+        let lat = try #require(rows.first?["lat"] as? Double), lon = try #require(rows.first?["lon"] as? Double)
+        #expect(abs(lat - 60.16867) < 0.0005 && abs(lon - 24.94193) < 0.001)
+        // The second time, the index is there: nothing is indexed again.
+        let again = try run(meridianBinary, ["search", "stockmann", "--tiles", tiles, "--near", "60.17,24.944"], env: env(dir))
+        #expect(again.status == 0 && !again.stderr.contains("Indexing"), "\(again.stderr)")
+        let line = again.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.hasPrefix("Stockmann\tdepartment store · "), "\(line)")
+        // A street comes with its line in JSON.
+        let street = try json(try run(meridianBinary, ["search", "Unioninkatu", "--tiles", tiles, "--json", "--limit", "1"], env: env(dir)))
+        #expect((street.first?["line"] as? [[[Double]]])?.first?.count ?? 0 >= 2)
+    }
+
+    @Test func aSavedAreaIsSearchedWithoutNamingIt() throws {
+        let dir = temporaryDirectory("search-area")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let areas = dir.appendingPathComponent("data/meridian/areas")
+        try FileManager.default.createDirectory(at: areas, withIntermediateDirectories: true)
+        let pmtiles = Self.fixtures.appendingPathComponent("helsinki.pmtiles").path
+        let saved = try run(meridianBinary, ["extract", "--from", pmtiles, "--bbox", "24.935,60.164,24.954,60.180", "--minzoom", "12", "--maxzoom", "14",
+                                             "--out", areas.appendingPathComponent("keskusta.pmtiles").path, "--title", "Keskusta"], env: env(dir))
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let r = try run(meridianBinary, ["search", "kaisaniemenkatu", "--near", "60.17,24.944", "--json"], env: env(dir))
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try json(r)
+        #expect(rows.first?["map"] as? String == "Keskusta", "\(rows.first ?? [:])")
+        #expect(rows.first?["category"] as? String == "street")
+        // And the built-in places are there too.
+        let helsinki = try json(try run(meridianBinary, ["search", "Helsinki", "--json"], env: env(dir)))
+        #expect(helsinki.contains { $0["origin"] as? String == "built-in" && $0["category"] as? String == "city" })
+    }
+
+    @Test func badInputIsRefusedClearly() throws {
+        let dir = temporaryDirectory("search-bad")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let near = try run(meridianBinary, ["search", "x", "--near", "95,0"], env: env(dir))
+        #expect(near.status == 64 && near.stderr.contains("--near"), "\(near.stderr)")
+        let tiles = try run(meridianBinary, ["search", "x", "--tiles", "/nonexistent.mbtiles"], env: env(dir))
+        #expect(tiles.status == 64 && tiles.stderr.contains("/nonexistent.mbtiles"), "\(tiles.stderr)")
+        // A file that is not a map: said, and the rest still searched.
+        let garbage = dir.appendingPathComponent("garbage.mbtiles")
+        try Data("not a database at all, just words".utf8).write(to: garbage)
+        let r = try run(meridianBinary, ["search", "Helsinki", "--tiles", garbage.path], env: env(dir))
+        #expect(r.status == 0 && r.stderr.contains("cannot search") && r.stdout.contains("Helsinki"), "\(r.stderr)")
+        // Nothing found: said on stderr, nothing printed, success.
+        let none = try run(meridianBinary, ["search", "qqqqzzzz"], env: env(dir))
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("nothing found"))
+    }
+}
