@@ -26,6 +26,17 @@ import TestSupport
         return try #require(NameIndex.open(archive, folder: folder))
     }
 
+    /// A copy of the fixture changed by `sql` (deleted by the caller).
+    func copy(_ name: String, changedBy sql: String) throws -> String {
+        let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString).mbtiles"
+        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: path)
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        return path
+    }
+
     func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         TrackStatistics.distance(a.latitude, a.longitude, b.latitude, b.longitude)
     }
@@ -98,13 +109,8 @@ import TestSupport
 
     @Test func theNearerOfTwoSameNamedStreetsComesFirst() throws {
         // The same real tiles again, 2° further east (a tile's bytes are relative to its address).
-        let moved = NSTemporaryDirectory() + "moved-\(UUID().uuidString).mbtiles"
+        let moved = try copy("moved", changedBy: "UPDATE tiles SET tile_column = tile_column + 91 WHERE zoom_level = 14")
         defer { try? FileManager.default.removeItem(atPath: moved) }
-        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: moved)
-        var db: OpaquePointer?
-        #expect(sqlite3_open(moved, &db) == SQLITE_OK)
-        #expect(sqlite3_exec(db, "UPDATE tiles SET tile_column = tile_column + 91 WHERE zoom_level = 14", nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(db)
         let search = StreetSearch(places: nil, indexes: [try index(), try index(moved)])
         let east = Coordinate(latitude: 60.169, longitude: Self.centre.longitude + 91 * 360 / 16384)
         for near in [Self.centre, east] {
@@ -151,9 +157,8 @@ import TestSupport
     }
 
     @Test func aChangedFileIsIndexedAgain() throws {
-        let copy = NSTemporaryDirectory() + "changed-\(UUID().uuidString).mbtiles"
+        let copy = try copy("changed", changedBy: "SELECT 1")
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: copy)
         _ = try index(copy)
         var db: OpaquePointer?
         #expect(sqlite3_open(copy, &db) == SQLITE_OK)
@@ -166,14 +171,9 @@ import TestSupport
     }
 
     @Test func brokenTilesCostTheirNamesOnly() throws {
-        let path = NSTemporaryDirectory() + "broken-\(UUID().uuidString).mbtiles"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.copyItem(atPath: Self.mbtiles, toPath: path)
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
         // One tile's bytes are garbage (a gzip header, then nothing that inflates).
-        #expect(sqlite3_exec(db, "UPDATE tiles SET tile_data = x'1f8b0800deadbeef' WHERE zoom_level = 14 AND tile_column = 9326 AND tile_row = 11642", nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(db)
+        let path = try copy("broken", changedBy: "UPDATE tiles SET tile_data = x'1f8b0800deadbeef' WHERE zoom_level = 14 AND tile_column = 9326 AND tile_row = 11642")
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let archive = try NameArchive(path: path)
         let outcome = try NameIndexBuilder(archive: archive, folder: folder).build()
         #expect(outcome.broken.count == 1, "\(outcome.broken)")
