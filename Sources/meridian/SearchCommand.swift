@@ -75,9 +75,9 @@ struct Search: ParsableCommand {
         let folder = NameIndex.folder(environment: ProcessInfo.processInfo.environment)
         var out: [NameIndex] = []
         for path in paths.map(SearchIndexes.absolute) {
+            if let ready = NameIndex.open(path: path, folder: folder) { out.append(ready); continue }
             do {
                 let archive = try NameArchive(path: path)
-                if let ready = NameIndex.open(archive, folder: folder) { out.append(ready); continue }
                 var last = -10
                 let outcome = try NameIndexBuilder(archive: archive, folder: folder).build { share in
                     let percent = Int(share * 100)

@@ -69,12 +69,12 @@ final class SearchIndexes: @unchecked Sendable {
             guard !queue.isEmpty else { running = false; lock.unlock(); return }
             let path = queue.removeFirst()
             lock.unlock()
+            if let index = NameIndex.open(path: path, folder: folder) {
+                add(path, index)
+                continue
+            }
             do {
                 let archive = try NameArchive(path: path)
-                if let index = NameIndex.open(archive, folder: folder) {
-                    add(path, index)
-                    continue
-                }
                 let builder = NameIndexBuilder(archive: archive, folder: folder)
                 lock.lock(); working = builder; lock.unlock()
                 let title = archive.title

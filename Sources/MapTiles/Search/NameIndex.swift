@@ -34,12 +34,17 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
 
     /// The complete index of `archive` in `folder`, nil when there is none yet (or it is
     /// of another version of the file).
-    public static func open(_ archive: NameArchive, folder: String) -> NameIndex? {
-        let file = file(for: archive.path, in: folder)
-        guard FileIO.exists(file), let db = try? SQLiteDatabase(readOnly: file),
-              (try? meta(db, "complete")) == "1", (try? meta(db, "identity")) == archive.identity,
+    public static func open(_ archive: NameArchive, folder: String) -> NameIndex? { open(path: archive.path, folder: folder) }
+
+    /// The complete index of the map file at `path`, when it is of the file as it is now:
+    /// found without reading the map (a window's start opens every saved area's index).
+    public static func open(path: String, folder: String) -> NameIndex? {
+        let file = file(for: path, in: folder)
+        guard let identity = NameArchive.identity(of: path), FileIO.exists(file), let db = try? SQLiteDatabase(readOnly: file),
+              (try? meta(db, "complete")) == "1", (try? meta(db, "identity")) == identity,
               (try? meta(db, "schema")) == schema else { return nil }
-        return NameIndex(db: db, path: archive.path, title: archive.title)
+        let title = (try? meta(db, "title")).flatMap { $0 } ?? path
+        return NameIndex(db: db, path: path, title: title)
     }
 
     private init(db: SQLiteDatabase, path: String, title: String) {
