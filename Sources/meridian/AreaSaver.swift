@@ -73,9 +73,9 @@ final class AreaSaver: @unchecked Sendable {
     }
 
     /// Saves `area` of the map shown, on a worker; the panel shows how it goes.
-    /// An area was saved (or saving stopped): what lists saved areas may look again (search
-    /// indexes the new one).
-    var saved: () -> Void = {}
+    /// An area was saved or deleted (or saving stopped): what lists saved areas may look
+    /// again (search indexes the new one, and forgets the deleted).
+    var listChanged: () -> Void = {}
 
     func save(_ area: SaveAreaLayer.Area) {
         let name = current, source = host.source
@@ -94,7 +94,7 @@ final class AreaSaver: @unchecked Sendable {
             host.value.perform { [self] host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
                 refresh()
-                saved()
+                listChanged()
                 host.showNotice(outcome)
             }
         }
@@ -150,6 +150,7 @@ final class AreaSaver: @unchecked Sendable {
             host.showNotice("Deleted “\(area.title)” (\(SaveAreaLayer.bytes(area.bytes)))")
         }
         refresh()
+        listChanged()
     }
 
     /// What the area is called: the largest place in it, else where it is.

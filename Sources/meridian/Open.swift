@@ -165,7 +165,7 @@ struct Open: ParsableCommand {
         let search = WindowSearch(host: host)
         let areas = AreaSaver(host: host, current: shownName)
         areas.refresh()
-        areas.saved = { search.indexes.want(SearchIndexes.savedAreas()) }
+        areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
         search.online = OnlineSearch.make(logFrames: host.configuration.logFrames)
         search.start(shown: shownName)
         host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = search.online == nil ? nil : OnlineSearch.credit; return [] }
@@ -218,6 +218,8 @@ struct Open: ParsableCommand {
             }
         }
         host.run()
+        // An index being built stops between tiles (it resumes the next time).
+        search.indexes.stop()
         // No fix may reach the host after this (it holds the host unowned).
         live?.finish()
         saver?.flush()

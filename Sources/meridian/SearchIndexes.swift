@@ -40,6 +40,9 @@ final class SearchIndexes: @unchecked Sendable {
     /// are built in turn.
     func want(_ paths: [String]) {
         lock.lock()
+        // Maps whose file went (a deleted area) are searched no more.
+        let gone = ready.keys.filter { !FileIO.exists($0) }
+        for path in gone { ready[path] = nil }
         for p in paths where Self.isIndexable(p) {
             let path = Self.absolute(p)
             guard ready[path] == nil, !queue.contains(path), !failed.contains(path) else { continue }
@@ -48,6 +51,7 @@ final class SearchIndexes: @unchecked Sendable {
         let start = !running && !queue.isEmpty
         if start { running = true }
         lock.unlock()
+        if !gone.isEmpty { changed(indexes) }
         if start { startThread(name: "search-index") { [self] in work() } }
     }
 
