@@ -8,7 +8,8 @@ import TestSupport
 
 /// The geocoders' answers read into search results (Nominatim's jsonv2 and Photon's GeoJSON,
 /// shaped as the services send them: Tests/Fixtures/geocoder), hostile answers refused in
-/// words, and the settings that choose the geocoder.
+/// words, and the requests and settings around them. The client against a loopback stand-in
+/// is in GeocoderTests+Client.swift.
 @Suite struct GeocoderTests {
     static let credit = "© OpenStreetMap contributors · Nominatim"
 
@@ -215,6 +216,58 @@ import TestSupport
         #expect(r[0].name.count == GeocoderAnswer.maxNameLength)
         #expect(r[1].name == "Café 1  next line", "line breaks and tabs are spaces in a row")
         #expect(r.allSatisfy { $0.match > 0 && $0.match <= 1 })
+    }
+
+    // MARK: Requests
+
+    @Test func requestsAreEncodedAndKeyedByWhatMatters() {
+        let n = GeocoderConfig.standard
+        let r = GeocoderRequest(query: "  Aleksanterinkatu 52,\tHelsinki ", near: Coordinate(latitude: 60.1712, longitude: 24.9436),
+                                config: n, language: "fi")
+        #expect(r.url == "https://nominatim.openstreetmap.org/search?q=Aleksanterinkatu%2052%2C%20Helsinki&format=jsonv2"
+            + "&addressdetails=1&limit=10&viewbox=24.4,60.7,25.4,59.7&bounded=0")
+        #expect(GeocoderRequest.percentEncoded("Köln Hbf & co/#?=~") == "K%C3%B6ln%20Hbf%20%26%20co%2F%23%3F%3D~")
+        // The same search folded: the same key; a view 10 km away: another.
+        let again = GeocoderRequest(query: "aleksanterinkatu 52, HELSINKI", near: Coordinate(latitude: 60.18, longitude: 24.92),
+                                    config: n, language: "fi")
+        #expect(again.key == r.key)
+        #expect(GeocoderRequest(query: "aleksanterinkatu 52, helsinki", near: Coordinate(latitude: 60.26, longitude: 24.94),
+                                config: n, language: "fi").key != r.key)
+        #expect(GeocoderRequest(query: "aleksanterinkatu 52, helsinki", near: nil, config: n, language: "fi").key != r.key)
+        #expect(GeocoderRequest(query: "aleksanterinkatu 52, helsinki", near: Coordinate(latitude: 60.17, longitude: 24.94),
+                                config: n, language: "en").key != r.key)
+        let photon = GeocoderConfig(url: "http://127.0.0.1:2322", kind: .photon)
+        let p = GeocoderRequest(query: "Berlin", near: Coordinate(latitude: -33.86, longitude: -0.04), config: photon, language: nil)
+        #expect(p.url == "http://127.0.0.1:2322/api?q=Berlin&limit=10&lat=-33.9&lon=0.0")
+        #expect(p.key != GeocoderRequest(query: "Berlin", near: Coordinate(latitude: -33.86, longitude: -0.04), config: n, language: nil).key)
+        // An impossible place is no bias at all.
+        #expect(!GeocoderRequest(query: "x", near: Coordinate(latitude: .nan, longitude: 1e308), config: n, language: nil).url.contains("viewbox"))
+    }
+
+    @Test func retryAfterIsSecondsOrADate() {
+        #expect(GeocoderRequest.retryAfter("2", now: 0) == 2)
+        #expect(GeocoderRequest.retryAfter(" 120 ", now: 0) == 120)
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let t = HTTPFreshness.parseDate(date)!
+        #expect(GeocoderRequest.retryAfter(date, now: t - 5) == 5)
+        #expect(GeocoderRequest.retryAfter(date, now: t + 5) == 0)
+        #expect(GeocoderRequest.retryAfter("soon", now: 0) == nil)
+        #expect(GeocoderRequest.retryAfter("-3", now: 0) == nil)
+        #expect(GeocoderRequest.retryAfter("99999999999999999999", now: 0) == nil)
+    }
+
+    @Test func theGateSpacesStartsAndHonoursPauses() {
+        let gate = GeocoderGate()
+        #expect(gate.claim(now: 100, interval: 1))
+        #expect(!gate.claim(now: 100.4, interval: 1))
+        #expect(abs(gate.delay(now: 100.4, interval: 1) - 0.6) < 1e-9)
+        #expect(gate.claim(now: 101, interval: 1))
+        gate.pause(until: 110)
+        #expect(gate.isPaused(now: 105) && abs(gate.delay(now: 105, interval: 1) - 5) < 1e-9)
+        #expect(!gate.claim(now: 109.9, interval: 1) && gate.claim(now: 110, interval: 1))
+        // One service, one gate, however its address is written.
+        #expect(GeocoderGate.shared(for: "https://Nominatim.example.org/search") === GeocoderGate.shared(for: "https://nominatim.example.org"))
+        #expect(GeocoderGate.shared(for: "https://a.example.org") !== GeocoderGate.shared(for: "https://b.example.org"))
     }
 
     // MARK: Settings
