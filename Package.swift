@@ -92,7 +92,8 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
                          ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),
-                         ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"]), ("fuzz-names", ["MapTiles", "MapCore"])] {
+                         ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"]), ("fuzz-names", ["MapTiles", "MapCore"]),
+                         ("fuzz-geocoder", ["MapTiles", "MapCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }
