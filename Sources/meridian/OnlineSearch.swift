@@ -2,12 +2,66 @@ import FoundationEssentials
 import MapChrome
 import MapCore
 import MapGeometry
+import MapTiles
+import Platform
 
-/// The online geocoder as the window and `meridian search` use it.
+/// The online geocoder as the window and `meridian search` use it: the one named in
+/// geocoder.json (else Nominatim's public instance), with the app's User-Agent, its answers
+/// cached under $XDG_CACHE_HOME/meridian/geocoder. One per process: its pace is the process's.
 enum OnlineSearch {
-    static let credit = "© OpenStreetMap contributors · Nominatim"
-
     typealias Ask = @Sendable (String, Coordinate?, @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) -> Void
 
-    static func make(logFrames: Bool) -> Ask? { nil }
+    /// The geocoder, nil when configured off; `problem` says what is wrong with the file.
+    static func geocoder(environment env: [String: String] = ProcessInfo.processInfo.environment) -> (Geocoder?, problem: String?) {
+        let (config, problem) = GeocoderConfig.load(environment: env)
+        guard config.enabled else { return (nil, problem) }
+        let options = Geocoder.Options(cacheDirectory: Geocoder.defaultCacheDirectory(environment: env), language: GeocoderConfig.language(environment: env))
+        return (Geocoder(config: config, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)), options: options), problem)
+    }
+
+    /// What the search box's Enter calls: the geocoder's answer, or what went wrong in words
+    /// a person reads (a replaced search says nothing: its successor answers).
+    static func ask(_ geocoder: Geocoder, log: Bool) -> Ask {
+        { query, near, deliver in
+            if log { FileIO.printError("search: asking online for \"\(query)\"") }
+            geocoder.search(query, near: near) { outcome in
+                switch outcome {
+                case let .success(results):
+                    if log { FileIO.printError("search: online answered \(results.count) for \"\(query)\"") }
+                    deliver(.success(results))
+                case .failure(.superseded): break
+                case let .failure(e):
+                    if log { FileIO.printError("search: online failed for \"\(query)\": \(e)") }
+                    deliver(.failure(SearchLayer.OnlineFailure(sentence(e.description), offline: e.isOffline)))
+                }
+            }
+        }
+    }
+
+    /// "the geocoder is busy…" → "The geocoder is busy…".
+    static func sentence(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
+
+    /// `meridian search --online`: the answer, waited for.
+    static func askAndWait(_ query: String, near: Coordinate?) -> Result<[SearchResult], TileSourceError> {
+        let (found, problem) = geocoder()
+        if let problem { warn(problem) }
+        guard let geocoder = found else { return .failure(TileSourceError("online search is off (geocoder.json says \"enabled\": false)")) }
+        let answer = LockedValue<Result<[SearchResult], GeocoderError>>()
+        let done = Condition()
+        geocoder.search(query, near: near) { outcome in
+            done.lock()
+            answer.set(outcome)
+            done.broadcast()
+            done.unlock()
+        }
+        done.lock()
+        while answer.get() == nil { done.wait() }
+        done.unlock()
+        geocoder.stop()
+        switch answer.get() {
+        case let .success(results)?: return .success(results)
+        case let .failure(e)?: return .failure(TileSourceError("online: \(e)"))
+        case nil: return .failure(TileSourceError("online: no answer"))
+        }
+    }
 }

@@ -166,9 +166,11 @@ struct Open: ParsableCommand {
         let areas = AreaSaver(host: host, current: shownName)
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
-        search.online = OnlineSearch.make(logFrames: host.configuration.logFrames)
+        let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
+        if let geocoderProblem { host.showNotice(geocoderProblem) }
+        search.online = geocoder.map { OnlineSearch.ask($0, log: host.configuration.logFrames) }
         search.start(shown: shownName)
-        host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = search.online == nil ? nil : OnlineSearch.credit; return [] }
+        host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] }
         let exporter = MapExporter(host: host, tiles: tiles)
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
@@ -220,6 +222,7 @@ struct Open: ParsableCommand {
         host.run()
         // An index being built stops between tiles (it resumes the next time).
         search.indexes.stop()
+        geocoder?.stop()
         // No fix may reach the host after this (it holds the host unowned).
         live?.finish()
         saver?.flush()

@@ -52,7 +52,7 @@ struct Search: ParsableCommand {
         let indexes = try Self.indexes(for: tiles + SearchIndexes.savedAreas())
         var results = StreetSearch(places: places, indexes: indexes).search(query, near: center, limit: limit)
         if online {
-            switch Self.askOnline(query, near: center) {
+            switch OnlineSearch.askAndWait(query, near: center) {
             case let .success(found): results = SearchRanking.merge([results, found], near: center, limit: limit)
             case let .failure(problem): warn(problem.description)
             }
@@ -90,10 +90,6 @@ struct Search: ParsableCommand {
             }
         }
         return out
-    }
-
-    static func askOnline(_ query: String, near: Coordinate?) -> Result<[SearchResult], TileSourceError> {
-        .failure(TileSourceError("no online geocoder in this build"))
     }
 
     static func json(_ results: [SearchResult], near: Coordinate?) -> String {

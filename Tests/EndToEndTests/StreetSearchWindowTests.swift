@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import MapTiles
+import TestSupport
 
 
 /// Street-level search in the real window over a real street map (Helsinki from
@@ -57,5 +59,56 @@ import Testing
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.center.lat - 60.1690) < 0.002 && abs(view.center.lon - 24.946) < 0.006, "\(view.center)")
+    }
+
+    /// The searches the stand-in geocoder has seen.
+    static func requests(_ server: TileServer) throws -> [[String: Any]] {
+        guard case let .response(r) = HTTPClient(options: .init(userAgent: "Meridian-tests")).get(server.url("/log")) else {
+            throw HarnessError("the stand-in geocoder's log cannot be read")
+        }
+        return try JSONSerialization.jsonObject(with: r.body) as? [[String: Any]] ?? []
+    }
+
+    @Test func theGeocoderIsAskedOnEnterNotPerKeyAndItsAnswerIsChosen() throws {
+        let server = try TileServer(script: "geocoder-server.py")
+        let x = try Xvfb()
+        let dir = temporaryDirectory("online-search")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data(#"{"url": "\#(server.url(""))", "kind": "nominatim", "credit": "© OpenStreetMap contributors · stand-in"}"#.utf8)
+            .write(to: config.appendingPathComponent("geocoder.json"))
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", Self.names,
+                                                       "--center", "60.1745,24.9368", "--zoom", "16"],
+                                        env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
+        #expect(app.readLog { $0.contains("search: indexes ready") })
+        #expect(app.settles())
+        _ = try x.xdotool("key", "ctrl+f")
+        _ = try x.xdotool("type", "--delay", "40", "sibeliuksenkatu 9")
+        #expect(app.settles())
+        #expect(try Self.requests(server).isEmpty, "no request per keystroke")
+        // Nothing offline by that name: Enter asks, once.
+        _ = try x.xdotool("key", "Return")
+        #expect(app.readLog { $0.contains("search: online answered") }, "\(app.log.suffix(600))")
+        let asked = try Self.requests(server)
+        #expect(asked.count == 1 && asked.first?["q"] as? String == "sibeliuksenkatu 9", "\(asked)")
+        #expect((asked.first?["ua"] as? String)?.hasPrefix("Meridian/") == true, "the app says who asks")
+        #expect(app.settles())
+        let list = try screenshot(x, to: dir.appendingPathComponent("online.png").path) { _ in true }
+        // The answer's first row is selected (the list's tint) and Enter flies there.
+        let tint = list.pixel(500, 58)
+        #expect(tint.b > tint.r, "\(tint)")
+        _ = try x.xdotool("key", "Return")
+        #expect(app.settles())
+        // A failing geocoder is said, and the box stays.
+        _ = try x.xdotool("key", "ctrl+f")
+        _ = try x.xdotool("type", "--delay", "20", "garbage")
+        _ = try x.xdotool("key", "Return")
+        #expect(app.readLog { $0.contains("search: online failed for \"garbage\"") }, "\(app.log.suffix(600))")
+        _ = try x.xdotool("key", "Escape")
+        try quit(x, id, app)
+        let view = try SavedView.read(dir)
+        // The stand-in's first answer is Helsinki (the city), at 60.16989, 24.93838.
+        #expect(abs(view.center.lat - 60.16989) < 0.001 && abs(view.center.lon - 24.93838) < 0.002, "\(view.center)")
     }
 }

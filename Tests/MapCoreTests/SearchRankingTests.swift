@@ -67,7 +67,7 @@ struct SearchRankingTests {
         #expect(SearchRanking.detail(r, from: nil, imperial: false) == "street · Kluuvi")
         var online = result("Helsinki Cathedral", .poi, origin: .online(credit: "© OpenStreetMap contributors · Nominatim"))
         online.what = "cathedral"
-        #expect(SearchRanking.detail(online, from: nil, imperial: false) == "cathedral · online")
+        #expect(SearchRanking.detail(online, from: nil, imperial: false) == "online · cathedral")
         // A coordinate that is no place says no distance, and no trap.
         #expect(SearchRanking.distanceText(from: Coordinate(latitude: .nan, longitude: 0), to: from, imperial: false) == "")
     }
@@ -140,7 +140,7 @@ struct SearchBoxTests {
         s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "tuomiokirkko", .success([cathedral])) }
         #expect(box(s).results.map(\.name) == ["Helsingin tuomiokirkko"])
         let rows = box(s).rows(imperial: false)
-        #expect(rows.first?.detail?.hasSuffix("· online") == true)
+        #expect(rows.first?.detail?.hasPrefix("online · ") == true)
         #expect(rows.contains { $0.text == "Online results: © OpenStreetMap contributors · Nominatim" }, "the data's credit")
         _ = s.key(.enter)
         #expect(box(s).marker?.title == "Helsingin tuomiokirkko")

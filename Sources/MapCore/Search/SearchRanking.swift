@@ -93,14 +93,15 @@ public enum SearchRanking {
         return "\(distance) \(points[min(max(0, Int(sector)), 7)])"
     }
 
-    /// What a row says of a result: what it is, where, how far ("street · Kluuvi, 350 m NE").
+    /// What a row says of a result: what it is, where, how far ("street · Kluuvi, 350 m NE"),
+    /// and whether it came from the geocoder ("online · cathedral").
     public static func detail(_ r: SearchResult, from: Coordinate?, imperial: Bool) -> String {
-        var s = r.what
+        // Online results say so first, where a cut row still shows it.
+        var s = (r.isOnline ? "online · " : "") + r.what
         var place: [String] = []
         if let a = r.area, !a.isEmpty, a != r.name { place.append(a) }
         if let from, from.isValid, r.coordinate.isValid { place.append(distanceText(from: from, to: r.coordinate, imperial: imperial)) }
         if !place.isEmpty { s += " · " + place.joined(separator: ", ") }
-        if r.isOnline { s += " · online" }
         return s
     }
 }
