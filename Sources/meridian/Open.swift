@@ -169,6 +169,7 @@ struct Open: ParsableCommand {
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
         if let geocoderProblem { host.showNotice(geocoderProblem) }
         search.online = geocoder.map { OnlineSearch.ask($0, log: host.configuration.logFrames) }
+        search.geocoder = geocoder
         search.start(shown: shownName)
         host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] }
         let exporter = MapExporter(host: host, tiles: tiles)
@@ -195,6 +196,7 @@ struct Open: ParsableCommand {
             case .hintShown("help"): end.helpHintShown = true
             case .searchOpened: search.opened()
             case let .searchOnline(query, near): search.searchOnline(query, near: near)
+            case let .whatIsHereOnline(c): search.whatIsHereOnline(c)
             case .saveTrail:
                 if let live { live.save() } else { host.showNotice("There is no trail to save: no live position is shown") }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)

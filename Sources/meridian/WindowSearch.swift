@@ -87,6 +87,34 @@ final class WindowSearch: @unchecked Sendable {
         online(query, near, deliver)
     }
 
+    /// The geocoder, for key W (nil: configured off).
+    var geocoder: Geocoder?
+
+    /// Key W: what the geocoder says is at `c`, in a notice with its credit, and in the
+    /// callout of a pin standing there.
+    func whatIsHereOnline(_ c: Coordinate) {
+        let host = self.host
+        guard let geocoder else { host.value.showNotice("No online geocoder is configured (geocoder.json says \"enabled\": false)"); return }
+        let log = host.value.configuration.logFrames
+        geocoder.reverse(c) { outcome in
+            switch outcome {
+            case let .success(places):
+                let text = places.first.map { p in [p.name, p.area].compactMap { $0 }.joined(separator: ", ") }
+                if log { FileIO.printError("search: online what is here \(c): \(text ?? "nothing")") }
+                host.value.perform { host in
+                    guard let text else { host.showNotice("The geocoder knows nothing here"); return }
+                    if host.session.pins.contains(where: { $0.coordinate == c }) {
+                        host.session.controller.pins.setWhereabouts(text, at: c)
+                    }
+                    host.showNotice("Here: \(text) (\(geocoder.config.credit))")
+                }
+            case .failure(.superseded): break
+            case let .failure(e):
+                host.value.showNotice(OnlineSearch.sentence(e.description))
+            }
+        }
+    }
+
     /// A pin was added, moved or selected: what is there, from the street maps' indexes, for
     /// its callout and Ctrl+C.
     func pinEvent(_ event: PinEvent) {

@@ -106,6 +106,14 @@ import TestSupport
         _ = try x.xdotool("key", "Return")
         #expect(app.readLog { $0.contains("search: online failed for \"garbage\"") }, "\(app.log.suffix(600))")
         _ = try x.xdotool("key", "Escape")
+        // W asks the geocoder what is at the pointer (its /reverse), said in a notice.
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300")
+        _ = try x.xdotool("key", "w")
+        #expect(app.readLog { $0.contains("search: online what is here") }, "\(app.log.suffix(600))")
+        #expect(app.readLog { $0.contains("meridian: Here: ") }, "\(app.log.suffix(600))")
+        let here = app.log.split(separator: "\n").last { $0.contains("meridian: Here: ") }.map(String.init) ?? ""
+        #expect(here.hasSuffix("Here: Stockmann, Kluuvi, Helsinki (© OpenStreetMap contributors · stand-in)"), "\(here)")
+        #expect(try Self.requests(server).contains { ($0["path"] as? String)?.hasPrefix("/reverse?lat=60.") == true })
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         // The stand-in's first answer is Helsinki (the city), at 60.16989, 24.93838.

@@ -12,6 +12,8 @@ Queries that misbehave (the whole query, any case):
   huge         200 with 3 MiB of JSON
   silent       no answer at all (the connection is held for a minute)
   refuse       400 with Nominatim's JSON error
+/reverse (what is at a point) answers the first place of
+geocoder/nominatim-aleksanterinkatu-52.json, alone, as Nominatim's /reverse does.
 Any other query: /search answers geocoder/nominatim-aleksanterinkatu-52.json when the query
 mentions Aleksanterinkatu, else geocoder/nominatim-helsinki.json; /api answers
 geocoder/photon-aleksanterinkatu-52.json."""
@@ -48,7 +50,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/log":
             with log_lock:
                 return self.send(200, json.dumps(log).encode(), [("Content-Type", "application/json")])
-        if url.path not in ("/search", "/api"):
+        if url.path not in ("/search", "/api", "/reverse"):
             return self.send(404, b"unknown")
         q = urllib.parse.parse_qs(url.query).get("q", [""])[0]
         with log_lock:
@@ -72,6 +74,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if kind == "refuse":
             body = {"error": {"code": 400, "message": "Nothing to search for."}}
             return self.send(400, json.dumps(body).encode(), json_type)
+        if url.path == "/reverse":
+            # Nominatim's /reverse answers one place: the first of the Aleksanterinkatu answer.
+            one = json.loads(answer("nominatim-aleksanterinkatu-52.json"))[0]
+            return self.send(200, json.dumps(one).encode(), json_type)
         if url.path == "/api":
             return self.send(200, answer("photon-aleksanterinkatu-52.json"), json_type)
         name = "nominatim-aleksanterinkatu-52.json" if "aleksanterinkatu" in kind else "nominatim-helsinki.json"

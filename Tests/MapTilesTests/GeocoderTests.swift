@@ -49,6 +49,21 @@ import TestSupport
         #expect(store.match > address.match, "the service's order is kept")
     }
 
+    @Test func reverseAsksForOnePointAndItsOnePlaceIsRead() throws {
+        let config = GeocoderConfig(url: "http://127.0.0.1:1", kind: .nominatim)
+        let r = GeocoderRequest(reverse: Coordinate(latitude: 60.168673, longitude: -0.0000042), config: config, language: nil)
+        #expect(r.url == "http://127.0.0.1:1/reverse?lat=60.16867&lon=0.00000&format=jsonv2&addressdetails=1&zoom=18", "\(r.url)")
+        let near = GeocoderRequest(reverse: Coordinate(latitude: 60.168674, longitude: 0.00001), config: config, language: nil)
+        #expect(r.key == near.key, "a metre away is the same question (cached to ten)")
+        #expect(r.key != GeocoderRequest(query: "reverse", near: nil, config: config, language: nil).key)
+        let photon = GeocoderRequest(reverse: Coordinate(latitude: -33.5, longitude: 151.25), config: GeocoderConfig(url: "http://h", kind: .photon), language: nil)
+        #expect(photon.url == "http://h/reverse?lat=-33.50000&lon=151.25000&limit=1")
+        // Nominatim's /reverse answers one object, not a list; its error is an object too.
+        let one = try nominatim(place("place", "house", addresstype: "building", name: "", address: ["road": "Aleksanterinkatu", "house_number": "52"]))
+        #expect(one.map(\.name) == ["Aleksanterinkatu 52"])
+        #expect(throws: GeocoderError.self) { try nominatim(#"{"error":"Unable to geocode"}"#) }
+    }
+
     @Test func nominatimPlacesByTheirTags() throws {
         let results = try GeocoderAnswer.nominatim(try Self.fixture("nominatim-helsinki.json"), credit: Self.credit)
         try #require(results.count == 3)

@@ -6,7 +6,7 @@ public struct KeyBinding: Sendable {
     public enum Command: Sendable, Equatable {
         case quit, openFiles, saveTrail, exportMap, printMap, search, help, fullscreen, units, trackColors, profile, trackList
         case sources, saveArea, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
-        case focusNext, focusPrevious
+        case focusNext, focusPrevious, whatIsHere
         case cancel, deletePin, renamePin, undo, redo
     }
 
@@ -36,6 +36,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: "follow your position, or stop"),
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: "measure: click points; Backspace, Esc"),
         KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: "copy the coordinates under the pointer"),
+        KeyBinding(keys: [.letter("w")], modifiers: [], command: .whatIsHere, label: "W", help: "what is here, asked online (the selected pin, or under the pointer)"),
         KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: "open GPX, KML, GeoJSON or CSV files"),
         KeyBinding(keys: [.letter("e")], modifiers: .control, command: .exportMap, label: "Ctrl+E", help: "export the view as PDF, SVG or PNG"),
         KeyBinding(keys: [.letter("p")], modifiers: .control, command: .printMap, label: "Ctrl+P", help: "print the view on A4 (or save it as PDF)"),

@@ -121,10 +121,18 @@ extension MapSession {
         case .saveTrail: return [.effect(.saveTrail)]
         case .follow: return [.toggleFollow]
         case .copyPosition: return [.effect(.copy(copiedPosition))]
+        case .whatIsHere: return [.effect(.whatIsHereOnline(pointedAt))]
         case .focusNext: moveFocus(forward: true); return [.changed]
         case .focusPrevious: moveFocus(forward: false); return [.changed]
         default: return []
         }
+    }
+
+    /// The selected pin's point, else the one under the pointer, else the centre's.
+    private var pointedAt: Coordinate {
+        if let id = controller.pins.selected, let pin = controller.pins.pin(id) { return pin.coordinate }
+        if let p = pointer { return controller.camera.coordinate(for: p) }
+        return controller.camera.centerCoordinate
     }
 
     /// Ctrl+C: the selected pin's coordinates (after what is there, when known: "Aleksanterinkatu

@@ -71,6 +71,14 @@ public final class Geocoder: @unchecked Sendable {
         worker.add(query, near: near, done: done)
     }
 
+    /// What is at `c` (the nearest address or place), asked as a search is: paced, replaced by
+    /// a newer question while it waits, cached. For a person's request (key W), never for
+    /// every move of the pointer.
+    public func reverse(_ c: Coordinate, done: @escaping Done) {
+        guard c.isValid else { return done(.success([])) }
+        worker.add(reverse: c, done: done)
+    }
+
     /// Requests sent to the service so far (what tests count; cached answers send none).
     public var requestCount: Int { worker.requestCount }
 
@@ -122,7 +130,14 @@ final class GeocoderWorker: @unchecked Sendable {
 
     func add(_ query: String, near: Coordinate?, done: @escaping Geocoder.Done) {
         let request = GeocoderRequest(query: query, near: near, config: config, language: options.language)
-        let isEmpty = GeocoderRequest.tidy(query).isEmpty
+        add(request, isEmpty: GeocoderRequest.tidy(query).isEmpty, done: done)
+    }
+
+    func add(reverse c: Coordinate, done: @escaping Geocoder.Done) {
+        add(GeocoderRequest(reverse: c, config: config, language: options.language), isEmpty: false, done: done)
+    }
+
+    func add(_ request: GeocoderRequest, isEmpty: Bool, done: @escaping Geocoder.Done) {
         condition.lock()
         guard !stopped else { condition.unlock(); return done(.failure(.stopped)) }
         if !started {

@@ -34,7 +34,9 @@ public enum GeocoderAnswer {
     /// (numbers as strings; the older json format's `class` is read too).
     public static func nominatim(_ data: Data, credit: String) throws -> [SearchResult] {
         let json = try parse(data)
-        guard let entries = json.array else {
+        // /reverse answers one place, not a list of them.
+        let one = json.object.map { $0["lat"] != nil } ?? false
+        guard let entries = json.array ?? (one ? [json] : nil) else {
             if let message = errorMessage(json) { throw GeocoderError.said(message) }
             throw GeocoderError.notPlaces
         }

@@ -41,6 +41,23 @@ struct GeocoderRequest: Equatable, Sendable {
         key = [config.url, config.kind.rawValue, Self.folded(q), place, language ?? "-"].joined(separator: "\n")
     }
 
+    /// What is at `c`: Nominatim's /reverse (one place, the nearest address at zoom 18),
+    /// Photon's /reverse. The point is sent to 1e-5° (a metre) and cached to 1e-4° (ten).
+    init(reverse c: Coordinate, config: GeocoderConfig, language: String?) {
+        func fixed(_ d: Double, _ scale: UInt) -> String {
+            let n = Int(saturating: (d * Double(scale)).rounded())
+            let whole = n.magnitude / scale, part = String(n.magnitude % scale)
+            let pad = String(repeating: "0", count: max(0, String(scale).count - 1 - part.count))
+            return (n < 0 ? "-" : "") + "\(whole).\(pad)\(part)"
+        }
+        let lat = fixed(c.latitude, 100_000), lon = fixed(c.longitude, 100_000)
+        switch config.kind {
+        case .nominatim: url = config.url + "/reverse?lat=\(lat)&lon=\(lon)&format=jsonv2&addressdetails=1&zoom=18"
+        case .photon: url = config.url + "/reverse?lat=\(lat)&lon=\(lon)&limit=1"
+        }
+        key = [config.url, config.kind.rawValue, "reverse", fixed(c.latitude, 10_000), fixed(c.longitude, 10_000), language ?? "-"].joined(separator: "\n")
+    }
+
     /// The query as sent: runs of spaces (and line breaks) as one space, trimmed, bounded.
     static func tidy(_ query: String) -> String {
         let words = query.prefix(maxQueryLength * 4).split(whereSeparator: { $0.isWhitespace || $0.isNewline })
