@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import MapTiles
+import TestSupport
 
 /// `meridian search` for scripts: street maps named with --tiles and saved areas indexed and
 /// searched with the built-in places, as text or JSON; bad input refused clearly.
@@ -54,6 +56,28 @@ import Testing
         // And the built-in places are there too.
         let helsinki = try json(try run(meridianBinary, ["search", "Helsinki", "--json"], env: env(dir)))
         #expect(helsinki.contains { $0["origin"] as? String == "built-in" && $0["category"] as? String == "city" })
+    }
+
+    @Test func onlineAsksTheConfiguredGeocoderOnceAndSaysItsFailures() throws {
+        let server = try TileServer(script: "geocoder-server.py")
+        let dir = temporaryDirectory("search-online")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("config/meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data(#"{"url": "\#(server.url(""))", "kind": "nominatim"}"#.utf8).write(to: config.appendingPathComponent("geocoder.json"))
+        let tiles = Self.fixtures.appendingPathComponent("helsinki-names.mbtiles").path
+        let r = try run(meridianBinary, ["search", "Aleksanterinkatu 52", "--online", "--tiles", tiles, "--near", "60.17,24.944", "--json"], env: env(dir))
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try json(r)
+        #expect(rows.contains { $0["origin"] as? String == "offline" && $0["name"] as? String == "Aleksanterinkatu 52" })
+        #expect(rows.contains { $0["origin"] as? String == "online" && ($0["credit"] as? String)?.contains("OpenStreetMap") == true }, "\(rows)")
+        // The same again comes from the cache: the stand-in is asked once.
+        _ = try run(meridianBinary, ["search", "Aleksanterinkatu 52", "--online", "--near", "60.17,24.944"], env: env(dir))
+        let bad = try run(meridianBinary, ["search", "garbage", "--online"], env: env(dir))
+        #expect(bad.status == 0 && bad.stderr.contains("not JSON"), "\(bad.stderr)")
+        guard case let .response(log) = HTTPClient(options: .init(userAgent: "Meridian-tests")).get(server.url("/log")) else { throw HarnessError("no log") }
+        let asked = try JSONSerialization.jsonObject(with: log.body) as? [[String: Any]] ?? []
+        #expect(asked.map { $0["q"] as? String ?? "" } == ["Aleksanterinkatu 52", "garbage"], "\(asked)")
     }
 
     @Test func badInputIsRefusedClearly() throws {
