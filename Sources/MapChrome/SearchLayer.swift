@@ -72,7 +72,8 @@ public struct SearchLayer: MapLayer {
         guard isOpen else { return [] }
         let keep = selection
         update()
-        selection = min(keep, max(0, results.count - 1))
+        // The same row stays chosen, the online one included.
+        selection = min(keep, max(0, results.count - (onlineRowShown ? 0 : 1)))
         defer { chooseWhenLoaded = false }
         return [.changed] + (chooseWhenLoaded ? choose() : [])
     }
@@ -85,9 +86,15 @@ public struct SearchLayer: MapLayer {
         case let .success(found):
             online = .idle
             answered = (q, found)
-            if q == query { mergeResults() }
+            if q == query {
+                mergeResults()
+                // Enter was pressed to see these: the first of them is chosen.
+                selection = results.firstIndex { $0.isOnline } ?? 0
+            }
         case let .failure(f):
-            if f.isOffline {
+            if f.isSuperseded {
+                online = .idle
+            } else if f.isOffline {
                 online = offlineSaid ? .idle : .failed(query: q, "No network: offline results only")
                 offlineSaid = true
             } else {
@@ -101,7 +108,11 @@ public struct SearchLayer: MapLayer {
     public struct OnlineFailure: Error, Sendable, Equatable {
         public var message: String
         public var isOffline: Bool
-        public init(_ message: String, offline: Bool = false) { self.message = message; isOffline = offline }
+        /// Replaced by a newer question before it was asked: nothing to say.
+        public var isSuperseded: Bool
+        public init(_ message: String, offline: Bool = false, superseded: Bool = false) {
+            self.message = message; isOffline = offline; isSuperseded = superseded
+        }
     }
 
     public var levels: [LayerLevel] { [.overlay, .chrome] }
@@ -122,6 +133,8 @@ public struct SearchLayer: MapLayer {
     public mutating func close() {
         isOpen = false
         chooseWhenLoaded = false
+        // An answer still to come is dropped (`setOnline` takes only what is asked).
+        online = .idle
         query = ""
         update()
     }
@@ -193,11 +206,12 @@ public struct SearchLayer: MapLayer {
             if let rect = Self.bounds(r.line) { return [.show(rect)] }
             return [.goTo(r.coordinate, zoom: r.zoom)]
         }
+        // While the places are still read, Enter waits for them rather than asking online.
+        if searcher == nil, problem == nil, !query.isEmpty { chooseWhenLoaded = true; return [] }
         if onlineRowShown, selection == results.count, online != .asking(query) {
             online = .asking(query)
             return [.effect(.searchOnline(query, near: near))]
         }
-        if searcher == nil, problem == nil, !query.isEmpty { chooseWhenLoaded = true }
         return []
     }
 

@@ -30,6 +30,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
             sqlite3_close(db)
             throw SQLiteError(description: "\(path): \(msg)")
         }
+        // Another process writing (a second window indexing): wait a little rather than fail.
+        sqlite3_busy_timeout(db, 5000)
         // Touch the schema now, so "not a database" is reported at open, not at the first tile.
         _ = try rows("SELECT name FROM sqlite_master LIMIT 1") { _ in () }
     }
@@ -65,9 +67,28 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs a query with bound parameters; `row` reads each result row from the statement.
     public func rows<T>(_ sql: String, _ params: [Value] = [], _ row: (OpaquePointer) throws -> T) throws -> [T] {
+        var out: [T] = []
+        try forEach(sql, params) { out.append(try row($0)) }
+        return out
+    }
+
+    /// Runs a query and hands each row to `body` as it comes, holding none: for reading more
+    /// than memory should (a city's staged names). The connection is busy meanwhile: write
+    /// through another.
+    public func forEach(_ sql: String, _ params: [Value] = [], _ body: (OpaquePointer) throws -> Void) throws {
         lock.lock(); defer { lock.unlock() }
         let st = try statement(sql)
         defer { sqlite3_reset(st); sqlite3_clear_bindings(st) }
+        bind(st, params)
+        while true {
+            let rc = sqlite3_step(st)
+            if rc == SQLITE_ROW { try body(st); continue }
+            if rc == SQLITE_DONE { return }
+            throw SQLiteError(description: "\(path): \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+
+    private func bind(_ st: OpaquePointer, _ params: [Value]) {
         for (i, p) in params.enumerated() {
             switch p {
             case let .int(v): sqlite3_bind_int64(st, Int32(i + 1), v)
@@ -80,13 +101,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 }
             case .null: sqlite3_bind_null(st, Int32(i + 1))
             }
-        }
-        var out: [T] = []
-        while true {
-            let rc = sqlite3_step(st)
-            if rc == SQLITE_ROW { out.append(try row(st)); continue }
-            if rc == SQLITE_DONE { return out }
-            throw SQLiteError(description: "\(path): \(String(cString: sqlite3_errmsg(db)))")
         }
     }
 

@@ -16,9 +16,12 @@ extension Bench {
         var maps = [vector ?? "Tests/Fixtures/vector/helsinki.mbtiles"].filter(FileIO.exists)
         maps += (ProcessInfo.processInfo.environment["MERIDIAN_BENCH_STREET_MAPS"] ?? "").split(separator: ":").map(String.init)
         guard !maps.isEmpty else { return [Row(name: "streets: no street map to index (run from the source tree)", value: 0, unit: "", target: "")] }
-        let places = Resources.url("places.tsv").flatMap { try? FileIO.read($0.path) }.map { PlaceIndex(reading: $0) }
+        // The largest area this machine can make from real data: the fixture's z14 tiles laid
+        // again and again over a 20 × 20 grid of their own size (1,600 dense city tiles).
         let folder = "/tmp/meridian-bench-search-\(getpid())"
         defer { _ = FileIO.removeTree(folder) }
+        if let first = maps.first, FileIO.makeDirectories(folder) == nil, let big = try? Self.repeated(first, in: folder, grid: 20) { maps.append(big) }
+        let places = Resources.url("places.tsv").flatMap { try? FileIO.read($0.path) }.map { PlaceIndex(reading: $0) }
         var rows: [Row] = []
         for path in maps.map(SearchIndexes.absolute) {
             let archive = try NameArchive(path: path)
@@ -74,5 +77,30 @@ extension Bench {
             ]
         }
         return rows
+    }
+
+    /// A copy of `path` whose deepest tiles are laid again over a `grid` × `grid` field of
+    /// their own extent (their bytes are relative to their address: each copy is a town).
+    static func repeated(_ path: String, in folder: String, grid: Int) throws -> String {
+        let out = folder + "/repeated-\(grid)x\(grid).mbtiles"
+        let db = try SQLiteDatabase(path: out, writable: true)
+        try db.run("ATTACH DATABASE ? AS src", [.text(path)])
+        try db.exec("""
+            CREATE TABLE metadata AS SELECT * FROM src.metadata;
+            CREATE TABLE tiles(zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+            CREATE TEMP TABLE deepest AS SELECT * FROM src.tiles WHERE zoom_level = (SELECT max(zoom_level) FROM src.tiles);
+            """)
+        let span = try db.rows("SELECT max(tile_column) - min(tile_column) + 1, max(tile_row) - min(tile_row) + 1 FROM deepest") {
+            (SQLiteDatabase.int($0, 0), SQLiteDatabase.int($0, 1))
+        }.first ?? (1, 1)
+        try db.exec("BEGIN")
+        for dx in 0..<grid {
+            for dy in 0..<grid {
+                try db.run("INSERT INTO tiles SELECT zoom_level, tile_column + ?, tile_row + ?, tile_data FROM deepest",
+                           [.int(Int64(dx) * span.0), .int(Int64(dy) * span.1)])
+            }
+        }
+        try db.exec("COMMIT; DETACH DATABASE src")
+        return out
     }
 }

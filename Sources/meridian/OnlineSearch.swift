@@ -26,10 +26,21 @@ enum OnlineSearch {
             if log { FileIO.printError("search: asking online for \"\(query)\"") }
             geocoder.search(query, near: near) { outcome in
                 switch outcome {
-                case let .success(results):
-                    if log { FileIO.printError("search: online answered \(results.count) for \"\(query)\"") }
+                case let .success(answer):
+                    if log { FileIO.printError("search: online answered \(answer.count) for \"\(query)\"") }
+                    // Ranked as offline results are, by how well the name matches what was typed
+                    // (the service's own order breaks ties): an exact online hit is not put below
+                    // letters found inside an offline name.
+                    let key = SearchText.key(query)
+                    let results = answer.map { r -> SearchResult in
+                        var r = r
+                        r.match = (SearchRanking.match(query: key, name: SearchText.key(r.name)) ?? 2) + r.match / 100
+                        return r
+                    }
                     deliver(.success(results))
-                case .failure(.superseded): break
+                case .failure(.superseded):
+                    // A newer question took its place (W, or another Enter): the box stops waiting.
+                    deliver(.failure(SearchLayer.OnlineFailure("", superseded: true)))
                 case let .failure(e):
                     if log { FileIO.printError("search: online failed for \"\(query)\": \(e)") }
                     deliver(.failure(SearchLayer.OnlineFailure(sentence(e.description), offline: e.isOffline)))

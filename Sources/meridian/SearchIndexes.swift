@@ -25,7 +25,7 @@ final class SearchIndexes: @unchecked Sendable {
         folder = NameIndex.folder(environment: environment)
     }
 
-    /// The indexes ready now, in the order their maps were met.
+    /// The indexes ready now, by their maps' paths.
     var indexes: [NameIndex] { lock.lock(); defer { lock.unlock() }; return Array(ready.values).sorted { $0.path < $1.path } }
 
     /// Whether `path` is a local street map file (not an address, not pictures).
@@ -40,9 +40,11 @@ final class SearchIndexes: @unchecked Sendable {
     /// are built in turn.
     func want(_ paths: [String]) {
         lock.lock()
-        // Maps whose file went (a deleted area) are searched no more.
-        let gone = ready.keys.filter { !FileIO.exists($0) }
+        // Maps whose file went (a deleted area) or changed are searched no more as they were:
+        // a changed one is indexed again below; one being built stops.
+        let gone = ready.filter { NameArchive.identity(of: $0.key) != $0.value.identity }.map(\.key)
         for path in gone { ready[path] = nil }
+        if let w = working, !FileIO.exists(w.archive.path) { w.cancel() }
         for p in paths where Self.isIndexable(p) {
             let path = Self.absolute(p)
             guard ready[path] == nil, !queue.contains(path), !failed.contains(path) else { continue }
@@ -90,10 +92,23 @@ final class SearchIndexes: @unchecked Sendable {
                 }
                 progress(title, nil)
                 if !outcome.broken.isEmpty { warn("\(path): \(outcome.broken.count) tile\(outcome.broken.count == 1 ? "" : "s") could not be read for search (\(outcome.broken[0]))") }
-                guard let index = NameIndex.open(archive, folder: folder) else { throw TileSourceError("its index was built but cannot be opened") }
+                guard let index = NameIndex.open(archive, folder: folder) else {
+                    // Deleted while it was indexed (an area), or changed: nothing to say.
+                    guard NameArchive.identity(of: path) == archive.identity else { continue }
+                    throw TileSourceError("its index was built but cannot be opened")
+                }
+                if index.features == 0 {
+                    failure("\(archive.title) has no names search can read (its tiles are not of the OpenMapTiles schema)")
+                }
                 add(path, index)
             } catch is NameIndexBuilder.Cancelled {
                 progress("", nil)
+            } catch is NameIndexBuilder.Busy {
+                // Another Meridian builds it: asked again the next time maps change.
+                progress("", nil)
+            } catch NameArchive.Failure.notVector {
+                // Pictures have no names: nothing to say, and nothing to try again.
+                lock.lock(); failed.insert(path); lock.unlock()
             } catch {
                 progress("", nil)
                 lock.lock(); failed.insert(path); lock.unlock()

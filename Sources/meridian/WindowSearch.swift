@@ -17,7 +17,8 @@ final class WindowSearch: @unchecked Sendable {
     private let places = LockedValue<PlaceIndex>()
     private let placesAsked = LockedValue<Bool>()
     /// Points whose whereabouts are being looked up (an added pin is also selected: once).
-    private let lookingUp = LockedValue<Set<Coordinate>>()
+    /// Read and written on the frame's thread only.
+    private var lookingUp = Set<Coordinate>()
     /// Asks the geocoder (nil: none configured): query, near, and where the answer goes.
     var online: (@Sendable (String, Coordinate?, @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) -> Void)?
 
@@ -68,9 +69,11 @@ final class WindowSearch: @unchecked Sendable {
     /// A new finder for the search box, of the places and the indexes there are now. Until the
     /// places are read, the box says they are loading.
     private func publish() {
-        guard let places = places.get() else { return }
-        let finder = StreetSearch(places: places, indexes: indexes.indexes)
-        host.value.perform { host in
+        // Made on the frame's thread from what is ready then: a finder made earlier on another
+        // thread can never come after a newer one.
+        host.value.perform { [self] host in
+            guard let places = places.get() else { return }
+            let finder = StreetSearch(places: places, indexes: indexes.indexes)
             host.session.update(SearchLayer.self, at: host.clock.now) { $0.setSearcher(finder) }
         }
     }
@@ -128,16 +131,15 @@ final class WindowSearch: @unchecked Sendable {
         }
         guard host.value.session.controller.pins.whereabouts[coordinate] == nil else { return }
         let finder = StreetSearch(places: nil, indexes: indexes.indexes)
-        guard !finder.indexes.isEmpty, !(lookingUp.get() ?? []).contains(coordinate) else { return }
-        lookingUp.set((lookingUp.get() ?? []).union([coordinate]))
+        guard !finder.indexes.isEmpty, lookingUp.insert(coordinate).inserted else { return }
         let host = self.host
         let log = host.value.configuration.logFrames
         startThread(name: "what-is-here") { [self] in
             let text = finder.whatIsHere(coordinate)?.text
-            lookingUp.set((self.lookingUp.get() ?? []).subtracting([coordinate]))
             if log { FileIO.printError("search: what is here \(coordinate): \(text ?? "nothing")") }
-            guard let text else { return }
-            host.value.perform { host in
+            host.value.perform { [self] host in
+                lookingUp.remove(coordinate)
+                guard let text else { return }
                 host.session.controller.pins.setWhereabouts(text, at: coordinate)
                 host.session.update(SearchLayer.self, at: host.clock.now) { _ in [.changed] }
             }

@@ -146,6 +146,29 @@ struct SearchBoxTests {
         #expect(box(s).marker?.title == "Helsingin tuomiokirkko")
     }
 
+    @Test func anAnswerIsChosenOnArrivalAndAReplacedQuestionStopsTheWait() {
+        var s = driver()
+        _ = s.key(.letter("f"), .control)
+        _ = s.type("aleksanterinkatu 52")
+        #expect(box(s).results.isEmpty)
+        _ = s.key(.enter)
+        let online = SearchResult(name: "Aleksanterinkatu 52", category: .address, coordinate: Coordinate(latitude: 60.1687, longitude: 24.9419),
+                                  origin: .online(credit: "c"), match: 6)
+        s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "aleksanterinkatu 52", .success([online])) }
+        #expect(box(s).results.indices.contains(box(s).selection) && box(s).results[box(s).selection].isOnline)
+        // Asked again (another query), then replaced before it was sent: the box waits no more.
+        _ = s.type("x")
+        _ = s.key(.enter)
+        #expect(box(s).online == .asking("aleksanterinkatu 52x"))
+        s.session.update(SearchLayer.self, at: s.t) { $0.setOnline(query: "aleksanterinkatu 52x", .failure(.init("", superseded: true))) }
+        #expect(box(s).online == .idle)
+        #expect(!box(s).rows(imperial: false).contains { $0.text == "Searching online…" })
+        // Closing drops a question still out.
+        _ = s.key(.enter)
+        _ = s.key(.escape)
+        #expect(box(s).online == .idle)
+    }
+
     @Test func noNetworkIsSaidOnceAndFailuresAreShown() {
         var s = driver()
         _ = s.key(.letter("f"), .control)

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import MapCore
 import MapGeometry
-import MapTiles
+@testable import MapTiles
 import Testing
 import TestSupport
 
@@ -119,6 +119,47 @@ import TestSupport
             #expect(distance(streets[0].coordinate, near) < distance(streets[1].coordinate, near))
             #expect(distance(streets[0].coordinate, near) < 2000)
         }
+    }
+
+    @Test func manyTownsInOneMapKeepTheirOwnAddressesAndTheNearestComesFirst() throws {
+        // The fixture's z14 tiles again over a 6 × 6 grid of their own extent: 36 towns, each
+        // with its "Mannerheimintie 1", more than the candidates a query first looks at.
+        var sql = "CREATE TEMP TABLE d AS SELECT * FROM tiles WHERE zoom_level = 14;"
+        for dx in 0..<6 { for dy in 0..<6 where dx + dy > 0 {
+            sql += "INSERT INTO tiles SELECT zoom_level, tile_column + \(2 * dx), tile_row + \(2 * dy), tile_data FROM d;"
+        } }
+        let path = try copy("towns", changedBy: sql)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let index = try index(path)
+        // The copy 5 tiles east and 4 north of the original (two tiles a step).
+        let far = Coordinate(latitude: 60.1682, longitude: 24.9417 + 10 * 360 / 16384.0)
+        let found = index.search("Mannerheimintie 1", near: far, limit: 8).filter { $0.name == "Mannerheimintie 1" }
+        #expect(found.count >= 2, "each town keeps its own: \(found.count)")
+        let first = try #require(found.first)
+        #expect(distance(first.coordinate, far) < 300, "the nearest first: \(first.coordinate)")
+        // Typed short of a whole word, the numbers 1, 10, 12… of 36 towns are more than the
+        // candidates: those near the view are asked too.
+        let typing = try #require(index.search("mannerheimint 1", near: far, limit: 8).first)
+        #expect(typing.name.hasPrefix("Mannerheimintie 1") && distance(typing.coordinate, far) < 300, "\(typing.name) at \(typing.coordinate)")
+        let streets = index.search("Aleksanterinkatu", near: far, limit: 8).filter { $0.category == .street }
+        let nearest = try #require(streets.first)
+        #expect(streets.count >= 2 && distance(nearest.coordinate, far) < 1500)
+    }
+
+    @Test func aDamagedStagingOrIndexFileIsBuiltAgain() throws {
+        let archive = try NameArchive(path: Self.mbtiles)
+        let file = NameIndex.file(for: archive.path, in: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: file + ".part"))
+        try Data(repeating: 0x53, count: 5000).write(to: URL(fileURLWithPath: file))
+        #expect(NameIndex.open(archive, folder: folder) == nil)
+        try NameIndexBuilder(archive: archive, folder: folder).build()
+        let rebuilt = try #require(NameIndex.open(archive, folder: folder))
+        #expect(rebuilt.search("Stockmann", near: nil, limit: 1).first?.name == "Stockmann")
+        #expect(!FileManager.default.fileExists(atPath: file + ".part"), "the staging goes once the index is whole")
+        // A line stored with fewer than two points is no line (a damaged file's bytes).
+        #expect(LineCoding.decode(Data([1, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9])).isEmpty)
+        #expect(LineCoding.decode(Data([255, 255, 255, 255, 1])).isEmpty)
     }
 
     @Test func pmtilesGiveTheSameIndexAsMBTiles() throws {

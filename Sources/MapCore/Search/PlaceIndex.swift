@@ -123,10 +123,19 @@ public final class PlaceIndex: Sendable {
 
     /// The best `limit` places for what was typed, best first.
     public func search(_ query: String, limit: Int = 8) -> [Place] {
+        matches(query, limit: limit).map(\.place)
+    }
+
+    /// The best `limit` places with how well each matched, on `SearchRanking.match`'s scale:
+    /// the whole name 6, its start 5, a whole word 4, a word's start 3; another name (an
+    /// exonym: "wien" is Vienna) typed whole 5.5, its start 4.5, a word of it 3.5 or 2.
+    public func matches(_ query: String, limit: Int = 8) -> [(place: Place, match: Double)] {
         let q = Array(fold(query).utf8)
         guard !q.isEmpty, !order.isEmpty else { return [] }
         // The best match of each place found, and the places found (in the order found).
         var best = [Float](repeating: 0, count: places.count)
+        // Which kind of key gave the best (3.5 is a word of the name or another name whole).
+        var kindOfBest = [UInt8](repeating: 0, count: places.count)
         var found: [Int32] = []
         keyBytes.withUnsafeBufferPointer { b in
             func key(_ k: Int32) -> UnsafeBufferPointer<UInt8> {
@@ -154,7 +163,7 @@ public final class PlaceIndex: Sendable {
                 }
                 let p = Int(keyPlace[Int(k)])
                 if best[p] == 0 { found.append(Int32(p)) }
-                if quality > best[p] { best[p] = quality }
+                if quality > best[p] { best[p] = quality; kindOfBest[p] = kind.rawValue }
                 i += 1
             }
         }
@@ -169,6 +178,19 @@ public final class PlaceIndex: Sendable {
             top.insert((p, score), at: at)
             if top.count > limit { top.removeLast() }
         }
-        return top.map { places[Int($0.place)] }
+        return top.map { t in
+            let quality = best[Int(t.place)]
+            let match: Double = switch quality {
+            case 6: 6
+            case 4: 5
+            case 3.5 where kindOfBest[Int(t.place)] == Kind.nameWord.rawValue: 4
+            case 3.5: 5.5
+            case 3: 3
+            case 2: 4.5
+            case 1.5: 3.5
+            default: 2
+            }
+            return (places[Int(t.place)], match)
+        }
     }
 }

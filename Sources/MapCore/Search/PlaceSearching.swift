@@ -12,13 +12,11 @@ extension PlaceIndex: PlaceSearching {
     /// The built-in places as results: a city of a hundred thousand or more, a town of ten
     /// thousand, else a village; where, by its country.
     public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
-        let key = SearchText.key(query)
-        let found = search(query, limit: max(limit * 3, 24)).map { p -> SearchResult in
+        let found = matches(query, limit: max(limit * 3, 24)).map { m -> SearchResult in
+            let p = m.place
             let category: SearchResult.Category = p.population >= 100_000 ? .city : p.population >= 10_000 ? .town : .village
-            // Found by another of its names when its own does not match what was typed.
-            let match = SearchRanking.match(query: key, name: SearchText.key(p.name)) ?? 2
             return SearchResult(name: p.name, category: category, area: p.country, coordinate: p.coordinate, zoom: p.zoom,
-                                origin: .builtIn, match: match, population: p.population)
+                                origin: .builtIn, match: m.match, population: p.population)
         }
         return SearchRanking.merge([found], near: near, limit: limit)
     }

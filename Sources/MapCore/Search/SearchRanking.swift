@@ -45,7 +45,9 @@ public enum SearchRanking {
             near01 = max(0, min(1, 1 - log2(max(metres, 10) / 10) / 21))
         }
         let people = r.population > 0 ? min(log10(Double(r.population)), 8) / 8 : 0
-        return r.match * 1000 + category * 30 + near01 * 20 + people * 9
+        // Nearness outweighs the kind between different names ("aleks" in Helsinki is its
+        // street before a town in Russia); things of one name are put in kind order by `merge`.
+        return r.match * 1000 + category * 12 + near01 * 150 + people * 9
     }
 
     /// Results from several finders, in score order, at most `limit`, each thing once (a
@@ -65,7 +67,16 @@ public enum SearchRanking {
             byName[key, default: []].append(scored.count)
             scored.append((r, s))
         }
-        return scored.sorted { $0.score > $1.score }.prefix(limit).map(\.result)
+        var ranked = scored.sorted { $0.score > $1.score }.map(\.result)
+        // Of one name, a town before a street before a café, wherever each is: the places
+        // the name holds in the list are given out again in that order.
+        var slots: [String: [Int]] = [:]
+        for (i, r) in ranked.enumerated() { slots[SearchText.key(r.name), default: []].append(i) }
+        for indices in slots.values where indices.count > 1 {
+            let group = indices.map { ranked[$0] }.enumerated().sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }
+            for (slot, r) in zip(indices, group) { ranked[slot] = r.element }
+        }
+        return Array(ranked.prefix(limit))
     }
 
     /// The same thing found twice (of one name): of near categories, within a few hundred metres.

@@ -78,7 +78,7 @@ public enum NameFeatures {
             let members = byName[name]!
             for cluster in clusters(members.map { segments[$0].points }) {
                 let pieces = cluster.map { segments[members[$0]] }
-                out.append(street(pieces))
+                if let street = street(pieces) { out.append(street) }
             }
         }
         return out
@@ -92,10 +92,13 @@ public enum NameFeatures {
             while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
             return i
         }
-        // Cells of ~joinMetres (a degree of latitude is 111 km; longitude shrinks by the
-        // cosine, so cells are that much narrower in metres there: neighbours still meet).
+        // Cells of joinMetres of latitude, and as many degrees of longitude (narrower in
+        // metres away from the equator: at 60° pieces join within about half the distance
+        // east–west, which still joins a street's pieces, which touch).
         let cell = joinMetres / 111_000
-        var grid: [Int64: [Int]] = [:]
+        // One line per cell stands for all in it (they are joined already): a line is joined
+        // to at most nine others, however many pieces of one name a tile piles up.
+        var grid: [Int64: Int] = [:]
         for (i, line) in lines.enumerated() {
             var cells = Set<Int64>()
             for c in line {
@@ -103,12 +106,12 @@ public enum NameFeatures {
                 for dy in -1...1 { for dx in -1...1 { cells.insert((y + Int64(dy)) << 32 ^ (x + Int64(dx)) & 0xFFFF_FFFF) } }
             }
             for key in cells {
-                if let others = grid[key] { for j in others { let a = find(i), b = find(j); if a != b { parent[a] = b } } }
+                if let j = grid[key] { let a = find(i), b = find(j); if a != b { parent[a] = b } }
             }
             for c in line {
                 let y = Int64((c.latitude / cell).rounded(.down)), x = Int64((c.longitude / cell).rounded(.down))
                 let key = y << 32 ^ x & 0xFFFF_FFFF
-                if grid[key]?.last != i { grid[key, default: []].append(i) }
+                if grid[key] == nil { grid[key] = i }
             }
         }
         var groups: [Int: [Int]] = [:]
@@ -118,18 +121,19 @@ public enum NameFeatures {
 
     /// One street from its pieces: the best class names it, the point of its line nearest the
     /// middle of its extent marks it.
-    static func street(_ pieces: [TileNames.Segment]) -> NameFeature {
+    static func street(_ pieces: [TileNames.Segment]) -> NameFeature? {
         var others: [String] = []
         for p in pieces { for o in p.names.others where !others.contains(o) && others.count < TileNames.maxOtherNames { others.append(o) } }
         let kind = pieces.map(\.kind).min { rank($0) < rank($1) } ?? ""
         let tolerance = lineToleranceMetres / 111_000
-        let line = pieces.map { simplify($0.points, tolerance: tolerance) }
+        let line = pieces.map { simplify($0.points, tolerance: tolerance) }.filter { $0.count >= 2 }
+        guard let first = pieces.first, !line.isEmpty else { return nil }
         var s = 90.0, n = -90.0, w = 180.0, e = -180.0
         for part in line { for c in part { s = min(s, c.latitude); n = max(n, c.latitude); w = min(w, c.longitude); e = max(e, c.longitude) } }
         let middle = Coordinate(latitude: (s + n) / 2, longitude: (w + e) / 2)
-        var best = line[0][0], bestD = Double.infinity
+        var best = middle, bestD = Double.infinity
         for part in line { for c in part { let d = flatDistance(c, middle); if d < bestD { best = c; bestD = d } } }
-        return NameFeature(names: TileNames.Names(name: pieces[0].names.name, others: others), category: .street,
+        return NameFeature(names: TileNames.Names(name: first.names.name, others: others), category: .street,
                            what: what(kind), area: nil, coordinate: best, line: line)
     }
 
@@ -227,21 +231,44 @@ public enum NameFeatures {
 }
 
 /// Which district or town a point lies in: the nearest district or neighbourhood within a
-/// few kilometres, else the nearest village, town or city within twenty.
+/// few kilometres, else the nearest village, town or city within twenty. Places are kept in
+/// cells of a tenth of a degree, so that a row asks the few around it, not a country's.
 struct AreaFinder {
-    let near: [TileNames.Point], far: [TileNames.Point]
+    private let near: [Int64: [TileNames.Point]], far: [Int64: [TileNames.Point]]
+    static let cell = 0.1
 
     init(_ places: [TileNames.Point]) {
-        near = places.filter { $0.category == .suburb || $0.category == .neighbourhood }
-        far = places.filter { $0.category == .city || $0.category == .town || $0.category == .village }
+        var near: [Int64: [TileNames.Point]] = [:], far: [Int64: [TileNames.Point]] = [:]
+        for p in places where p.coordinate.isValid {
+            let key = Self.key(p.coordinate)
+            switch p.category {
+            case .suburb, .neighbourhood: near[key, default: []].append(p)
+            case .city, .town, .village: far[key, default: []].append(p)
+            default: continue
+            }
+        }
+        self.near = near
+        self.far = far
+    }
+
+    static func key(_ c: Coordinate, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 {
+        (Int64((c.latitude / cell).rounded(.down)) + dy) << 32 ^ (Int64((c.longitude / cell).rounded(.down)) + dx) & 0xFFFF_FFFF
     }
 
     func area(of c: Coordinate, except name: String, townOnly: Bool = false) -> String? {
-        func nearest(_ list: [TileNames.Point], within metres: Double) -> String? {
+        guard c.isValid else { return nil }
+        // Cells reached: a tenth of a degree of latitude is 11 km; of longitude, less.
+        func nearest(_ cells: [Int64: [TileNames.Point]], within metres: Double) -> String? {
+            let dy = Int64((metres / 11_000).rounded(.up))
+            let dx = Int64(min(1800, (metres / (11_000 * max(cos(c.latitude * .pi / 180), 0.01))).rounded(.up)))
             var best: String?, bestD = metres
-            for p in list where p.names.name != name {
-                let d = NameFeatures.flatDistance(c, p.coordinate)
-                if d < bestD { bestD = d; best = p.names.name }
+            for y in -dy...dy {
+                for x in -dx...dx {
+                    for p in cells[Self.key(c, y, x)] ?? [] where p.names.name != name {
+                        let d = NameFeatures.flatDistance(c, p.coordinate)
+                        if d < bestD { bestD = d; best = p.names.name }
+                    }
+                }
             }
             return best
         }

@@ -13,10 +13,15 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     public let path: String
     public let title: String
     public let features: Int
+    /// The identity of the map file it was built from (`NameArchive.identity`).
+    public let identity: String
     private let db: SQLiteDatabase
+    /// What-is-here asks on its own connection, so that a lookup on a worker never holds up
+    /// a keystroke's search on the frame's thread.
+    private let lookups: SQLiteDatabase
 
     /// Bumped when what the file holds changes: older indexes are built again.
-    static let schema = "2"
+    static let schema = "4"
 
     /// `$XDG_CACHE_HOME/meridian/search`, else `~/.cache/meridian/search`.
     public static func folder(environment env: [String: String]) -> String {
@@ -44,13 +49,16 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
               (try? meta(db, "complete")) == "1", (try? meta(db, "identity")) == identity,
               (try? meta(db, "schema")) == schema else { return nil }
         let title = (try? meta(db, "title")).flatMap { $0 } ?? path
-        return NameIndex(db: db, path: path, title: title)
+        guard let lookups = try? SQLiteDatabase(readOnly: file) else { return nil }
+        return NameIndex(db: db, lookups: lookups, path: path, title: title, identity: identity)
     }
 
-    private init(db: SQLiteDatabase, path: String, title: String) {
+    private init(db: SQLiteDatabase, lookups: SQLiteDatabase, path: String, title: String, identity: String) {
         self.db = db
+        self.lookups = lookups
         self.path = path
         self.title = title
+        self.identity = identity
         features = (try? Self.meta(db, "features")).flatMap { $0.flatMap { Int($0) } } ?? 0
     }
 
@@ -76,40 +84,55 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         // Every word as a prefix of a word of the name (or of another name). CROSS JOIN keeps
         // the full-text match the outer loop: SQLite would otherwise walk every row of
         // `features` and ask the match of each (130 ms for one letter, against 1).
-        let match = words.map { "\"\($0)\"*" }.joined(separator: " ")
-        var rows = (try? db.rows("""
-            SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM names CROSS JOIN features f ON f.id = names.rowid
-            WHERE names MATCH ? LIMIT \(Self.candidates)
-            """, [.text(match)], Self.row)) ?? []
+        let select = "SELECT f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon FROM names CROSS JOIN features f ON f.id = names.rowid"
+        var rows: [Row] = []
+        var seen = Set<Int64>()
+        func add(_ found: [Row]) { for r in found where seen.insert(r.id).inserted { rows.append(r) } }
+        let prefixes = words.map { "\"\($0)\"*" }.joined(separator: " ")
+        // The candidates are the first rows by category: in a large map "Broadway 1" or a
+        // street near the view can lie past them. So the whole words are asked first, and
+        // when the prefixes fill the candidates, those within a kilometre or two of the view too.
+        add((try? db.rows(select + " WHERE names MATCH ? LIMIT \(Self.candidates)", [.text(words.map { "\"\($0)\"" }.joined(separator: " "))], Self.row)) ?? [])
+        let byPrefix = (try? db.rows(select + " WHERE names MATCH ? LIMIT \(Self.candidates)", [.text(prefixes)], Self.row)) ?? []
+        add(byPrefix)
+        if byPrefix.count == Self.candidates, key.count >= 4, let near, near.isValid {
+            let d = 0.015, dLon = min(d / max(cos(near.latitude * .pi / 180), 0.05), 180)
+            add((try? db.rows(select + " WHERE names MATCH ? AND f.lat BETWEEN ? AND ? AND f.lon BETWEEN ? AND ? LIMIT 100",
+                              [.text(prefixes), e7(near.latitude - d), e7(near.latitude + d), e7(max(-180, near.longitude - dLon)), e7(min(180, near.longitude + dLon))],
+                              Self.row)) ?? [])
+        }
         // Letters inside a word ("katu" in Aleksanterinkatu), when words found too few.
         if rows.count < limit, key.count >= 3 {
-            let seen = Set(rows.map(\.id))
-            let inside = (try? db.rows("""
-                SELECT f.id, f.name, f.others, f.category, f.what, f.area, f.lat, f.lon FROM inside CROSS JOIN features f ON f.id = inside.rowid
+            add((try? db.rows("""
+                SELECT f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon FROM inside CROSS JOIN features f ON f.id = inside.rowid
                 WHERE inside MATCH ? LIMIT \(Self.candidates)
-                """, [.text("\"\(key)\"")], Self.row)) ?? []
-            rows += inside.filter { !seen.contains($0.id) }
+                """, [.text("\"\(key)\"")], Self.row)) ?? [])
         }
-        var results: [(Int64, SearchResult)] = []
+        // Scored here on the keys stored beside each row (folding hundreds of names per
+        // keystroke cost milliseconds); the best few go on to be merged with other finders.
+        var results: [(id: Int64, result: SearchResult, score: Double)] = []
         for row in rows {
             var r = row.result
             r.origin = .offline(title)
-            let best = SearchRanking.match(query: key, name: SearchText.key(r.name))
-            let other = row.others.lazy.compactMap { SearchRanking.match(query: key, name: SearchText.key($0), other: true) }.max()
+            let keys = row.keys
+            let best = keys.first.flatMap { SearchRanking.match(query: key, name: $0) }
+            let other = best == 6 ? nil : keys.dropFirst().lazy.compactMap { SearchRanking.match(query: key, name: $0, other: true) }.max()
             r.match = max(best ?? 0, other ?? 0, 1)
-            results.append((row.id, r))
+            results.append((row.id, r, SearchRanking.score(r, near: near)))
         }
-        let ranked = SearchRanking.merge([results.map(\.1)], near: near, limit: limit)
+        results.sort { $0.score > $1.score }
+        let ranked = SearchRanking.merge([results.prefix(limit * 3).map(\.result)], near: near, limit: limit)
         // The chosen few get their lines (a street is drawn whole once chosen).
         return ranked.map { r in
-            guard r.category == .street, let id = results.first(where: { $0.1 == r })?.0 else { return r }
+            guard r.category == .street, let id = results.first(where: { $0.result == r })?.id else { return r }
             var r = r
             r.line = line(id)
             return r
         }
     }
 
-    private struct Row { var id: Int64; var result: SearchResult; var others: [String] }
+    /// A row as read: its id, what it is, and the keys of its names (its own first).
+    private struct Row { var id: Int64; var result: SearchResult; var keys: [String] }
 
     private static func row(_ st: OpaquePointer) -> Row {
         let c = Coordinate(latitude: Double(SQLiteDatabase.int(st, 6)) / 1e7, longitude: Double(SQLiteDatabase.int(st, 7)) / 1e7)
@@ -118,11 +141,11 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         return Row(id: SQLiteDatabase.int(st, 0),
                    result: SearchResult(name: SQLiteDatabase.text(st, 1), category: category, what: SQLiteDatabase.text(st, 4), area: area,
                                         coordinate: c.isValid ? c : Coordinate(latitude: 0, longitude: 0), origin: .builtIn),
-                   others: splitOthers(SQLiteDatabase.text(st, 2)))
+                   keys: splitOthers(SQLiteDatabase.text(st, 2)))
     }
 
-    func line(_ id: Int64) -> [[Coordinate]] {
-        (try? db.rows("SELECT line FROM features WHERE id = ?", [.int(id)]) { LineCoding.decode(SQLiteDatabase.blob($0, 0)) })?.first ?? []
+    func line(_ id: Int64, on connection: SQLiteDatabase? = nil) -> [[Coordinate]] {
+        (try? (connection ?? db).rows("SELECT line FROM features WHERE id = ?", [.int(id)]) { LineCoding.decode(SQLiteDatabase.blob($0, 0)) })?.first ?? []
     }
 
     // MARK: - What is here
@@ -134,8 +157,8 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         let dLat = streetMetres / 111_000, dLon = dLat / max(cos(c.latitude * .pi / 180), 0.01)
         let k = addressMetres / streetMetres
         // Points by where they are; streets by their extent.
-        let near = ((try? db.rows("""
-            SELECT id, name, others, category, what, area, lat, lon FROM features
+        let near = ((try? lookups.rows("""
+            SELECT id, name, keys, category, what, area, lat, lon FROM features
             WHERE category = ? AND lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?
             """, [.int(Int64(SearchResult.Category.address.rawValue)), e7(c.latitude - dLat * k), e7(c.latitude + dLat * k),
                   e7(c.longitude - dLon * k), e7(c.longitude + dLon * k)], Self.row)) ?? [])
@@ -144,13 +167,13 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         if let near, near.1 <= addressMetres { thing = near.0 }
         if thing == nil {
             var best = streetMetres
-            let streets = (try? db.rows("""
-                SELECT id, name, others, category, what, area, lat, lon FROM features
+            let streets = (try? lookups.rows("""
+                SELECT id, name, keys, category, what, area, lat, lon FROM features
                 WHERE category = ? AND north >= ? AND south <= ? AND east >= ? AND west <= ?
                 """, [.int(Int64(SearchResult.Category.street.rawValue)), e7(c.latitude - dLat), e7(c.latitude + dLat),
                       e7(c.longitude - dLon), e7(c.longitude + dLon)], Self.row)) ?? []
             for r in streets {
-                for part in line(r.id) where part.count >= 2 {
+                for part in line(r.id, on: lookups) where part.count >= 2 {
                     for i in 1..<part.count {
                         let d = NameFeatures.segmentDistance(c, part[i - 1], part[i])
                         if d < best { best = d; thing = r }
@@ -164,8 +187,8 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     }
 
     private func nearestArea(_ c: Coordinate) -> String? {
-        let places = (try? db.rows("""
-            SELECT id, name, others, category, what, area, lat, lon FROM features WHERE category BETWEEN ? AND ?
+        let places = (try? lookups.rows("""
+            SELECT id, name, keys, category, what, area, lat, lon FROM features WHERE category BETWEEN ? AND ?
             """, [.int(Int64(SearchResult.Category.city.rawValue)), .int(Int64(SearchResult.Category.neighbourhood.rawValue))], Self.row)) ?? []
         let points = places.map { TileNames.Point(names: TileNames.Names(name: $0.result.name), category: $0.result.category, what: "", coordinate: $0.result.coordinate) }
         return AreaFinder(points).area(of: c, except: "")

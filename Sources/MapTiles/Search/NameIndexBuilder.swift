@@ -4,11 +4,15 @@ import MapCore
 import MapGeometry
 import Platform
 
-/// Builds a street map's search index from its tiles: each tile of the deepest zoom is read
-/// (`TileNames`) and its names staged in the index file, a few dozen tiles per transaction
-/// with the count done beside them, so that a build stopped anywhere resumes where it was.
-/// Once every tile is read the rows are made (`NameFeatures`) and the full-text tables
-/// written, in one transaction. Runs on a worker; `cancel()` stops it between tiles.
+/// Builds a street map's search index from its tiles. Each tile of the deepest zoom is read
+/// (`TileNames`): its street pieces, named points and addresses (house numbers joined to the
+/// tile's streets) are staged in a file beside the index (`.part`), a few dozen tiles per
+/// transaction with the count done, so that a build stopped anywhere resumes where it was.
+/// Once every tile is read, the index is written into a new file from the staging, streamed
+/// (a street's pieces are merged name by name: memory holds one name's pieces, not a city's),
+/// and renamed into place; then the staging goes. Runs on a worker; `cancel()` stops it
+/// at the next batch of tiles (what the batch staged is kept), or while the rows are written
+/// (written again from the staging next time).
 public final class NameIndexBuilder: @unchecked Sendable {
     public let archive: NameArchive
     public let file: String
@@ -35,18 +39,35 @@ public final class NameIndexBuilder: @unchecked Sendable {
 
     public struct Cancelled: Error {}
 
+    /// Another process (a second window, `meridian search`) builds this index now.
+    public struct Busy: Error, CustomStringConvertible {
+        public var description: String { "its search index is being built by another Meridian" }
+    }
+
     /// Builds (or finishes) the index; `progress` hears the share done, 0…1, now and then.
     /// Returns at once when the index is already complete for this file.
     @discardableResult
     public func build(progress: (Double) -> Void = { _ in }) throws -> Outcome {
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
         if let problem = FileIO.makeDirectories(folder) { throw SQLiteError(description: "\(folder): \(problem)") }
-        var db = try SQLiteDatabase(path: file, writable: true)
-        if try NameIndex.meta(db, "identity") != archive.identity || NameIndex.meta(db, "schema") != NameIndex.schema {
-            // Another file, or another version of it, or of us: start again.
-            db = try restart(db)
+        // One builder per index on the machine: a lock file beside it, held while building.
+        let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw SQLiteError(description: "\(file).lock: \(FileIO.reason())") }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw Busy() }
+        if NameIndex.open(path: archive.path, folder: folder) != nil { return Outcome(tilesRead: 0, broken: [], features: 0) }
+        let staging = file + ".part"
+        var db: SQLiteDatabase
+        do {
+            db = try SQLiteDatabase(path: staging, writable: true)
+            if try NameIndex.meta(db, "identity") != archive.identity || NameIndex.meta(db, "schema") != NameIndex.schema {
+                // Another file, or another version of it, or of us: start again.
+                db = try restart(staging)
+            }
+        } catch {
+            // A staging file that is not a database (a crash mid-write, a full disk): afresh.
+            db = try restart(staging)
         }
-        if try NameIndex.meta(db, "complete") == "1" { return Outcome(tilesRead: 0, broken: [], features: 0) }
         let total = archive.tiles.count
         var done = min(max(0, Int(try NameIndex.meta(db, "done") ?? "0") ?? 0), total)
         let start = done
@@ -57,15 +78,17 @@ public final class NameIndexBuilder: @unchecked Sendable {
             try db.exec("BEGIN")
             do {
                 for tile in batch {
+                    // A tile that cannot be read or decoded costs its own names, not the index;
+                    // only writing the staging can fail the build.
+                    let names: TileNames
                     do {
                         guard let bytes = try archive.read(tile) else { continue }
-                        try stage(TileNames(try MVTDecoder.decode(bytes), tile: tile), into: db)
-                    } catch let e as SQLiteError {
-                        throw e
+                        names = TileNames(try MVTDecoder.decode(bytes), tile: tile)
                     } catch {
-                        // A broken tile costs its own names, not the index.
                         if broken.count < 20 { broken.append("tile \(tile): \(error)") }
+                        continue
                     }
+                    try stage(names, into: db)
                 }
                 done += batch.count
                 try db.run("INSERT OR REPLACE INTO meta VALUES ('done', ?)", [.text(String(done))])
@@ -74,25 +97,23 @@ public final class NameIndexBuilder: @unchecked Sendable {
                 try? db.exec("ROLLBACK")
                 throw error
             }
-            progress(0.9 * Double(done) / Double(max(total, 1)))
+            progress(0.8 * Double(done) / Double(max(total, 1)))
         }
         if cancelled.get() == true { throw Cancelled() }
-        let count = try finish(db)
+        let count = try finish(from: db, progress: progress)
+        unlink(staging)
         progress(1)
         return Outcome(tilesRead: done - start, broken: broken, features: count)
     }
 
-    private func restart(_ db: SQLiteDatabase) throws -> SQLiteDatabase {
-        unlink(file)
-        unlink(file + "-journal")
-        unlink(file + "-wal")
-        let db = try SQLiteDatabase(path: file, writable: true)
+    private func restart(_ staging: String) throws -> SQLiteDatabase {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(staging + suffix) }
+        let db = try SQLiteDatabase(path: staging, writable: true)
         try db.exec("""
             PRAGMA journal_mode = DELETE;
             CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
             CREATE TABLE staged_segments(name TEXT, others TEXT, kind TEXT, points BLOB);
             CREATE TABLE staged_points(name TEXT, others TEXT, category INTEGER, what TEXT, lat REAL, lon REAL);
-            CREATE TABLE staged_numbers(number TEXT, lat REAL, lon REAL);
             """)
         for (k, v) in [("schema", NameIndex.schema), ("identity", archive.identity), ("path", archive.path),
                        ("title", archive.title), ("tiles", String(archive.tiles.count)), ("done", "0")] {
@@ -101,76 +122,126 @@ public final class NameIndexBuilder: @unchecked Sendable {
         return db
     }
 
+    /// A tile's names into the staging. Its house numbers are joined here, to the streets of
+    /// the tile (which reach past its edge by the tile's buffer): a city's streets need not
+    /// be held at once for it.
     private func stage(_ names: TileNames, into db: SQLiteDatabase) throws {
+        let tolerance = NameFeatures.lineToleranceMetres / 111_000
         for s in names.segments {
+            // Simplified now, at a metre: what the index keeps of a line, and less to hold later.
             try db.run("INSERT INTO staged_segments VALUES (?, ?, ?, ?)",
-                       [.text(s.names.name), .text(NameIndex.joinOthers(s.names.others)), .text(s.kind), .blob(LineCoding.encode([s.points]))])
+                       [.text(s.names.name), .text(NameIndex.joinOthers(s.names.others)), .text(s.kind),
+                        .blob(LineCoding.encode([NameFeatures.simplify(s.points, tolerance: tolerance)]))])
         }
-        for p in names.points {
+        let addresses = NameFeatures.addresses(names.houseNumbers, streets: NameFeatures.mergeStreets(names.segments))
+        let points = names.points + addresses.map { TileNames.Point(names: $0.names, category: .address, what: $0.what, coordinate: $0.coordinate) }
+        for p in points {
             try db.run("INSERT INTO staged_points VALUES (?, ?, ?, ?, ?, ?)",
                        [.text(p.names.name), .text(NameIndex.joinOthers(p.names.others)), .int(Int64(p.category.rawValue)), .text(p.what),
                         .real(p.coordinate.latitude), .real(p.coordinate.longitude)])
         }
-        for n in names.houseNumbers {
-            try db.run("INSERT INTO staged_numbers VALUES (?, ?, ?)", [.text(n.number), .real(n.coordinate.latitude), .real(n.coordinate.longitude)])
-        }
     }
 
-    /// The rows and the full-text tables, from what the tiles staged; then the staging goes.
-    private func finish(_ db: SQLiteDatabase) throws -> Int {
-        let segments = try db.rows("SELECT name, others, kind, points FROM staged_segments") { st -> TileNames.Segment? in
-            guard let points = LineCoding.decode(SQLiteDatabase.blob(st, 3)).first else { return nil }
-            return TileNames.Segment(names: TileNames.Names(name: SQLiteDatabase.text(st, 0), others: NameIndex.splitOthers(SQLiteDatabase.text(st, 1))),
-                                     kind: SQLiteDatabase.text(st, 2), points: points)
-        }.compactMap { $0 }
-        let points = try db.rows("SELECT name, others, category, what, lat, lon FROM staged_points") { st -> TileNames.Point? in
-            let c = Coordinate(latitude: SQLiteDatabase.real(st, 4), longitude: SQLiteDatabase.real(st, 5))
-            guard c.isValid, let category = SearchResult.Category(rawValue: Int(clamping: SQLiteDatabase.int(st, 2))) else { return nil }
-            return TileNames.Point(names: TileNames.Names(name: SQLiteDatabase.text(st, 0), others: NameIndex.splitOthers(SQLiteDatabase.text(st, 1))),
-                                   category: category, what: SQLiteDatabase.text(st, 3), coordinate: c)
-        }.compactMap { $0 }
-        let numbers = try db.rows("SELECT number, lat, lon FROM staged_numbers") { st -> TileNames.HouseNumber? in
-            let c = Coordinate(latitude: SQLiteDatabase.real(st, 1), longitude: SQLiteDatabase.real(st, 2))
-            return c.isValid ? TileNames.HouseNumber(number: SQLiteDatabase.text(st, 0), coordinate: c) : nil
-        }.compactMap { $0 }
-        let features = NameFeatures.make(segments: segments, points: points, numbers: numbers)
-        try db.exec("BEGIN")
-        do {
-            try db.exec("""
-                DROP TABLE IF EXISTS features; DROP TABLE IF EXISTS names; DROP TABLE IF EXISTS inside;
-                CREATE TABLE features(id INTEGER PRIMARY KEY, name TEXT, others TEXT, category INTEGER, what TEXT, area TEXT,
-                                      lat INTEGER, lon INTEGER, south INTEGER, west INTEGER, north INTEGER, east INTEGER, line BLOB);
-                CREATE INDEX features_where ON features(category, lat);
-                CREATE VIRTUAL TABLE names USING fts5(key, others, content='', tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
-                CREATE VIRTUAL TABLE inside USING fts5(key, content='', tokenize='trigram');
-                """)
-            for (i, f) in features.enumerated() {
-                let id = Int64(i + 1), b = f.bounds
-                try db.run("INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [.int(id), .text(f.names.name), .text(NameIndex.joinOthers(f.names.others)), .int(Int64(f.category.rawValue)),
-                            .text(f.what), f.area.map { .text($0) } ?? .null, e7(f.coordinate.latitude), e7(f.coordinate.longitude)]
-                           // A street's extent, for what-is-here; a point's is itself.
-                           + (f.line.isEmpty ? [.null, .null, .null, .null] : [e7(b.south), e7(b.west), e7(b.north), e7(b.east)])
-                           + [f.line.isEmpty ? .null : .blob(LineCoding.encode(f.line))])
-                let key = SearchText.key(f.names.name)
-                try db.run("INSERT INTO names(rowid, key, others) VALUES (?, ?, ?)",
-                           [.int(id), .text(key), .text(f.names.others.map(SearchText.key).joined(separator: " "))])
-                try db.run("INSERT INTO inside(rowid, key) VALUES (?, ?)", [.int(id), .text(key)])
-            }
-            try db.exec("""
-                DROP TABLE staged_segments; DROP TABLE staged_points; DROP TABLE staged_numbers;
-                INSERT INTO names(names) VALUES ('optimize'); INSERT INTO inside(inside) VALUES ('optimize');
-                """)
-            try db.run("INSERT OR REPLACE INTO meta VALUES ('features', ?)", [.text(String(features.count))])
-            try db.run("INSERT OR REPLACE INTO meta VALUES ('complete', '1')")
-            try db.exec("COMMIT")
-        } catch {
-            try? db.exec("ROLLBACK")
-            throw error
+    /// The index, written into a new file from the staging and renamed into place: rows by
+    /// category (points before streets, streets, then the rest), each with its district, and
+    /// the two full-text tables.
+    private func finish(from staging: SQLiteDatabase, progress: (Double) -> Void) throws -> Int {
+        let fresh = file + ".new"
+        for suffix in ["", "-journal"] { unlink(fresh + suffix) }
+        defer { unlink(fresh) }
+        let out = try SQLiteDatabase(path: fresh, writable: true)
+        try out.exec("""
+            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+            CREATE TABLE features(id INTEGER PRIMARY KEY, name TEXT, others TEXT, keys TEXT, category INTEGER, what TEXT, area TEXT,
+                                  lat INTEGER, lon INTEGER, south INTEGER, west INTEGER, north INTEGER, east INTEGER, line BLOB);
+            CREATE VIRTUAL TABLE names USING fts5(key, others, content='', tokenize='unicode61 remove_diacritics 2', prefix='1 2 3',
+                                                  detail='none', columnsize=0);
+            CREATE VIRTUAL TABLE inside USING fts5(key, content='', tokenize='trigram', columnsize=0);
+            BEGIN;
+            """)
+        // (Word prefixes need no positions and no ranking needs column sizes: `detail='none'`
+        // and `columnsize=0` keep only what is asked. Letters inside a word are a phrase of
+        // trigrams, which needs positions.)
+        // Districts and towns, for each row's "where": few enough to hold.
+        let street = Int64(SearchResult.Category.street.rawValue)
+        let places = try staging.rows("SELECT name, category, lat, lon FROM staged_points WHERE category BETWEEN ? AND ?",
+                                      [.int(Int64(SearchResult.Category.city.rawValue)), .int(Int64(SearchResult.Category.neighbourhood.rawValue))]) { st in
+            TileNames.Point(names: TileNames.Names(name: SQLiteDatabase.text(st, 0)),
+                            category: SearchResult.Category(rawValue: Int(clamping: SQLiteDatabase.int(st, 1))) ?? .neighbourhood, what: "",
+                            coordinate: Coordinate(latitude: SQLiteDatabase.real(st, 2), longitude: SQLiteDatabase.real(st, 3)))
+        }.filter(\.coordinate.isValid)
+        let areas = AreaFinder(places)
+        var count = 0
+        func insert(_ f: NameFeature) throws {
+            var f = f
+            if f.category >= .suburb { f.area = areas.area(of: f.coordinate, except: f.names.name, townOnly: f.category <= .neighbourhood) }
+            count += 1
+            // Writing a city's rows takes a while: a stop is heard (the staging stays).
+            if count % 4096 == 0, cancelled.get() == true { throw Cancelled() }
+            let id = Int64(count), b = f.bounds
+            let key = SearchText.key(f.names.name), otherKeys = f.names.others.map(SearchText.key)
+            try out.run("INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [.int(id), .text(f.names.name), .text(NameIndex.joinOthers(f.names.others)), .text(NameIndex.joinOthers([key] + otherKeys)),
+                         .int(Int64(f.category.rawValue)), .text(f.what), f.area.map { .text($0) } ?? .null,
+                         e7(f.coordinate.latitude), e7(f.coordinate.longitude)]
+                        // A street's extent, for what-is-here; a point's is itself.
+                        + (f.line.isEmpty ? [.null, .null, .null, .null] : [e7(b.south), e7(b.west), e7(b.north), e7(b.east)])
+                        + [f.line.isEmpty ? .null : .blob(LineCoding.encode(f.line))])
+            try out.run("INSERT INTO names(rowid, key, others) VALUES (?, ?, ?)", [.int(id), .text(key), .text(otherKeys.joined(separator: " "))])
+            try out.run("INSERT INTO inside(rowid, key) VALUES (?, ?)", [.int(id), .text(key)])
         }
-        // The staging's pages back to the disk.
-        try? db.exec("VACUUM")
-        return features.count
+        // The same point twice (a node and an area's centre, a tile's edge): once.
+        func points(_ condition: String) throws {
+            try staging.forEach("""
+                SELECT name, others, category, what, min(lat), min(lon) FROM staged_points WHERE \(condition)
+                GROUP BY name, category, CAST(lat * 2000 AS INTEGER), CAST(lon * 1000 AS INTEGER) ORDER BY category, rowid
+                """, [.int(street)]) { st in
+                let c = Coordinate(latitude: SQLiteDatabase.real(st, 4), longitude: SQLiteDatabase.real(st, 5))
+                guard c.isValid, let category = SearchResult.Category(rawValue: Int(clamping: SQLiteDatabase.int(st, 2))) else { return }
+                try insert(NameFeature(names: TileNames.Names(name: SQLiteDatabase.text(st, 0), others: NameIndex.splitOthers(SQLiteDatabase.text(st, 1))),
+                                       category: category, what: SQLiteDatabase.text(st, 3), area: nil, coordinate: c, line: []))
+            }
+        }
+        try points("category < ?")
+        progress(0.85)
+        // Streets, one name at a time.
+        var name: String?, pieces: [TileNames.Segment] = []
+        func flush() throws {
+            for street in NameFeatures.mergeStreets(pieces) { try insert(street) }
+            pieces.removeAll(keepingCapacity: true)
+        }
+        try staging.forEach("SELECT name, others, kind, points FROM staged_segments ORDER BY name") { st in
+            let n = SQLiteDatabase.text(st, 0)
+            if n != name { try flush(); name = n }
+            guard let points = LineCoding.decode(SQLiteDatabase.blob(st, 3)).first else { return }
+            pieces.append(TileNames.Segment(names: TileNames.Names(name: n, others: NameIndex.splitOthers(SQLiteDatabase.text(st, 1))),
+                                            kind: SQLiteDatabase.text(st, 2), points: points))
+        }
+        try flush()
+        progress(0.95)
+        try points("category > ?")
+        let meta: [(String, String)] = [("schema", NameIndex.schema), ("identity", archive.identity), ("path", archive.path),
+                                        ("title", archive.title), ("features", String(count)), ("complete", "1")]
+        for (k, v) in meta { try out.run("INSERT INTO meta VALUES (?, ?)", [.text(k), .text(v)]) }
+        try out.exec("""
+            CREATE INDEX features_where ON features(category, lat);
+            INSERT INTO names(names) VALUES ('optimize'); INSERT INTO inside(inside) VALUES ('optimize');
+            COMMIT;
+            """)
+        // Whole on disk before it takes the index's name (journal off: the rename is the commit).
+        try out.exec("PRAGMA journal_mode = DELETE")
+        guard fsyncFile(fresh), rename(fresh, file) == 0 else {
+            throw SQLiteError(description: "\(file): cannot put the index in place: \(FileIO.reason())")
+        }
+        return count
+    }
+
+    private func fsyncFile(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
     }
 }
 
@@ -180,8 +251,8 @@ func e7(_ degrees: Double) -> SQLiteDatabase.Value { .int(Int64((degrees * 1e7).
 
 /// A street's line as stored: for each piece its point count (u32), then latitude and
 /// longitude in 1e-7 degrees (i32), little-endian. Read back with every length checked.
-enum LineCoding {
-    static func encode(_ pieces: [[Coordinate]]) -> Data {
+public enum LineCoding {
+    public static func encode(_ pieces: [[Coordinate]]) -> Data {
         var out = Data()
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         for piece in pieces {
@@ -194,7 +265,7 @@ enum LineCoding {
         return out
     }
 
-    static func decode(_ data: Data) -> [[Coordinate]] {
+    public static func decode(_ data: Data) -> [[Coordinate]] {
         let b = [UInt8](data)
         var at = 0
         func u32() -> UInt32? {
@@ -211,7 +282,8 @@ enum LineCoding {
                 guard let lat = u32(), let lon = u32() else { return out }
                 piece.append(Coordinate(latitude: Double(Int32(bitPattern: lat)) / 1e7, longitude: Double(Int32(bitPattern: lon)) / 1e7))
             }
-            if piece.allSatisfy(\.isValid) { out.append(piece) }
+            // A line of fewer than two points is none (a damaged file's).
+            if piece.count >= 2, piece.allSatisfy(\.isValid) { out.append(piece) }
         }
         return out
     }
