@@ -17,8 +17,9 @@ public struct NameArchive: Sendable {
     /// The tile's bytes, uncompressed; nil where the file has none.
     public let read: @Sendable (TileID) throws -> Data?
 
-    /// More tiles than this at one zoom is a planet, not an area: it is not indexed here.
-    public static let maxTiles = 1_000_000
+    /// More tiles than this at the deepest zoom (200,000 z14 tiles: a country of 100,000 km²
+    /// or so) is more than a map of towns to index on a desktop: it is said, not indexed.
+    public static let maxTiles = 200_000
 
     public enum Failure: Error, CustomStringConvertible {
         case notVector(String), tooLarge(String, Int), unreadable(String, String)
