@@ -21,7 +21,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     private let lookups: SQLiteDatabase
 
     /// Bumped when what the file holds changes: older indexes are built again.
-    static let schema = "4"
+    static let schema = "5"
 
     /// `$XDG_CACHE_HOME/meridian/search`, else `~/.cache/meridian/search`.
     public static func folder(environment env: [String: String]) -> String {
@@ -68,6 +68,21 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         return try db.rows("SELECT value FROM meta WHERE key = ?", [.text(key)]) { SQLiteDatabase.text($0, 0) }.first
     }
 
+    /// Cells of 0.02° of latitude by 0.04° of longitude (about 2 km at 60°): a row's cell is a
+    /// word of its full-text row ("qqc4508y5624x"; no name has such a word), so that "near
+    /// the view" is asked as the nine cells around it.
+    static let cellHeight = 0.02, cellWidth = 0.04
+
+    static func cellWord(_ c: Coordinate, _ dy: Int = 0, _ dx: Int = 0) -> String {
+        // Whole cells from the south-west corner of the world: never negative.
+        let y = Int((c.latitude + 90) / cellHeight) + dy, x = (Int((c.longitude + 180) / cellWidth) + dx + 9000) % 9000
+        return "qqc\(y)y\(x)x"
+    }
+
+    static func cellWords(around c: Coordinate) -> [String] {
+        (-1...1).flatMap { dy in (-1...1).map { dx in cellWord(c, dy, dx) } }
+    }
+
     /// Other names stored in one column, apart by a character no name holds.
     static func joinOthers(_ others: [String]) -> String { others.joined(separator: "\u{1F}") }
     static func splitOthers(_ s: String) -> [String] { s.isEmpty ? [] : s.split(separator: "\u{1F}").map(String.init) }
@@ -75,7 +90,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     // MARK: - Searching
 
     /// Candidates looked at per query: the first ones by category (rows are numbered so).
-    static let candidates = 300
+    static let candidates = 160
 
     public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
         let key = SearchText.key(query)
@@ -91,16 +106,17 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         let prefixes = words.map { "\"\($0)\"*" }.joined(separator: " ")
         // The candidates are the first rows by category: in a large map "Broadway 1" or a
         // street near the view can lie past them. So the whole words are asked first, and
-        // when the prefixes fill the candidates, those within a kilometre or two of the view too.
-        add((try? db.rows(select + " WHERE names MATCH ? LIMIT \(Self.candidates)", [.text(words.map { "\"\($0)\"" }.joined(separator: " "))], Self.row)) ?? [])
+        // when the prefixes fill the candidates, those in the cells around the view too.
+        // (Both are among the prefixes' matches: asked only when those are more than taken.)
         let byPrefix = (try? db.rows(select + " WHERE names MATCH ? LIMIT \(Self.candidates)", [.text(prefixes)], Self.row)) ?? []
-        add(byPrefix)
-        if byPrefix.count == Self.candidates, key.count >= 4, let near, near.isValid {
-            let d = 0.015, dLon = min(d / max(cos(near.latitude * .pi / 180), 0.05), 180)
-            add((try? db.rows(select + " WHERE names MATCH ? AND f.lat BETWEEN ? AND ? AND f.lon BETWEEN ? AND ? LIMIT 100",
-                              [.text(prefixes), e7(near.latitude - d), e7(near.latitude + d), e7(max(-180, near.longitude - dLon)), e7(min(180, near.longitude + dLon))],
-                              Self.row)) ?? [])
+        if byPrefix.count == Self.candidates {
+            add((try? db.rows(select + " WHERE names MATCH ? LIMIT 60", [.text(words.map { "\"\($0)\"" }.joined(separator: " "))], Self.row)) ?? [])
+            if let near, near.isValid {
+                let cells = Self.cellWords(around: near).map { "\"\($0)\"" }.joined(separator: " OR ")
+                add((try? db.rows(select + " WHERE names MATCH ? LIMIT 60", [.text(prefixes + " AND (" + cells + ")")], Self.row)) ?? [])
+            }
         }
+        add(byPrefix)
         // Letters inside a word ("katu" in Aleksanterinkatu), when words found too few.
         if rows.count < limit, key.count >= 3 {
             add((try? db.rows("""

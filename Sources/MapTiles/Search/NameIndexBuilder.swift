@@ -188,7 +188,10 @@ public final class NameIndexBuilder: @unchecked Sendable {
                         // A street's extent, for what-is-here; a point's is itself.
                         + (f.line.isEmpty ? [.null, .null, .null, .null] : [e7(b.south), e7(b.west), e7(b.north), e7(b.east)])
                         + [f.line.isEmpty ? .null : .blob(LineCoding.encode(f.line))])
-            try out.run("INSERT INTO names(rowid, key, others) VALUES (?, ?, ?)", [.int(id), .text(key), .text(otherKeys.joined(separator: " "))])
+            // Beside its other names, the cell it lies in, as a word no name has: "near the
+            // view" is then one more word of the query, which FTS5 answers from its lists.
+            try out.run("INSERT INTO names(rowid, key, others) VALUES (?, ?, ?)",
+                        [.int(id), .text(key), .text((otherKeys + [NameIndex.cellWord(f.coordinate)]).joined(separator: " "))])
             try out.run("INSERT INTO inside(rowid, key) VALUES (?, ?)", [.int(id), .text(key)])
         }
         // The same point twice (a node and an area's centre, a tile's edge): once.
