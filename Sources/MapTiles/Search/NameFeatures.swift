@@ -213,7 +213,7 @@ public enum NameFeatures {
                 for dx in -1...1 {
                     for s in grid[key(n.coordinate, Int64(dy), Int64(dx))] ?? [] {
                         // Paths count as further than they are: the road is the address's.
-                        let penalty = streets[s.street].what == "path" || streets[s.street].what == "service road" ? 25.0 : 0
+                        let penalty = ["path", "service road", "pedestrian street"].contains(streets[s.street].what) ? 40.0 : 0
                         let d = segmentDistance(n.coordinate, s.a, s.b) + penalty
                         if d < bestD { bestD = d; best = s.street }
                     }
