@@ -70,6 +70,7 @@ final class SearchIndexes: @unchecked Sendable {
         // Below the frame and the tile workers: a build may take the idle core, never the frame's.
         // (On Linux a thread has its own nice value: the frame's thread keeps its own.)
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        pruneOnce()
         while true {
             lock.lock()
             guard !queue.isEmpty else { running = false; lock.unlock(); return }
@@ -115,6 +116,26 @@ final class SearchIndexes: @unchecked Sendable {
                 failure("Cannot index \(path) for search: \(error)")
             }
             lock.lock(); working = nil; lock.unlock()
+        }
+    }
+
+    private var pruned = false
+
+    /// Indexes of map files that are gone (moved, deleted outside Meridian) are deleted, once
+    /// a run, on this worker: the cache holds only what can be searched.
+    private func pruneOnce() {
+        lock.lock()
+        let first = !pruned
+        pruned = true
+        lock.unlock()
+        guard first else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names where name.hasSuffix(".sqlite") {
+            let file = folder + "/" + name
+            guard let db = try? SQLiteDatabase(readOnly: file),
+                  let path = (try? db.rows("SELECT value FROM meta WHERE key = 'path'") { SQLiteDatabase.text($0, 0) })?.first,
+                  !FileIO.exists(path) else { continue }
+            for suffix in ["", ".part", ".lock"] { unlink(file + suffix) }
         }
     }
 

@@ -20,13 +20,22 @@ import TestSupport
         let x = try Xvfb()
         let dir = temporaryDirectory("street-search")
         defer { try? FileManager.default.removeItem(at: dir) }
+        // An index left by a map file that has gone since: the window deletes it.
+        let gone = dir.appendingPathComponent("gone.mbtiles")
+        try FileManager.default.copyItem(atPath: StreetMapRenderTests.fixtures.appendingPathComponent("vector/kotka.mbtiles").path, toPath: gone.path)
+        let indexed = try run(meridianBinary, ["search", "x", "--tiles", gone.path], env: ["XDG_CACHE_HOME": dir.path])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        try FileManager.default.removeItem(at: gone)
+        let searchFolder = dir.appendingPathComponent("meridian/search").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: searchFolder).contains { $0.hasPrefix("gone-mbtiles-") })
         let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", Self.names,
                                                        "--center", "60.1745,24.9368", "--zoom", "16"],
                                         env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
         // The map's names are indexed on a worker, then searchable.
         #expect(app.readLog { $0.contains("search: indexes ready: Meridian test fixture") }, "never indexed: \(app.log.suffix(800))")
-        let index = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("meridian/search").path)
+        let index = try FileManager.default.contentsOfDirectory(atPath: searchFolder)
         #expect(index.contains { $0.hasPrefix("helsinki-names-mbtiles-") && $0.hasSuffix(".sqlite") }, "\(index)")
+        #expect(!index.contains { $0.hasPrefix("gone-mbtiles-") }, "the gone map's index is deleted: \(index)")
         #expect(app.settles())
 
         _ = try x.xdotool("key", "ctrl+f")
