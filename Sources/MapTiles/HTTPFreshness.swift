@@ -84,6 +84,14 @@ public struct HTTPFreshness: Equatable, Sendable {
 extension HTTPFreshness {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
+    /// Seconds to wait from a Retry-After value, which is seconds or an HTTP date (RFC 9110
+    /// §10.2.3); nil when it is neither. `now`: seconds since 1970.
+    public static func retryAfter(_ value: String, now: Double) -> Double? {
+        let v = value.trimmed
+        if !v.isEmpty, v.utf8.count <= 12, v.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Double(v) }
+        return HTTPFreshness.parseDate(v).map { max(0, $0 - now) }
+    }
+
     /// An HTTP date in any of the three forms recipients must accept (RFC 9110 §5.6.7):
     /// "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT" and
     /// "Sun Nov  6 08:49:37 1994". Seconds since 1970, or nil.

@@ -49,12 +49,12 @@ public struct OnlineSource: Hashable, Sendable {
 
     /// A vector source whose tiles a TileJSON document at `url` describes.
     public init(name: String, title: String? = nil, tileJSON url: String, attribution: String, attributionURL: String? = nil,
-                zoomRange: ClosedRange<Int> = 0...14, style: String? = nil) throws {
+                zoomRange: ClosedRange<Int> = 0...14, allowsBulk: Bool = false, style: String? = nil) throws {
         guard Self.isWebAddress(url), !url.contains("{"), !url.contains("}"), !url.contains("#") else {
             throw CatalogError(description: "TileJSON address \"\(TileURLTemplate.shown(url))\": an http(s) address without {…} or #")
         }
         self.init(name: name, title: title, template: try TileURLTemplate(url + "#{z}/{x}/{y}"), attribution: attribution,
-                  attributionURL: attributionURL, zoomRange: zoomRange, kind: .vector, tileJSON: url, style: style)
+                  attributionURL: attributionURL, zoomRange: zoomRange, allowsBulk: allowsBulk, kind: .vector, tileJSON: url, style: style)
     }
 
     /// This source with the tile address, zooms and (when it has none) attribution `document`
@@ -83,11 +83,13 @@ public struct OnlineSource: Hashable, Sendable {
         attribution: "© OpenStreetMap contributors, SRTM · © OpenTopoMap (CC-BY-SA)",
         attributionURL: "https://opentopomap.org/about", zoomRange: 0...17)
 
-    /// OpenFreeMap's planet in the OpenMapTiles schema, as vector tiles.
+    /// OpenFreeMap's planet in the OpenMapTiles schema, as vector tiles. Its public instance
+    /// states no limits on map views or requests (and publishes the planet for download):
+    /// areas of it may be saved, politely (`OnlineExtractSource`).
     public static let openFreeMap = try! OnlineSource(
         name: "openfreemap", title: "OpenFreeMap (streets)", tileJSON: "https://tiles.openfreemap.org/planet",
         attribution: "OpenFreeMap © OpenMapTiles © OpenStreetMap contributors",
-        attributionURL: "https://www.openstreetmap.org/copyright", zoomRange: 0...14)
+        attributionURL: "https://www.openstreetmap.org/copyright", zoomRange: 0...14, allowsBulk: true)
 
     public static let builtIn = [openStreetMap, openTopoMap, openFreeMap]
 
@@ -193,7 +195,8 @@ extension OnlineSource {
             // No placeholders: the address of a TileJSON document.
             try checkCommon(e)
             return try OnlineSource(name: e.name, title: title(e), tileJSON: e.url, attribution: TileURLTemplate.shown(e.attribution ?? ""),
-                                    attributionURL: e.attributionURL, zoomRange: try zooms(e, default: 0...14), style: e.style)
+                                    attributionURL: e.attributionURL, zoomRange: try zooms(e, default: 0...14),
+                                    allowsBulk: e.bulkDownload ?? false, style: e.style)
         }
         return try makeTemplated(e)
     }

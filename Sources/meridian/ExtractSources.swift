@@ -4,7 +4,8 @@ import Platform
 
 /// What `--from` (and the window's "Save this area offline…") may name as the source of an
 /// extract: a PMTiles archive on the web or on disk, an MBTiles file, the embedded basemap,
-/// or a tile server whose sources.json entry allows bulk downloads.
+/// OpenFreeMap, or a tile server or TileJSON address whose sources.json entry allows bulk
+/// downloads.
 enum ExtractSources {
     /// Extracts ask a few ranges at a time of one server; a range may be a few MiB.
     private static let client: HTTPClient = {
@@ -28,10 +29,18 @@ enum ExtractSources {
         }
         if lower.hasSuffix(".mbtiles") { return try MBTilesExtractSource(path: name) }
         if let online = try MapSources.online(name) {
-            if online.kind == .vector, online.tileJSON != nil {
-                throw ExtractError.refused("\(name): extracts from a TileJSON address are not supported; use its .pmtiles archive or a {z}/{x}/{y} tile URL in sources.json")
+            // Refused before anything is asked of a server that forbids it.
+            if let refusal = online.bulkRefusal { throw ExtractError.refused(refusal) }
+            guard let url = online.tileJSON else { return try OnlineExtractSource(online, client: client) }
+            // A TileJSON address (OpenFreeMap): its document says where the tiles are and at
+            // which zooms; the extract asks for them as the window would.
+            do {
+                return try OnlineExtractSource(online.resolved(by: TileJSON.fetch(url, client: client, keptIn: nil)), client: client)
+            } catch let e as ExtractError {
+                throw e
+            } catch {
+                throw ExtractError.failed("\(online.title): \(error)")
             }
-            return try OnlineExtractSource(online, client: client)
         }
         throw ExtractError.refused("--from \(name): not a .pmtiles or .mbtiles file or address, nor a map of sources.json")
     }

@@ -164,6 +164,34 @@ import TestSupport
         #expect(wrongOut.status == 64 && wrongOut.stderr.contains(".pmtiles or .mbtiles"), "\(wrongOut.stderr)")
     }
 
+    /// A TileJSON address standing in for OpenFreeMap (the Helsinki fixture's real tiles behind
+    /// a TileJSON document on loopback): saved when its entry allows it, refused before any
+    /// request when it does not, and the saved area searchable at once.
+    @Test func aTileJSONMapIsSavedAndItsNamesFound() throws {
+        let dir = temporaryDirectory("extract-tilejson")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let document = server.url("/tilejson" + StreetMapRenderTests.mbtiles)
+        let json = #"{"sources": [{"name": "streets", "type": "vector", "url": "\#(document)", "bulkDownload": true},"#
+            + #" {"name": "closed", "type": "vector", "url": "\#(document)?noattribution"}]}"#
+        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
+        let env = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
+        let refused = try extract(["--from", "closed", "--bbox", Self.box, "--maxzoom", "14", "--out", dir.appendingPathComponent("no.pmtiles").path], env: env)
+        #expect(refused.status == 64 && refused.stderr.contains("\"bulkDownload\": true"), "\(refused.stderr)")
+        let client = HTTPClient(options: .init(userAgent: "Meridian-tests"))
+        guard case let .response(count) = client.get(server.url("/count")) else { throw HarnessError("no count") }
+        #expect(!String(decoding: count.body, as: UTF8.self).contains("tilejson"), "a refused map is not asked for its document")
+
+        let out = dir.appendingPathComponent("keskusta.pmtiles").path
+        let r = try extract(["--from", "streets", "--bbox", Self.box, "--minzoom", "6", "--maxzoom", "14", "--out", out], env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        try checkTiles(out, against: Self.pmtiles, area: try TileArea(bbox: Self.box, zooms: 6...14))
+        let found = try run(meridianBinary, ["search", "Kaivokatu", "--tiles", out, "--json", "--limit", "1"], env: env)
+        #expect(found.status == 0 && found.stdout.contains("\"name\":\"Kaivokatu\""), "\(found.stdout) \(found.stderr)")
+    }
+
     @Test func aServerThatAllowsItAcrossTheAntimeridianIntoMBTiles() throws {
         let dir = temporaryDirectory("extract-online")
         defer { try? FileManager.default.removeItem(at: dir) }

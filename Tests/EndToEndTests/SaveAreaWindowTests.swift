@@ -70,4 +70,40 @@ import TestSupport
                 "the switcher does not say the saved areas are shown")
         try quit(x, id2, again)
     }
+
+    /// A street map behind a TileJSON address (OpenFreeMap's kind; the stand-in serves the
+    /// Helsinki fixture's real tiles) is saved with key A, and the saved area is searchable
+    /// at once: its names are indexed when it is saved.
+    @Test func aTileJSONStreetMapIsSavedAndSearchable() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("save-streets")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let json = #"{"sources": [{"name": "streets", "type": "vector", "url": "\#(server.url("/tilejson" + StreetMapRenderTests.mbtiles))", "bulkDownload": true}]}"#
+        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
+        let env = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path, "MERIDIAN_FRAME_LOG": "1"]
+        let (app, id) = try startWindow(x, dir: dir, ["--tiles", "streets", "--center", "60.1745,24.9368", "--zoom", "15", "--size", "800x600",
+                                                      "--no-location"], env: env)
+        #expect(app.settles())
+        _ = try x.xdotool("key", "a")
+        #expect(app.settles())
+        _ = try x.xdotool("key", "Return")
+        #expect(app.readLog(deadline: 120) { $0.contains("Saved “") }, "no saved notice: \(app.log.suffix(800))")
+        let areas = SavedArea.list(in: dir.appendingPathComponent("meridian/areas").path)
+        try #require(areas.count == 1)
+        #expect(areas[0].source == "streets")
+        #expect(app.readLog { $0.contains("search: indexes ready: \(areas[0].title)") }, "the area is not indexed: \(app.log.suffix(800))")
+        #expect(app.settles())
+        _ = try x.xdotool("key", "ctrl+f")
+        _ = try x.xdotool("type", "--delay", "40", "kaivokatu")
+        #expect(app.settles())
+        _ = try x.xdotool("key", "Return")
+        #expect(app.settles())
+        try quit(x, id, app)
+        let view = try SavedView.read(dir)
+        // Kaivokatu, in front of the railway station: found in the saved area's names.
+        #expect(abs(view.center.lat - 60.1703) < 0.002 && abs(view.center.lon - 24.9413) < 0.006, "\(view.center)")
+    }
 }

@@ -260,15 +260,15 @@ import TestSupport
     }
 
     @Test func retryAfterIsSecondsOrADate() {
-        #expect(GeocoderRequest.retryAfter("2", now: 0) == 2)
-        #expect(GeocoderRequest.retryAfter(" 120 ", now: 0) == 120)
+        #expect(HTTPFreshness.retryAfter("2", now: 0) == 2)
+        #expect(HTTPFreshness.retryAfter(" 120 ", now: 0) == 120)
         let date = "Sun, 06 Nov 1994 08:49:37 GMT"
         let t = HTTPFreshness.parseDate(date)!
-        #expect(GeocoderRequest.retryAfter(date, now: t - 5) == 5)
-        #expect(GeocoderRequest.retryAfter(date, now: t + 5) == 0)
-        #expect(GeocoderRequest.retryAfter("soon", now: 0) == nil)
-        #expect(GeocoderRequest.retryAfter("-3", now: 0) == nil)
-        #expect(GeocoderRequest.retryAfter("99999999999999999999", now: 0) == nil)
+        #expect(HTTPFreshness.retryAfter(date, now: t - 5) == 5)
+        #expect(HTTPFreshness.retryAfter(date, now: t + 5) == 0)
+        #expect(HTTPFreshness.retryAfter("soon", now: 0) == nil)
+        #expect(HTTPFreshness.retryAfter("-3", now: 0) == nil)
+        #expect(HTTPFreshness.retryAfter("99999999999999999999", now: 0) == nil)
     }
 
     @Test func theGateSpacesStartsAndHonoursPauses() {

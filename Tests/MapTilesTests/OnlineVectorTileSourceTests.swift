@@ -79,6 +79,8 @@ struct VectorSourceCatalogTests {
 
     @Test func openFreeMapIsBuiltIn() {
         let s = OnlineSource.openFreeMap
+        // Its public instance states no limit: areas may be saved; OpenStreetMap's may not.
+        #expect(s.bulkRefusal == nil && OnlineSource.openStreetMap.bulkRefusal != nil && OnlineSource.openTopoMap.bulkRefusal != nil)
         #expect(OnlineSource.builtIn.contains(s))
         #expect(s.name == "openfreemap" && s.title == "OpenFreeMap (streets)" && s.kind == .vector)
         #expect(s.tileJSON == "https://tiles.openfreemap.org/planet")

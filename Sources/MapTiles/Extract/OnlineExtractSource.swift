@@ -6,7 +6,8 @@ import Platform
 /// An extract's tiles from a tile server, only one whose `sources.json` entry says it allows
 /// bulk downloads (OpenStreetMap's and OpenTopoMap's do not). Requests go a few at a time,
 /// with the client's User-Agent; a 404 is a tile the server does not have; 429 and 5xx are
-/// asked again after a pause (the server's Retry-After, when it gives one, up to a minute).
+/// asked again after a pause (the server's Retry-After, in seconds or as a date, when it
+/// gives one, up to a minute).
 public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
     public let source: OnlineSource
     private let client: HTTPClient
@@ -55,7 +56,7 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
             case 204, 404: return nil
             case 429, 500...599:
                 // Asked to slow down: wait as told (bounded), then the retry asks again.
-                if let after = r.header("Retry-After").flatMap({ Double($0.trimmed) }), after.isFinite, after > 0 {
+                if let after = r.header("Retry-After").flatMap({ HTTPFreshness.retryAfter($0, now: WallClock.now) }), after.isFinite, after > 0 {
                     var slept = 0.0
                     while slept < min(after, 60), !isStopped() { usleep(100_000); slept += 0.1 }
                 }

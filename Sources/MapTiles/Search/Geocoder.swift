@@ -290,7 +290,7 @@ final class GeocoderWorker: @unchecked Sendable {
                 return .failure(.notPlaces)
             }
         case let .response(r) where r.status == 429 || (r.status == 503 && r.header("Retry-After") != nil):
-            let asked = r.header("Retry-After").flatMap { GeocoderRequest.retryAfter($0, now: WallClock.now) } ?? Self.defaultPause
+            let asked = r.header("Retry-After").flatMap { HTTPFreshness.retryAfter($0, now: WallClock.now) } ?? Self.defaultPause
             // Whole seconds, as the search is told them: "try again in 2 s" means 2 s here too.
             let seconds = min(max(asked, 1), Self.longestPause).rounded(.up)
             gate.pause(until: MonotonicClock.now + seconds)

@@ -98,12 +98,4 @@ struct GeocoderRequest: Equatable, Sendable {
         }
         return out
     }
-
-    /// Seconds to wait from a Retry-After value, which is seconds or an HTTP date (RFC 9110
-    /// §10.2.3); nil when it is neither. `now`: seconds since 1970.
-    static func retryAfter(_ value: String, now: Double) -> Double? {
-        let v = value.trimmed
-        if !v.isEmpty, v.utf8.count <= 12, v.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Double(v) }
-        return HTTPFreshness.parseDate(v).map { max(0, $0 - now) }
-    }
 }
