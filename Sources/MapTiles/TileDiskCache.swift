@@ -36,7 +36,7 @@ public final class TileDiskCache: @unchecked Sendable {
     /// The cache of tiles from `key` (an address: a PMTiles archive's URL), in a folder named
     /// by `name` (a checked source name) and a hash of `key`.
     public init(root: String, name: String, key: String, capacity: Int = 512 << 20) {
-        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash(key)
         precondition(OnlineSource.isValidName(name), "source names are checked when made")
         directory = root + "/" + name + "-" + String(hash & 0xFFFF_FFFF, radix: 16)
         self.capacity = capacity
@@ -44,8 +44,7 @@ public final class TileDiskCache: @unchecked Sendable {
 
     /// The default root: `$XDG_CACHE_HOME/meridian/tiles`, else `~/.cache/meridian/tiles`.
     public static func defaultRoot(environment env: [String: String]) -> String {
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/meridian/tiles" }
-        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory) + "/.cache/meridian/tiles"
+        FileIO.userFolder("XDG_CACHE_HOME", else: ".cache", environment: env) + "/meridian/tiles"
     }
 
     func path(for tile: TileID) -> String { "\(directory)/\(tile.z)/\(tile.x)/\(tile.y).tile" }

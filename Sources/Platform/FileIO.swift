@@ -121,6 +121,14 @@ public enum FileIO {
         return reason()
     }
 
+    /// An XDG base directory: `$variable` when it is an absolute path, else `fallback` in the
+    /// home folder (`$HOME` when absolute, else the password database's). For example
+    /// `userFolder("XDG_CACHE_HOME", else: ".cache", environment:)`.
+    public static func userFolder(_ variable: String, else fallback: String, environment env: [String: String]) -> String {
+        if let v = env[variable], v.hasPrefix("/") { return v }
+        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory) + "/" + fallback
+    }
+
     /// The user's home from the password database, for when $HOME is not set.
     public static var homeDirectory: String {
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return "/" }

@@ -176,8 +176,7 @@ final class AreaSaver: @unchecked Sendable {
             let kept = s.lowercased().unicodeScalars.map { ($0.value >= 0x61 && $0.value <= 0x7A) || ($0.value >= 0x30 && $0.value <= 0x39) ? Character($0) : "-" }
             return String(String(kept).split(separator: "-").joined(separator: "-").prefix(32))
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in "\(map)|\(area.west)|\(area.south)|\(area.east)|\(area.north)|\(area.zooms)".utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash("\(map)|\(area.west)|\(area.south)|\(area.east)|\(area.north)|\(area.zooms)")
         let mapSlug = MapSources.isRemoteArchive(map) ? slug(map.split(separator: "/").last.map(String.init) ?? "archive") : slug(map)
         return [slug(title), mapSlug, String(hash >> 40, radix: 16)].filter { !$0.isEmpty }.joined(separator: "-") + ".pmtiles"
     }

@@ -30,8 +30,7 @@ final class GeocoderCache: @unchecked Sendable {
 
     /// The default folder: `$XDG_CACHE_HOME/meridian/geocoder`, else `~/.cache/meridian/geocoder`.
     static func defaultDirectory(environment env: [String: String]) -> String {
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/meridian/geocoder" }
-        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory) + "/.cache/meridian/geocoder"
+        FileIO.userFolder("XDG_CACHE_HOME", else: ".cache", environment: env) + "/meridian/geocoder"
     }
 
     /// The results kept for `request`, read with `kind`'s reader and credited to `credit`;
@@ -86,7 +85,7 @@ final class GeocoderCache: @unchecked Sendable {
     /// The entry's file: a 64-bit FNV-1a hash of the key, in hex.
     func path(for key: String) -> String? {
         guard let directory else { return nil }
-        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash(key)
         let hex = String(hash, radix: 16)
         return directory + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".answer"
     }

@@ -54,9 +54,7 @@ public struct GeocoderConfig: Equatable, Sendable {
 
     /// The file's place: `$XDG_CONFIG_HOME/meridian/geocoder.json`, else under `~/.config`.
     public static func path(environment env: [String: String]) -> String {
-        let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory) + "/.config"
-        return config + "/meridian/geocoder.json"
+        FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env) + "/meridian/geocoder.json"
     }
 
     /// The configured geocoder. A missing file means the default, silently; a broken one means

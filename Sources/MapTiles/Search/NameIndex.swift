@@ -25,14 +25,12 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME/meridian/search`, else `~/.cache/meridian/search`.
     public static func folder(environment env: [String: String]) -> String {
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/meridian/search" }
-        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory) + "/.cache/meridian/search"
+        FileIO.userFolder("XDG_CACHE_HOME", else: ".cache", environment: env) + "/meridian/search"
     }
 
     /// The index file of the map file at `path` (by its absolute path's hash: FNV-1a).
     public static func file(for path: String, in folder: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash(path)
         let name = path.split(separator: "/").last.map { String($0.prefix(40).map { $0.isLetter || $0.isNumber ? $0 : "-" }) } ?? "map"
         return folder + "/" + name + "-" + String(hash, radix: 16) + ".sqlite"
     }
