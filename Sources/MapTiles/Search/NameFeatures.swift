@@ -6,7 +6,8 @@ import MapGeometry
 /// What the search index holds once every tile is read: whole streets (the pieces of one
 /// name that lie near each other, merged across tiles, with their line), named points, and
 /// addresses (a house number and the street nearest to it), each with the district or town
-/// it lies in. Pure: the builder stages tiles' names, this makes the rows.
+/// it lies in. Pure: the builder stages each tile's names (`staged`) and makes the rows from
+/// them (`mergeStreets`, `AreaFinder`).
 public struct NameFeature: Sendable, Equatable {
     public var names: TileNames.Names
     public var category: SearchResult.Category
@@ -40,35 +41,31 @@ public enum NameFeatures {
     /// Features of a street line kept to about this (the tiles' own precision is ~0.3 m).
     static let lineToleranceMetres = 1.0
 
-    /// The rows, in the order the index numbers them: by category, so that a search that
-    /// stops early has met towns before streets before cafés.
-    public static func make(segments: [TileNames.Segment], points: [TileNames.Point], numbers: [TileNames.HouseNumber]) -> [NameFeature] {
-        let streets = mergeStreets(segments)
-        let areas = points.filter { (SearchResult.Category.city ... .neighbourhood).contains($0.category) }
-        var out: [NameFeature] = []
-        out.reserveCapacity(streets.count + points.count + numbers.count)
-        var seen = Set<String>()
-        for p in points {
-            // The same thing as a node and as an area's centre, or in two tiles' data: once.
-            let key = "\(p.names.name)|\(p.category.rawValue)|\(Int((p.coordinate.latitude * 2000).rounded()))|\(Int((p.coordinate.longitude * 1000).rounded()))"
-            guard seen.insert(key).inserted else { continue }
-            out.append(NameFeature(names: p.names, category: p.category, what: p.what, area: nil, coordinate: p.coordinate, line: []))
+    /// What one tile gives the index to stage: its street pieces simplified to a metre (what
+    /// the index keeps of a line), and its named points with its house numbers joined to the
+    /// tile's own streets (which reach past its edge by the tile's buffer), so that a city's
+    /// streets need never be held at once. The builder merges the pieces across tiles later,
+    /// name by name (`mergeStreets`), and gives every row its district (`AreaFinder`).
+    public static func staged(_ names: TileNames) -> (segments: [TileNames.Segment], points: [TileNames.Point]) {
+        let tolerance = lineToleranceMetres / 111_000
+        let segments = names.segments.map { s in
+            TileNames.Segment(names: s.names, kind: s.kind, points: simplify(s.points, tolerance: tolerance))
         }
-        out += streets
-        out += addresses(numbers, streets: streets)
-        let finder = AreaFinder(areas)
-        for i in out.indices where out[i].category >= .suburb {
-            // A district lies in a town; anything else in a district, else a town.
-            out[i].area = finder.area(of: out[i].coordinate, except: out[i].names.name, townOnly: out[i].category <= .neighbourhood)
-        }
-        return out.enumerated().sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }.map(\.element)
+        let addresses = addresses(names.houseNumbers, streets: mergeStreets(names.segments))
+        return (segments, names.points + addresses.map { TileNames.Point(names: $0.names, category: .address, what: $0.what, coordinate: $0.coordinate) })
+    }
+
+    /// The grid cell of `c` (cells `size` degrees square), `dy`, `dx` cells away: the key every
+    /// grid here (street pieces, streets for addresses, districts) files things under.
+    static func cell(_ c: Coordinate, size: Double, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 {
+        (Int64((c.latitude / size).rounded(.down)) + dy) << 32 ^ (Int64((c.longitude / size).rounded(.down)) + dx) & 0xFFFF_FFFF
     }
 
     // MARK: - Streets
 
     /// Pieces of one name merged into streets: pieces within `joinMetres` of each other are
     /// one street (a grid of cells that size finds the neighbours, not every pair).
-    static func mergeStreets(_ segments: [TileNames.Segment]) -> [NameFeature] {
+    public static func mergeStreets(_ segments: [TileNames.Segment]) -> [NameFeature] {
         var byName: [String: [Int]] = [:]
         for (i, s) in segments.enumerated() where s.points.allSatisfy(\.isValid) {
             byName[s.names.name, default: []].append(i)
@@ -101,16 +98,12 @@ public enum NameFeatures {
         var grid: [Int64: Int] = [:]
         for (i, line) in lines.enumerated() {
             var cells = Set<Int64>()
-            for c in line {
-                let y = Int64((c.latitude / cell).rounded(.down)), x = Int64((c.longitude / cell).rounded(.down))
-                for dy in -1...1 { for dx in -1...1 { cells.insert((y + Int64(dy)) << 32 ^ (x + Int64(dx)) & 0xFFFF_FFFF) } }
-            }
+            for c in line { for dy in Int64(-1)...1 { for dx in Int64(-1)...1 { cells.insert(Self.cell(c, size: cell, dy, dx)) } } }
             for key in cells {
                 if let j = grid[key] { let a = find(i), b = find(j); if a != b { parent[a] = b } }
             }
             for c in line {
-                let y = Int64((c.latitude / cell).rounded(.down)), x = Int64((c.longitude / cell).rounded(.down))
-                let key = y << 32 ^ x & 0xFFFF_FFFF
+                let key = Self.cell(c, size: cell)
                 if grid[key] == nil { grid[key] = i }
             }
         }
@@ -187,9 +180,7 @@ public enum NameFeatures {
     static func addresses(_ numbers: [TileNames.HouseNumber], streets: [NameFeature]) -> [NameFeature] {
         let cell = addressMetres / 111_000
         var grid: [Int64: [(street: Int, a: Coordinate, b: Coordinate)]] = [:]
-        func key(_ c: Coordinate, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 {
-            (Int64((c.latitude / cell).rounded(.down)) + dy) << 32 ^ (Int64((c.longitude / cell).rounded(.down)) + dx) & 0xFFFF_FFFF
-        }
+        func key(_ c: Coordinate, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 { Self.cell(c, size: cell, dy, dx) }
         for (i, s) in streets.enumerated() where s.what != "railway" {
             for part in s.line where part.count >= 2 {
                 for j in 1..<part.count {
@@ -233,11 +224,11 @@ public enum NameFeatures {
 /// Which district or town a point lies in: the nearest district or neighbourhood within a
 /// few kilometres, else the nearest village, town or city within twenty. Places are kept in
 /// cells of a tenth of a degree, so that a row asks the few around it, not a country's.
-struct AreaFinder {
+public struct AreaFinder {
     private let near: [Int64: [TileNames.Point]], far: [Int64: [TileNames.Point]]
     static let cell = 0.1
 
-    init(_ places: [TileNames.Point]) {
+    public init(_ places: [TileNames.Point]) {
         var near: [Int64: [TileNames.Point]] = [:], far: [Int64: [TileNames.Point]] = [:]
         for p in places where p.coordinate.isValid {
             let key = Self.key(p.coordinate)
@@ -251,11 +242,9 @@ struct AreaFinder {
         self.far = far
     }
 
-    static func key(_ c: Coordinate, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 {
-        (Int64((c.latitude / cell).rounded(.down)) + dy) << 32 ^ (Int64((c.longitude / cell).rounded(.down)) + dx) & 0xFFFF_FFFF
-    }
+    static func key(_ c: Coordinate, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 { NameFeatures.cell(c, size: cell, dy, dx) }
 
-    func area(of c: Coordinate, except name: String, townOnly: Bool = false) -> String? {
+    public func area(of c: Coordinate, except name: String, townOnly: Bool = false) -> String? {
         guard c.isValid else { return nil }
         // Cells reached: a tenth of a degree of latitude is 11 km; of longitude, less.
         func nearest(_ cells: [Int64: [TileNames.Point]], within metres: Double) -> String? {

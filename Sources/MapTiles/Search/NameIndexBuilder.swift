@@ -122,19 +122,14 @@ public final class NameIndexBuilder: @unchecked Sendable {
         return db
     }
 
-    /// A tile's names into the staging. Its house numbers are joined here, to the streets of
-    /// the tile (which reach past its edge by the tile's buffer): a city's streets need not
-    /// be held at once for it.
+    /// A tile's names into the staging, as `NameFeatures.staged` gives them (house numbers
+    /// joined to the tile's streets here, so that a city's streets need not be held at once).
     private func stage(_ names: TileNames, into db: SQLiteDatabase) throws {
-        let tolerance = NameFeatures.lineToleranceMetres / 111_000
-        for s in names.segments {
-            // Simplified now, at a metre: what the index keeps of a line, and less to hold later.
+        let (segments, points) = NameFeatures.staged(names)
+        for s in segments {
             try db.run("INSERT INTO staged_segments VALUES (?, ?, ?, ?)",
-                       [.text(s.names.name), .text(NameIndex.joinOthers(s.names.others)), .text(s.kind),
-                        .blob(LineCoding.encode([NameFeatures.simplify(s.points, tolerance: tolerance)]))])
+                       [.text(s.names.name), .text(NameIndex.joinOthers(s.names.others)), .text(s.kind), .blob(LineCoding.encode([s.points]))])
         }
-        let addresses = NameFeatures.addresses(names.houseNumbers, streets: NameFeatures.mergeStreets(names.segments))
-        let points = names.points + addresses.map { TileNames.Point(names: $0.names, category: .address, what: $0.what, coordinate: $0.coordinate) }
         for p in points {
             try db.run("INSERT INTO staged_points VALUES (?, ?, ?, ?, ?, ?)",
                        [.text(p.names.name), .text(NameIndex.joinOthers(p.names.others)), .int(Int64(p.category.rawValue)), .text(p.what),
