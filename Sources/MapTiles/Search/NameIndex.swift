@@ -97,7 +97,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         // Every word as a prefix of a word of the name (or of another name). CROSS JOIN keeps
         // the full-text match the outer loop: SQLite would otherwise walk every row of
         // `features` and ask the match of each (130 ms for one letter, against 1).
-        let select = "SELECT f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon FROM names CROSS JOIN features f ON f.id = names.rowid"
+        let select = "SELECT \(Self.joinedColumns) FROM names CROSS JOIN features f ON f.id = names.rowid"
         var rows: [Row] = []
         var seen = Set<Int64>()
         func add(_ found: [Row]) { for r in found where seen.insert(r.id).inserted { rows.append(r) } }
@@ -118,7 +118,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         // Letters inside a word ("katu" in Aleksanterinkatu), when words found too few.
         if rows.count < limit, key.count >= 3 {
             add((try? db.rows("""
-                SELECT f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon FROM inside CROSS JOIN features f ON f.id = inside.rowid
+                SELECT \(Self.joinedColumns) FROM inside CROSS JOIN features f ON f.id = inside.rowid
                 WHERE inside MATCH ? LIMIT \(Self.candidates)
                 """, [.text("\"\(key)\"")], Self.row)) ?? [])
         }
@@ -144,6 +144,10 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
             return r
         }
     }
+
+    /// The columns `row` reads, in its order, and as named when joined to a full-text table.
+    private static let columns = "id, name, keys, category, what, area, lat, lon"
+    private static let joinedColumns = "f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon"
 
     /// A row as read: its id, what it is, and the keys of its names (its own first).
     private struct Row { var id: Int64; var result: SearchResult; var keys: [String] }
@@ -172,7 +176,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         let k = addressMetres / streetMetres
         // Points by where they are; streets by their extent.
         let near = ((try? lookups.rows("""
-            SELECT id, name, keys, category, what, area, lat, lon FROM features
+            SELECT \(Self.columns) FROM features
             WHERE category = ? AND lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?
             """, [.int(Int64(SearchResult.Category.address.rawValue)), e7(c.latitude - dLat * k), e7(c.latitude + dLat * k),
                   e7(c.longitude - dLon * k), e7(c.longitude + dLon * k)], Self.row)) ?? [])
@@ -182,7 +186,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         if thing == nil {
             var best = streetMetres
             let streets = (try? lookups.rows("""
-                SELECT id, name, keys, category, what, area, lat, lon FROM features
+                SELECT \(Self.columns) FROM features
                 WHERE category = ? AND north >= ? AND south <= ? AND east >= ? AND west <= ?
                 """, [.int(Int64(SearchResult.Category.street.rawValue)), e7(c.latitude - dLat), e7(c.latitude + dLat),
                       e7(c.longitude - dLon), e7(c.longitude + dLon)], Self.row)) ?? []
@@ -200,11 +204,18 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         return (result, result?.area ?? nearestArea(c))
     }
 
+    /// The map's districts and towns, read once (the first what-is-here that needs them),
+    /// not at every lookup.
+    private let areas = LockedValue<AreaFinder>()
+
     private func nearestArea(_ c: Coordinate) -> String? {
+        if let finder = areas.get() { return finder.area(of: c, except: "") }
         let places = (try? lookups.rows("""
-            SELECT id, name, keys, category, what, area, lat, lon FROM features WHERE category BETWEEN ? AND ?
+            SELECT \(Self.columns) FROM features WHERE category BETWEEN ? AND ?
             """, [.int(Int64(SearchResult.Category.city.rawValue)), .int(Int64(SearchResult.Category.neighbourhood.rawValue))], Self.row)) ?? []
-        let points = places.map { TileNames.Point(names: TileNames.Names(name: $0.result.name), category: $0.result.category, what: "", coordinate: $0.result.coordinate) }
-        return AreaFinder(points).area(of: c, except: "")
+        let finder = AreaFinder(places.map { TileNames.Point(names: TileNames.Names(name: $0.result.name), category: $0.result.category, what: "",
+                                                             coordinate: $0.result.coordinate) })
+        areas.set(finder)
+        return finder.area(of: c, except: "")
     }
 }
