@@ -155,8 +155,8 @@ final class AreaSaver: @unchecked Sendable {
 
     /// What the area is called: the largest place in it, else where it is.
     static func title(of area: SaveAreaLayer.Area) -> String {
-        if let url = Resources.url("places.tsv"), let data = try? FileIO.read(url.path) {
-            let inside = PlaceIndex(reading: data).places.filter { p in
+        if let index = Resources.places() {
+            let inside = index.places.filter { p in
                 let c = p.coordinate
                 let lon = area.west <= area.east ? c.longitude >= area.west && c.longitude <= area.east : c.longitude >= area.west || c.longitude <= area.east
                 return lon && c.latitude >= area.south && c.latitude <= area.north

@@ -21,7 +21,7 @@ extension Bench {
         let folder = "/tmp/meridian-bench-search-\(getpid())"
         defer { _ = FileIO.removeTree(folder) }
         if let first = maps.first, FileIO.makeDirectories(folder) == nil, let big = try? Self.repeated(first, in: folder, grid: 20) { maps.append(big) }
-        let places = Resources.url("places.tsv").flatMap { try? FileIO.read($0.path) }.map { PlaceIndex(reading: $0) }
+        let places = Resources.places()
         var rows: [Row] = []
         for path in maps.map(SearchIndexes.absolute) {
             let archive = try NameArchive(path: path)

@@ -47,7 +47,7 @@ struct Search: ParsableCommand {
         for t in tiles where !SearchIndexes.isIndexable(t) {
             throw ValidationError("--tiles \(t): not a local .mbtiles or .pmtiles file")
         }
-        let places = Resources.url("places.tsv").flatMap { try? FileIO.read($0.path) }.map { PlaceIndex(reading: $0) }
+        let places = Resources.places()
         if places == nil { warn("the built-in places (places.tsv) cannot be read") }
         let indexes = try Self.indexes(for: tiles + SearchIndexes.savedAreas())
         var results = StreetSearch(places: places, indexes: indexes).search(query, near: center, limit: limit)

@@ -51,17 +51,12 @@ final class WindowSearch: @unchecked Sendable {
     func opened() {
         guard placesAsked.get() != true else { return }
         placesAsked.set(true)
-        let url = Resources.url("places.tsv")
         startThread(name: "places") { [self] in
             // Without the file (or unreadable), an empty index: the box then says no place has
             // that name, rather than that places are loading, and coordinates still work.
-            var index = PlaceIndex(reading: Data())
-            if let url, let data = try? FileIO.read(url.path) {
-                index = PlaceIndex(reading: data)
-            } else {
-                host.value.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only")
-            }
-            places.set(index)
+            let loaded = Resources.places()
+            if loaded == nil { host.value.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only") }
+            places.set(loaded ?? PlaceIndex(reading: Data()))
             publish()
         }
     }
