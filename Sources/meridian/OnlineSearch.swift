@@ -9,8 +9,6 @@ import Platform
 /// geocoder.json (else Nominatim's public instance), with the app's User-Agent, its answers
 /// cached under $XDG_CACHE_HOME/meridian/geocoder. One per process: its pace is the process's.
 enum OnlineSearch {
-    typealias Ask = @Sendable (String, Coordinate?, @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) -> Void
-
     /// The geocoder, nil when configured off; `problem` says what is wrong with the file.
     static func geocoder(environment env: [String: String] = ProcessInfo.processInfo.environment) -> (Geocoder?, problem: String?) {
         let (config, problem) = GeocoderConfig.load(environment: env)
@@ -19,32 +17,31 @@ enum OnlineSearch {
         return (Geocoder(config: config, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)), options: options), problem)
     }
 
-    /// What the search box's Enter calls: the geocoder's answer, or what went wrong in words
-    /// a person reads (a replaced search says nothing: its successor answers).
-    static func ask(_ geocoder: Geocoder, log: Bool) -> Ask {
-        { query, near, deliver in
-            if log { FileIO.printError("search: asking online for \"\(query)\"") }
-            geocoder.search(query, near: near) { outcome in
-                switch outcome {
-                case let .success(answer):
-                    if log { FileIO.printError("search: online answered \(answer.count) for \"\(query)\"") }
-                    // Ranked as offline results are, by how well the name matches what was typed
-                    // (the service's own order breaks ties): an exact online hit is not put below
-                    // letters found inside an offline name.
-                    let key = SearchText.key(query)
-                    let results = answer.map { r -> SearchResult in
-                        var r = r
-                        r.match = (SearchRanking.match(query: key, name: SearchText.key(r.name)) ?? 2) + r.match / 100
-                        return r
-                    }
-                    deliver(.success(results))
-                case .failure(.superseded):
-                    // A newer question took its place (W, or another Enter): the box stops waiting.
-                    deliver(.failure(SearchLayer.OnlineFailure("", superseded: true)))
-                case let .failure(e):
-                    if log { FileIO.printError("search: online failed for \"\(query)\": \(e)") }
-                    deliver(.failure(SearchLayer.OnlineFailure(sentence(e.description), offline: e.isOffline)))
+    /// What the search box's Enter asks: `deliver` hears the geocoder's answer, or what went
+    /// wrong in words a person reads (a replaced search, that it was replaced).
+    static func search(_ geocoder: Geocoder, _ query: String, near: Coordinate?, log: Bool,
+                       deliver: @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) {
+        if log { FileIO.printError("search: asking online for \"\(query)\"") }
+        geocoder.search(query, near: near) { outcome in
+            switch outcome {
+            case let .success(answer):
+                if log { FileIO.printError("search: online answered \(answer.count) for \"\(query)\"") }
+                // Ranked as offline results are, by how well the name matches what was typed
+                // (the service's own order breaks ties): an exact online hit is not put below
+                // letters found inside an offline name.
+                let key = SearchText.key(query)
+                let results = answer.map { r -> SearchResult in
+                    var r = r
+                    r.match = (SearchRanking.match(query: key, name: SearchText.key(r.name)) ?? 2) + r.match / 100
+                    return r
                 }
+                deliver(.success(results))
+            case .failure(.superseded):
+                // A newer question took its place (W, or another Enter): the box stops waiting.
+                deliver(.failure(SearchLayer.OnlineFailure("", superseded: true)))
+            case let .failure(e):
+                if log { FileIO.printError("search: online failed for \"\(query)\": \(e)") }
+                deliver(.failure(SearchLayer.OnlineFailure(sentence(e.description), offline: e.isOffline)))
             }
         }
     }

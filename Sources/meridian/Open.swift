@@ -72,8 +72,6 @@ struct Open: ParsableCommand {
         }
     }
 
-    /// Reads the places to search on a worker (0.3 s), and hands them to the search box;
-    /// without the file, it finds coordinates only.
     /// What the window leaves to remember.
     private struct WindowEnd {
         var camera: Camera
@@ -162,14 +160,12 @@ struct Open: ParsableCommand {
         let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
-        let search = WindowSearch(host: host)
+        let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
+        if let geocoderProblem { host.showNotice(geocoderProblem) }
+        let search = WindowSearch(host: host, geocoder: geocoder)
         let areas = AreaSaver(host: host, current: shownName)
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
-        let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
-        if let geocoderProblem { host.showNotice(geocoderProblem) }
-        search.online = geocoder.map { OnlineSearch.ask($0, log: host.configuration.logFrames) }
-        search.geocoder = geocoder
         search.start(shown: shownName)
         host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] }
         let exporter = MapExporter(host: host, tiles: tiles)

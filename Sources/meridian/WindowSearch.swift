@@ -19,11 +19,12 @@ final class WindowSearch: @unchecked Sendable {
     /// Points whose whereabouts are being looked up (an added pin is also selected: once).
     /// Read and written on the frame's thread only.
     private var lookingUp = Set<Coordinate>()
-    /// Asks the geocoder (nil: none configured): query, near, and where the answer goes.
-    var online: (@Sendable (String, Coordinate?, @escaping @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void) -> Void)?
+    /// The geocoder asked on Enter and for key W (nil: configured off).
+    let geocoder: Geocoder?
 
-    init(host: MapHost) {
+    init(host: MapHost, geocoder: Geocoder?) {
         self.host = UncheckedSendable(host)
+        self.geocoder = geocoder
         let log = host.configuration.logFrames
         indexes.changed = { [weak self] ready in
             if log { FileIO.printError("search: indexes ready: " + ready.map { "\($0.title) (\($0.features) names)" }.joined(separator: ", ")) }
@@ -81,12 +82,9 @@ final class WindowSearch: @unchecked Sendable {
                 host.session.update(SearchLayer.self, at: host.clock.now) { $0.setOnline(query: query, outcome) }
             }
         }
-        guard let online else { deliver(.failure(SearchLayer.OnlineFailure("No online geocoder is configured"))); return }
-        online(query, near, deliver)
+        guard let geocoder else { deliver(.failure(SearchLayer.OnlineFailure("No online geocoder is configured"))); return }
+        OnlineSearch.search(geocoder, query, near: near, log: host.value.configuration.logFrames, deliver: deliver)
     }
-
-    /// The geocoder, for key W (nil: configured off).
-    var geocoder: Geocoder?
 
     /// Key W: what the geocoder says is at `c`, in a notice with its credit, and in the
     /// callout of a pin standing there.
@@ -120,7 +118,7 @@ final class WindowSearch: @unchecked Sendable {
         switch event {
         case let .added(pin), let .moved(pin, _): coordinate = pin.coordinate
         case let .selected(id?):
-            guard let pin = host.value.session.pins.first(where: { $0.id == id }) else { return }
+            guard let pin = host.value.session.controller.pins.pin(id) else { return }
             coordinate = pin.coordinate
         default: return
         }

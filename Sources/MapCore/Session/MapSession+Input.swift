@@ -138,15 +138,10 @@ extension MapSession {
     /// Ctrl+C: the selected pin's coordinates (after what is there, when known: "Aleksanterinkatu
     /// 52, Kluuvi (60.168673, 24.941931)"), else those under the pointer, else the centre's.
     private var copiedPosition: String {
-        let c: Coordinate
-        if let id = controller.pins.selected, let pin = controller.pins.pin(id) {
-            let at = String(cFormat: "%.6f, %.6f", pin.coordinate.latitude, pin.coordinate.longitude)
-            if let w = controller.pins.whereabouts[pin.coordinate], !w.isEmpty { return w + " (" + at + ")" }
-            return at
-        }
-        else if let p = pointer { c = controller.camera.coordinate(for: p) }
-        else { c = controller.camera.centerCoordinate }
-        return String(cFormat: "%.6f, %.6f", c.latitude, c.longitude)
+        let c = pointedAt
+        let at = String(cFormat: "%.6f, %.6f", c.latitude, c.longitude)
+        guard let id = controller.pins.selected, controller.pins.pin(id) != nil, let w = controller.pins.whereabouts[c], !w.isEmpty else { return at }
+        return w + " (" + at + ")"
     }
 
     /// Key F and the locate button: follow the location, or stop.
