@@ -1,3 +1,4 @@
+import CSystem
 import FoundationEssentials
 import Glibc
 import MapCore
@@ -67,9 +68,8 @@ final class SearchIndexes: @unchecked Sendable {
     }
 
     private func work() {
-        // Below the frame and the tile workers: a build may take the idle core, never the frame's.
-        // (On Linux a thread has its own nice value: the frame's thread keeps its own.)
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        // In the background, as the tile workers are: a build may take the idle core, never the frame's.
+        meridian_make_thread_background()
         pruneOnce()
         while true {
             lock.lock()
