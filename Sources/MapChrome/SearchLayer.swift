@@ -217,12 +217,8 @@ public struct SearchLayer: MapLayer {
 
     /// A street's extent, with a margin, for the view to show it whole.
     static func bounds(_ line: [[Coordinate]]) -> MapRect? {
-        let points = line.joined().map(WebMercator.project)
-        guard let first = points.first else { return nil }
-        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
-        for p in points { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
-        let margin = max(maxX - minX, maxY - minY) * 0.15
-        return MapRect(x: minX - margin, y: minY - margin, width: maxX - minX + 2 * margin, height: maxY - minY + 2 * margin)
+        guard let box = MapRect.bounding(line.joined().map(WebMercator.project)) else { return nil }
+        return box.outset(by: max(box.size.width, box.size.height) * 0.15)
     }
 
     /// The street chosen is drawn into the tiles, under the labels, as a measured line is.

@@ -19,13 +19,8 @@ public struct NameFeature: Sendable, Equatable {
 
     /// A street's extent (for what-is-here), else the point's.
     public var bounds: (south: Double, west: Double, north: Double, east: Double) {
-        var s = coordinate.latitude, n = s, w = coordinate.longitude, e = w
-        for part in line {
-            for c in part {
-                s = min(s, c.latitude); n = max(n, c.latitude); w = min(w, c.longitude); e = max(e, c.longitude)
-            }
-        }
-        return (s, w, n, e)
+        let c = coordinate
+        return NameFeatures.extent(line + [[c]]) ?? (c.latitude, c.longitude, c.latitude, c.longitude)
     }
 
     public static func == (a: NameFeature, b: NameFeature) -> Bool {
@@ -121,13 +116,20 @@ public enum NameFeatures {
         let tolerance = lineToleranceMetres / 111_000
         let line = pieces.map { simplify($0.points, tolerance: tolerance) }.filter { $0.count >= 2 }
         guard let first = pieces.first, !line.isEmpty else { return nil }
-        var s = 90.0, n = -90.0, w = 180.0, e = -180.0
-        for part in line { for c in part { s = min(s, c.latitude); n = max(n, c.latitude); w = min(w, c.longitude); e = max(e, c.longitude) } }
+        guard let (s, w, n, e) = extent(line) else { return nil }
         let middle = Coordinate(latitude: (s + n) / 2, longitude: (w + e) / 2)
         var best = middle, bestD = Double.infinity
         for part in line { for c in part { let d = flatDistance(c, middle); if d < bestD { best = c; bestD = d } } }
         return NameFeature(names: TileNames.Names(name: first.names.name, others: others), category: .street,
                            what: what(kind), area: nil, coordinate: best, line: line)
+    }
+
+    /// The latitudes and longitudes lines span, nil for no point.
+    static func extent(_ lines: [[Coordinate]]) -> (south: Double, west: Double, north: Double, east: Double)? {
+        guard let first = lines.lazy.compactMap(\.first).first else { return nil }
+        var s = first.latitude, n = s, w = first.longitude, e = w
+        for part in lines { for c in part { s = min(s, c.latitude); n = max(n, c.latitude); w = min(w, c.longitude); e = max(e, c.longitude) } }
+        return (s, w, n, e)
     }
 
     /// Lower is a bigger road: the class a street is called by.
