@@ -59,12 +59,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
         _ = try rows(sql, params) { _ in () }
     }
 
-    /// The row id the last insert gave.
-    public var lastInsertRowID: Int64 {
-        lock.lock(); defer { lock.unlock() }
-        return sqlite3_last_insert_rowid(db)
-    }
-
     /// Runs a query with bound parameters; `row` reads each result row from the statement.
     public func rows<T>(_ sql: String, _ params: [Value] = [], _ row: (OpaquePointer) throws -> T) throws -> [T] {
         var out: [T] = []

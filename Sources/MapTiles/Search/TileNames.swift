@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// The names one vector tile holds, read for the search index (OpenMapTiles schema): pieces
 /// of named streets, named points (places, shops, stations, water, parks, peaks, airports)
@@ -41,8 +42,6 @@ public struct TileNames: Sendable, Equatable {
 
     public static let maxNameLength = 200
     static let maxOtherNames = 12
-
-    public init() {}
 
     /// The names of `tile`, whose bytes decoded to `vector`. Points are taken only inside the
     /// tile proper (not its buffer), so that a point near an edge is indexed once.
@@ -96,8 +95,8 @@ public struct TileNames: Sendable, Equatable {
 
     static func text(_ v: VectorTile.Value?) -> String? {
         guard let s = v?.string else { return nil }
-        let t = s.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
-        return t.isEmpty ? nil : String(t)
+        let t = s.trimmed
+        return t.isEmpty ? nil : t
     }
 
     /// Every name a feature carries: `name`, else `name:latin`, `name_int`, `name_en`; the
