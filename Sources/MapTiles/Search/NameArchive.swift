@@ -32,7 +32,7 @@ public struct NameArchive: Sendable {
         }
     }
 
-    public init(path: String, title: String? = nil) throws {
+    public init(path: String) throws {
         guard let id = Self.identity(of: path) else { throw Failure.unreadable(path, "no such file") }
         self.path = path
         identity = id
@@ -41,13 +41,13 @@ public struct NameArchive: Sendable {
         if path.hasSuffix(".pmtiles") {
             let source = try PMTilesSource(path: path)
             guard source.isVector else { throw Failure.notVector(path) }
-            self.title = title ?? (try? SavedArea(path: path).title) ?? plain
+            title = (try? SavedArea(path: path).title) ?? plain
             tiles = try Self.deepest(source.archive, path: path)
             read = { try source.data(for: $0) }
         } else {
             let source = try MBTilesSource(path: path)
             guard source.isVector else { throw Failure.notVector(path) }
-            self.title = title ?? source.metadata["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(60)) } ?? plain
+            title = source.metadata["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(60)) } ?? plain
             tiles = try Self.deepest(source.database, path: path)
             read = { tile in
                 guard let stored = try source.data(for: tile) else { return nil }
