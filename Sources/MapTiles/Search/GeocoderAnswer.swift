@@ -61,16 +61,9 @@ public enum GeocoderAnswer {
             let places = Places(district: first(["suburb", "quarter", "city_district", "borough", "neighbourhood"]),
                                 town: first(["city", "town", "village", "municipality", "hamlet"]),
                                 state: part("state"), country: part("country"))
-            var zoom: Double?
-            if let box = o["boundingbox"]?.array, box.count == 4 {
-                let b = box.map(number)
-                if let south = b[0], let north = b[1], let west = b[2], let east = b[3] {
-                    zoom = Self.zoom(south: south, north: north, west: west, east: east)
-                }
-            }
-            out.append(SearchResult(name: name, category: category, what: OSMTag.what(key: key, value: value, category: category),
-                                    area: places.area(of: category, named: name), coordinate: at, zoom: zoom,
-                                    origin: .online(credit: credit), match: rank(out.count)))
+            // [minlat, maxlat, minlon, maxlon]
+            out.append(result(name, category, key: key, value: value, places: places, at: at,
+                              zoom: zoom(o["boundingbox"]?.array, south: 0, north: 1, west: 2, east: 3), credit: credit, rank: out.count))
         }
         return out
     }
@@ -103,18 +96,28 @@ public enum GeocoderAnswer {
             guard let name = ownName ?? addressName(part("street"), houseNumber) else { continue }
             let places = Places(district: part("district") ?? part("locality"), town: part("city"),
                                 state: part("state"), country: part("country"))
-            var zoom: Double?
-            if let box = p["extent"]?.array, box.count == 4 {
-                let b = box.map(number)
-                if let west = b[0], let north = b[1], let east = b[2], let south = b[3] {
-                    zoom = Self.zoom(south: south, north: north, west: west, east: east)
-                }
-            }
-            out.append(SearchResult(name: name, category: category, what: OSMTag.what(key: key, value: value, category: category),
-                                    area: places.area(of: category, named: name), coordinate: at, zoom: zoom,
-                                    origin: .online(credit: credit), match: rank(out.count)))
+            // [minlon, maxlat, maxlon, minlat]
+            out.append(result(name, category, key: key, value: value, places: places, at: at,
+                              zoom: zoom(p["extent"]?.array, south: 3, north: 1, west: 0, east: 2), credit: credit, rank: out.count))
         }
         return out
+    }
+
+    /// One place of an answer, whichever service's: what it is in words, where, credited, in
+    /// the service's order.
+    private static func result(_ name: String, _ category: SearchResult.Category, key: String, value: String, places: Places,
+                               at: Coordinate, zoom: Double?, credit: String, rank n: Int) -> SearchResult {
+        SearchResult(name: name, category: category, what: OSMTag.what(key: key, value: value, category: category),
+                     area: places.area(of: category, named: name), coordinate: at, zoom: zoom, origin: .online(credit: credit), match: rank(n))
+    }
+
+    /// The zoom of a box given as four numbers, at these places of the array; nil when it is
+    /// not four numbers (or not a box: `zoom(south:north:west:east:)`).
+    private static func zoom(_ box: [JSONValue]?, south s: Int, north n: Int, west w: Int, east e: Int) -> Double? {
+        guard let box, box.count == 4 else { return nil }
+        let b = box.map(number)
+        guard let south = b[s], let north = b[n], let west = b[w], let east = b[e] else { return nil }
+        return zoom(south: south, north: north, west: west, east: east)
     }
 
     /// The zoom at which a bounding box fills a view about 1000 pixels across, 3…18; nil for a
