@@ -84,13 +84,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send(200, answer(name), json_type)
 
 
-class Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)
+# (The script's folder is on the module path: the shared server sits beside it.)
+from loopback_server import serve
 
-
-server = Server(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(Handler)
