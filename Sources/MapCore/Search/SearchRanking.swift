@@ -53,7 +53,7 @@ public enum SearchRanking {
     /// Results from several finders, in score order, at most `limit`, each thing once (a
     /// street in two overlapping maps, a town both built in and in a map's tiles).
     public static func merge(_ lists: [[SearchResult]], near: Coordinate?, limit: Int) -> [SearchResult] {
-        var scored: [(result: SearchResult, score: Double)] = []
+        var scored: [(result: SearchResult, score: Double, key: String)] = []
         // Things alike share a name: only those of one name are compared (a letter typed
         // can find hundreds of names; comparing every pair cost 100 ms).
         var byName: [String: [Int]] = [:]
@@ -61,17 +61,18 @@ public enum SearchRanking {
             let s = score(r, near: near)
             let key = SearchText.key(r.name)
             if let i = byName[key]?.first(where: { isAlike(scored[$0].result, r) }) {
-                if s > scored[i].score { scored[i] = (r, s) }
+                if s > scored[i].score { scored[i] = (r, s, key) }
                 continue
             }
             byName[key, default: []].append(scored.count)
-            scored.append((r, s))
+            scored.append((r, s, key))
         }
-        var ranked = scored.sorted { $0.score > $1.score }.map(\.result)
+        let sorted = scored.sorted { $0.score > $1.score }
+        var ranked = sorted.map(\.result)
         // Of one name, a town before a street before a café, wherever each is: the places
         // the name holds in the list are given out again in that order.
         var slots: [String: [Int]] = [:]
-        for (i, r) in ranked.enumerated() { slots[SearchText.key(r.name), default: []].append(i) }
+        for (i, s) in sorted.enumerated() { slots[s.key, default: []].append(i) }
         for indices in slots.values where indices.count > 1 {
             let group = indices.map { ranked[$0] }.enumerated().sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }
             for (slot, r) in zip(indices, group) { ranked[slot] = r.element }
