@@ -19,6 +19,14 @@ public struct SavedArea: Sendable, Equatable {
     public let zooms: ClosedRange<Int>
     /// Its size on disk.
     public let bytes: UInt64
+    /// The day it was saved (or last updated), and the day its map's data is from, as
+    /// "2026-11-26", when known.
+    public let saved: String?
+    public let dataDate: String?
+    /// The source's revision when saved (`ExtractSource.revision`).
+    public let revision: String?
+    /// The token naming its validators (`TileValidators`); nil: it has none.
+    public let validatorToken: String?
 
     /// `$XDG_DATA_HOME/meridian/areas` (`~/.local/share/meridian/areas`).
     public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -56,6 +64,14 @@ public struct SavedArea: Sendable, Equatable {
         (west, south, east, north) = (v[0], v[1], v[2], v[3])
         let h = archive.header
         zooms = min(h.minZoom, TileID.maxZoom)...min(max(h.minZoom, h.maxZoom), TileID.maxZoom)
+        func text(_ key: String) -> String? {
+            guard case let .string(s)? = entry[key], !s.isEmpty, s.utf8.count <= 4096 else { return nil }
+            return s
+        }
+        saved = text("saved").flatMap(ExtractDates.day(in:))
+        dataDate = text("dataDate").flatMap(ExtractDates.day(in:))
+        revision = text("revision")
+        validatorToken = text("validators")
         var st = stat()
         bytes = stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
         if case let .string(t)? = entry["title"], !t.isEmpty {
@@ -66,6 +82,39 @@ public struct SavedArea: Sendable, Equatable {
         }
     }
 
+    /// The area and zooms it was cut with (the archive's own numbering).
+    public var tileArea: TileArea {
+        get throws { try TileArea(west: west, south: south, east: east, north: north, zooms: zooms) }
+    }
+
+    /// Gives it another title: its metadata is rewritten (the tiles copied as they are) into
+    /// a new file renamed over it.
+    public func renamed(to newTitle: String) throws -> SavedArea {
+        let clean = String(newTitle.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)).trimmed
+        guard !clean.isEmpty else { throw ExtractError.refused("A saved area needs a name") }
+        let archive = try PMTilesArchive(reader: try FileRangeReader(path: path), name: path)
+        guard case var .object(top)? = try? JSONValue.parse(try archive.metadata()), case var .object(entry)? = top["meridian"] else {
+            throw ExtractError.failed("\(path): not a saved area")
+        }
+        entry["title"] = .string(String(clean.prefix(60)))
+        top["meridian"] = .object(entry)
+        let temporary = AtomicFile.temporaryName(for: path)
+        do {
+            try PMTilesWriter.rewrite(path, metadata: try JSONEncoder().encode(JSONValue.object(top)), to: temporary)
+            try AtomicFile.publish(temporary, as: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        return try SavedArea(path: path)
+    }
+
+    /// Deletes it, with its validators (its search index is the search's to forget).
+    public func delete() throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw ExtractError.failed("\(path): \(FileIO.reason())") }
+        unlink(TileValidators.file(for: path))
+    }
+
     /// Where it has tiles, in world units: two rectangles across the antimeridian.
     public var rects: [MapRect] {
         func rect(_ w: Double, _ e: Double) -> MapRect {
@@ -74,5 +123,43 @@ public struct SavedArea: Sendable, Equatable {
             return MapRect(x: nw.x, y: nw.y, width: se.x - nw.x, height: se.y - nw.y)
         }
         return west <= east ? [rect(west, east)] : [rect(west, 180), rect(-180, east)]
+    }
+}
+
+/// A save that stopped before it was whole (Ctrl+C, the window closed, a full disk): its
+/// `.part` folder beside the file it will become, with its plan and how far it got.
+public struct UnfinishedArea: Sendable, Equatable {
+    /// The file it will become, and its `.part` folder.
+    public let path: String
+    public var folder: String { path + ".part" }
+    public let plan: ExtractPlan
+    public let tilesDone: UInt64
+    public let tilesTotal: UInt64
+    /// Bytes its folder takes.
+    public let bytes: UInt64
+
+    /// What the list calls it.
+    public var title: String {
+        if let t = plan.title, !t.isEmpty { return t }
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".pmtiles") ? String(file.dropLast(8)) : file
+    }
+
+    /// The unfinished saves in `folder`; a `.part` without a readable plan is left out (it
+    /// is not one of ours to list).
+    public static func list(in folder: String = SavedArea.folder()) -> [UnfinishedArea] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".pmtiles.part") && !$0.hasPrefix(".") }.sorted().compactMap { name in
+            let part = folder + "/" + name
+            guard let plan = try? ExtractPlan.read(part + "/plan.json"), let area = try? plan.area else { return nil }
+            let journal = FileIO.fileSize(part + "/journal"), tiles = FileIO.fileSize(part + "/tiles")
+            return UnfinishedArea(path: String(part.dropLast(5)), plan: plan, tilesDone: UInt64(max(0, journal)) / UInt64(ExtractJournal.recordSize),
+                                  tilesTotal: area.tileCount, bytes: UInt64(max(0, journal)) + UInt64(max(0, tiles)))
+        }
+    }
+
+    /// Throws away what it fetched.
+    public func discard() throws {
+        guard FileIO.removeTree(folder) else { throw ExtractError.failed("\(folder): \(FileIO.reason())") }
     }
 }

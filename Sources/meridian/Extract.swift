@@ -18,23 +18,29 @@ struct Extract: ParsableCommand {
         Interrupted (Ctrl+C, a crash, a full disk), the same command goes on where it stopped;
         the file appears only when it is complete. Saved into ~/.local/share/meridian/areas,
         an area is listed in the window's map switcher and drawn beneath its map when offline.
+        --update AREA.pmtiles brings a saved area up to date from the map it was cut from:
+        a tile server is asked whether each tile changed, and only those that did are
+        downloaded; the area is replaced when the update is whole.
         Exit status: 0 done, 64 wrong input or a refused source, 74 disk full, 130 interrupted.
         """)
 
     @Option(name: .long, help: ArgumentHelp("The map to cut from.", valueName: "SOURCE"))
-    var from: String
+    var from: String?
 
     @Option(name: .long, help: ArgumentHelp("The area: west,south,east,north in degrees (west > east crosses the antimeridian).", valueName: "W,S,E,N"))
-    var bbox: String
+    var bbox: String?
 
     @Option(name: .long, help: "The shallowest zoom saved.")
     var minzoom = 0
 
     @Option(name: .long, help: "The deepest zoom saved.")
-    var maxzoom: Int
+    var maxzoom: Int?
 
     @Option(name: .long, help: ArgumentHelp("The file to write.", valueName: "FILE.pmtiles|FILE.mbtiles"))
-    var out: String
+    var out: String?
+
+    @Option(name: .long, help: ArgumentHelp("Bring a saved area up to date (instead of --from, --bbox, --maxzoom and --out).", valueName: "AREA.pmtiles"))
+    var update: String?
 
     @Option(name: .long, help: "What the map switcher calls the area.")
     var title: String?
@@ -50,11 +56,8 @@ struct Extract: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let extractor: TileExtractor
         do {
-            guard (0...TileArea.maxZoom).contains(minzoom), (0...TileArea.maxZoom).contains(maxzoom), minzoom <= maxzoom else {
-                throw TileArea.Invalid("--minzoom \(minzoom) --maxzoom \(maxzoom): zooms within 0…\(TileArea.maxZoom), the lower first")
-            }
-            let area = try TileArea(bbox: bbox, zooms: minzoom...maxzoom)
-            extractor = try TileExtractor(source: try ExtractSources.open(from), area: area, output: out, title: title, restart: restart)
+            guard let made = try makeExtractor() else { return }
+            extractor = made
         } catch let e as ExtractError {
             warn("extract: \(e)")
             throw ExitCode(Self.exitCode(e))
@@ -63,7 +66,9 @@ struct Extract: ParsableCommand {
             throw ExitCode(Self.usage)
         }
         let (tiles, bytes) = extractor.estimate
-        print("Extracting \(TrackStatistics.grouped(Double(tiles))) tiles (about \(Self.size(bytes))) of \(from), zooms \(extractor.area.zooms.lowerBound)–\(extractor.area.zooms.upperBound), into \(out)")
+        let out = extractor.output
+        if let again = extractor.startedAgain { print(again) }
+        print("\(update == nil ? "Extracting" : "Updating") \(TrackStatistics.grouped(Double(tiles))) tiles (about \(Self.size(bytes))) of \(extractor.source.name), zooms \(extractor.area.zooms.lowerBound)–\(extractor.area.zooms.upperBound), into \(out)")
         if extractor.resumedTiles > 0 { print("Going on from an interrupted run: \(TrackStatistics.grouped(Double(extractor.resumedTiles))) tiles fetched already") }
         let bar = ProgressLine(tty: isatty(STDOUT_FILENO) == 1)
         meridian_watch_interrupts()
@@ -83,7 +88,8 @@ struct Extract: ParsableCommand {
         switch outcome {
         case let .success(p):
             let elapsed = max(0.001, bar.elapsed)
-            print("Wrote \(out): \(Self.size(UInt64(max(0, FileIO.fileSize(out))))), \(TrackStatistics.grouped(Double(p.tilesDone))) tiles, in \(String(cFormat: "%.1f", elapsed)) s (\(TrackStatistics.grouped(Double(p.tilesThisRun) / elapsed)) tiles/s, \(p.requests) requests)")
+            let unchanged = update == nil ? "" : ", \(TrackStatistics.grouped(Double(p.unchanged))) unchanged"
+            print("Wrote \(out): \(Self.size(UInt64(max(0, FileIO.fileSize(out))))), \(TrackStatistics.grouped(Double(p.tilesDone))) tiles\(unchanged), in \(String(cFormat: "%.1f", elapsed)) s (\(TrackStatistics.grouped(Double(p.tilesThisRun) / elapsed)) tiles/s, \(p.requests) requests)")
         case let .failure(e as ExtractError):
             warn("extract: \(e)")
             throw ExitCode(Self.exitCode(e))
@@ -91,6 +97,30 @@ struct Extract: ParsableCommand {
             warn("extract: \(e)")
             throw ExitCode(1)
         }
+    }
+
+    /// The extract asked for: a new one, or an update (nil: the area is current already).
+    private func makeExtractor() throws -> TileExtractor? {
+        if let update {
+            guard from == nil, bbox == nil, maxzoom == nil, out == nil else {
+                throw ExtractError.refused("--update takes the map, box, zooms and file from the saved area: give none of --from, --bbox, --maxzoom, --out")
+            }
+            let area: SavedArea
+            do { area = try SavedArea(path: update) } catch { throw ExtractError.refused("--update \(update): \(error)") }
+            guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
+                print("\(area.title) is up to date: \(area.source) has not changed since it was saved")
+                return nil
+            }
+            return extractor
+        }
+        guard let from, let bbox, let maxzoom, let out else {
+            throw ExtractError.refused("name --from, --bbox, --maxzoom and --out (or --update a saved area)")
+        }
+        guard (0...TileArea.maxZoom).contains(minzoom), (0...TileArea.maxZoom).contains(maxzoom), minzoom <= maxzoom else {
+            throw TileArea.Invalid("--minzoom \(minzoom) --maxzoom \(maxzoom): zooms within 0…\(TileArea.maxZoom), the lower first")
+        }
+        let area = try TileArea(bbox: bbox, zooms: minzoom...maxzoom)
+        return try TileExtractor(source: try ExtractSources.open(from), area: area, output: out, title: title, restart: restart)
     }
 
     static func exitCode(_ e: ExtractError) -> Int32 {

@@ -43,6 +43,14 @@ def street(z, x, y, size):
 counts = {}
 counts_lock = threading.Lock()
 connections = 0
+# The OpenFreeMap stand-in (/mbtiles/): tiles changed since (?every=N of /change-tiles), 429s
+# still to send (/throttle), requests in flight and the most at once, and each request's
+# time and answer (/mbtiles-log).
+changed_every = 0
+throttle = {"left": 0, "after": "1"}
+in_flight = 0
+most_in_flight = 0
+mbtiles_log = []
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -78,6 +86,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if p == "/connections":
             with counts_lock:
                 return self.send(200, str(connections).encode())
+        if p == "/change-tiles":
+            # /change-tiles?every=N: from now on one tile in N (by x and y) of /mbtiles/ is
+            # another tile (a protobuf field readers skip appended), with another ETag.
+            global changed_every
+            changed_every = int(re.search(r"every=(\d+)", self.path).group(1))
+            return self.send(200, b"ok")
+        if p == "/throttle":
+            # /throttle?count=K&after=S: the next K tile requests of /mbtiles/ get 429 with
+            # Retry-After: S.
+            with counts_lock:
+                throttle["left"] = int(re.search(r"count=(\d+)", self.path).group(1))
+                throttle["after"] = re.search(r"after=([^&]+)", self.path).group(1)
+            return self.send(200, b"ok")
+        if p == "/mbtiles-log":
+            # "seconds status" per /mbtiles/ tile request, then "most-in-flight N".
+            with counts_lock:
+                text = "".join("%.4f %d\n" % e for e in mbtiles_log) + "most-in-flight %d\n" % most_in_flight
+            return self.send(200, text.encode())
         with counts_lock:
             counts[self.path] = counts.get(self.path, 0) + 1
         if p.startswith("/street/"):
@@ -164,18 +190,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if "attribution" in meta and "noattribution" not in self.path:
                     doc["attribution"] = meta["attribution"]
                 return self.send(200, json.dumps(doc).encode(), [("Content-Type", "application/json"), ("Cache-Control", "max-age=60")])
-            parts = p[len("/mbtiles"):].rsplit("/", 3)
-            path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
-            db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
-            row = db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?", (z, x, (1 << z) - 1 - y)).fetchone()
-            db.close()
-            if row is None:
-                return self.send(404, b"no tile")
-            data = bytes(row[0])
-            if data[:2] != b"\x1f\x8b":
-                data = gz.compress(data)
-            return self.send(200, data, [("Content-Type", "application/x-protobuf"), ("Content-Encoding", "gzip"),
-                                         ("Cache-Control", "max-age=3600"), ("ETag", '"v%d-%d-%d"' % (z, x, y))])
+            global in_flight, most_in_flight
+            with counts_lock:
+                in_flight += 1
+                most_in_flight = max(most_in_flight, in_flight)
+            try:
+                status = self.mbtiles_tile(p, sqlite3, gz)
+            finally:
+                with counts_lock:
+                    in_flight -= 1
+            with counts_lock:
+                mbtiles_log.append((time.monotonic(), status))
+            return
+
         if p == "/ua":
             return self.send(200, (self.headers.get("User-Agent") or "").encode())
         if p.startswith("/status/"):
@@ -252,6 +279,36 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if p == "/to-file":
             return self.send(302, b"", [("Location", "file:///etc/passwd")])
         self.send(404, b"unknown")
+
+    def mbtiles_tile(self, p, sqlite3, gz):
+        """A tile of /mbtiles/PATH/{z}/{x}/{y}.pbf, with an ETag from its bytes and a 304 when
+        the client's If-None-Match is it; returns the status sent."""
+        with counts_lock:
+            if throttle["left"] > 0:
+                throttle["left"] -= 1
+                self.send(429, b"slow down", [("Retry-After", throttle["after"])])
+                return 429
+        parts = p[len("/mbtiles"):].rsplit("/", 3)
+        path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        row = db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?", (z, x, (1 << z) - 1 - y)).fetchone()
+        db.close()
+        if row is None:
+            self.send(404, b"no tile")
+            return 404
+        data = bytes(row[0])
+        if data[:2] == b"\x1f\x8b":
+            data = gz.decompress(data)
+        if changed_every and (x * 31 + y) % changed_every == 0:
+            data += b"\x80\x01\x01"  # field 16 (the spec's extensions), a varint 1
+        etag = '"%08x"' % (zlib.crc32(data) & 0xFFFFFFFF)
+        headers = [("Cache-Control", "max-age=3600"), ("ETag", etag), ("Last-Modified", "Fri, 20 Nov 2026 06:00:00 GMT")]
+        if self.headers.get("If-None-Match") == etag:
+            self.send(304, b"", headers)
+            return 304
+        # Compressed with a fixed time, so the same tile is the same bytes each time.
+        self.send(200, gz.compress(data, mtime=0), [("Content-Type", "application/x-protobuf"), ("Content-Encoding", "gzip")] + headers)
+        return 200
 
 # (The script's folder is on the module path: the shared server sits beside it.)
 from loopback_server import serve

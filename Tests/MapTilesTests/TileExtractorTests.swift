@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 @testable import MapTiles
+import Platform
 import Testing
 import TestSupport
 
@@ -168,5 +169,83 @@ struct TileExtractorTests {
         }
         let saved = try SavedArea(path: dir + "/europe.pmtiles")
         #expect(saved.title == "Europe" && saved.source == source && saved.zooms == 2...6)
+    }
+
+    /// A source of numbered tiles at a revision that can change, with validators.
+    final class Revised: ExtractSource, @unchecked Sendable {
+        var revisionNow: String
+        var failAfter: Int?
+        private var fetched = 0
+        init(_ revision: String) { revisionNow = revision }
+        var name: String { "revised" }
+        var zoomRange: ClosedRange<Int> { 0...6 }
+        var tileType: PMTilesHeader.TileType? { .png }
+        var tileCompression: PMTilesHeader.Compression? { PMTilesHeader.Compression.none }
+        var metadata: [String: JSONValue] { [:] }
+        var concurrency: Int { 1 }
+        var batchSize: Int { 4 }
+        var bytesPerTile: UInt64 { 10 }
+        var requests: Int { 0 }
+        var revision: String? { revisionNow }
+        func fetch(_ ids: [UInt64]) throws -> [ExtractTile] {
+            fetched += ids.count
+            if let failAfter, fetched > failAfter { throw ExtractError.failed("the network went away") }
+            return ids.map { ExtractTile(Data("\(revisionNow):\($0)".utf8), validator: "\"e\($0)\"") }
+        }
+        func cancel() {}
+    }
+
+    /// An extract resumed against another revision of its map (the planet behind OpenFreeMap's
+    /// address changed, a remote archive's ETag) begins again rather than mixing the two; the
+    /// validators the server gave are kept through the interruption and beside the archive.
+    @Test func anExtractResumedAgainstAnotherRevisionBeginsAgain() throws {
+        let dir = folder("revision")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let area = try TileArea(bbox: "-10,35,30,60", zooms: 0...6)
+        let out = dir + "/a.pmtiles", source = Revised("planet-1")
+        source.failAfter = 12
+        #expect(throws: ExtractError.self) { try TileExtractor(source: source, area: area, output: out).run() }
+        let journal = try ExtractJournal(folder: out + ".part")
+        #expect(journal.records.count >= 8 && journal.validators.count == journal.records.count, "validators kept with their tiles")
+        #expect(journal.validators[journal.records[0].tileID] == "\"e\(journal.records[0].tileID)\"")
+        _ = consume journal
+
+        source.failAfter = nil
+        let same = try TileExtractor(source: source, area: area, output: out)
+        #expect(same.startedAgain == nil && same.resumedTiles >= 8)
+        _ = consume same
+        source.revisionNow = "planet-2"
+        let changed = try TileExtractor(source: source, area: area, output: out)
+        #expect(changed.startedAgain?.contains("planet-1 → planet-2") == true, "\(changed.startedAgain ?? "")")
+        #expect(changed.resumedTiles == 0)
+        try changed.run()
+        let saved = try SavedArea(path: out)
+        #expect(saved.revision == "planet-2" && saved.saved != nil)
+        let archive = try PMTilesArchive(reader: try FileRangeReader(path: out), name: out)
+        let ids = area.tileIDs(atZoom: 3)
+        for id in ids { #expect(try archive.tileData(PMTilesTileID.tile(for: id)!) == Data("planet-2:\(id)".utf8)) }
+        let validators = TileValidators.read(for: out, token: saved.validatorToken)
+        #expect(validators.count == Int(area.tileCount) && validators[ids[0]] == "\"e\(ids[0])\"")
+        #expect(TileValidators.read(for: out, token: "another").isEmpty, "validators of another version of the archive are not used")
+
+        // Renamed: the title changes, the tiles and the validators stay.
+        let renamed = try saved.renamed(to: "  Valley\u{7}  ")
+        #expect(renamed.title == "Valley" && renamed.validatorToken == saved.validatorToken && renamed.revision == "planet-2")
+        let again = try PMTilesArchive(reader: try FileRangeReader(path: out), name: out)
+        for id in ids { #expect(try again.tileData(PMTilesTileID.tile(for: id)!) == Data("planet-2:\(id)".utf8)) }
+        try renamed.delete()
+        #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: TileValidators.file(for: out)))
+    }
+
+    @Test("Days are found where sources keep them", arguments: [
+        ("https://tiles.openfreemap.org/planet/20251119_001001_pt/{z}/{x}/{y}.pbf", "2025-11-19"),
+        ("2026-03-04T05:06:07Z", "2026-03-04"),
+        ("Fri, 20 Nov 2026 06:00:00 GMT", "2026-11-20"),
+        ("/tiles/v3/{z}/{x}/{y}.pbf", nil),
+        ("12345678901234", nil),
+        ("20261399", nil),
+    ] as [(String, String?)])
+    func daysAreFound(text: String, day: String?) {
+        #expect(ExtractDates.day(in: text) == day)
     }
 }

@@ -50,7 +50,19 @@ public final class ArchiveExtractSource: ExtractSource, @unchecked Sendable {
         return made
     }
 
-    public func fetch(_ ids: [UInt64]) throws -> [Data?] {
+    /// A remote archive's ETag: the archive changed on the server when it differs.
+    public var revision: String? { (archive.reader as? HTTPRangeReader)?.etag }
+
+    /// The OpenStreetMap data's date, when the archive's maker wrote it (planetiler does).
+    public var dataDate: String? {
+        let meta = metadata
+        for key in ["planetiler:osm:osmosisreplicationtime", "osm_date", "date"] {
+            if case let .string(s)? = meta[key], let d = ExtractDates.day(in: s) { return d }
+        }
+        return nil
+    }
+
+    public func fetch(_ ids: [UInt64]) throws -> [ExtractTile] {
         // Where each tile lies (leaf directories are read, and kept, as they are needed).
         var places = [(index: Int, offset: UInt64, length: Int)]()
         for (i, id) in ids.enumerated() {
@@ -68,7 +80,7 @@ public final class ArchiveExtractSource: ExtractSource, @unchecked Sendable {
                 out[p.index] = bytes.subdata(in: start..<start + p.length)
             }
         }
-        return out
+        return out.map { ExtractTile($0) }
     }
 
     /// Ranges (sorted by offset) joined into reads: which ranges each read serves, and what it

@@ -6,7 +6,8 @@ import Platform
 /// What an extract has fetched so far, kept so that an interrupted extract (Ctrl+C, kill -9, a
 /// power cut, a full disk) goes on where it stopped. It lives in a folder beside the output,
 /// `OUT.part/`: `plan.json` (what is being cut), `tiles` (tile bytes, appended as they come)
-/// and `journal` (one 32-byte record per tile). Tile bytes are made durable before the
+/// `journal` (one 32-byte record per tile) and `validators` (a line per tile the server gave
+/// an ETag or date for, what a later update asks with). Tile bytes are made durable before the
 /// records that point at them are written, so a record on disk always has its bytes; a
 /// record torn by a crash fails its checksum and is dropped with everything after it.
 public final class ExtractJournal: @unchecked Sendable {
@@ -35,9 +36,14 @@ public final class ExtractJournal: @unchecked Sendable {
     private var journalEnd: UInt64 = 0
     private var pendingData = [UInt8]()
     private var pendingRecords = [UInt8]()
+    private var pendingValidators = [UInt8]()
+    private let validatorFD: Int32
+    private var validatorEnd: off_t = 0
     private var lastCommit = MonotonicClock.now
     /// Every tile recorded (as it will be on disk after the next commit).
     public private(set) var records: [Record]
+    /// The server's ETag or date of the tiles that had one, by tile id.
+    public private(set) var validators: [UInt64: String]
 
     /// Opens `folder` (made if missing): reads what an earlier run left, drops a torn tail,
     /// and truncates both files to what is whole.
@@ -68,9 +74,14 @@ public final class ExtractJournal: @unchecked Sendable {
         lseek(journalFD, off_t(whole), SEEK_SET)
         lseek(dataFD, off_t(dataEnd), SEEK_SET)
         journalEnd = UInt64(whole)
+        // Validators only help an update ask less; one lost in a crash costs a download.
+        validators = TileValidators.parse((try? FileIO.read(folder + "/validators", limit: 1 << 30)) ?? Data(), known: Set(records.map(\.tileID)))
+        validatorFD = open(folder + "/validators", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard validatorFD >= 0 else { throw ExtractError.failed("\(folder)/validators: \(FileIO.reason())") }
+        pendingValidators = TileValidators.lines(validators)
     }
 
-    deinit { close(dataFD); close(journalFD) }
+    deinit { close(dataFD); close(journalFD); close(validatorFD) }
 
     /// The whole records at the start of `journal`: each must pass its checksum and point
     /// inside the `dataSize` bytes of tiles. Returns them and how many bytes they take; what
@@ -107,7 +118,7 @@ public final class ExtractJournal: @unchecked Sendable {
 
     /// Records tile `id`: its bytes, or nil when the source has none. Commits when enough has
     /// gathered. Not thread-safe: one collector calls it.
-    public func add(_ id: UInt64, _ data: Data?) throws {
+    public func add(_ id: UInt64, _ data: Data?, validator: String? = nil) throws {
         var record = Record(tileID: id, offset: dataEnd, length: 0, crc: 0, absent: data == nil)
         if let data {
             record.length = UInt32(data.count)
@@ -117,6 +128,10 @@ public final class ExtractJournal: @unchecked Sendable {
         }
         pendingRecords += Self.encode(record)
         records.append(record)
+        if let validator = TileValidators.checked(validator) {
+            validators[id] = validator
+            pendingValidators += TileValidators.lines([id: validator])
+        }
         if pendingData.count >= Self.commitBytes || MonotonicClock.now - lastCommit >= Self.commitSeconds { try commit() }
     }
 
@@ -131,6 +146,17 @@ public final class ExtractJournal: @unchecked Sendable {
         journalEnd += UInt64(pendingRecords.count)
         pendingData.removeAll(keepingCapacity: true)
         pendingRecords.removeAll(keepingCapacity: true)
+        // After the records: a validator never names a tile the journal lacks. Not synced: a
+        // torn last line is dropped when read.
+        guard !pendingValidators.isEmpty else { return }
+        if pendingValidators.withUnsafeBytes({ FileIO.writeAll(validatorFD, $0) }) {
+            validatorEnd += off_t(pendingValidators.count)
+            pendingValidators.removeAll(keepingCapacity: true)
+        } else {
+            // No half line may stay for the next to join; they are written again next time.
+            _ = ftruncate(validatorFD, validatorEnd)
+            lseek(validatorFD, validatorEnd, SEEK_SET)
+        }
     }
 
     private func write(_ fd: Int32, _ bytes: [UInt8], what: String) throws {

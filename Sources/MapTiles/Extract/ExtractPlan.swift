@@ -29,13 +29,24 @@ public struct ExtractPlan: Codable, Equatable, Sendable {
     public var minzoom: Int
     public var maxzoom: Int
     public var title: String?
+    /// The source's revision when the extract began (`ExtractSource.revision`).
+    public var revision: String?
+    /// An update of the saved area at the output: its unchanged tiles are kept.
+    public var updating: Bool?
 
-    public init(source: String, area: TileArea, title: String?) {
+    public init(source: String, area: TileArea, title: String?, revision: String? = nil, updating: Bool = false) {
         self.source = source
         bbox = [area.west, area.south, area.east, area.north]
         minzoom = area.zooms.lowerBound
         maxzoom = area.zooms.upperBound
         self.title = title
+        self.revision = revision
+        self.updating = updating ? true : nil
+    }
+
+    /// Whether `other` cuts the same tiles of the same map.
+    public func sameCut(as other: ExtractPlan) -> Bool {
+        source == other.source && bbox == other.bbox && minzoom == other.minzoom && maxzoom == other.maxzoom
     }
 
     /// The area it names, checked as a command line's would be.

@@ -23,14 +23,38 @@ public protocol ExtractSource: AnyObject, Sendable {
     var bytesPerTile: UInt64 { get }
     /// Requests made over the network so far (0 for files).
     var requests: Int { get }
-    /// The stored bytes of each tile of `ids` (ascending), nil where the source has none.
+    /// Which version of the map the tiles are of, when the source can tell: a remote
+    /// archive's ETag, a tile server's tile address (OpenFreeMap's names its planet's date).
+    /// An extract resumed against another revision starts again rather than mix two.
+    var revision: String? { get }
+    /// When the map's data is from ("2026-11-20"), when the source says.
+    var dataDate: String? { get }
+    /// The stored bytes of each tile of `ids` (ascending), nil where the source has none,
+    /// with what a later update asks the server whether it changed (its ETag or date).
     /// Network failures are retried; what still fails is thrown.
-    func fetch(_ ids: [UInt64]) throws -> [Data?]
+    func fetch(_ ids: [UInt64]) throws -> [ExtractTile]
     /// Gives up waits under way (an extract being stopped).
     func cancel()
 }
 
+/// One tile as an extract source gives it.
+public struct ExtractTile: Sendable, Equatable {
+    /// Its stored bytes; nil: the source has no such tile.
+    public var data: Data?
+    /// The server's ETag (quoted, as sent) or else its Last-Modified date, for an update's
+    /// conditional request; nil from files.
+    public var validator: String?
+    /// Whether an update found it unchanged on the server (its bytes are the old ones).
+    public var unchanged: Bool
+    public init(_ data: Data?, validator: String? = nil, unchanged: Bool = false) {
+        self.data = data; self.validator = validator; self.unchanged = unchanged
+    }
+}
+
 extension ExtractSource {
+    public var revision: String? { nil }
+    public var dataDate: String? { nil }
+
     /// What the tiles are, from the source or else from the first tile's bytes.
     func kind(sniffing sample: Data?) -> (PMTilesHeader.TileType, PMTilesHeader.Compression) {
         let gzipped = sample.map(Gzip.isCompressed) ?? false

@@ -38,10 +38,10 @@ public final class MBTilesExtractSource: ExtractSource, @unchecked Sendable {
         return out
     }
 
-    public func fetch(_ ids: [UInt64]) throws -> [Data?] {
+    public func fetch(_ ids: [UInt64]) throws -> [ExtractTile] {
         try ids.map { id in
-            guard let tile = PMTilesTileID.tile(for: id) else { return nil }
-            return try file.data(for: tile)
+            guard let tile = PMTilesTileID.tile(for: id) else { return ExtractTile(nil) }
+            return ExtractTile(try file.data(for: tile))
         }
     }
 

@@ -155,4 +155,49 @@ public struct PMTilesWriter {
         i32(centre); i32((a.south + a.north) / 2)
         return Data(h)
     }
+
+    /// Copies the archive at `path` to `output` with `metadata` (a JSON object,
+    /// uncompressed) in place of its own: the directories and tile bytes are copied as they
+    /// are, their sections moved. Renaming a saved area rewrites no tile.
+    public static func rewrite(_ path: String, metadata: Data, to output: String) throws {
+        let reader = try FileRangeReader(path: path)
+        let archive = try PMTilesArchive(reader: reader, name: path)
+        var head = [UInt8](try reader.read(offset: 0, length: PMTilesHeader.size))
+        let h = archive.header
+        let meta: Data
+        switch h.internalCompression {
+        case .gzip: meta = Gzip.compress([UInt8](metadata))
+        case .none: meta = metadata
+        default: throw ExtractError.failed("\(path): its metadata is compressed with \(h.internalCompression), which this program does not write")
+        }
+        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ExtractJournal.failure(errno, output) }
+        defer { close(fd) }
+        // Header, root, metadata, leaves, tiles: each section where the last one ends.
+        let sections: [(PMTilesHeader.Section?, Data?)] = [(h.rootDirectory, nil), (nil, meta), (h.leafDirectories, nil), (h.tileData, nil)]
+        var at = UInt64(PMTilesHeader.size)
+        for (i, (section, data)) in sections.enumerated() {
+            let length = section?.length ?? UInt64(data?.count ?? 0)
+            for b in 0..<8 {
+                head[8 + 16 * i + b] = UInt8(truncatingIfNeeded: at >> (8 * UInt64(b)))
+                head[16 + 16 * i + b] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(b)))
+            }
+            at += length
+        }
+        func put(_ d: Data) throws {
+            guard d.withUnsafeBytes({ FileIO.writeAll(fd, $0) }) else { throw ExtractJournal.failure(errno, output) }
+        }
+        try put(Data(head))
+        for (section, data) in sections {
+            if let data { try put(data); continue }
+            guard let section else { continue }
+            var done: UInt64 = 0
+            while done < section.length {
+                let n = Int(min(section.length - done, 1 << 20))
+                try put(try reader.read(offset: section.offset + done, length: n))
+                done += UInt64(n)
+            }
+        }
+        guard fsync(fd) == 0 else { throw ExtractJournal.failure(errno, output) }
+    }
 }

@@ -15,6 +15,8 @@ public struct ExtractProgress: Sendable, Equatable {
     public var secondsLeft: Double?
     /// Network requests made by this run.
     public var requests = 0
+    /// Tiles an update found unchanged on the server (kept, not downloaded).
+    public var unchanged: UInt64 = 0
     public init() {}
 }
 
@@ -36,11 +38,19 @@ public final class TileExtractor: @unchecked Sendable {
     /// This run's progress and first failure, under the lock.
     private var state = ExtractProgress()
     private var failure: Error?
+    /// Why the journal of an earlier run was dropped (the map changed on the server since).
+    public private(set) var startedAgain: String?
+    /// When the tiles were fetched, as the saved area says (an update's is its own).
+    private let savedAt: Double
 
     /// Prepares the extract: checks the output's kind, limits the zooms to the source's, and
     /// opens (or, with `restart`, begins afresh) the journal of an earlier run. A journal
-    /// begun for another area or source is refused rather than mixed in.
-    public init(source: ExtractSource, area: TileArea, output: String, title: String? = nil, restart: Bool = false) throws {
+    /// begun for another area or source is refused rather than mixed in; one begun against
+    /// another revision of the same map (`ExtractSource.revision`) is dropped and begun
+    /// again. `updating`: the output is a saved area being brought up to date, replaced
+    /// when the update is whole.
+    public init(source: ExtractSource, area: TileArea, output: String, title: String? = nil, restart: Bool = false,
+                updating: Bool = false, now: Double = WallClock.now) throws {
         guard output.hasSuffix(".pmtiles") || output.hasSuffix(".mbtiles") else {
             throw ExtractError.refused("--out \(output): name a .pmtiles or .mbtiles file")
         }
@@ -52,20 +62,31 @@ public final class TileExtractor: @unchecked Sendable {
         self.source = source
         self.output = output
         partFolder = output + ".part"
-        plan = ExtractPlan(source: source.name, area: self.area, title: title)
+        plan = ExtractPlan(source: source.name, area: self.area, title: title, revision: source.revision, updating: updating)
+        savedAt = now
         if restart { _ = FileIO.removeTree(partFolder) }
         let planPath = partFolder + "/plan.json"
         if FileIO.exists(planPath) {
             let earlier = try ExtractPlan.read(planPath)
-            guard earlier.source == plan.source, earlier.bbox == plan.bbox, earlier.minzoom == plan.minzoom, earlier.maxzoom == plan.maxzoom else {
+            guard earlier.sameCut(as: plan) else {
                 throw ExtractError.refused("\(partFolder) holds an unfinished extract of \(earlier.source) (\(try earlier.area)), not this one: run that again to finish it, or add --restart to begin this one afresh")
             }
-        } else {
+            if let was = earlier.revision, let now = plan.revision, was != now {
+                // The tiles fetched are of another version of the map: mixing the two would
+                // join roads that no longer meet.
+                _ = FileIO.removeTree(partFolder)
+                startedAgain = "\(source.name) changed on the server since this extract began (\(Self.short(was)) → \(Self.short(now))): begun again"
+            }
+        }
+        if !FileIO.exists(planPath) {
             if let problem = FileIO.makeDirectories(partFolder) { throw ExtractError.failed("\(partFolder): \(problem)") }
             try plan.write(planPath)
         }
         journal = try ExtractJournal(folder: partFolder)
     }
+
+    /// A revision as a message shows it: its end, where versions differ.
+    static func short(_ revision: String) -> String { revision.count <= 40 ? revision : "…" + revision.suffix(39) }
 
     /// Tiles to fetch in all, and about how many bytes they take.
     public var estimate: (tiles: UInt64, bytes: UInt64) { (area.tileCount, area.estimatedBytes(perTile: source.bytesPerTile)) }
@@ -105,7 +126,11 @@ public final class TileExtractor: @unchecked Sendable {
                         lock.lock()
                         defer { lock.unlock() }
                         guard failure == nil else { return }
-                        for (id, data) in zip(batch, tiles) { try journal.add(id, data); state.bytesDone += UInt64(data?.count ?? 0) }
+                        for (id, tile) in zip(batch, tiles) {
+                            try journal.add(id, tile.data, validator: tile.validator)
+                            state.bytesDone += UInt64(tile.data?.count ?? 0)
+                            if tile.unchanged { state.unchanged += 1 }
+                        }
                         state.tilesDone += UInt64(batch.count)
                         state.tilesThisRun += UInt64(batch.count)
                         let elapsed = max(0.001, MonotonicClock.now - start)
@@ -149,8 +174,13 @@ public final class TileExtractor: @unchecked Sendable {
             if output.hasSuffix(".mbtiles") {
                 try writeMBTiles(records, type: type, compression: compression, to: temporary)
             } else {
-                let info = PMTilesWriter.Info(tileType: type, tileCompression: compression, area: area, metadata: try metadataJSON())
+                // The validators first, under the token the archive will name: a crash between
+                // the two renames leaves validators the archive does not claim, never the
+                // reverse.
+                let token = TileValidators.newToken()
+                let info = PMTilesWriter.Info(tileType: type, tileCompression: compression, area: area, metadata: try metadataJSON(token: token))
                 _ = try PMTilesWriter.write(records, read: journal.data(of:), info: info, to: temporary)
+                try TileValidators.write(journal.validators, for: output, token: token)
             }
             try AtomicFile.publish(temporary, as: output)
         } catch {
@@ -160,14 +190,19 @@ public final class TileExtractor: @unchecked Sendable {
         _ = FileIO.removeTree(partFolder)
     }
 
-    /// The source's metadata, with the saved area's own entry: where it was cut from.
-    func metadataJSON() throws -> Data {
+    /// The source's metadata, with the saved area's own entry: where it was cut from, when,
+    /// of which revision and data date, and the token of its validators.
+    func metadataJSON(token: String? = nil) throws -> Data {
         var meta = source.metadata
         var mine: [String: JSONValue] = [
             "source": .string(plan.source), "bbox": .array(plan.bbox.map { .number($0) }),
             "minzoom": .number(Double(area.zooms.lowerBound)), "maxzoom": .number(Double(area.zooms.upperBound)),
         ]
         if let title = plan.title { mine["title"] = .string(title) }
+        if let day = ExtractDates.day(of: savedAt) { mine["saved"] = .string(day) }
+        if let day = source.dataDate { mine["dataDate"] = .string(day) }
+        if let revision = plan.revision { mine["revision"] = .string(revision) }
+        if let token, !journal.validators.isEmpty { mine["validators"] = .string(token) }
         meta["meridian"] = .object(mine)
         return try JSONEncoder().encode(JSONValue.object(meta))
     }
