@@ -268,4 +268,139 @@ import TestSupport
         let area = try TileArea(bbox: "24.0,60.0,25.0,61.0", zooms: 0...13)
         #expect(try PMTilesArchive(reader: try FileRangeReader(path: out), name: out).header.addressedTiles == area.tileCount)
     }
+
+    // MARK: OpenFreeMap's stand-in: updates, politeness, a new planet between two runs
+
+    /// sources.json naming the Helsinki fixture behind a TileJSON document on loopback, as
+    /// OpenFreeMap serves its planet; the environment to run with.
+    func openFreeMapStandIn(_ dir: URL, _ server: TileServer) throws -> [String: String] {
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let json = #"{"sources": [{"name": "streets", "type": "vector", "url": "\#(server.url("/tilejson" + StreetMapRenderTests.mbtiles))", "bulkDownload": true}]}"#
+        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
+        return ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
+    }
+
+    /// What the stand-in saw of its tiles: each request's arrival and answer, and the most
+    /// that were in flight at once.
+    func standInLog(_ server: TileServer) throws -> (requests: [(at: Double, status: Int)], mostInFlight: Int) {
+        let text = try server.text("/mbtiles-log")
+        var requests = [(at: Double, status: Int)](), most = -1
+        for line in text.split(separator: "\n") {
+            let w = line.split(separator: " ")
+            if w.first == "most-in-flight", w.count == 2 { most = Int(w[1]) ?? -1 } else if w.count == 2, let t = Double(w[0]), let s = Int(w[1]) { requests.append((t, s)) }
+        }
+        return (requests, most)
+    }
+
+    func inode(_ path: String) -> UInt64 { ((try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0 }
+
+    /// After the stand-in changed one tile in seven, `--update` asks for every tile with its
+    /// ETag and downloads only those that changed (the stand-in counts 200s and 304s); the
+    /// archive is replaced by rename (a reader of the old file reads on); a second update
+    /// downloads nothing.
+    @Test func anUpdateDownloadsOnlyTheTilesThatChanged() throws {
+        let dir = temporaryDirectory("extract-update")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let env = try openFreeMapStandIn(dir, server)
+        let out = dir.appendingPathComponent("keskusta.pmtiles").path
+        let box = "24.935,60.164,24.953,60.179" // all of the fixture
+        let made = try extract(["--from", "streets", "--bbox", box, "--minzoom", "6", "--maxzoom", "14", "--out", out, "--title", "Keskusta"], env: env)
+        #expect(made.status == 0, "\(made.stderr)")
+        let saved = try SavedArea(path: out)
+        #expect(saved.title == "Keskusta" && saved.dataDate == "2026-11-20" && saved.validatorToken != nil && saved.revision != nil)
+        let area = try TileArea(bbox: box, zooms: 6...14)
+        let fixture = try MBTilesSource(path: StreetMapRenderTests.mbtiles)
+        var present = 0, changed = [TileID]()
+        for z in area.zooms { for id in area.tileIDs(atZoom: z) {
+            let t = PMTilesTileID.tile(for: id)!
+            guard try fixture.data(for: t) != nil else { continue }
+            present += 1
+            if (t.x * 31 + t.y) % 7 == 0 { changed.append(t) }
+        } }
+        #expect(present >= 12 && changed.count >= 2 && changed.count < present, "\(present) tiles, \(changed.count) to change")
+        guard !changed.isEmpty else { return }
+
+        let oldInode = inode(out)
+        let old = try PMTilesArchive(reader: try FileRangeReader(path: out), name: out)
+        let seen = try standInLog(server).requests.count
+        _ = try server.text("/change-tiles?every=7")
+        let update = try extract(["--update", out], env: env)
+        #expect(update.status == 0 && update.stdout.contains("\(present - changed.count) unchanged"), "\(update.stdout) \(update.stderr)")
+        let asked = try standInLog(server).requests.dropFirst(seen)
+        #expect(asked.filter { $0.status == 200 }.count == changed.count, "only the changed tiles are downloaded")
+        #expect(asked.filter { $0.status == 304 }.count == present - changed.count)
+        #expect(asked.count == Int(area.tileCount), "one request per tile")
+        #expect(inode(out) != oldInode, "a new archive renamed into place")
+        #expect(try old.tileData(changed[0]) != nil, "the old archive still reads for whoever had it open")
+        let new = try PMTilesArchive(reader: try FileRangeReader(path: out), name: out)
+        for t in changed {
+            var data = try new.tileData(t) ?? Data()
+            if Gzip.isCompressed(data) { data = try Gzip.decompress(data) }
+            #expect(data.suffix(3) == Data([0x80, 0x01, 0x01]), "\(t) is the server's new tile")
+        }
+        #expect(try SavedArea(path: out).title == "Keskusta")
+        #expect(!FileManager.default.fileExists(atPath: out + ".part"))
+
+        let seenAgain = try standInLog(server).requests.count
+        let again = try extract(["--update", out], env: env)
+        #expect(again.status == 0 && again.stdout.contains("\(present) unchanged"), "\(again.stdout) \(again.stderr)")
+        #expect(try standInLog(server).requests.dropFirst(seenAgain).allSatisfy { $0.status != 200 }, "nothing changed, nothing downloaded")
+    }
+
+    /// Politeness as the server sees it: never more than two requests at once, and after a
+    /// 429 with Retry-After: 2 no request comes until the two seconds have passed (a request
+    /// already on its way may arrive just after the 429).
+    @Test func theStandInSeesTwoRequestsAtATimeAndAPauseAfterA429() throws {
+        let dir = temporaryDirectory("extract-polite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let env = try openFreeMapStandIn(dir, server)
+        _ = try server.text("/throttle?skip=5&count=3&after=2")
+        let out = dir.appendingPathComponent("polite.pmtiles").path
+        let r = try extract(["--from", "streets", "--bbox", Self.box, "--minzoom", "6", "--maxzoom", "14", "--out", out], env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let log = try standInLog(server)
+        #expect((1...2).contains(log.mostInFlight), "\(log.mostInFlight) requests at once")
+        let throttled = log.requests.filter { $0.status == 429 }.map(\.at)
+        #expect(throttled.count == 3)
+        for t in throttled {
+            let early = log.requests.filter { $0.at > t + 0.5 && $0.at < t + 1.8 }
+            #expect(early.isEmpty, "requests \(early.map { $0.at - t }) s after a 429 that said to wait 2 s")
+        }
+        try checkTiles(out, against: Self.pmtiles, area: try TileArea(bbox: Self.box, zooms: 6...14))
+    }
+
+    /// A save stopped midway (the server refused), then the server published a new planet
+    /// under a new address: the next run does not mix the two but begins again, and says so.
+    @Test func aMapChangedOnTheServerBetweenTwoRunsIsBegunAgain() throws {
+        let dir = temporaryDirectory("extract-newplanet")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let env = try openFreeMapStandIn(dir, server)
+        _ = try server.text("/throttle?skip=8&count=1000&status=403")
+        let out = dir.appendingPathComponent("planet.pmtiles").path
+        let box = "24.935,60.164,24.953,60.179" // all of the fixture
+        let args = ["--from", "streets", "--bbox", box, "--minzoom", "6", "--maxzoom", "14", "--out", out]
+        let stopped = try extract(args, env: env)
+        #expect(stopped.status == 64 && stopped.stderr.contains("403"), "\(stopped.status) \(stopped.stderr)")
+        #expect(size(out + ".part/journal") >= 32 * 4, "what was fetched is kept")
+        _ = try server.text("/throttle?count=0")
+        _ = try server.text("/tilejson-version?v=2")
+        let again = try extract(args, env: env)
+        #expect(again.status == 0 && again.stdout.contains("changed on the server") && !again.stdout.contains("Going on"), "\(again.stdout) \(again.stderr)")
+        #expect(try SavedArea(path: out).revision?.hasSuffix("?v=2") == true)
+        try checkTiles(out, against: Self.pmtiles, area: try TileArea(bbox: box, zooms: 6...14))
+    }
+}
+
+extension TileServer {
+    /// The body of the stand-in's `path` (its counters and switches), as text.
+    func text(_ path: String) throws -> String {
+        guard case let .response(r) = HTTPClient(options: .init(userAgent: "Meridian-tests")).get(url(path)), r.status == 200 else {
+            throw HarnessError("the stand-in did not answer \(path)")
+        }
+        return String(decoding: r.body, as: UTF8.self)
+    }
 }

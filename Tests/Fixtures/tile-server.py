@@ -47,7 +47,8 @@ connections = 0
 # still to send (/throttle), requests in flight and the most at once, and each request's
 # time and answer (/mbtiles-log).
 changed_every = 0
-throttle = {"left": 0, "after": "1"}
+throttle = {"skip": 0, "left": 0, "status": 429, "after": "1"}
+tilejson_version = 0
 in_flight = 0
 most_in_flight = 0
 mbtiles_log = []
@@ -77,6 +78,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
+        global changed_every, tilejson_version, in_flight, most_in_flight
         p = self.path.split("?")[0]
         if p == "/count":
             # How often each path was asked for (not counting this one), as "path count" lines.
@@ -89,15 +91,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if p == "/change-tiles":
             # /change-tiles?every=N: from now on one tile in N (by x and y) of /mbtiles/ is
             # another tile (a protobuf field readers skip appended), with another ETag.
-            global changed_every
             changed_every = int(re.search(r"every=(\d+)", self.path).group(1))
             return self.send(200, b"ok")
         if p == "/throttle":
-            # /throttle?count=K&after=S: the next K tile requests of /mbtiles/ get 429 with
-            # Retry-After: S.
+            # /throttle?count=K&after=S[&skip=N][&status=403]: after N more tile requests of
+            # /mbtiles/, the next K get 429 with Retry-After: S (or the status given).
+            def arg(name, default):
+                m = re.search(name + r"=([^&]+)", self.path)
+                return m.group(1) if m else default
             with counts_lock:
-                throttle["left"] = int(re.search(r"count=(\d+)", self.path).group(1))
-                throttle["after"] = re.search(r"after=([^&]+)", self.path).group(1)
+                throttle.update(skip=int(arg("skip", "0")), left=int(arg("count", "0")), after=arg("after", "1"), status=int(arg("status", "429")))
+            return self.send(200, b"ok")
+        if p == "/tilejson-version":
+            # /tilejson-version?v=N: the TileJSON documents name tiles at …?v=N from now on (a
+            # new planet published under a new address, as OpenFreeMap does).
+            tilejson_version = int(re.search(r"v=(\d+)", self.path).group(1))
             return self.send(200, b"ok")
         if p == "/mbtiles-log":
             # "seconds status" per /mbtiles/ tile request, then "most-in-flight N".
@@ -184,13 +192,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
                 meta = dict(db.execute("SELECT name, value FROM metadata").fetchall())
                 db.close()
-                doc = {"tilejson": "3.0.0", "tiles": ["http://127.0.0.1:%d/mbtiles%s/{z}/{x}/{y}.pbf" % (self.server.server_address[1], path)],
+                version = "?v=%d" % tilejson_version if tilejson_version else ""
+                doc = {"tilejson": "3.0.0", "tiles": ["http://127.0.0.1:%d/mbtiles%s/{z}/{x}/{y}.pbf%s" % (self.server.server_address[1], path, version)],
                        "minzoom": int(meta.get("minzoom", 0)), "maxzoom": int(meta.get("maxzoom", 14)),
                        "vector_layers": json.loads(meta.get("json", "{}")).get("vector_layers", [])}
                 if "attribution" in meta and "noattribution" not in self.path:
                     doc["attribution"] = meta["attribution"]
                 return self.send(200, json.dumps(doc).encode(), [("Content-Type", "application/json"), ("Cache-Control", "max-age=60")])
-            global in_flight, most_in_flight
+            arrived = time.monotonic()
             with counts_lock:
                 in_flight += 1
                 most_in_flight = max(most_in_flight, in_flight)
@@ -200,7 +209,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 with counts_lock:
                     in_flight -= 1
             with counts_lock:
-                mbtiles_log.append((time.monotonic(), status))
+                mbtiles_log.append((arrived, status))
             return
 
         if p == "/ua":
@@ -284,10 +293,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         """A tile of /mbtiles/PATH/{z}/{x}/{y}.pbf, with an ETag from its bytes and a 304 when
         the client's If-None-Match is it; returns the status sent."""
         with counts_lock:
-            if throttle["left"] > 0:
+            if throttle["skip"] > 0:
+                throttle["skip"] -= 1
+            elif throttle["left"] > 0:
                 throttle["left"] -= 1
-                self.send(429, b"slow down", [("Retry-After", throttle["after"])])
-                return 429
+                self.send(throttle["status"], b"slow down", [("Retry-After", throttle["after"])])
+                return throttle["status"]
         parts = p[len("/mbtiles"):].rsplit("/", 3)
         path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
@@ -296,18 +307,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if row is None:
             self.send(404, b"no tile")
             return 404
-        data = bytes(row[0])
-        if data[:2] == b"\x1f\x8b":
-            data = gz.decompress(data)
+        stored = bytes(row[0])
         if changed_every and (x * 31 + y) % changed_every == 0:
-            data += b"\x80\x01\x01"  # field 16 (the spec's extensions), a varint 1
-        etag = '"%08x"' % (zlib.crc32(data) & 0xFFFFFFFF)
+            raw = gz.decompress(stored) if stored[:2] == b"\x1f\x8b" else stored
+            body = gz.compress(raw + b"\x80\x01\x01", mtime=0)  # field 16 (the spec's extensions), a varint 1
+        else:
+            # As stored when gzipped (tilemaker's bytes), else gzipped with a fixed time: the
+            # same tile is the same bytes each time.
+            body = stored if stored[:2] == b"\x1f\x8b" else gz.compress(stored, mtime=0)
+        etag = '"%08x"' % (zlib.crc32(body) & 0xFFFFFFFF)
         headers = [("Cache-Control", "max-age=3600"), ("ETag", etag), ("Last-Modified", "Fri, 20 Nov 2026 06:00:00 GMT")]
         if self.headers.get("If-None-Match") == etag:
             self.send(304, b"", headers)
             return 304
-        # Compressed with a fixed time, so the same tile is the same bytes each time.
-        self.send(200, gz.compress(data, mtime=0), [("Content-Type", "application/x-protobuf"), ("Content-Encoding", "gzip")] + headers)
+        self.send(200, body, [("Content-Type", "application/x-protobuf"), ("Content-Encoding", "gzip")] + headers)
         return 200
 
 # (The script's folder is on the module path: the shared server sits beside it.)
