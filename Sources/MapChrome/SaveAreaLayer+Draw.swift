@@ -47,7 +47,7 @@ extension SaveAreaLayer {
         if let p = progress {
             var detail = "\(TrackStatistics.grouped(Double(p.done))) of \(TrackStatistics.grouped(Double(p.total))) tiles · \(Self.bytes(p.bytes))"
             if let left = p.secondsLeft { detail += " · " + Self.duration(left) }
-            return ("Saving \(p.title) offline", detail, false, [(.stop, "Cancel")])
+            return (p.headline ?? "Saving \(p.title) offline", detail, false, [(.stop, "Cancel")])
         }
         guard let offer else { return ("Save this area offline", "Finding out what this map allows…", false, [(.close, "Close")]) }
         if let refusal = offer.refusal { return ("Save this area offline: \(offer.title)", refusal, true, [(.close, "Close")]) }

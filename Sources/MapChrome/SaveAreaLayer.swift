@@ -55,6 +55,8 @@ public struct SaveAreaLayer: MapLayer {
         public var area: Area
         public var done: UInt64, total: UInt64, bytes: UInt64
         public var secondsLeft: Double?
+        /// What the panel says it is doing ("Updating “Helsinki”"); nil: saving the map.
+        public var headline: String?
         public init(title: String, area: Area, done: UInt64, total: UInt64, bytes: UInt64, secondsLeft: Double?) {
             self.title = title; self.area = area; self.done = done; self.total = total; self.bytes = bytes; self.secondsLeft = secondsLeft
         }

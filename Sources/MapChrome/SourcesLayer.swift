@@ -6,7 +6,8 @@ import MapGeometry
 /// coming: loading, or the server out of reach), which opens the list of maps to choose from
 /// (key L; 1–9 choose). And, once, on the offline basemap past z8, a hint that street maps
 /// are one key away. Saved areas are listed with their size and a ✕ to delete them (a second
-/// click confirms); the last row saves the area in view (as key A does).
+/// click confirms); the last rows open "Saved areas" (Shift+A) and save the area in view (as
+/// key A does).
 public struct SourcesLayer: MapLayer {
     /// A map the user can choose: the name the host knows it by, and what the list says.
     public struct Choice: Hashable, Sendable {
@@ -23,7 +24,7 @@ public struct SourcesLayer: MapLayer {
 
     /// The buttons' identities (`DrawList.buttons`).
     enum Button: Hashable, Sendable {
-        case toggle, hint, saveArea
+        case toggle, hint, saveArea, savedAreas
         case choose(String)
         case delete(String)
     }
@@ -32,6 +33,8 @@ public struct SourcesLayer: MapLayer {
     public enum Request: Hashable, Sendable {
         /// Open "Save this area offline…".
         case saveArea
+        /// Open "Saved areas".
+        case savedAreas
         /// Delete the saved area of this name (confirmed).
         case deleteArea(String)
     }
@@ -45,6 +48,8 @@ public struct SourcesLayer: MapLayer {
     public var hint: String?
     /// Saved areas lie under the map shown: offline, they still show (the status says so).
     public var savedAreasUnder = false
+    /// Saved areas and unfinished saves, for the "Saved areas" row.
+    public var savedAreasCount = 0
     /// The saved area whose ✕ was clicked once: a second click deletes it.
     var confirmingDelete: String?
     /// The name of the offline basemap, where the hint is shown.
@@ -80,6 +85,7 @@ public struct SourcesLayer: MapLayer {
     }
 
     static let saveRowKey = SpriteKey.text("    Save this area offline…   A", .chrome)
+    private var savedRowKey: SpriteKey { .text("    Saved areas (\(savedAreasCount))…   Shift+A", .chrome) }
     static let deleteKey = SpriteKey.text("✕", .chrome)
     static let confirmKey = SpriteKey.text("Delete?", .chrome)
 
@@ -91,7 +97,7 @@ public struct SourcesLayer: MapLayer {
     }
 
     private func keys(_ context: LayerContext) -> [SpriteKey] {
-        [buttonKey] + (statusKey(context).map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check, Self.saveRowKey, Self.deleteKey, Self.confirmKey] : [])
+        [buttonKey] + (statusKey(context).map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check, Self.saveRowKey, savedRowKey, Self.deleteKey, Self.confirmKey] : [])
             + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
     }
 
@@ -101,9 +107,9 @@ public struct SourcesLayer: MapLayer {
         let s = statusKey(context).flatMap { context.sprites.size(of: $0) }
         let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
         guard showsList else { return (button, nil) }
-        let widths = (rowKeys + [Self.saveRowKey]).compactMap { context.sprites.size(of: $0)?.width }
+        let widths = (rowKeys + [Self.saveRowKey, savedRowKey]).compactMap { context.sprites.size(of: $0)?.width }
         let width = max(button.width, (widths.max() ?? 0) + 44 + (choices.contains { $0.deletable } ? 70 : 0))
-        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: Double(choices.count + 1) * Self.rowHeight + 13))
+        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: Double(choices.count + 2) * Self.rowHeight + 13))
     }
 
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -157,13 +163,15 @@ public struct SourcesLayer: MapLayer {
                     list.button(Button.delete(choice.name), frame: r)
                 }
             }
-            // The last row: save the area in view.
+            // The last rows: the saved areas, and save the area in view.
             let y = panel.y + 4 + Double(choices.count) * Self.rowHeight
             list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
-            let row = ScreenRect(x: panel.x, y: y + 5, width: panel.width, height: Self.rowHeight), s = size(Self.saveRowKey)
-            list.commands.append(.sprite(Self.saveRowKey, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
-                                         opacity: 1))
-            list.button(Button.saveArea, frame: row)
+            for (i, (key, id)) in [(savedRowKey, Button.savedAreas), (Self.saveRowKey, Button.saveArea)].enumerated() {
+                let row = ScreenRect(x: panel.x, y: y + 5 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight), s = size(key)
+                list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
+                                             opacity: 1))
+                list.button(id, frame: row)
+            }
         } else if let hint = showsHint(context) {
             let key = SpriteKey.text(hint, .notice), s = size(key)
             let r = ScreenRect(x: button.x, y: button.maxY + 8, width: s.width + 20, height: s.height + 12)
@@ -187,6 +195,9 @@ public struct SourcesLayer: MapLayer {
         case .saveArea?:
             showsList = false
             return [.changed, .effect(.layer(LayerRequest(Request.saveArea)))]
+        case .savedAreas?:
+            showsList = false
+            return [.changed, .effect(.layer(LayerRequest(Request.savedAreas)))]
         case let .delete(name)?:
             guard confirmingDelete == name else { confirmingDelete = name; return [.changed] }
             confirmingDelete = nil

@@ -27,6 +27,8 @@ public struct SavedArea: Sendable, Equatable {
     public let revision: String?
     /// The token naming its validators (`TileValidators`); nil: it has none.
     public let validatorToken: String?
+    /// Its tiles are vector tiles (a street map's: drawn one zoom deeper than numbered).
+    public let isVector: Bool
 
     /// `$XDG_DATA_HOME/meridian/areas` (`~/.local/share/meridian/areas`).
     public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -63,6 +65,7 @@ public struct SavedArea: Sendable, Equatable {
         self.source = source
         (west, south, east, north) = (v[0], v[1], v[2], v[3])
         let h = archive.header
+        isVector = h.tileType == .mvt
         zooms = min(h.minZoom, TileID.maxZoom)...min(max(h.minZoom, h.maxZoom), TileID.maxZoom)
         func text(_ key: String) -> String? {
             guard case let .string(s)? = entry[key], !s.isEmpty, s.utf8.count <= 4096 else { return nil }

@@ -19,8 +19,9 @@ public struct HostConfiguration: Sendable {
     public var logMemory = false
     /// Every frame composed at this time (MERIDIAN_FIXED_TIME).
     public var fixedTime: Double?
-    /// Where the first fully drawn frame's draw list is written, so a test can compare the
-    /// window's list with `render --drawlist-out` for the same state (MERIDIAN_DRAWLIST_OUT).
+    /// Where the draw list of the last frame drawn whole is written, so a test can compare
+    /// the window's list with `render --drawlist-out` for the same state, or find where a
+    /// button is (MERIDIAN_DRAWLIST_OUT).
     public var drawListOut: String?
 
     public init() {}

@@ -135,9 +135,10 @@ extension MapHost {
         }
         let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
         if drawn != isDrawn { setDrawn(drawn) }
+        // The list of the last frame drawn whole, for the tests to read where things are.
+        if drawn, let path = configuration.drawListOut { FileIO.writeText(list.dump(), to: path) }
         if !fullyDrawnDone && drawn {
             fullyDrawnDone = true
-            if let path = configuration.drawListOut { FileIO.writeText(list.dump(), to: path) }
             onFullyDrawn?()
         }
         // A frame drawn in motion in software is followed by a filtered one at rest.

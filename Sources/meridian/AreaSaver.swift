@@ -9,13 +9,17 @@ import Platform
 
 /// "Save this area offline…" in the window: says what the map shown allows (the panel's
 /// offer), saves the area on a worker with its progress on the map, lists saved areas in the
-/// switcher, lays them beneath their map as soon as they are saved, and deletes them.
+/// switcher and in "Saved areas" (with the saves that stopped midway), lays them beneath
+/// their map as soon as they are saved, and updates, renames, resumes, discards and deletes
+/// them. One save or update runs at a time.
 final class AreaSaver: @unchecked Sendable {
     private unowned let host: MapHost
     private let lock = Lock()
     private var extractor: TileExtractor?
     /// Cancel was pressed before the extractor was made (opening a remote archive takes a while).
     private var cancelRequested = false
+    /// A save or update is under way.
+    private var running = false
     /// The map shown, by name, and its areas beneath it (nil: a map that has none).
     private(set) var current: String
     private var backed: AreaBackedSource?
@@ -33,13 +37,48 @@ final class AreaSaver: @unchecked Sendable {
         refresh()
     }
 
-    /// The offer, the switcher's list and the areas beneath, as the folder now holds them.
+    /// The offer, the switcher's list, "Saved areas" and the areas beneath, as the folder
+    /// now holds them.
     func refresh() {
         backed?.areas = MapSources.savedAreas(under: current)
         let offer = Self.offer(for: current, source: host.source)
         let choices = MapSources.choices(current: current), under = !(backed?.areas.isEmpty ?? true)
+        let (rows, total) = Self.rows(titles: Dictionary(choices.map { ($0.name, $0.title) }) { a, _ in a })
         host.session.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offer = offer }
-        host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.choices = choices; $0.savedAreasUnder = under }
+        host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) {
+            $0.choices = choices; $0.savedAreasUnder = under; $0.savedAreasCount = rows.count
+        }
+        host.session.scene.modify(AreasLayer.self, default: AreasLayer()) { $0.list(rows, total: total) }
+    }
+
+    /// "Saved areas": every saved area and unfinished save, and the total they take on disk.
+    static func rows(titles: [String: String], folder: String = SavedArea.folder()) -> ([AreasLayer.Row], String) {
+        func mapTitle(_ source: String) -> String {
+            titles[source] ?? (MapSources.isRemoteArchive(source) ? source.split(separator: "/").last.map(String.init) ?? source : source)
+        }
+        func box(_ w: Double, _ s: Double, _ e: Double, _ n: Double, _ z: ClosedRange<Int>) -> SaveAreaLayer.Area {
+            SaveAreaLayer.Area(west: w, south: s, east: e, north: n, zooms: z)
+        }
+        let saved = SavedArea.list(in: folder), unfinished = UnfinishedArea.list(in: folder)
+        var rows = saved.map { a -> AreasLayer.Row in
+            // Zooms as the save panel said them: a street map's drawn one deeper.
+            let shift = a.isVector ? 1 : 0
+            var detail = "\(mapTitle(a.source)) · \(SaveAreaLayer.bytes(a.bytes)) · zooms \(a.zooms.lowerBound + shift)–\(a.zooms.upperBound + shift)"
+            if let d = a.saved { detail += " · saved " + ExtractDates.spoken(d) }
+            if let d = a.dataDate { detail += " · data of " + ExtractDates.spoken(d) }
+            return AreasLayer.Row(path: a.path, kind: .saved, title: a.title, detail: detail, area: box(a.west, a.south, a.east, a.north, a.zooms))
+        }
+        rows += unfinished.map { u in
+            let b = u.plan.bbox.count == 4 ? u.plan.bbox : [0, 0, 0, 0]
+            let share = u.tilesTotal > 0 ? Int(saturating: (100 * Double(min(u.tilesDone, u.tilesTotal)) / Double(u.tilesTotal)).rounded(.down)) : 0
+            let detail = "\(mapTitle(u.plan.source)) · \(u.plan.updating == true ? "update stopped at" : "stopped at") \(TrackStatistics.grouped(Double(u.tilesDone))) of \(TrackStatistics.grouped(Double(u.tilesTotal))) tiles (\(share) %) · \(SaveAreaLayer.bytes(u.bytes)) so far"
+            return AreasLayer.Row(path: u.path, kind: .unfinished, title: u.title, detail: detail,
+                                  area: box(b[0], b[1], b[2], b[3], u.plan.minzoom...max(u.plan.minzoom, u.plan.maxzoom)))
+        }
+        let bytes = saved.reduce(UInt64(0)) { $0 + $1.bytes } + unfinished.reduce(UInt64(0)) { $0 + $1.bytes }
+        let count = saved.count == 1 ? "1 area" : "\(saved.count) areas"
+        let total = rows.isEmpty ? "" : count + (unfinished.isEmpty ? "" : " and \(unfinished.count) unfinished") + " · \(SaveAreaLayer.bytes(bytes)) on disk"
+        return (rows, total)
     }
 
     /// What the map `name` allows: online maps whose server allows bulk downloads and remote
@@ -72,67 +111,161 @@ final class AreaSaver: @unchecked Sendable {
         host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.open(); return [.changed] }
     }
 
-    /// Saves `area` of the map shown, on a worker; the panel shows how it goes.
     /// An area was saved or deleted (or saving stopped): what lists saved areas may look
     /// again (search indexes the new one, and forgets the deleted).
     var listChanged: () -> Void = {}
 
+    /// Saves `area` of the map shown, on a worker; the panel shows how it goes.
     func save(_ area: SaveAreaLayer.Area) {
         let name = current, source = host.source
+        let shift = Self.zoomShift((source as? AreaBackedSource)?.primary ?? source)
+        run(nil) {
+            let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
+            let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
+            let title = Self.title(of: area)
+            let folder = SavedArea.folder()
+            if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
+            let path = folder + "/" + Self.fileName(title: title, map: name, area: tileArea)
+            if FileIO.exists(path) { return .nothing("This area is saved already, as “\(title)”: it is in Saved areas (Shift+A)") }
+            let extractor = try TileExtractor(source: try ExtractSources.open(name), area: tileArea, output: path, title: title)
+            return .extract(extractor) { result in
+                "Saved “\(title)” offline (\(SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))))): \(TrackStatistics.grouped(Double(result.tilesDone))) tiles, in Saved areas (Shift+A)"
+            }
+        }
+    }
+
+    /// Brings the saved area at `path` up to date from its map: only the tiles the server
+    /// says changed are downloaded, and the area is replaced when the update is whole.
+    func update(_ path: String) {
+        guard let area = try? SavedArea(path: path) else { return host.showNotice("Cannot update \(path): it is not a saved area") }
+        run(Self.progress("Updating “\(area.title)”", area), replacing: path) {
+            guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
+                return .nothing("“\(area.title)” is up to date: its map has not changed since it was saved")
+            }
+            return .extract(extractor) { result in
+                let fetched = result.tilesThisRun - min(result.tilesThisRun, result.unchanged)
+                return "Updated “\(area.title)”: \(TrackStatistics.grouped(Double(fetched))) tiles new or changed, \(TrackStatistics.grouped(Double(result.unchanged))) unchanged (\(result.requests) requests)"
+            }
+        }
+    }
+
+    /// Goes on with the save (or update) that stopped at `path`.
+    func resume(_ path: String) {
+        guard let unfinished = UnfinishedArea.list().first(where: { $0.path == path }), let tileArea = try? unfinished.plan.area else {
+            return host.showNotice("There is no unfinished save at \(path) any more")
+        }
+        let plan = unfinished.plan
+        let shown = SaveAreaLayer.Area(west: tileArea.west, south: tileArea.south, east: tileArea.east, north: tileArea.north, zooms: tileArea.zooms)
+        run(Self.progress("Saving “\(unfinished.title)” offline", shown, done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
+            let source = try ExtractSources.open(plan.source)
+            let extractor: TileExtractor
+            if plan.updating == true, let area = try? SavedArea(path: path) {
+                guard let made = try area.updater(from: source) else {
+                    _ = FileIO.removeTree(path + ".part")
+                    return .nothing("“\(area.title)” is up to date: its map has not changed since it was saved")
+                }
+                extractor = made
+            } else {
+                extractor = try TileExtractor(source: source, area: tileArea, output: path, title: plan.title)
+            }
+            return .extract(extractor) { result in
+                "Saved “\(unfinished.title)” offline (\(SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))))): \(TrackStatistics.grouped(Double(result.tilesDone))) tiles"
+            }
+        }
+    }
+
+    /// What a job on the worker comes to: nothing to do (and why), or an extract to run and
+    /// what to say when it is done.
+    private enum Job {
+        case nothing(String)
+        case extract(TileExtractor, done: (ExtractProgress) -> String)
+    }
+
+    private static func progress(_ headline: String, _ area: SavedArea) -> SaveAreaLayer.Progress {
+        progress(headline, SaveAreaLayer.Area(west: area.west, south: area.south, east: area.east, north: area.north, zooms: area.zooms))
+    }
+
+    private static func progress(_ headline: String, _ area: SaveAreaLayer.Area, done: UInt64 = 0, total: UInt64 = 0) -> SaveAreaLayer.Progress {
+        var p = SaveAreaLayer.Progress(title: headline, area: area, done: done, total: total, bytes: 0, secondsLeft: nil)
+        p.headline = headline
+        return p
+    }
+
+    /// Runs `prepare` and the extract it makes on a worker, one job at a time; the save
+    /// panel shows its progress (`shown`: a job the panel did not start itself), a notice
+    /// its outcome, and the lists are read again after it.
+    private func run(_ shown: SaveAreaLayer.Progress?, replacing: String? = nil, _ prepare: @escaping () throws -> Job) {
+        lock.lock()
+        guard !running else {
+            lock.unlock()
+            return host.showNotice("An area is being saved: wait for it to finish, or stop it (Esc or Cancel)")
+        }
+        running = true
+        cancelRequested = false
+        lock.unlock()
+        if let shown { host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.progress = shown; return [.changed] } }
         let host = UncheckedSendable(self.host)
-        lock.lock(); cancelRequested = false; lock.unlock()
+        let job = UncheckedSendable(prepare)
         startThread(name: "save-area") { [self] in
             let outcome: String
             do {
-                outcome = try extract(area, of: name, source: source, host: host.value)
+                switch try job.value() {
+                case let .nothing(message): outcome = message
+                case let .extract(extractor, done):
+                    lock.lock()
+                    self.extractor = extractor
+                    let cancelled = cancelRequested
+                    lock.unlock()
+                    if cancelled { throw ExtractError.cancelled }
+                    let result = try extractor.run(progress: reporter(host.value))
+                    outcome = (extractor.startedAgain.map { $0 + ". " } ?? "") + done(result)
+                }
             } catch ExtractError.cancelled {
-                outcome = "Saving stopped; what was saved is kept, and saving the same area again goes on from there"
+                outcome = "Saving stopped; what was saved is kept: Resume in Saved areas (Shift+A) goes on from there"
+            } catch let ExtractError.diskFull(what) {
+                outcome = "The disk is full (\(what)): saving stopped, and what was saved is kept. Free some space, then Resume in Saved areas (Shift+A)"
             } catch {
                 outcome = "Cannot save the area: \(error)"
             }
-            lock.lock(); extractor = nil; cancelRequested = false; lock.unlock()
+            lock.lock(); extractor = nil; cancelRequested = false; running = false; lock.unlock()
             host.value.perform { [self] host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
                 refresh()
                 listChanged()
+                if let replacing { reshow(replacing) }
                 host.showNotice(outcome)
             }
         }
     }
 
-    private func extract(_ area: SaveAreaLayer.Area, of name: String, source: TileSource, host: MapHost) throws -> String {
-        let shift = Self.zoomShift((source as? AreaBackedSource)?.primary ?? source)
-        let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
-        let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
-        let title = Self.title(of: area)
-        let folder = SavedArea.folder()
-        if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
-        let path = folder + "/" + Self.fileName(title: title, map: name, area: tileArea)
-        if FileIO.exists(path) { return "This area is saved already, as “\(title)”: it is in the map list (L)" }
-        let extractor = try TileExtractor(source: try ExtractSources.open(name), area: tileArea, output: path, title: title)
-        lock.lock()
-        self.extractor = extractor
-        let cancelled = cancelRequested
-        lock.unlock()
-        if cancelled { throw ExtractError.cancelled }
+    /// Progress for the panel, a few reports a second (the frame is not woken per tile).
+    private func reporter(_ host: MapHost) -> @Sendable (ExtractProgress) -> Void {
         let pace = Pace(interval: 0.2)
-        let result = try extractor.run { progress in
-            // A few reports a second are enough for a bar; the frame is not woken for each tile.
+        let host = UncheckedSendable(host)
+        return { progress in
             guard pace.due() || progress.tilesDone == progress.tilesTotal else { return }
-            host.perform { host in
+            host.value.perform { host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) {
                     $0.report(done: progress.tilesDone, total: progress.tilesTotal, bytes: progress.bytesDone, secondsLeft: progress.secondsLeft)
                     return [.changed]
                 }
             }
         }
-        return "Saved “\(title)” offline (\(SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))))): \(TrackStatistics.grouped(Double(result.tilesDone))) tiles, in the map list (L)"
     }
+
+    /// The saved area at this path was replaced (updated, renamed): if it is the map shown,
+    /// the map is read again from the new file.
+    var reshow: (String) -> Void = { _ in }
 
     /// Stops the saving under way (its progress is kept: saving the same area again resumes).
     func cancel() {
         lock.lock(); let e = extractor; cancelRequested = e == nil; lock.unlock()
         e?.cancel()
+    }
+
+    /// Opens or closes "Saved areas" (the switcher's row; Shift+A opens it in the session).
+    func openList() {
+        host.session.update(AreasLayer.self, at: host.clock.now) { $0.open(); return [.changed] }
     }
 
     /// Deletes the saved area at `path`; if it is the map shown, its map is shown instead.
@@ -141,16 +274,51 @@ final class AreaSaver: @unchecked Sendable {
             host.showNotice("Cannot delete \(path): it is not a saved area")
             return
         }
+        guard !isBusy(with: path) else { return }
         if current == path { choose(area.source) }
         // Its search index goes with it (rebuilt should the area come back).
         unlink(NameIndex.file(for: path, in: NameIndex.folder(environment: ProcessInfo.processInfo.environment)))
-        if unlink(path) != 0 {
-            host.showNotice("Cannot delete “\(area.title)”: \(FileIO.reason())")
-        } else {
+        do {
+            try area.delete()
             host.showNotice("Deleted “\(area.title)” (\(SaveAreaLayer.bytes(area.bytes)))")
+        } catch {
+            host.showNotice("Cannot delete “\(area.title)”: \(error)")
         }
         refresh()
         listChanged()
+    }
+
+    /// Gives the saved area at `path` another name (its tiles stay as they are).
+    func rename(_ path: String, to title: String) {
+        guard let area = try? SavedArea(path: path), !isBusy(with: path) else { return }
+        do {
+            let renamed = try area.renamed(to: title)
+            host.showNotice("“\(area.title)” is now “\(renamed.title)”")
+        } catch {
+            host.showNotice("Cannot rename “\(area.title)”: \(error)")
+        }
+        refresh()
+        listChanged()
+        reshow(path)
+    }
+
+    /// Throws away what the unfinished save at `path` fetched.
+    func discard(_ path: String) {
+        guard let unfinished = UnfinishedArea.list().first(where: { $0.path == path }), !isBusy(with: path) else { return }
+        do {
+            try unfinished.discard()
+            host.showNotice("Discarded the unfinished save of “\(unfinished.title)” (\(SaveAreaLayer.bytes(unfinished.bytes)) freed)")
+        } catch {
+            host.showNotice("Cannot discard “\(unfinished.title)”: \(error)")
+        }
+        refresh()
+    }
+
+    /// Whether a save or update is under way: then the areas wait (said in a notice).
+    private func isBusy(with path: String) -> Bool {
+        lock.lock(); let busy = running; lock.unlock()
+        if busy { host.showNotice("An area is being saved or updated: wait for it to finish, or stop it (Esc or Cancel)") }
+        return busy
     }
 
     /// What the area is called: the largest place in it, else where it is.

@@ -183,6 +183,8 @@ struct Open: ParsableCommand {
                 host.showNotice("Cannot show \(name): \(error)")
             }
         }
+        // A saved area shown as the map was replaced (updated, renamed): shown from its new file.
+        areas.reshow = { path in if areas.current == path { choose(path) } }
         host.onEffect = { [unowned host] effect in
             switch effect {
             case let .pin(event):
@@ -241,7 +243,16 @@ struct Open: ParsableCommand {
         }
         switch request.as(SourcesLayer.Request.self) {
         case .saveArea?: saver.open()
+        case .savedAreas?: saver.openList()
         case let .deleteArea(path)?: saver.delete(path, choose: choose)
+        case nil: break
+        }
+        switch request.as(AreasLayer.Request.self) {
+        case let .update(path)?: saver.update(path)
+        case let .rename(path, to)?: saver.rename(path, to: to)
+        case let .delete(path)?: saver.delete(path, choose: choose)
+        case let .resume(path)?: saver.resume(path)
+        case let .discard(path)?: saver.discard(path)
         case nil: break
         }
     }

@@ -5,7 +5,7 @@ import FoundationEssentials
 public struct KeyBinding: Sendable {
     public enum Command: Sendable, Equatable {
         case quit, openFiles, saveTrail, exportMap, printMap, search, help, fullscreen, units, trackColors, profile, trackList
-        case sources, saveArea, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
+        case sources, saveArea, savedAreas, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
         case focusNext, focusPrevious, whatIsHere
         case cancel, deletePin, renamePin, undo, redo
     }
@@ -33,6 +33,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.letter("l")], modifiers: [], command: .sources, label: "L, 1 … 9", help: "choose the map: basemap, streets, topography"),
         KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: .digit, label: "", help: ""),
         KeyBinding(keys: [.letter("a")], modifiers: [], command: .saveArea, label: "A", help: "save this area for offline use"),
+        KeyBinding(keys: [.letter("a")], modifiers: .shift, command: .savedAreas, label: "Shift+A", help: "saved areas: show, rename, update, delete"),
         KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: "follow your position, or stop"),
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: "measure: click points; Backspace, Esc"),
         KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: "copy the coordinates under the pointer"),

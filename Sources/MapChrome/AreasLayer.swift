@@ -1,0 +1,158 @@
+import FoundationEssentials
+import MapCore
+import MapGeometry
+import Platform
+
+/// "Saved areas" (Shift+A, or the map switcher's row): every area saved for offline use, with
+/// its size, zooms, the day it was saved and the day its map's data is from, and what can be
+/// done with it — show it (fly there, outline it), rename it, update it, delete it (asked
+/// once). Saves that stopped before they were whole are listed too, to resume or discard.
+/// The total the areas take on disk heads the list. The app lists the areas (`rows`), and
+/// carries out the layer's `Request`s.
+public struct AreasLayer: MapLayer {
+    /// One line of the list, as the app describes it.
+    public struct Row: Hashable, Sendable {
+        public enum Kind: Hashable, Sendable { case saved, unfinished }
+        /// The area's file (an unfinished one's: the file it will become).
+        public var path: String
+        public var kind: Kind
+        public var title: String
+        /// Said under the title ("OpenFreeMap · 12.3 MB · zooms 0–15 · saved 26 Nov 2026").
+        public var detail: String
+        /// Where it is, and its zooms.
+        public var area: SaveAreaLayer.Area
+        public init(path: String, kind: Kind, title: String, detail: String, area: SaveAreaLayer.Area) {
+            self.path = path; self.kind = kind; self.title = title; self.detail = detail; self.area = area
+        }
+    }
+
+    /// What the list asks of the app (`SessionEffect.layer`).
+    public enum Request: Hashable, Sendable {
+        case update(String)
+        case rename(String, to: String)
+        case delete(String)
+        case resume(String)
+        case discard(String)
+    }
+
+    enum Button: Hashable, Sendable {
+        case close
+        case show(String), rename(String), update(String), delete(String), resume(String), discard(String)
+        case renameDone, renameCancel
+    }
+
+    public var rows: [Row] = []
+    /// "3 areas · 48.2 MB on disk".
+    public var total = ""
+    public private(set) var isOpen = false
+    /// The area outlined on the map (shown from the list).
+    public private(set) var outlined: String?
+    /// The row whose Delete or Discard was pressed once: pressed again, it is done.
+    var confirming: String?
+    /// The area being renamed, and the name typed so far.
+    public private(set) var renaming: (path: String, text: String)?
+
+    public init() {}
+
+    public var levels: [LayerLevel] { [.overlay, .chrome] }
+
+    public mutating func open() {
+        isOpen.toggle()
+        confirming = nil
+        renaming = nil
+        if !isOpen { outlined = nil }
+    }
+
+    public mutating func close() {
+        isOpen = false
+        confirming = nil
+        renaming = nil
+        outlined = nil
+    }
+
+    /// The app's list changed: what pointed at a row gone goes too.
+    public mutating func list(_ rows: [Row], total: String) {
+        self.rows = rows
+        self.total = total
+        let paths = Set(rows.map(\.path))
+        if let o = outlined, !paths.contains(o) { outlined = nil }
+        if let c = confirming, !paths.contains(c) { confirming = nil }
+        if let r = renaming, !paths.contains(r.path) { renaming = nil }
+    }
+
+    public var wantsText: Bool { renaming != nil }
+
+    // MARK: input
+
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+        switch command {
+        case .savedAreas: open(); return [.changed]
+        case .cancel where isOpen: close(); return [.changed]
+        default: return nil
+        }
+    }
+
+    /// Typing a new name: letters, Backspace, Enter to keep it, Esc to leave it.
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        guard var r = renaming else { return nil }
+        switch event {
+        case let .text(s):
+            r.text = String((r.text + s.filter { !$0.isNewline }).prefix(60))
+            renaming = r
+        case let .keyDown(key, mods):
+            switch key {
+            case .letter("q") where mods.contains(.control): return nil
+            case .backspace: if !r.text.isEmpty { r.text.removeLast() }; renaming = r
+            case .escape: renaming = nil
+            case .enter: return finishRenaming()
+            default: break
+            }
+        default: return nil
+        }
+        return [.changed]
+    }
+
+    private mutating func finishRenaming() -> [LayerAction] {
+        guard let r = renaming else { return [.changed] }
+        renaming = nil
+        let name = r.text.trimmed
+        guard !name.isEmpty, name != rows.first(where: { $0.path == r.path })?.title else { return [.changed] }
+        return [.changed, .effect(.layer(LayerRequest(Request.rename(r.path, to: name))))]
+    }
+
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        guard let b = button.as(Button.self) else { return nil }
+        let ask: (Request) -> [LayerAction] = { [.changed, .effect(.layer(LayerRequest($0)))] }
+        if b == .renameDone { return finishRenaming() }
+        // Any other press leaves a name being typed as it was.
+        if case .rename = b {} else { renaming = nil }
+        switch b {
+        case .close: close()
+        case let .show(path):
+            guard let row = rows.first(where: { $0.path == path }) else { return [.changed] }
+            outlined = path
+            return [.changed, .show(Self.mapRect(of: row.area))]
+        case let .rename(path):
+            renaming = (path, rows.first { $0.path == path }?.title ?? "")
+        case let .update(path): return ask(.update(path))
+        case let .resume(path): return ask(.resume(path))
+        case let .delete(path), let .discard(path):
+            guard confirming == path else { confirming = path; return [.changed] }
+            confirming = nil
+            if outlined == path { outlined = nil }
+            if case .delete = b { return ask(.delete(path)) }
+            return ask(.discard(path))
+        case .renameDone, .renameCancel: break
+        }
+        return [.changed]
+    }
+
+    /// Where `area` lies in world units (east of west across the antimeridian).
+    static func mapRect(of area: SaveAreaLayer.Area) -> MapRect {
+        let nw = WebMercator.project(Coordinate(latitude: min(area.north, 85.05), longitude: area.west))
+        let se = WebMercator.project(Coordinate(latitude: max(area.south, -85.05), longitude: area.east))
+        var width = se.x - nw.x
+        if width <= 0 { width += WebMercator.worldSize }
+        return MapRect(x: nw.x, y: nw.y, width: width, height: se.y - nw.y)
+    }
+}
