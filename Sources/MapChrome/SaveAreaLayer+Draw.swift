@@ -54,11 +54,11 @@ extension SaveAreaLayer {
         let area = area(context.camera, outline: outline(context.camera), offer: offer)
         let tiles = offer.tiles(in: area)
         let zooms = "Zooms \(area.zooms.lowerBound) to \(area.zooms.upperBound)"
-        if tiles > Self.maxTiles {
-            return ("Save this area offline: \(offer.title)", "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, too many: zoom in or go shallower",
-                    true, [(.shallower, "−"), (.deeper, "+"), (.close, "Cancel")])
+        if let why = offer.tooMuch(area) {
+            return ("Save this area offline: \(offer.title)", "\(zooms) · \(why)", true, [(.shallower, "−"), (.deeper, "+"), (.close, "Cancel")])
         }
-        let detail = "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, about \(Self.bytes(UInt64(Double(tiles) * offer.bytesPerTile)))"
+        var detail = "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, about \(Self.bytes(offer.bytes(in: area)))"
+        if let free = offer.freeBytes { detail += " · \(Self.bytes(free)) free" }
         return ("Save this area offline: \(offer.title)", detail, false, [(.shallower, "−"), (.deeper, "+"), (.save, "Save"), (.close, "Cancel")])
     }
 

@@ -22,8 +22,30 @@ public struct SaveAreaLayer: MapLayer {
         /// How many zooms shallower than drawn the map's own tiles are numbered (a street
         /// map's 512-point tiles: 1), so that what is counted is what will be fetched.
         public var zoomShift: Int
-        public init(title: String, zooms: ClosedRange<Int>, bytesPerTile: Double, refusal: String? = nil, zoomShift: Int = 0) {
+        /// Bytes free where areas are saved (nil: not known).
+        public var freeBytes: UInt64?
+        public init(title: String, zooms: ClosedRange<Int>, bytesPerTile: Double, refusal: String? = nil, zoomShift: Int = 0, freeBytes: UInt64? = nil) {
             self.title = title; self.zooms = zooms; self.bytesPerTile = bytesPerTile; self.refusal = refusal; self.zoomShift = zoomShift
+            self.freeBytes = freeBytes
+        }
+
+        /// About how many bytes saving `area` takes.
+        public func bytes(in area: Area) -> UInt64 {
+            let b = Double(tiles(in: area)) * bytesPerTile
+            return b.isFinite && b < 1.8e19 ? UInt64(b) : .max
+        }
+
+        /// Why `area` is not offered for saving: too many tiles or bytes for one area, or
+        /// more than the disk has free (nil: it may be saved).
+        public func tooMuch(_ area: Area) -> String? {
+            let tiles = tiles(in: area), bytes = bytes(in: area)
+            if tiles > SaveAreaLayer.maxTiles || bytes > SaveAreaLayer.maxBytes {
+                return "\(TrackStatistics.grouped(Double(tiles))) tiles, about \(SaveAreaLayer.bytes(bytes)): more than one area may hold (\(TrackStatistics.grouped(Double(SaveAreaLayer.maxTiles))) tiles, \(SaveAreaLayer.bytes(SaveAreaLayer.maxBytes))); zoom in or go shallower"
+            }
+            if let free = freeBytes, bytes > free {
+                return "\(TrackStatistics.grouped(Double(tiles))) tiles need about \(SaveAreaLayer.bytes(bytes)), and the disk has \(SaveAreaLayer.bytes(free)) free; zoom in or go shallower"
+            }
+            return nil
         }
 
         /// The tiles saving `area` fetches: at the map's own zooms.
@@ -71,8 +93,9 @@ public struct SaveAreaLayer: MapLayer {
     /// The deepest zoom chosen (nil: the default for the view).
     var chosenZoom: Int?
 
-    /// More tiles than this is not an area but a country: the panel asks to zoom in.
+    /// More tiles or bytes than this is not an area but a country: the panel asks to zoom in.
     public static let maxTiles: UInt64 = 250_000
+    public static let maxBytes: UInt64 = 4_000_000_000
     static let margin = 40.0
 
     public init() {}
@@ -187,9 +210,7 @@ public struct SaveAreaLayer: MapLayer {
         guard let offer, offer.refusal == nil else { return [.changed] }
         let r = outline(context.camera)
         let area = area(context.camera, outline: r, offer: offer)
-        guard offer.tiles(in: area) <= Self.maxTiles else {
-            return [.notice("That is too many tiles to save: zoom in, or choose a shallower deepest zoom")]
-        }
+        if let why = offer.tooMuch(area) { return [.notice("Cannot save this area: " + why)] }
         isChoosing = false
         progress = Progress(title: offer.title, area: area, done: 0, total: offer.tiles(in: area), bytes: 0, secondsLeft: nil)
         return [.changed, .effect(.layer(LayerRequest(Request.save(area))))]

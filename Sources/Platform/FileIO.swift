@@ -84,6 +84,16 @@ public enum FileIO {
         meridian_release_mapped(base, range.lowerBound, range.upperBound)
     }
 
+    /// Bytes free for this user on the file system holding `path` (made or not: its nearest
+    /// existing parent is asked); nil if it cannot be known.
+    public static func freeBytes(at path: String) -> UInt64? {
+        var p = path
+        while !p.isEmpty, !exists(p) { p = String(p[..<(p.lastIndex(of: "/") ?? p.startIndex)]) }
+        var st = statvfs()
+        guard statvfs(p.isEmpty ? "/" : p, &st) == 0 else { return nil }
+        return UInt64(st.f_bavail).multipliedReportingOverflow(by: UInt64(st.f_frsize)).partialValue
+    }
+
     /// The size of the file at `path` in bytes, 0 if it cannot be known.
     public static func fileSize(_ path: String) -> Int {
         var st = stat()

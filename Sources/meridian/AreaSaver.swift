@@ -92,7 +92,8 @@ final class AreaSaver: @unchecked Sendable {
         var zooms = min(bare.zoomRange.lowerBound, 14)...min(bare.zoomRange.upperBound, 18)
         if let p = bare as? PMTilesSource { zooms = p.dataZoomRange.lowerBound...(p.dataZoomRange.upperBound + shift) }
         if let v = bare as? OnlineVectorTileSource { zooms = v.source.zoomRange.lowerBound...(v.source.zoomRange.upperBound + 1) }
-        var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: shift)
+        var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: shift,
+                                        freeBytes: FileIO.freeBytes(at: SavedArea.folder()))
         if !bare.isRemote {
             offer.refusal = name == MapSources.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
                 : "This map is on this computer already: it is offline as it is"

@@ -52,8 +52,6 @@ struct Extract: ParsableCommand {
     static let usage: Int32 = 64, diskFull: Int32 = 74, interrupted: Int32 = 130
 
     func run() throws {
-        // A file size limit must be an error the journal handles, not a killing signal.
-        signal(SIGXFSZ, SIG_IGN)
         let extractor: TileExtractor
         do {
             guard let made = try makeExtractor() else { return }

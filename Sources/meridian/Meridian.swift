@@ -20,6 +20,9 @@ struct Meridian: ParsableCommand {
 
     static func main() {
         meridian_tune_malloc()
+        // A file size limit must be an error the writer handles (a save says the disk is
+        // full and keeps what it has), not a killing signal.
+        signal(SIGXFSZ, SIG_IGN)
         main(nil)
     }
 }

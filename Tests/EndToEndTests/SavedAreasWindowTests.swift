@@ -140,4 +140,51 @@ import TestSupport
         let view = try SavedView.read(dir)
         #expect(view.center.lat > 60.164 && view.center.lat < 60.179 && view.center.lon > 24.935 && view.center.lon < 24.953, "\(view.center)")
     }
+
+    /// A full disk in the middle of a save in the window (a file size limit put on the
+    /// running app stands for it): the notice says so, the save is listed unfinished with the
+    /// tiles it kept, and Resume, with room again, finishes it with every tile.
+    @Test func aFullDiskMidSaveSaysSoAndResumeFinishesIt() throws {
+        let dir = temporaryDirectory("saved-areas-full")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        // 512-pixel street tiles: a save of the view takes a few MB.
+        let json = #"{"sources": [{"name": "bulk", "title": "Test streets", "url": "\#(server.url("/street/{z}/{x}/{y}@2x.png"))", "maxZoom": 17, "bulkDownload": true}]}"#
+        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
+        let folder = config.appendingPathComponent("areas").path
+        let x = try Xvfb()
+        let drawn = dir.appendingPathComponent("drawlist.txt").path
+        let env = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path, "MERIDIAN_FRAME_LOG": "1",
+                   "MERIDIAN_DRAWLIST_OUT": drawn]
+        let (app, id) = try startWindow(x, dir: dir, ["--tiles", "bulk", "--center", "60.17,24.94", "--zoom", "12", "--size", "800x600", "--no-location"], env: env)
+        #expect(app.settles())
+        let pid = "\(app.process.processIdentifier)"
+        // The journal commits each MiB: the first is kept, the second does not fit (the soft
+        // limit only, so that it can be lifted again).
+        #expect(try run(which("prlimit")!, ["--pid", pid, "--fsize=1572864:unlimited"]).status == 0)
+        _ = try x.xdotool("key", "a")
+        #expect(app.settles())
+        _ = try x.xdotool("key", "Return")
+        #expect(app.readLog(deadline: 120) { $0.contains("The disk is full") }, "\(app.log.suffix(600))")
+        #expect(app.log.contains("what was saved is kept"))
+        let unfinished = UnfinishedArea.list(in: folder)
+        try #require(unfinished.count == 1)
+        #expect(unfinished[0].tilesDone > 0 && unfinished[0].tilesDone < unfinished[0].tilesTotal, "\(unfinished[0].tilesDone) of \(unfinished[0].tilesTotal)")
+        #expect(SavedArea.list(in: folder).isEmpty)
+        #expect(app.settles())
+
+        #expect(try run(which("prlimit")!, ["--pid", pid, "--fsize=unlimited:unlimited"]).status == 0)
+        _ = try x.xdotool("key", "shift+a")
+        #expect(app.settles())
+        try press("Resume", of: unfinished[0].title, x, drawn: drawn)
+        #expect(app.readLog(deadline: 120) { $0.contains("Saved “\(unfinished[0].title)” offline") }, "\(app.log.suffix(600))")
+        let saved = SavedArea.list(in: folder)
+        try #require(saved.count == 1)
+        let archive = try PMTilesArchive(reader: try FileRangeReader(path: saved[0].path), name: saved[0].path)
+        #expect(archive.header.addressedTiles == unfinished[0].tilesTotal)
+        #expect(UnfinishedArea.list(in: folder).isEmpty)
+        try quit(x, id, app)
+    }
 }

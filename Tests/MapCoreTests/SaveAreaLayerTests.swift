@@ -101,7 +101,26 @@ struct SaveAreaLayerTests {
         _ = s.key(.letter("a"))
         for _ in 0..<20 { _ = s.click(Layer.Button.deeper) }
         #expect(!s.buttons(of: Layer.Button.self).contains(.save))
-        #expect(texts(&s).contains { $0.contains("too many") })
+        #expect(texts(&s).contains { $0.contains("more than one area may hold (250,000 tiles, 4.0 GB)") }, "\(texts(&s))")
+    }
+
+    /// The estimate is weighed against the disk: an area larger than the space free is not
+    /// offered, and the panel says both numbers; one that fits says what is free.
+    @Test func anAreaLargerThanTheFreeSpaceIsNotOffered() {
+        var tight = offer
+        tight.freeBytes = 3_000_000
+        var s = session(offer: tight, zoom: 12)
+        _ = s.key(.letter("a"))
+        #expect(!s.buttons(of: Layer.Button.self).contains(.save))
+        #expect(texts(&s).contains { $0.contains("and the disk has 3.0 MB free") }, "\(texts(&s))")
+        _ = s.key(.enter)
+        #expect(s.session.scene.layer(Layer.self)?.progress == nil, "Enter does not save it either")
+        var roomy = offer
+        roomy.freeBytes = 50_000_000_000
+        var t = session(offer: roomy, zoom: 12)
+        _ = t.key(.letter("a"))
+        #expect(t.buttons(of: Layer.Button.self).contains(.save))
+        #expect(texts(&t).contains { $0.hasSuffix("· 50.0 GB free") }, "\(texts(&t))")
     }
 
     @Test func progressIsReportedAndCancelAsksTheAppToStop() {

@@ -24,13 +24,17 @@ struct SourcesLayerTests {
         var s = session(current: "basemap")
         #expect(buttons(&s) == [.toggle])
         #expect(s.click(SourcesLayer.Button.toggle).contains(.redraw))
-        #expect(buttons(&s) == [.toggle, .choose("basemap"), .choose("osm"), .choose("topo"), .saveArea])
+        #expect(buttons(&s) == [.toggle, .choose("basemap"), .choose("osm"), .choose("topo"), .savedAreas, .saveArea])
         #expect(s.click(SourcesLayer.Button.choose("osm")).contains(.chooseTiles("osm")))
         // Choosing closes the list; choosing the map shown changes nothing else.
         #expect(buttons(&s) == [.toggle])
         _ = s.click(SourcesLayer.Button.toggle)
         let same = s.click(SourcesLayer.Button.choose("basemap"))
         #expect(same.contains(.redraw) && !same.contains { if case .chooseTiles = $0 { true } else { false } })
+        // The row of saved areas asks the app to open their list.
+        _ = s.click(SourcesLayer.Button.toggle)
+        let asked = s.click(SourcesLayer.Button.savedAreas).compactMap { if case let .layer(r) = $0 { r.as(SourcesLayer.Request.self) } else { nil } }
+        #expect(asked == [.savedAreas])
     }
 
     @Test func lAndADigitChooseOnlyWhileTheListIsOpen() {
