@@ -46,6 +46,7 @@ test-package: setup-test
 
 bench: setup-test build
 	scripts/bench.sh
+	scripts/bench-extract.sh
 
 # A day in ten minutes: the window driven for SOAK_MINUTES with what a day does, its memory,
 # file descriptors and threads read every 30 s (not part of make test).

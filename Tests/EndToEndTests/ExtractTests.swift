@@ -284,7 +284,7 @@ import TestSupport
     /// What the stand-in saw of its tiles: each request's arrival and answer, and the most
     /// that were in flight at once.
     func standInLog(_ server: TileServer) throws -> (requests: [(at: Double, status: Int)], mostInFlight: Int) {
-        let text = try server.text("/mbtiles-log")
+        let text = try server.text("/tile-log")
         var requests = [(at: Double, status: Int)](), most = -1
         for line in text.split(separator: "\n") {
             let w = line.split(separator: " ")

@@ -90,11 +90,11 @@ import TestSupport
         // Update after the stand-in changed one tile in seven: only those are downloaded.
         let before = try SavedArea(path: keskusta)
         let oldInode = (try FileManager.default.attributesOfItem(atPath: keskusta)[.systemFileNumber] as? NSNumber)?.uint64Value
-        let seen = try server.text("/mbtiles-log").split(separator: "\n").count
+        let seen = try server.text("/tile-log").split(separator: "\n").count
         _ = try server.text("/change-tiles?every=7")
         try press("Update", of: "Keskusta", x, drawn: drawn)
         #expect(app.readLog(deadline: 60) { $0.contains("Updated “Keskusta”: ") }, "\(app.log.suffix(600))")
-        let answers = try server.text("/mbtiles-log").split(separator: "\n").dropFirst(seen - 1).compactMap { $0.split(separator: " ").last }
+        let answers = try server.text("/tile-log").split(separator: "\n").dropFirst(seen - 1).compactMap { $0.split(separator: " ").last }
         let downloaded = answers.filter { $0 == "200" }.count, kept = answers.filter { $0 == "304" }.count
         #expect(downloaded >= 1 && kept >= 1 && app.log.contains("Updated “Keskusta”: \(downloaded) tiles new or changed, \(kept) unchanged"), "\(app.log.suffix(400))")
         #expect((try FileManager.default.attributesOfItem(atPath: keskusta)[.systemFileNumber] as? NSNumber)?.uint64Value != oldInode)

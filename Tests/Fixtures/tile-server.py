@@ -45,13 +45,13 @@ counts_lock = threading.Lock()
 connections = 0
 # The OpenFreeMap stand-in (/mbtiles/): tiles changed since (?every=N of /change-tiles), 429s
 # still to send (/throttle), requests in flight and the most at once, and each request's
-# time and answer (/mbtiles-log).
+# time and answer (/tile-log).
 changed_every = 0
 throttle = {"skip": 0, "left": 0, "status": 429, "after": "1"}
 tilejson_version = 0
 in_flight = 0
 most_in_flight = 0
-mbtiles_log = []
+tile_log = []
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -70,12 +70,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
         super().setup()
 
     def send(self, status, body=b"", headers=()):
+        # A request counted in flight stops being so once its answer is decided: counting on
+        # while the bytes go out would overlap the client's next request on another
+        # connection, and the server would see more at once than the client sent.
+        self.done_in_flight()
         self.send_response(status)
         for k, v in headers:
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def count_in_flight(self):
+        global in_flight, most_in_flight
+        with counts_lock:
+            in_flight += 1
+            most_in_flight = max(most_in_flight, in_flight)
+        self.in_flight = True
+
+    def done_in_flight(self):
+        global in_flight
+        if getattr(self, "in_flight", False):
+            self.in_flight = False
+            with counts_lock:
+                in_flight -= 1
 
     def do_GET(self):
         global changed_every, tilejson_version, in_flight, most_in_flight
@@ -107,10 +125,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             # new planet published under a new address, as OpenFreeMap does).
             tilejson_version = int(re.search(r"v=(\d+)", self.path).group(1))
             return self.send(200, b"ok")
-        if p == "/mbtiles-log":
-            # "seconds status" per /mbtiles/ tile request, then "most-in-flight N".
+        if p == "/tile-log":
+            # "seconds status" per /mbtiles/ and /noise/ tile request, then "most-in-flight N".
             with counts_lock:
-                text = "".join("%.4f %d\n" % e for e in mbtiles_log) + "most-in-flight %d\n" % most_in_flight
+                text = "".join("%.4f %d\n" % e for e in tile_log) + "most-in-flight %d\n" % most_in_flight
             return self.send(200, text.encode())
         with counts_lock:
             counts[self.path] = counts.get(self.path, 0) + 1
@@ -137,12 +155,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if p.startswith("/noise/"):
             # /noise/{z}/{x}/{y}.png: 2–12 KB that start like a PNG and then differ for every
             # tile (never stored once for many, as real street tiles are not): for measuring
-            # extracts of realistic size.
-            z, x, y = (int(v) for v in p[len("/noise/"):].removesuffix(".png").split("/"))
-            seed = (z * 1_000_003 + x * 7919 + y) & 0xFFFFFFFF
-            n = 2048 + seed % 10240
-            body = b"\x89PNG\r\n\x1a\n" + (struct.pack("<III", z, x, y) * (n // 12 + 1))[:n]
-            return self.send(200, body, [("Content-Type", "image/png")])
+            # extracts of realistic size. ETags from the bytes, 304s, and changed tiles (as
+            # /mbtiles/ has them), for measuring updates.
+            arrived, status = time.monotonic(), 0
+            self.count_in_flight()
+            try:
+                z, x, y = (int(v) for v in p[len("/noise/"):].removesuffix(".png").split("/"))
+                seed = (z * 1_000_003 + x * 7919 + y) & 0xFFFFFFFF
+                n = 2048 + seed % 10240
+                changed = changed_every and (x * 31 + y) % changed_every == 0
+                body = b"\x89PNG\r\n\x1a\n" + (struct.pack("<IIII", z, x, y, 1 if changed else 0) * (n // 16 + 1))[:n]
+                etag = '"%08x"' % (zlib.crc32(body) & 0xFFFFFFFF)
+                if self.headers.get("If-None-Match") == etag:
+                    status = 304
+                    self.send(304, b"", [("ETag", etag)])
+                else:
+                    status = 200
+                    self.send(200, body, [("Content-Type", "image/png"), ("ETag", etag)])
+            finally:
+                self.done_in_flight()
+                with counts_lock:
+                    tile_log.append((arrived, status))
+            return
         if p.startswith("/meridian-only/"):
             # Tiles only for a client that says it is Meridian (as tile servers require).
             if not (self.headers.get("User-Agent") or "").startswith("Meridian/"):
@@ -199,17 +233,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if "attribution" in meta and "noattribution" not in self.path:
                     doc["attribution"] = meta["attribution"]
                 return self.send(200, json.dumps(doc).encode(), [("Content-Type", "application/json"), ("Cache-Control", "max-age=60")])
-            arrived = time.monotonic()
-            with counts_lock:
-                in_flight += 1
-                most_in_flight = max(most_in_flight, in_flight)
+            arrived, status = time.monotonic(), 0
+            self.count_in_flight()
             try:
                 status = self.mbtiles_tile(p, sqlite3, gz)
             finally:
+                self.done_in_flight()
                 with counts_lock:
-                    in_flight -= 1
-            with counts_lock:
-                mbtiles_log.append((arrived, status))
+                    tile_log.append((arrived, status))
             return
 
         if p == "/ua":
@@ -292,13 +323,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def mbtiles_tile(self, p, sqlite3, gz):
         """A tile of /mbtiles/PATH/{z}/{x}/{y}.pbf, with an ETag from its bytes and a 304 when
         the client's If-None-Match is it; returns the status sent."""
+        refusal = None
         with counts_lock:
             if throttle["skip"] > 0:
                 throttle["skip"] -= 1
             elif throttle["left"] > 0:
                 throttle["left"] -= 1
-                self.send(throttle["status"], b"slow down", [("Retry-After", throttle["after"])])
-                return throttle["status"]
+                refusal = (throttle["status"], throttle["after"])
+        if refusal:
+            self.send(refusal[0], b"slow down", [("Retry-After", refusal[1])])
+            return refusal[0]
         parts = p[len("/mbtiles"):].rsplit("/", 3)
         path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
