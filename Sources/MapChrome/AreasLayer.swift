@@ -131,7 +131,7 @@ public struct AreasLayer: MapLayer {
         case let .show(path):
             guard let row = rows.first(where: { $0.path == path }) else { return [.changed] }
             outlined = path
-            return [.changed, .show(Self.mapRect(of: row.area))]
+            return [.changed, .show(clearOfPanel(Self.mapRect(of: row.area), context.camera))]
         case let .rename(path):
             renaming = (path, rows.first { $0.path == path }?.title ?? "")
         case let .update(path): return ask(.update(path))
@@ -145,6 +145,18 @@ public struct AreasLayer: MapLayer {
         case .renameDone, .renameCancel: break
         }
         return [.changed]
+    }
+
+    /// `rect` grown upwards by what the list covers at the top of the view, so that the
+    /// view that shows it whole has the area below the list, in sight.
+    func clearOfPanel(_ rect: MapRect, _ camera: Camera) -> MapRect {
+        let h = camera.viewportSize.height
+        let room = h - 46 - Self.headerHeight - 60
+        let shown = min(rows.count, max(1, Int(saturating: (room / Self.rowHeight).rounded(.down))))
+        let covered = 46 + Self.headerHeight + Double(shown) * Self.rowHeight + 16
+        guard covered < h * 0.7 else { return rect }
+        let share = covered / (h - covered)
+        return MapRect(x: rect.minX, y: rect.minY - rect.size.height * share, width: rect.size.width, height: rect.size.height * (1 + share))
     }
 
     /// Where `area` lies in world units (east of west across the antimeridian).

@@ -112,10 +112,12 @@ public struct SavedArea: Sendable, Equatable {
         return try SavedArea(path: path)
     }
 
-    /// Deletes it, with its validators (its search index is the search's to forget).
+    /// Deletes it, with its validators and an update of it stopped midway (its search index
+    /// is the search's to forget).
     public func delete() throws {
         guard unlink(path) == 0 || errno == ENOENT else { throw ExtractError.failed("\(path): \(FileIO.reason())") }
         unlink(TileValidators.file(for: path))
+        _ = FileIO.removeTree(path + ".part")
     }
 
     /// Where it has tiles, in world units: two rectangles across the antimeridian.

@@ -72,7 +72,8 @@ final class AreaSaver: @unchecked Sendable {
             let b = u.plan.bbox.count == 4 ? u.plan.bbox : [0, 0, 0, 0]
             let share = u.tilesTotal > 0 ? Int(saturating: (100 * Double(min(u.tilesDone, u.tilesTotal)) / Double(u.tilesTotal)).rounded(.down)) : 0
             let detail = "\(mapTitle(u.plan.source)) · \(u.plan.updating == true ? "update stopped at" : "stopped at") \(TrackStatistics.grouped(Double(u.tilesDone))) of \(TrackStatistics.grouped(Double(u.tilesTotal))) tiles (\(share) %) · \(SaveAreaLayer.bytes(u.bytes)) so far"
-            return AreasLayer.Row(path: u.path, kind: .unfinished, title: u.title, detail: detail,
+            // By its .part folder: an update stopped midway is listed beside its area.
+            return AreasLayer.Row(path: u.folder, kind: .unfinished, title: u.title, detail: detail,
                                   area: box(b[0], b[1], b[2], b[3], u.plan.minzoom...max(u.plan.minzoom, u.plan.maxzoom)))
         }
         let bytes = saved.reduce(UInt64(0)) { $0 + $1.bytes } + unfinished.reduce(UInt64(0)) { $0 + $1.bytes }
@@ -150,12 +151,12 @@ final class AreaSaver: @unchecked Sendable {
         }
     }
 
-    /// Goes on with the save (or update) that stopped at `path`.
-    func resume(_ path: String) {
-        guard let unfinished = UnfinishedArea.list().first(where: { $0.path == path }), let tileArea = try? unfinished.plan.area else {
-            return host.showNotice("There is no unfinished save at \(path) any more")
+    /// Goes on with the save (or update) whose `.part` folder is `folder`.
+    func resume(_ folder: String) {
+        guard let unfinished = UnfinishedArea.list().first(where: { $0.folder == folder }), let tileArea = try? unfinished.plan.area else {
+            return host.showNotice("There is no unfinished save at \(folder) any more")
         }
-        let plan = unfinished.plan
+        let plan = unfinished.plan, path = unfinished.path
         let shown = SaveAreaLayer.Area(west: tileArea.west, south: tileArea.south, east: tileArea.east, north: tileArea.north, zooms: tileArea.zooms)
         run(Self.progress("Saving “\(unfinished.title)” offline", shown, done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
             let source = try ExtractSources.open(plan.source)
@@ -275,7 +276,7 @@ final class AreaSaver: @unchecked Sendable {
             host.showNotice("Cannot delete \(path): it is not a saved area")
             return
         }
-        guard !isBusy(with: path) else { return }
+        guard !refusedWhileBusy() else { return }
         if current == path { choose(area.source) }
         // Its search index goes with it (rebuilt should the area come back).
         unlink(NameIndex.file(for: path, in: NameIndex.folder(environment: ProcessInfo.processInfo.environment)))
@@ -291,7 +292,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Gives the saved area at `path` another name (its tiles stay as they are).
     func rename(_ path: String, to title: String) {
-        guard let area = try? SavedArea(path: path), !isBusy(with: path) else { return }
+        guard let area = try? SavedArea(path: path), !refusedWhileBusy() else { return }
         do {
             let renamed = try area.renamed(to: title)
             host.showNotice("“\(area.title)” is now “\(renamed.title)”")
@@ -303,9 +304,9 @@ final class AreaSaver: @unchecked Sendable {
         reshow(path)
     }
 
-    /// Throws away what the unfinished save at `path` fetched.
-    func discard(_ path: String) {
-        guard let unfinished = UnfinishedArea.list().first(where: { $0.path == path }), !isBusy(with: path) else { return }
+    /// Throws away what the unfinished save whose `.part` folder is `folder` fetched.
+    func discard(_ folder: String) {
+        guard let unfinished = UnfinishedArea.list().first(where: { $0.folder == folder }), !refusedWhileBusy() else { return }
         do {
             try unfinished.discard()
             host.showNotice("Discarded the unfinished save of “\(unfinished.title)” (\(SaveAreaLayer.bytes(unfinished.bytes)) freed)")
@@ -316,7 +317,7 @@ final class AreaSaver: @unchecked Sendable {
     }
 
     /// Whether a save or update is under way: then the areas wait (said in a notice).
-    private func isBusy(with path: String) -> Bool {
+    private func refusedWhileBusy() -> Bool {
         lock.lock(); let busy = running; lock.unlock()
         if busy { host.showNotice("An area is being saved or updated: wait for it to finish, or stop it (Esc or Cancel)") }
         return busy

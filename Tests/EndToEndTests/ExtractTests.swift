@@ -127,6 +127,34 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: out + ".part"))
     }
 
+    /// A remote archive replaced on the server between two runs (its ETag changed): the second
+    /// run does not go on with tiles of the first archive but begins again, and says so.
+    @Test func aRemoteArchiveChangedBetweenTwoRunsIsBegunAgain() throws {
+        let dir = temporaryDirectory("extract-etag")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let copy = dir.appendingPathComponent("served.pmtiles").path
+        try FileManager.default.copyItem(atPath: Self.pmtiles, toPath: copy)
+        let out = dir.appendingPathComponent("h.pmtiles").path
+        // Slowly served (two seconds a request), so that it can be killed with some tiles in.
+        let args = ["extract", "--from", server.url("/file" + copy + "?slow"), "--bbox", "24.935,60.164,24.953,60.179", "--maxzoom", "14", "--out", out]
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: meridianBinary)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        #expect(waitUntil(deadline: 60) { size(out + ".part/journal") >= 32 })
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        // The archive is published anew (its time, and so its ETag, changes).
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: copy)
+        let again = try run(meridianBinary, args, timeout: 180)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("changed on the server") && !again.stdout.contains("Going on"), "\(again.stdout)")
+        try checkTiles(out, against: Self.pmtiles, area: try TileArea(bbox: "24.935,60.164,24.953,60.179", zooms: 0...14))
+    }
+
     func writeSources(_ dir: URL, _ server: TileServer, path: String = "/tile/{z}/{x}/{y}.png") throws -> [String: String] {
         let config = dir.appendingPathComponent("meridian")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)

@@ -2,9 +2,11 @@ import FoundationEssentials
 import MapGeometry
 import MapTiles
 
-// Hostile bytes as the state an interrupted extract leaves (its journal and plan.json) and
-// as a --bbox: what a resumed run trusts must point inside the tiles on disk, a plan that is
-// not one is an error, and a box is either refused or sane. Traps and hangs are bugs.
+// Hostile bytes as the state an interrupted extract leaves (its journal, validators and
+// plan.json), as a saved area's validators, as text a source gives a date in, and as a
+// --bbox: what a resumed run trusts must point inside the tiles on disk, a validator kept is
+// one a request may carry, a plan that is not one is an error, a day is a day, and a box is
+// either refused or sane. Traps and hangs are bugs.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzExtract(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
@@ -18,6 +20,20 @@ public func fuzzExtract(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         precondition(!r.absent || r.length == 0, "an absent tile with bytes")
         precondition(ExtractJournal.encode(r).count == ExtractJournal.recordSize)
     }
+    // Validators, as the journal's file (known tiles only) and as an area's.
+    let known = Set(records.map(\.tileID))
+    for (id, v) in TileValidators.parse(bytes, known: known) {
+        precondition(known.contains(id), "a validator for a tile the journal lacks")
+        precondition(!v.isEmpty && v.utf8.count <= 256 && v.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "a validator no header may carry: \(v)")
+    }
+    _ = TileValidators.parse(bytes, known: nil)
+    // A day, from an address, a metadata value or a Last-Modified.
+    if let day = ExtractDates.day(in: String(decoding: bytes.prefix(4096), as: UTF8.self)) {
+        let p = day.split(separator: "-")
+        precondition(p.count == 3 && day.count == 10, "not a day: \(day)")
+        _ = ExtractDates.spoken(day)
+    }
+    _ = ExtractDates.spoken(String(decoding: bytes.prefix(64), as: UTF8.self))
     // The plan, as a resumed run reads plan.json.
     if let plan = try? ExtractPlan.decode(bytes, path: "plan.json") {
         let area = try? plan.area

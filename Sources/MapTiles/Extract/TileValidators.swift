@@ -37,7 +37,7 @@ public enum TileValidators {
 
     /// The whole lines of `data` whose id is in `known` (all, when nil); a torn last line and
     /// malformed ones are left out.
-    static func parse(_ data: Data, known: Set<UInt64>?) -> [UInt64: String] {
+    public static func parse(_ data: Data, known: Set<UInt64>?) -> [UInt64: String] {
         var out = [UInt64: String]()
         let bytes = [UInt8](data)
         var start = 0
