@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Glibc
+import MapGeometry
+
+/// Why a DEM tile was refused: what was wrong with it, for the user to read.
+public struct DEMError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One tile of elevations (a MapLibre `raster-dem` source's tile): a square grid of heights
+/// in metres, row by row from the north-west corner, decoded from the colours of a PNG.
+public struct DEMTile: Sendable {
+    /// How heights are written into colours.
+    public enum Encoding: String, Sendable, CaseIterable {
+        /// Mapzen's (the AWS Terrain Tiles): R·256 + G + B/256 − 32768 metres.
+        case terrarium
+        /// Mapbox's Terrain-RGB: (R·65536 + G·256 + B)·0.1 − 10000 metres.
+        case mapbox
+    }
+
+    /// Pixels a side.
+    public let size: Int
+    /// `size`×`size` heights in metres, every one finite.
+    public let heights: [Float]
+
+    /// The sides a DEM tile may have: MapLibre's are 256 or 512, some 514 with a border.
+    public static let sizes = 2...4096
+
+    /// A tile of `heights` (`size`×`size`); heights that are not numbers (no data) become
+    /// the nearest number before them in the row, else 0, so no NaN reaches the shading.
+    public init(size: Int, heights: [Float]) throws {
+        guard Self.sizes.contains(size) else { throw DEMError("a DEM tile of \(size) pixels a side is not one (\(Self.sizes.lowerBound)…\(Self.sizes.upperBound))") }
+        guard heights.count == size * size else { throw DEMError("a DEM tile of \(size)×\(size) needs \(size * size) heights, not \(heights.count)") }
+        var clean = heights
+        for row in 0..<size {
+            var last: Float = 0
+            for i in row * size..<(row + 1) * size {
+                // Heights beyond ±12 km are not the Earth's: an encoding error, not terrain.
+                if clean[i].isFinite && abs(clean[i]) < 12_000 { last = clean[i] } else { clean[i] = last }
+            }
+        }
+        self.size = size
+        self.heights = clean
+    }
+
+    /// Heights from the colours of `rgba` (R, G, B, A bytes, `width`×`height`, row by row).
+    /// A transparent pixel has no data. Tiles that are not square are refused.
+    public init(rgba: [UInt8], width: Int, height: Int, encoding: Encoding) throws {
+        guard width == height else { throw DEMError("DEM tiles are square; this one is \(width)×\(height)") }
+        guard width > 0, rgba.count == width * height * 4 else { throw DEMError("the DEM tile's pixels do not fill \(width)×\(height)") }
+        var h = [Float](repeating: 0, count: width * height)
+        for i in 0..<h.count {
+            let r = Double(rgba[4 * i]), g = Double(rgba[4 * i + 1]), b = Double(rgba[4 * i + 2]), a = rgba[4 * i + 3]
+            guard a > 0 else { h[i] = .nan; continue }
+            switch encoding {
+            case .terrarium: h[i] = Float(r * 256 + g + b / 256 - 32768)
+            case .mapbox: h[i] = Float((r * 65536 + g * 256 + b) * 0.1 - 10000)
+            }
+        }
+        try self.init(size: width, heights: h)
+    }
+
+    /// A PNG's bytes as heights (`DEMImage` reads them).
+    public init(png: Data, encoding: Encoding) throws {
+        let image = try DEMImage(png: png)
+        try self.init(rgba: image.rgba, width: image.width, height: image.height, encoding: encoding)
+    }
+
+    /// The height at column `x`, row `y`, held to the tile's edge.
+    @inline(__always)
+    public func height(_ x: Int, _ y: Int) -> Float {
+        heights[min(max(y, 0), size - 1) * size + min(max(x, 0), size - 1)]
+    }
+
+    /// Metres a pixel spans on the ground in row `y` of `tile` (Web Mercator shrinks them by
+    /// the cosine of the latitude).
+    public func metresPerPixel(row y: Double, of tile: TileID) -> Double {
+        let n = Double(1 << min(max(tile.z, 0), 30))
+        let worldY = (Double(tile.y) + y / Double(size)) / n
+        let latitude = atan(sinh(Double.pi * (1 - 2 * worldY)))
+        return 40_075_016.686 * cos(latitude) / (Double(size) * n)
+    }
+}
