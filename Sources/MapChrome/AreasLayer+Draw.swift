@@ -42,10 +42,10 @@ extension AreasLayer {
         }
     }
 
-    /// The rows that fit in the view under the switcher.
+    /// The page of rows shown, from `firstRow`, as many as fit under the switcher.
     func shownRows(_ context: LayerContext) -> ArraySlice<Row> {
-        let room = context.camera.viewportSize.height - 46 - Self.headerHeight - 60 - context.bottomInset
-        return rows.prefix(max(1, Int(saturating: (room / Self.rowHeight).rounded(.down))))
+        let start = min(firstRow, rows.count)
+        return rows[start...].prefix(pageSize(context.camera.viewportSize.height, bottomInset: context.bottomInset))
     }
 
     func titleKey(_ row: Row) -> SpriteKey {
@@ -62,7 +62,7 @@ extension AreasLayer {
 
     func panelFrame(_ context: LayerContext, rows shown: Int) -> ScreenRect {
         let v = context.camera.viewportSize
-        let height = Self.headerHeight + (rows.isEmpty ? 30 : Double(shown) * Self.rowHeight + (shown < rows.count ? 24 : 0)) + 8
+        let height = Self.headerHeight + (rows.isEmpty ? 30 : Double(shown) * Self.rowHeight + (shown < rows.count ? 28 : 0)) + 8
         return ScreenRect(x: 10, y: 46, width: min(v.width - 20, 640), height: height)
     }
 
@@ -73,7 +73,9 @@ extension AreasLayer {
     private func composePanel(into list: inout DrawList, context: LayerContext) {
         let shown = shownRows(context)
         let more = rows.count - shown.count
-        let totalKey = SpriteKey.text(total, .chrome), moreKey = SpriteKey.text("… and \(more) more", .chrome)
+        let last = shown.startIndex + shown.count
+        let pageText = last < rows.count ? "Rows \(shown.startIndex + 1)–\(last) of \(rows.count): next ▸" : "Rows \(shown.startIndex + 1)–\(last) of \(rows.count): first ▸"
+        let totalKey = SpriteKey.text(total, .chrome), moreKey = SpriteKey.text(pageText, .chrome)
         var keys = [Self.heading, Self.closeKey, totalKey] + (rows.isEmpty ? [Self.empty] : []) + (more > 0 ? [moreKey] : [])
         for row in shown { keys += [titleKey(row), .text(row.detail, .chrome)] + buttons(of: row).map { SpriteKey.text($0.1, .chrome) } }
         let missing = keys.filter { context.sprites.size(of: $0) == nil }
@@ -124,6 +126,11 @@ extension AreasLayer {
             let detail = SpriteKey.text(row.detail, .chrome)
             text(detail, x: r.x + 12, centreY: r.y + 36, opacity: row.kind == .unfinished ? 0.75 : 0.6)
         }
-        if more > 0 { text(moreKey, x: f.x + 12, centreY: f.maxY - 18, opacity: 0.6) }
+        if more > 0 {
+            let s = size(moreKey), r = ScreenRect(x: f.x + 8, y: f.maxY - 32, width: s.width + 16, height: 24)
+            list.commands.append(.fillRect(r, Self.ink.withAlpha(0.08)))
+            text(moreKey, x: r.x + 8, centreY: r.y + 12, opacity: 0.9)
+            list.button(Button.nextPage, frame: r, focusStop: true)
+        }
     }
 }

@@ -13,7 +13,8 @@ public struct AreasLayer: MapLayer {
     /// One line of the list, as the app describes it.
     public struct Row: Hashable, Sendable {
         public enum Kind: Hashable, Sendable { case saved, unfinished }
-        /// The area's file (an unfinished one's: the file it will become).
+        /// What the row is known by: a saved area's file, an unfinished save's `.part` folder
+        /// (an update stopped midway is listed beside its area).
         public var path: String
         public var kind: Kind
         public var title: String
@@ -39,6 +40,8 @@ public struct AreasLayer: MapLayer {
         case close
         case show(String), rename(String), update(String), delete(String), resume(String), discard(String)
         case renameDone, renameCancel
+        /// The next page of a list too long for the view.
+        case nextPage
     }
 
     public var rows: [Row] = []
@@ -49,6 +52,8 @@ public struct AreasLayer: MapLayer {
     public private(set) var outlined: String?
     /// The row whose Delete or Discard was pressed once: pressed again, it is done.
     var confirming: String?
+    /// The first row shown: a list longer than the view is shown a page at a time.
+    var firstRow = 0
     /// The area being renamed, and the name typed so far.
     public private(set) var renaming: (path: String, text: String)?
 
@@ -74,6 +79,7 @@ public struct AreasLayer: MapLayer {
     public mutating func list(_ rows: [Row], total: String) {
         self.rows = rows
         self.total = total
+        if firstRow >= rows.count { firstRow = 0 }
         let paths = Set(rows.map(\.path))
         if let o = outlined, !paths.contains(o) { outlined = nil }
         if let c = confirming, !paths.contains(c) { confirming = nil }
@@ -124,8 +130,12 @@ public struct AreasLayer: MapLayer {
         guard let b = button.as(Button.self) else { return nil }
         let ask: (Request) -> [LayerAction] = { [.changed, .effect(.layer(LayerRequest($0)))] }
         if b == .renameDone { return finishRenaming() }
-        // Any other press leaves a name being typed as it was.
+        // Any other press leaves a name being typed as it was, and a Delete not confirmed.
         if case .rename = b {} else { renaming = nil }
+        switch b {
+        case .delete, .discard: break
+        default: confirming = nil
+        }
         switch b {
         case .close: close()
         case let .show(path):
@@ -142,6 +152,9 @@ public struct AreasLayer: MapLayer {
             if outlined == path { outlined = nil }
             if case .delete = b { return ask(.delete(path)) }
             return ask(.discard(path))
+        case .nextPage:
+            let page = pageSize(context.camera.viewportSize.height, bottomInset: 0)
+            firstRow = firstRow + page < rows.count ? firstRow + page : 0
         case .renameDone, .renameCancel: break
         }
         return [.changed]
@@ -151,12 +164,17 @@ public struct AreasLayer: MapLayer {
     /// view that shows it whole has the area below the list, in sight.
     func clearOfPanel(_ rect: MapRect, _ camera: Camera) -> MapRect {
         let h = camera.viewportSize.height
-        let room = h - 46 - Self.headerHeight - 60
-        let shown = min(rows.count, max(1, Int(saturating: (room / Self.rowHeight).rounded(.down))))
+        let shown = min(rows.count, pageSize(h, bottomInset: 0))
         let covered = 46 + Self.headerHeight + Double(shown) * Self.rowHeight + 16
         guard covered < h * 0.7 else { return rect }
         let share = covered / (h - covered)
         return MapRect(x: rect.minX, y: rect.minY - rect.size.height * share, width: rect.size.width, height: rect.size.height * (1 + share))
+    }
+
+    /// Rows a page holds in a view `height` points high.
+    func pageSize(_ height: Double, bottomInset: Double) -> Int {
+        let room = height - 46 - Self.headerHeight - 60 - bottomInset
+        return max(1, Int(saturating: (room / Self.rowHeight).rounded(.down)))
     }
 
     /// Where `area` lies in world units (east of west across the antimeridian).

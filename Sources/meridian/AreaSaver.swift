@@ -142,13 +142,17 @@ final class AreaSaver: @unchecked Sendable {
         guard let area = try? SavedArea(path: path) else { return host.showNotice("Cannot update \(path): it is not a saved area") }
         run(Self.progress("Updating “\(area.title)”", area), replacing: path) {
             guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
+                // An update stopped before is no use either.
+                try? UnfinishedArea.list().first { $0.path == path && $0.plan.updating == true }?.discard()
                 return .nothing("“\(area.title)” is up to date: its map has not changed since it was saved")
             }
-            return .extract(extractor) { result in
-                let fetched = result.tilesThisRun - min(result.tilesThisRun, result.unchanged)
-                return "Updated “\(area.title)”: \(TrackStatistics.grouped(Double(fetched))) tiles new or changed, \(TrackStatistics.grouped(Double(result.unchanged))) unchanged (\(result.requests) requests)"
-            }
+            return .extract(extractor) { Self.updated(area.title, $0) }
         }
+    }
+
+    /// What an update did, said.
+    static func updated(_ title: String, _ result: ExtractProgress) -> String {
+        "Updated “\(title)”: \(TrackStatistics.grouped(Double(result.downloaded))) tiles downloaded, \(TrackStatistics.grouped(Double(result.unchanged))) unchanged (\(result.requests) requests)"
     }
 
     /// Goes on with the save (or update) whose `.part` folder is `folder`.
@@ -158,18 +162,17 @@ final class AreaSaver: @unchecked Sendable {
         }
         let plan = unfinished.plan, path = unfinished.path
         let shown = SaveAreaLayer.Area(west: tileArea.west, south: tileArea.south, east: tileArea.east, north: tileArea.north, zooms: tileArea.zooms)
-        run(Self.progress("Saving “\(unfinished.title)” offline", shown, done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
+        let headline = plan.updating == true ? "Updating “\(unfinished.title)”" : "Saving “\(unfinished.title)” offline"
+        run(Self.progress(headline, shown, done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
             let source = try ExtractSources.open(plan.source)
-            let extractor: TileExtractor
             if plan.updating == true, let area = try? SavedArea(path: path) {
                 guard let made = try area.updater(from: source) else {
-                    _ = FileIO.removeTree(path + ".part")
+                    try? unfinished.discard()
                     return .nothing("“\(area.title)” is up to date: its map has not changed since it was saved")
                 }
-                extractor = made
-            } else {
-                extractor = try TileExtractor(source: source, area: tileArea, output: path, title: plan.title)
+                return .extract(made) { Self.updated(area.title, $0) }
             }
+            let extractor = try TileExtractor(source: source, area: tileArea, output: path, title: plan.title)
             return .extract(extractor) { result in
                 "Saved “\(unfinished.title)” offline (\(SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))))): \(TrackStatistics.grouped(Double(result.tilesDone))) tiles"
             }
@@ -218,7 +221,7 @@ final class AreaSaver: @unchecked Sendable {
                     self.extractor = extractor
                     let cancelled = cancelRequested
                     lock.unlock()
-                    if cancelled { throw ExtractError.cancelled }
+                    if cancelled { extractor.abandon(); throw ExtractError.cancelled }
                     let result = try extractor.run(progress: reporter(host.value))
                     outcome = (extractor.startedAgain.map { $0 + ". " } ?? "") + done(result)
                 }
@@ -229,9 +232,11 @@ final class AreaSaver: @unchecked Sendable {
             } catch {
                 outcome = "Cannot save the area: \(error)"
             }
-            lock.lock(); extractor = nil; cancelRequested = false; running = false; lock.unlock()
+            lock.lock(); extractor = nil; lock.unlock()
             host.value.perform { [self] host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
+                // Only now may the next job begin: its panel must not be cleared by this one's end.
+                lock.lock(); cancelRequested = false; running = false; lock.unlock()
                 refresh()
                 listChanged()
                 if let replacing { reshow(replacing) }
@@ -290,18 +295,19 @@ final class AreaSaver: @unchecked Sendable {
         listChanged()
     }
 
-    /// Gives the saved area at `path` another name (its tiles stay as they are).
+    /// Gives the saved area at `path` another name, on the worker: its metadata is rewritten
+    /// and its tiles copied as they are into a new file renamed over it (seconds for a large
+    /// area, and room for a second copy).
     func rename(_ path: String, to title: String) {
-        guard let area = try? SavedArea(path: path), !refusedWhileBusy() else { return }
-        do {
-            let renamed = try area.renamed(to: title)
-            host.showNotice("“\(area.title)” is now “\(renamed.title)”")
-        } catch {
-            host.showNotice("Cannot rename “\(area.title)”: \(error)")
+        guard let area = try? SavedArea(path: path) else { return }
+        run(nil, replacing: path) {
+            do {
+                let renamed = try area.renamed(to: title)
+                return .nothing("“\(area.title)” is now “\(renamed.title)”")
+            } catch {
+                return .nothing("Cannot rename “\(area.title)”: \(error)")
+            }
         }
-        refresh()
-        listChanged()
-        reshow(path)
     }
 
     /// Throws away what the unfinished save whose `.part` folder is `folder` fetched.

@@ -30,8 +30,8 @@ struct Extract: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The area: west,south,east,north in degrees (west > east crosses the antimeridian).", valueName: "W,S,E,N"))
     var bbox: String?
 
-    @Option(name: .long, help: "The shallowest zoom saved.")
-    var minzoom = 0
+    @Option(name: .long, help: "The shallowest zoom saved (0 when not given).")
+    var minzoom: Int?
 
     @Option(name: .long, help: "The deepest zoom saved.")
     var maxzoom: Int?
@@ -45,7 +45,7 @@ struct Extract: ParsableCommand {
     @Option(name: .long, help: "What the map switcher calls the area.")
     var title: String?
 
-    @Flag(name: .long, help: "Begin afresh, dropping what an interrupted run of another area left.")
+    @Flag(name: .long, help: "Begin afresh, dropping what an interrupted run (of another area, or of the update) left.")
     var restart = false
 
     /// Exit statuses (sysexits.h).
@@ -100,12 +100,12 @@ struct Extract: ParsableCommand {
     /// The extract asked for: a new one, or an update (nil: the area is current already).
     private func makeExtractor() throws -> TileExtractor? {
         if let update {
-            guard from == nil, bbox == nil, maxzoom == nil, out == nil else {
-                throw ExtractError.refused("--update takes the map, box, zooms and file from the saved area: give none of --from, --bbox, --maxzoom, --out")
+            guard from == nil, bbox == nil, minzoom == nil, maxzoom == nil, out == nil, title == nil else {
+                throw ExtractError.refused("--update takes the map, box, zooms, file and title from the saved area: give none of --from, --bbox, --minzoom, --maxzoom, --out, --title (Rename in the window's Saved areas renames it)")
             }
             let area: SavedArea
             do { area = try SavedArea(path: update) } catch { throw ExtractError.refused("--update \(update): \(error)") }
-            guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
+            guard let extractor = try area.updater(from: try ExtractSources.open(area.source), restart: restart) else {
                 print("\(area.title) is up to date: \(area.source) has not changed since it was saved")
                 return nil
             }
@@ -114,6 +114,7 @@ struct Extract: ParsableCommand {
         guard let from, let bbox, let maxzoom, let out else {
             throw ExtractError.refused("name --from, --bbox, --maxzoom and --out (or --update a saved area)")
         }
+        let minzoom = self.minzoom ?? 0
         guard (0...TileArea.maxZoom).contains(minzoom), (0...TileArea.maxZoom).contains(maxzoom), minzoom <= maxzoom else {
             throw TileArea.Invalid("--minzoom \(minzoom) --maxzoom \(maxzoom): zooms within 0…\(TileArea.maxZoom), the lower first")
         }

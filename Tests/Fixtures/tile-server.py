@@ -113,7 +113,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, b"ok")
         if p == "/throttle":
             # /throttle?count=K&after=S[&skip=N][&status=403]: after N more tile requests of
-            # /mbtiles/, the next K get 429 with Retry-After: S (or the status given).
+            # /mbtiles/ (and of /file/), the next K get 429 with Retry-After: S (or the status given).
             def arg(name, default):
                 m = re.search(name + r"=([^&]+)", self.path)
                 return m.group(1) if m else default
@@ -188,6 +188,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             # outside it) and an ETag from its size and time; /file-whole/ ignores Range (200
             # with the whole body), as some servers do.
             whole = p.startswith("/file-whole/")
+            if self.throttled():
+                return
             if "slow" in self.path:
                 time.sleep(2)  # ?slow: an extract long enough to interrupt
             path = p[len("/file-whole"):] if whole else p[len("/file"):]
@@ -320,9 +322,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(302, b"", [("Location", "file:///etc/passwd")])
         self.send(404, b"unknown")
 
-    def mbtiles_tile(self, p, sqlite3, gz):
-        """A tile of /mbtiles/PATH/{z}/{x}/{y}.pbf, with an ETag from its bytes and a 304 when
-        the client's If-None-Match is it; returns the status sent."""
+    def throttled(self):
+        """Answers as /throttle asked, if it did: the status sent, else None."""
         refusal = None
         with counts_lock:
             if throttle["skip"] > 0:
@@ -333,6 +334,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if refusal:
             self.send(refusal[0], b"slow down", [("Retry-After", refusal[1])])
             return refusal[0]
+        return None
+
+    def mbtiles_tile(self, p, sqlite3, gz):
+        """A tile of /mbtiles/PATH/{z}/{x}/{y}.pbf, with an ETag from its bytes and a 304 when
+        the client's If-None-Match is it; returns the status sent."""
+        refused = self.throttled()
+        if refused:
+            return refused
         parts = p[len("/mbtiles"):].rsplit("/", 3)
         path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)

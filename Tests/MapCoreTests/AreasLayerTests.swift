@@ -13,7 +13,7 @@ struct AreasLayerTests {
     static let box = SaveAreaLayer.Area(west: 24.93, south: 60.16, east: 24.95, north: 60.18, zooms: 0...14)
     static let rows = [
         Layer.Row(path: "/a/helsinki.pmtiles", kind: .saved, title: "Helsinki", detail: "Streets · 12.3 MB · zooms 0–15", area: box),
-        Layer.Row(path: "/a/espoo.pmtiles", kind: .unfinished, title: "Espoo", detail: "Streets · stopped at 10 of 40 tiles (25 %)", area: box),
+        Layer.Row(path: "/a/espoo.pmtiles.part", kind: .unfinished, title: "Espoo", detail: "Streets · stopped at 10 of 40 tiles (25 %)", area: box),
     ]
 
     func session() -> SessionDriver {
@@ -41,7 +41,7 @@ struct AreasLayerTests {
         #expect(shown.contains("Helsinki") && shown.contains("Espoo — unfinished") && shown.contains("1 area and 1 unfinished · 12.3 MB on disk"))
         let buttons = s.buttons(of: Layer.Button.self)
         #expect(buttons.contains(.update("/a/helsinki.pmtiles")) && buttons.contains(.rename("/a/helsinki.pmtiles")) && buttons.contains(.delete("/a/helsinki.pmtiles")))
-        #expect(buttons.contains(.resume("/a/espoo.pmtiles")) && buttons.contains(.discard("/a/espoo.pmtiles")) && !buttons.contains(.update("/a/espoo.pmtiles")))
+        #expect(buttons.contains(.resume("/a/espoo.pmtiles.part")) && buttons.contains(.discard("/a/espoo.pmtiles.part")) && !buttons.contains(.update("/a/espoo.pmtiles.part")))
         _ = s.key(.escape)
         #expect(s.buttons(of: Layer.Button.self).isEmpty)
     }
@@ -63,10 +63,35 @@ struct AreasLayerTests {
         #expect(requests(s.click(Layer.Button.delete("/a/helsinki.pmtiles"))).isEmpty)
         #expect(texts(&s).contains("Delete?"))
         #expect(requests(s.click(Layer.Button.delete("/a/helsinki.pmtiles"))) == [.delete("/a/helsinki.pmtiles")])
-        #expect(requests(s.click(Layer.Button.discard("/a/espoo.pmtiles"))).isEmpty)
-        #expect(requests(s.click(Layer.Button.discard("/a/espoo.pmtiles"))) == [.discard("/a/espoo.pmtiles")])
+        #expect(requests(s.click(Layer.Button.discard("/a/espoo.pmtiles.part"))).isEmpty)
+        #expect(requests(s.click(Layer.Button.discard("/a/espoo.pmtiles.part"))) == [.discard("/a/espoo.pmtiles.part")])
         #expect(requests(s.click(Layer.Button.update("/a/helsinki.pmtiles"))) == [.update("/a/helsinki.pmtiles")])
-        #expect(requests(s.click(Layer.Button.resume("/a/espoo.pmtiles"))) == [.resume("/a/espoo.pmtiles")])
+        #expect(requests(s.click(Layer.Button.resume("/a/espoo.pmtiles.part"))) == [.resume("/a/espoo.pmtiles.part")])
+    }
+
+    /// A Delete pressed once and then left (another button pressed) asks again.
+    @Test func aDeleteNotConfirmedAtOnceAsksAgain() {
+        var s = session()
+        _ = s.key(.letter("a"), .shift)
+        _ = s.click(Layer.Button.delete("/a/helsinki.pmtiles"))
+        _ = s.click(Layer.Button.show("/a/helsinki.pmtiles"))
+        #expect(requests(s.click(Layer.Button.delete("/a/helsinki.pmtiles"))).isEmpty)
+    }
+
+    /// More areas than the view holds: a page at a time, every row reachable.
+    @Test func aLongListIsShownAPageAtATime() {
+        let many = (0..<30).map { Layer.Row(path: "/a/\($0).pmtiles", kind: .saved, title: "Area \($0)", detail: "Streets", area: Self.box) }
+        var layer = AreasLayer()
+        layer.list(many, total: "30 areas")
+        var s = SessionDriver(layers: [layer], zoom: 5)
+        _ = s.key(.letter("a"), .shift)
+        var seen = Set<String>()
+        for _ in 0..<6 {
+            seen.formUnion(s.buttons(of: Layer.Button.self).compactMap { if case let .update(p) = $0 { p } else { nil } })
+            _ = s.click(Layer.Button.nextPage)
+        }
+        #expect(seen == Set(many.map(\.path)))
+        #expect(texts(&s).contains { $0.hasPrefix("Rows 1–") }, "the pages come round to the first")
     }
 
     @Test func renameTypesInPlaceEnterKeepsEscLeaves() {
@@ -95,7 +120,7 @@ struct AreasLayerTests {
         var s = session()
         _ = s.key(.letter("a"), .shift)
         _ = s.click(Layer.Button.show("/a/helsinki.pmtiles"))
-        _ = s.click(Layer.Button.discard("/a/espoo.pmtiles"))
+        _ = s.click(Layer.Button.discard("/a/espoo.pmtiles.part"))
         s.session.scene.modify(Layer.self, default: Layer()) { $0.list([], total: "") }
         #expect(s.session.scene.layer(Layer.self)?.outlined == nil)
         #expect(texts(&s).contains("No saved areas yet: press A over a map to save the area in view"))

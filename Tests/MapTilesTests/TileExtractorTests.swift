@@ -188,8 +188,8 @@ struct TileExtractorTests {
         var requests: Int { 0 }
         var revision: String? { revisionNow }
         func fetch(_ ids: [UInt64]) throws -> [ExtractTile] {
+            if let failAfter, fetched + ids.count > failAfter { throw ExtractError.failed("the network went away") }
             fetched += ids.count
-            if let failAfter, fetched > failAfter { throw ExtractError.failed("the network went away") }
             return ids.map { ExtractTile(Data("\(revisionNow):\($0)".utf8), validator: "\"e\($0)\"") }
         }
         func cancel() {}
@@ -209,11 +209,23 @@ struct TileExtractorTests {
         #expect(journal.records.count >= 8 && journal.validators.count == journal.records.count, "validators kept with their tiles")
         #expect(journal.validators[journal.records[0].tileID] == "\"e\(journal.records[0].tileID)\"")
         _ = consume journal
+        // Opened again and run with nothing to add (the network gone at once): the
+        // validators on disk stay.
+        source.failAfter = 0
+        #expect(throws: ExtractError.self) { try TileExtractor(source: source, area: area, output: out).run() }
+        let reopened = try ExtractJournal(folder: out + ".part")
+        #expect(reopened.validators.count == reopened.records.count && reopened.records.count >= 8)
+        _ = consume reopened
 
         source.failAfter = nil
         let same = try TileExtractor(source: source, area: area, output: out)
         #expect(same.startedAgain == nil && same.resumedTiles >= 8)
         _ = consume same
+        // Finished at the same revision elsewhere: every tile's validator is beside it.
+        let twin = dir + "/twin.pmtiles"
+        try FileManager.default.copyItem(atPath: out + ".part", toPath: twin + ".part")
+        try TileExtractor(source: source, area: area, output: twin).run()
+        #expect(TileValidators.read(for: twin, token: try SavedArea(path: twin).validatorToken).count == Int(area.tileCount))
         source.revisionNow = "planet-2"
         let changed = try TileExtractor(source: source, area: area, output: out)
         #expect(changed.startedAgain?.contains("planet-1 → planet-2") == true, "\(changed.startedAgain ?? "")")

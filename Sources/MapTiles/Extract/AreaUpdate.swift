@@ -9,12 +9,12 @@ extension SavedArea {
     /// whether each changed (the validators kept beside the area), and only what changed is
     /// downloaded; one whose address changed (OpenFreeMap's new planet), or an archive with a
     /// new ETag, is fetched whole.
-    public func updater(from source: ExtractSource) throws -> TileExtractor? {
+    public func updater(from source: ExtractSource, restart: Bool = false) throws -> TileExtractor? {
         if source is ArchiveExtractSource, let now = source.revision, now == revision { return nil }
         if let online = source as? OnlineExtractSource, revision == nil || revision == online.revision {
             let archive = try PMTilesArchive(reader: try FileRangeReader(path: path), name: path)
             online.previous = .init(archive: archive, validators: TileValidators.read(for: path, token: validatorToken))
         }
-        return try TileExtractor(source: source, area: try tileArea, output: path, title: title, updating: true)
+        return try TileExtractor(source: source, area: try tileArea, output: path, title: title, restart: restart, updating: true)
     }
 }

@@ -76,9 +76,18 @@ public final class ExtractJournal: @unchecked Sendable {
         journalEnd = UInt64(whole)
         // Validators only help an update ask less; one lost in a crash costs a download.
         validators = TileValidators.parse((try? FileIO.read(folder + "/validators", limit: 1 << 30)) ?? Data(), known: Set(records.map(\.tileID)))
-        validatorFD = open(folder + "/validators", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        validatorFD = open(folder + "/validators", O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard validatorFD >= 0 else { throw ExtractError.failed("\(folder)/validators: \(FileIO.reason())") }
-        pendingValidators = TileValidators.lines(validators)
+        // Written back at once, whole lines only (a torn tail and lines for tiles the journal
+        // lost are dropped): a run that adds nothing leaves them as they were.
+        let kept = TileValidators.lines(validators)
+        if ftruncate(validatorFD, 0) == 0, kept.withUnsafeBytes({ FileIO.writeAll(validatorFD, $0) }) {
+            validatorEnd = off_t(kept.count)
+        } else {
+            _ = ftruncate(validatorFD, 0)
+            lseek(validatorFD, 0, SEEK_SET)
+            pendingValidators = kept
+        }
     }
 
     deinit { close(dataFD); close(journalFD); close(validatorFD) }

@@ -41,8 +41,8 @@ public protocol ExtractSource: AnyObject, Sendable {
 public struct ExtractTile: Sendable, Equatable {
     /// Its stored bytes; nil: the source has no such tile.
     public var data: Data?
-    /// The server's ETag (quoted, as sent) or else its Last-Modified date, for an update's
-    /// conditional request; nil from files.
+    /// The server's ETag or else its Last-Modified date (`TileValidators.validator`), for an
+    /// update's conditional request; nil from files.
     public var validator: String?
     /// Whether an update found it unchanged on the server (its bytes are the old ones).
     public var unchanged: Bool

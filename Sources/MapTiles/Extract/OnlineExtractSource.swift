@@ -6,8 +6,8 @@ import Platform
 /// An extract's tiles from a tile server, only one whose `sources.json` entry says it allows
 /// bulk downloads (OpenStreetMap's and OpenTopoMap's do not). Politely: a few requests at a
 /// time, with the client's User-Agent; a 404 is a tile the server does not have; 429 and 5xx
-/// pause every worker for the server's Retry-After (seconds or a date, up to a minute), or
-/// for 1, 2, 4… s when it gives none, and are then asked again.
+/// pause every worker for the server's Retry-After (seconds or a date, up to a minute), or a
+/// second when it gives none, and the request is asked again after 1, 2, 4… s.
 ///
 /// Updating a saved area, it is given the area's tiles (`previous`): each tile the server
 /// gave an ETag or date for is asked for conditionally, and a 304 keeps the old bytes.
@@ -54,9 +54,10 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
         ["name": .string(source.title), "attribution": .string(source.attribution)]
     }
 
-    /// The tile address: OpenFreeMap's names the planet it serves, so a new planet is a new
-    /// revision; a saved area's validators are only asked with under the same address.
-    public var revision: String? { source.template.text }
+    /// The tile address, hashed (it may carry a key, which a saved file must not): OpenFreeMap's
+    /// names the planet it serves, so a new planet is a new revision; a saved area's
+    /// validators are only asked with under the same address.
+    public var revision: String? { "tiles-" + String(FNV1a.hash(source.template.text), radix: 16) }
 
     /// The planet's date in the tile address, else the newest Last-Modified seen.
     public var dataDate: String? {
@@ -73,7 +74,7 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
     public func fetch(_ ids: [UInt64]) throws -> [ExtractTile] {
         try ids.map { id in
             guard let tile = PMTilesTileID.tile(for: id) else { return ExtractTile(nil) }
-            let before = previous.flatMap { p in p.validators[id].map { (p.archive, $0) } }
+            let before = previous.flatMap { p in p.validators[id].flatMap { TileValidators.condition($0) == nil ? nil : (p.archive, $0) } }
             return try retrying(5, stopped: isStopped) { try get(tile, asking: before) }
         }
     }
@@ -83,12 +84,12 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
         waitForPause()
         lock.lock(); made += 1; lock.unlock()
         var headers = [String]()
-        if let v = before?.validator { headers.append(v.hasPrefix("\"") || v.hasPrefix("W/") ? "If-None-Match: \(v)" : "If-Modified-Since: \(v)") }
+        if let v = before?.validator, let header = TileValidators.condition(v) { headers.append(header) }
         switch client.get(url, headers: headers) {
         case let .failed(reason, _):
             throw ExtractError.failed("\(source.name): tile \(tile): \(reason)")
         case let .response(r):
-            let validator = r.header("ETag") ?? r.header("Last-Modified")
+            let validator = TileValidators.validator(etag: r.header("ETag"), lastModified: r.header("Last-Modified"))
             if let modified = r.header("Last-Modified").flatMap(HTTPFreshness.parseDate) {
                 lock.lock(); newest = max(newest ?? modified, modified); lock.unlock()
             }
@@ -103,9 +104,9 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
             case 429, 500...599:
                 // Asked to slow down: every worker waits as told (bounded), then the retry
                 // asks again; without a Retry-After the retry's own back-off paces it.
-                if let after = r.header("Retry-After").flatMap({ HTTPFreshness.retryAfter($0, now: WallClock.now) }), after.isFinite, after > 0 {
-                    lock.lock(); pausedUntil = max(pausedUntil, MonotonicClock.now + min(after, 60)); lock.unlock()
-                }
+                var after = r.header("Retry-After").flatMap { HTTPFreshness.retryAfter($0, now: WallClock.now) } ?? 1
+                if !after.isFinite || after <= 0 { after = 1 }
+                lock.lock(); pausedUntil = max(pausedUntil, MonotonicClock.now + min(after, 60)); lock.unlock()
                 throw ExtractError.failed("\(source.name): tile \(tile): the server answered \(r.status)")
             default:
                 throw ExtractError.refused("\(source.name): tile \(tile): the server answered \(r.status)")

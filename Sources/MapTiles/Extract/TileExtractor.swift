@@ -17,6 +17,8 @@ public struct ExtractProgress: Sendable, Equatable {
     public var requests = 0
     /// Tiles an update found unchanged on the server (kept, not downloaded).
     public var unchanged: UInt64 = 0
+    /// Tiles this run downloaded (not unchanged, not absent from the source).
+    public var downloaded: UInt64 = 0
     public init() {}
 }
 
@@ -64,7 +66,7 @@ public final class TileExtractor: @unchecked Sendable {
         partFolder = output + ".part"
         plan = ExtractPlan(source: source.name, area: self.area, title: title, revision: source.revision, updating: updating)
         savedAt = now
-        if restart { _ = FileIO.removeTree(partFolder) }
+        if restart { try Self.removeUnlocked(partFolder) }
         let planPath = partFolder + "/plan.json"
         if FileIO.exists(planPath) {
             let earlier = try ExtractPlan.read(planPath)
@@ -74,7 +76,7 @@ public final class TileExtractor: @unchecked Sendable {
             if let was = earlier.revision, let now = plan.revision, was != now {
                 // The tiles fetched are of another version of the map: mixing the two would
                 // join roads that no longer meet.
-                _ = FileIO.removeTree(partFolder)
+                try Self.removeUnlocked(partFolder)
                 startedAgain = "\(source.name) changed on the server since this extract began (\(Self.short(was)) → \(Self.short(now))): begun again"
             }
         }
@@ -87,6 +89,28 @@ public final class TileExtractor: @unchecked Sendable {
 
     /// A revision as a message shows it: its end, where versions differ.
     static func short(_ revision: String) -> String { revision.count <= 40 ? revision : "…" + revision.suffix(39) }
+
+    /// Removes an unfinished extract's folder, unless another extract is writing it (its
+    /// journal locked): then that is said, and nothing is removed.
+    static func removeUnlocked(_ folder: String) throws {
+        let fd = open(folder + "/journal", O_RDWR | O_CLOEXEC)
+        if fd >= 0 {
+            defer { close(fd) }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                throw ExtractError.refused("\(folder) is being written by another extract of the same area; wait for it to finish")
+            }
+            _ = FileIO.removeTree(folder)
+        } else {
+            _ = FileIO.removeTree(folder)
+        }
+    }
+
+    /// Gives up an extract that never ran: its folder goes if nothing was fetched into it,
+    /// so a save cancelled while it was being prepared leaves no unfinished one behind.
+    public func abandon() {
+        lock.lock(); defer { lock.unlock() }
+        if journal.records.isEmpty { _ = FileIO.removeTree(partFolder) }
+    }
 
     /// Tiles to fetch in all, and about how many bytes they take.
     public var estimate: (tiles: UInt64, bytes: UInt64) { (area.tileCount, area.estimatedBytes(perTile: source.bytesPerTile)) }
@@ -129,7 +153,7 @@ public final class TileExtractor: @unchecked Sendable {
                         for (id, tile) in zip(batch, tiles) {
                             try journal.add(id, tile.data, validator: tile.validator)
                             state.bytesDone += UInt64(tile.data?.count ?? 0)
-                            if tile.unchanged { state.unchanged += 1 }
+                            if tile.unchanged { state.unchanged += 1 } else if tile.data != nil { state.downloaded += 1 }
                         }
                         state.tilesDone += UInt64(batch.count)
                         state.tilesThisRun += UInt64(batch.count)

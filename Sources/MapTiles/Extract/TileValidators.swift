@@ -2,8 +2,8 @@ import FoundationEssentials
 import Glibc
 import Platform
 
-/// What a saved area's tiles were when fetched, by tile id: the server's ETag (quoted, as
-/// sent) or else its Last-Modified date. An update asks the server with them whether each
+/// What a saved area's tiles were when fetched, by tile id: the server's ETag ("E …") or
+/// else its Last-Modified date ("D …"). An update asks the server with them whether each
 /// tile changed (If-None-Match, If-Modified-Since) and fetches only those that did.
 ///
 /// They live beside the archive, in `AREA.pmtiles.validators`: a first line naming the
@@ -15,6 +15,21 @@ public enum TileValidators {
 
     /// Where the validators of the archive at `path` are kept.
     public static func file(for path: String) -> String { path + ".validators" }
+
+    /// A response's validator as kept: "E " and its ETag, else "D " and its Last-Modified
+    /// date (an ETag need not be quoted, so its kind is kept rather than guessed).
+    public static func validator(etag: String?, lastModified: String?) -> String? {
+        if let e = checked(etag) { return "E " + e }
+        if let d = checked(lastModified) { return "D " + d }
+        return nil
+    }
+
+    /// The header that asks whether a tile changed since `validator`.
+    public static func condition(_ validator: String) -> String? {
+        if validator.hasPrefix("E ") { return "If-None-Match: " + validator.dropFirst(2) }
+        if validator.hasPrefix("D ") { return "If-Modified-Since: " + validator.dropFirst(2) }
+        return nil
+    }
 
     /// A validator as kept: printable ASCII, no spaces at the ends, at most 256 bytes.
     static func checked(_ v: String?) -> String? {
