@@ -5,15 +5,28 @@ import Glibc
 public final class Joinable<T>: @unchecked Sendable {
     private let done = Condition()
     private var result: T?
+    private var work: (@Sendable () -> T)?
 
     public init(name: String, _ body: @escaping @Sendable () -> T) {
+        work = body
         startThread(name: name) { [self] in
-            let value = body()
+            let value = runOnce()
             done.lock()
             result = value
             done.broadcast()
             done.unlock()
         }
+    }
+
+    /// Runs the work and lets it go before `join` returns: what it holds (a file's lock, an
+    /// object with a deinit) is released on this thread before the waiter goes on, not at
+    /// some moment after.
+    private func runOnce() -> T {
+        done.lock()
+        let body = work!
+        work = nil
+        done.unlock()
+        return body()
     }
 
     /// Waits for the work to end and gives its result.

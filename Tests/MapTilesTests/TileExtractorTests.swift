@@ -205,22 +205,25 @@ struct TileExtractorTests {
         let out = dir + "/a.pmtiles", source = Revised("planet-1")
         source.failAfter = 12
         #expect(throws: ExtractError.self) { try TileExtractor(source: source, area: area, output: out).run() }
-        let journal = try ExtractJournal(folder: out + ".part")
-        #expect(journal.records.count >= 8 && journal.validators.count == journal.records.count, "validators kept with their tiles")
-        #expect(journal.validators[journal.records[0].tileID] == "\"e\(journal.records[0].tileID)\"")
-        _ = consume journal
+        // Each journal opened here is let go at the end of its block (it holds the folder's lock).
+        do {
+            let journal = try ExtractJournal(folder: out + ".part")
+            #expect(journal.records.count >= 8 && journal.validators.count == journal.records.count, "validators kept with their tiles")
+            #expect(journal.validators[journal.records[0].tileID] == "\"e\(journal.records[0].tileID)\"")
+        }
         // Opened again and run with nothing to add (the network gone at once): the
         // validators on disk stay.
         source.failAfter = 0
         #expect(throws: ExtractError.self) { try TileExtractor(source: source, area: area, output: out).run() }
-        let reopened = try ExtractJournal(folder: out + ".part")
-        #expect(reopened.validators.count == reopened.records.count && reopened.records.count >= 8)
-        _ = consume reopened
-
+        do {
+            let reopened = try ExtractJournal(folder: out + ".part")
+            #expect(reopened.validators.count == reopened.records.count && reopened.records.count >= 8)
+        }
         source.failAfter = nil
-        let same = try TileExtractor(source: source, area: area, output: out)
-        #expect(same.startedAgain == nil && same.resumedTiles >= 8)
-        _ = consume same
+        do {
+            let same = try TileExtractor(source: source, area: area, output: out)
+            #expect(same.startedAgain == nil && same.resumedTiles >= 8)
+        }
         // Finished at the same revision elsewhere: every tile's validator is beside it.
         let twin = dir + "/twin.pmtiles"
         try FileManager.default.copyItem(atPath: out + ".part", toPath: twin + ".part")

@@ -1,0 +1,88 @@
+import CCairo
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapTiles
+
+/// A terrain tile as a hiker's map draws it: the hillshading of a DEM tile, and over it contour
+/// lines at an interval that suits the zoom, every fifth (the index contours) stronger and
+/// labelled with its height along the line, upright.
+public enum TerrainTilePainter {
+    /// The contour interval and index interval at a zoom (metres); nil: no contours (too far out).
+    public static func intervals(zoom: Int) -> (line: Double, index: Double)? {
+        switch zoom {
+        case 15...: return (10, 50)
+        case 13...14: return (20, 100)
+        case 11...12: return (50, 250)
+        case 9...10: return (100, 500)
+        default: return nil
+        }
+    }
+
+    public static let contourColor = Color(hex: 0x8B5A2B)
+
+    /// The tile `tile` drawn from `dem` with `look`, contours at `intervals(zoom:)`.
+    public static func paint(_ dem: DEMTile, tile: TileID, look: HillshadeLook = HillshadeLook(), contours: Bool = true) throws -> Bitmap {
+        var shaded = Hillshade.shade(dem, tile: tile, look: look)
+        guard contours, let every = intervals(zoom: tile.z) else { return shaded }
+        let n = dem.size
+        let lines = Contours.lines(dem, interval: every.line)
+        try shaded.pixels.withUnsafeMutableBytes { raw in
+            guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: n, height: n) else { throw CairoError(description: "cannot draw contours on a \(n)-pixel tile") }
+            let cr = canvas.context
+            let k = Double(n) / 256
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            for index in [false, true] {
+                cairo_new_path(cr)
+                for line in lines where isIndex(line.level, every.index) == index {
+                    guard let first = line.points.first else { continue }
+                    cairo_move_to(cr, first.x, first.y)
+                    for p in line.points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+                }
+                canvas.setColor(contourColor.withAlpha(index ? 0.75 : 0.45))
+                cairo_set_line_width(cr, (index ? 1.1 : 0.6) * k)
+                cairo_stroke(cr)
+            }
+            labels(lines.filter { isIndex($0.level, every.index) }, on: canvas, scale: k)
+        }
+        return shaded
+    }
+
+    static func isIndex(_ level: Double, _ every: Double) -> Bool {
+        abs(level / every - (level / every).rounded()) < 1e-6
+    }
+
+    /// Each index line long enough gets its height once, at its middle, along the line and
+    /// upright, on a gap cut into the line (the text's halo in the map's colour is the gap).
+    private static func labels(_ lines: [Contours.Line], on canvas: CairoCanvas, scale k: Double) {
+        let cr = canvas.context
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, 9 * k)
+        for line in lines where line.points.count >= 12 {
+            let text = "\(Int(saturating: line.level.rounded())) m"
+            var ext = cairo_text_extents_t()
+            cairo_text_extents(cr, text, &ext)
+            // The middle piece, its direction from its neighbours a few points apart.
+            let mid = line.points.count / 2
+            let a = line.points[max(0, mid - 4)], b = line.points[min(line.points.count - 1, mid + 4)], p = line.points[mid]
+            var angle = atan2(b.y - a.y, b.x - a.x)
+            if angle > .pi / 2 { angle -= .pi } else if angle < -.pi / 2 { angle += .pi }
+            // Not too near the tile's edge, where the next tile would cut it.
+            let margin = ext.width / 2 + 4 * k
+            guard p.x > margin, p.y > margin, p.x < Double(canvas.width) - margin, p.y < Double(canvas.height) - margin else { continue }
+            cairo_save(cr)
+            cairo_translate(cr, p.x, p.y)
+            cairo_rotate(cr, angle)
+            cairo_move_to(cr, -ext.width / 2 - ext.x_bearing, -ext.height / 2 - ext.y_bearing)
+            cairo_text_path(cr, text)
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.85)
+            cairo_set_line_width(cr, 2.5 * k)
+            cairo_stroke_preserve(cr)
+            canvas.setColor(contourColor)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+    }
+}
