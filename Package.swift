@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapChrome", "MapGeometry", "TestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
-        .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry", "TestSupport"]),
+        .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry", "CCairo", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),

@@ -6,8 +6,8 @@ import MapGeometry
 import MapTiles
 
 /// A terrain tile as a hiker's map draws it: the hillshading of a DEM tile, and over it contour
-/// lines at an interval that suits the zoom, every fifth (the index contours) stronger and
-/// labelled with its height along the line, upright.
+/// lines above the sea at an interval that suits the zoom, every fifth (the index contours)
+/// stronger and, where long enough, labelled with its height along the line, upright.
 public enum TerrainTilePainter {
     /// The contour interval and index interval at a zoom (metres); nil: no contours (too far out).
     public static func intervals(zoom: Int) -> (line: Double, index: Double)? {
@@ -27,7 +27,9 @@ public enum TerrainTilePainter {
         var shaded = Hillshade.shade(dem, tile: tile, look: look)
         guard contours, let every = intervals(zoom: tile.z) else { return shaded }
         let n = dem.size
-        let lines = Contours.lines(dem, interval: every.line)
+        // Above the sea only: the coast is the map's to draw, and the sea's noise near 0 m
+        // would draw it as a frayed line.
+        let lines = Contours.lines(dem, interval: every.line).filter { $0.level > 0 }
         try shaded.pixels.withUnsafeMutableBytes { raw in
             guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: n, height: n) else { throw CairoError(description: "cannot draw contours on a \(n)-pixel tile") }
             let cr = canvas.context
@@ -50,6 +52,11 @@ public enum TerrainTilePainter {
         return shaded
     }
 
+    /// A line's length in pixels.
+    static func length(_ line: Contours.Line) -> Double {
+        zip(line.points, line.points.dropFirst()).reduce(0) { $0 + (($1.1.x - $1.0.x) * ($1.1.x - $1.0.x) + ($1.1.y - $1.0.y) * ($1.1.y - $1.0.y)).squareRoot() }
+    }
+
     static func isIndex(_ level: Double, _ every: Double) -> Bool {
         abs(level / every - (level / every).rounded()) < 1e-6
     }
@@ -60,7 +67,7 @@ public enum TerrainTilePainter {
         let cr = canvas.context
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, 9 * k)
-        for line in lines where line.points.count >= 12 {
+        for line in lines where length(line) >= 60 * k {
             let text = "\(Int(saturating: line.level.rounded())) m"
             var ext = cairo_text_extents_t()
             cairo_text_extents(cr, text, &ext)
