@@ -22,6 +22,15 @@ public enum TerrainTilePainter {
 
     public static let contourColor = Color(hex: 0x8B5A2B)
 
+    /// The tile `tile` drawn `pixels` across from the DEM tile `data` of `dataTile` (itself,
+    /// or an ancestor beyond the DEM's deepest zoom, whose part under `tile` is enlarged).
+    public static func paint(_ data: Data, encoding: DEMTile.Encoding, of dataTile: TileID, as tile: TileID, pixels: Int) throws -> Bitmap {
+        let dem = try DEMTile(png: data, encoding: encoding)
+        let whole = try paint(dem, tile: dataTile)
+        if dataTile == tile && whole.width == pixels { return whole }
+        return try RasterEnlarger.enlarge(whole, of: dataTile, to: tile, pixels: pixels)
+    }
+
     /// The tile `tile` drawn from `dem` with `look`, contours at `intervals(zoom:)`.
     public static func paint(_ dem: DEMTile, tile: TileID, look: HillshadeLook = HillshadeLook(), contours: Bool = true) throws -> Bitmap {
         var shaded = Hillshade.shade(dem, tile: tile, look: look)

@@ -93,6 +93,15 @@ public struct OnlineSource: Hashable, Sendable {
 
     public static let builtIn = [openStreetMap, openTopoMap, openFreeMap]
 
+    /// The AWS Terrain Tiles (Mapzen's terrarium heights, open data on the Registry of Open
+    /// Data on AWS): what the terrain map is shaded and traced from. Not a map to show as it
+    /// is, so not in `builtIn`.
+    public static let terrainDEM = OnlineSource(
+        name: "terrain-dem", title: "Terrain heights (AWS Terrain Tiles)",
+        template: try! TileURLTemplate("https://s3.amazonaws.com/elevation-tiles-prod/terrarium/{z}/{x}/{y}.png"),
+        attribution: "Terrain Tiles: Mapzen, AWS · SRTM, GMTED, NED, ETOPO1, CDEM, EU-DEM and others",
+        attributionURL: "https://github.com/tilezen/joerd/blob/master/docs/attribution.md", zoomRange: 0...15)
+
     /// Why areas of this map cannot be saved (bulk downloading), nil when they can.
     public var bulkRefusal: String? {
         guard !allowsBulk else { return nil }

@@ -16,6 +16,10 @@ public enum TilePayload: Sendable {
     case vector(Data, tile: TileID)
     /// The debug grid: drawn from the id alone.
     case debugGrid(TileID)
+    /// A DEM tile's PNG (heights in colours, `encoding`), shaded and traced for contours by
+    /// the graphics layer. `tile` is the tile the heights belong to: the requested one, or an
+    /// ancestor beyond the DEM's deepest zoom.
+    case terrain(Data, encoding: DEMTile.Encoding, tile: TileID)
 }
 
 extension TilePayload {
@@ -23,14 +27,14 @@ extension TilePayload {
     public var isEncodedImage: Bool {
         switch self {
         case .encodedImage, .encodedImageRegion: return true
-        case .vector, .debugGrid: return false
+        case .vector, .debugGrid, .terrain: return false
         }
     }
 
     /// The bytes it holds.
     public var byteCount: Int {
         switch self {
-        case let .encodedImage(d), let .encodedImageRegion(d, _), let .vector(d, _): return d.count
+        case let .encodedImage(d), let .encodedImageRegion(d, _), let .vector(d, _), let .terrain(d, _, _): return d.count
         case .debugGrid: return 0
         }
     }

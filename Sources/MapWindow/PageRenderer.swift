@@ -133,6 +133,8 @@ public final class PageRenderer {
                 picture = try Self.region(of: try ImageDecoder.decode(data), ancestor: ancestor, tile: id)
             case let .debugGrid(grid):
                 picture = try CairoCanvas.forPage { try DebugTilePainter.paint(grid, pixelSize: 256) }
+            case let .terrain(data, encoding, dataTile):
+                picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256)
             }
             if overlays.contains(where: { $0.touches(id) }) {
                 picture = try CairoCanvas.forPage {

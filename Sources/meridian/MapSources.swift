@@ -26,7 +26,7 @@ enum MapSources {
 
     /// The tile server `name` names, if it names one (checked, nothing started).
     static func online(_ name: String) throws -> OnlineSource? {
-        if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
+        if let s = (OnlineSource.builtIn + [OnlineSource.terrainDEM]).first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
         if isRemoteArchive(name) { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
@@ -74,6 +74,10 @@ enum MapSources {
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
     static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
         let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
+        // Terrain: the AWS Terrain Tiles (open data), or any source of terrarium DEM tiles
+        // ("terrain:FILE.mbtiles"), shaded and traced for contours.
+        if name == "terrain" { return TerrainSource(dem: try source(OnlineSource.terrainDEM.name)) }
+        if name.hasPrefix("terrain:"), name.count > 8 { return TerrainSource(dem: try source(String(name.dropFirst(8)))) }
         if isRemoteArchive(name) {
             return try PMTilesSource.remote(url: name, client: client, cacheRoot: cacheRoot)
         }
