@@ -22,13 +22,22 @@ public enum TerrainTilePainter {
 
     public static let contourColor = Color(hex: 0x8B5A2B)
 
-    /// The tile `tile` drawn `pixels` across from the DEM tile `data` of `dataTile` (itself,
-    /// or an ancestor beyond the DEM's deepest zoom, whose part under `tile` is enlarged).
+    /// The tile `tile` drawn from the DEM tile `data` of `dataTile`: itself, or an ancestor
+    /// beyond the DEM's deepest zoom, whose heights under `tile` are interpolated to 256
+    /// pixels and shaded and traced at `tile`'s own zoom (crisp lines at its interval, not an
+    /// enlarged picture).
     public static func paint(_ data: Data, encoding: DEMTile.Encoding, of dataTile: TileID, as tile: TileID, pixels: Int) throws -> Bitmap {
         let dem = try DEMTile(png: data, encoding: encoding)
-        let whole = try paint(dem, tile: dataTile)
-        if dataTile == tile && whole.width == pixels { return whole }
-        return try RasterEnlarger.enlarge(whole, of: dataTile, to: tile, pixels: pixels)
+        guard dataTile != tile else { return try paint(dem, tile: tile) }
+        // A pixel more all round, cut off after: slopes at the edge are found as inside.
+        guard let region = dem.region(of: dataTile, for: tile, size: 256, border: 1) else {
+            throw DEMError("the DEM tile \(dataTile) does not cover \(tile)")
+        }
+        let bordered = try paint(region, tile: tile)
+        let n = bordered.width
+        var inner = [UInt32](repeating: 0, count: 256 * 256)
+        for y in 0..<256 { for x in 0..<256 { inner[y * 256 + x] = bordered.pixels[(y + 1) * n + x + 1] } }
+        return Bitmap(width: 256, height: 256, pixels: inner, premultiplied: true)
     }
 
     /// The tile `tile` drawn from `dem` with `look`, contours at `intervals(zoom:)`.

@@ -144,4 +144,21 @@ struct TerrainTests {
         let whole = try Data(contentsOf: Self.fixture)
         #expect(throws: DEMError.self) { try DEMTile(png: whole.prefix(whole.count / 2), encoding: .terrarium) }
     }
+
+    /// Beyond the DEM's deepest zoom a tile's heights come from its ancestor's, interpolated:
+    /// on a plane they are the plane's, and on the real tile a quarter's corners match.
+    @Test func aDescendantsHeightsAreInterpolatedFromItsAncestor() throws {
+        let plane = try Self.plane(64) { x, y in 5 * x + 2 * y }
+        let own = TileID(z: 10, x: 4, y: 6), child = TileID(z: 12, x: 17, y: 25) // the quarter of a quarter at (1, 1)
+        let region = try #require(plane.region(of: own, for: child, size: 64))
+        // Sample i, j of the child sits at ancestor pixel 16 + (i + 0.5)/4 − 0.5 (grid of centres).
+        for (i, j) in [(10, 10), (40, 20), (63, 63)] {
+            let gx = 16 + (Double(i) + 0.5) / 4 - 0.5, gy = 16 + (Double(j) + 0.5) / 4 - 0.5
+            #expect(abs(Double(region.height(i, j)) - (5 * gx + 2 * gy)) < 0.01, "\(i), \(j)")
+        }
+        #expect(plane.region(of: own, for: TileID(z: 12, x: 0, y: 0), size: 64) == nil, "not under it")
+        let dem = try Self.northShore()
+        let quarter = try #require(dem.region(of: Self.tile, for: TileID(z: 13, x: 1292, y: 2800), size: 256))
+        #expect(abs(quarter.height(128, 128) - dem.height(64, 64)) < 30, "the middle of the north-west quarter")
+    }
 }

@@ -67,6 +67,35 @@ public struct DEMTile: Sendable {
         try self.init(rgba: image.rgba, width: image.width, height: image.height, encoding: encoding)
     }
 
+    /// The heights under `tile`, a descendant of `of` (this tile's id), `size` pixels a side:
+    /// interpolated between the pixel centres (bilinear), so a tile beyond the DEM's deepest
+    /// zoom is shaded and traced at its own zoom rather than enlarged. Nil when `tile` is not
+    /// under `of`.
+    /// `border` more pixels all round (from the ancestor's heights beyond the tile) let the
+    /// slopes at the tile's edge be found as inside it, with no seam between tiles.
+    public func region(of own: TileID, for tile: TileID, size side: Int, border: Int = 0) -> DEMTile? {
+        let dz = tile.z - own.z
+        guard dz >= 0, dz < 31, (0...8).contains(border), Self.sizes.contains(side + 2 * border), tile.ancestor(atZoom: own.z) == own else { return nil }
+        let span = Double(size) / Double(1 << dz)
+        let ox = Double(tile.x - (own.x << dz)) * span, oy = Double(tile.y - (own.y << dz)) * span
+        let step = span / Double(side)
+        let n = side + 2 * border
+        var out = [Float](repeating: 0, count: n * n)
+        for j in 0..<n {
+            // The sample's centre in this tile's pixels, then in the grid of pixel centres.
+            let gy = oy + (Double(j - border) + 0.5) * step - 0.5
+            let y0 = Int(gy.rounded(.down)), ty = Float(gy - Double(y0))
+            for i in 0..<n {
+                let gx = ox + (Double(i - border) + 0.5) * step - 0.5
+                let x0 = Int(gx.rounded(.down)), tx = Float(gx - Double(x0))
+                let top = height(x0, y0) * (1 - tx) + height(x0 + 1, y0) * tx
+                let bottom = height(x0, y0 + 1) * (1 - tx) + height(x0 + 1, y0 + 1) * tx
+                out[j * n + i] = top * (1 - ty) + bottom * ty
+            }
+        }
+        return try? DEMTile(size: n, heights: out)
+    }
+
     /// The height at column `x`, row `y`, held to the tile's edge.
     @inline(__always)
     public func height(_ x: Int, _ y: Int) -> Float {
