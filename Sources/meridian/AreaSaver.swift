@@ -95,7 +95,9 @@ final class AreaSaver: @unchecked Sendable {
         if let v = bare as? OnlineVectorTileSource { zooms = v.source.zoomRange.lowerBound...(v.source.zoomRange.upperBound + 1) }
         var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: shift,
                                         freeBytes: FileIO.freeBytes(at: SavedArea.folder()))
-        if !bare.isRemote {
+        if MapSources.isTerrain(name) {
+            offer.refusal = "Terrain cannot be saved offline yet: save the street map of the area instead"
+        } else if !bare.isRemote {
             offer.refusal = name == MapSources.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
                 : "This map is on this computer already: it is offline as it is"
         } else if !MapSources.isRemoteArchive(name), let online = try? MapSources.online(name) {

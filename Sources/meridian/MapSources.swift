@@ -65,6 +65,12 @@ enum MapSources {
         return sources
     }
 
+    /// The terrain map's name: the AWS Terrain Tiles shaded and traced (`TerrainSource`).
+    static let terrain = "terrain"
+
+    /// Whether `name` is a terrain map (`terrain`, or `terrain:SOURCE`).
+    static func isTerrain(_ name: String) -> Bool { name == terrain || name.hasPrefix(terrain + ":") }
+
     /// Who asks, on every request: tile servers block library defaults.
     static let userAgent = "Meridian/\(Meridian.version) (+https://github.com/meridian-maps/meridian)"
 
@@ -76,7 +82,7 @@ enum MapSources {
         let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
         // Terrain: the AWS Terrain Tiles (open data), or any source of terrarium DEM tiles
         // ("terrain:FILE.mbtiles"), shaded and traced for contours.
-        if name == "terrain" { return TerrainSource(dem: try source(OnlineSource.terrainDEM.name)) }
+        if name == terrain { return TerrainSource(dem: try source(OnlineSource.terrainDEM.name)) }
         if name.hasPrefix("terrain:"), name.count > 8 { return TerrainSource(dem: try source(String(name.dropFirst(8)))) }
         if isRemoteArchive(name) {
             return try PMTilesSource.remote(url: name, client: client, cacheRoot: cacheRoot)
@@ -171,10 +177,14 @@ enum MapSources {
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         list += ((try? userSources.get()) ?? []).filter { s in !list.contains { $0.name == s.name } }
             .map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
+        // Terrain after the user's maps, so that their numbers stay what they were.
+        if !list.contains(where: { $0.name == terrain }) { list.append(SourcesLayer.Choice(name: terrain, title: "Terrain (hillshade and contours)")) }
         // Saved areas, each an offline map of its own, by their path.
         list += SavedArea.list().map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
-            let title = current == "debug" ? "Debug grid" : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
+            let title = current == "debug" ? "Debug grid"
+                : isTerrain(current) ? "Terrain: " + URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent
+                : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
             list.append(SourcesLayer.Choice(name: current, title: title))
         }
         return list
