@@ -14,13 +14,7 @@ public struct PinFile: Sendable {
 
     /// `$XDG_DATA_HOME/meridian/pins.geojson`, `~/.local/share/meridian/pins.geojson` by default.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base: URL
-        if let d = environment["XDG_DATA_HOME"], d.hasPrefix("/") {
-            base = URL(fileURLWithPath: d)
-        } else {
-            base = URL(fileURLWithPath: environment["HOME"] ?? FileIO.homeDirectory).appendingPathComponent(".local/share")
-        }
-        return base.appendingPathComponent("meridian/pins.geojson")
+        URL(fileURLWithPath: FileIO.userFolder("XDG_DATA_HOME", else: ".local/share", environment: environment) + "/meridian/pins.geojson")
     }
 
     public struct Loaded: Sendable {

@@ -42,14 +42,7 @@ public struct ViewState: Codable, Equatable, Sendable {
 
     /// `$XDG_STATE_HOME/meridian/view.json`, `~/.local/state/meridian/view.json` by default.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base: URL
-        if let s = environment["XDG_STATE_HOME"], s.hasPrefix("/") {
-            base = URL(fileURLWithPath: s)
-        } else {
-            let home = environment["HOME"] ?? FileIO.homeDirectory
-            base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
-        }
-        return base.appendingPathComponent("meridian/view.json")
+        URL(fileURLWithPath: FileIO.userFolder("XDG_STATE_HOME", else: ".local/state", environment: environment) + "/meridian/view.json")
     }
 
     public enum LoadError: Error, CustomStringConvertible {

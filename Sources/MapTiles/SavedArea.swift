@@ -32,9 +32,7 @@ public struct SavedArea: Sendable, Equatable {
 
     /// `$XDG_DATA_HOME/meridian/areas` (`~/.local/share/meridian/areas`).
     public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? FileIO.homeDirectory) + "/.local/share"
-        return base + "/meridian/areas"
+        FileIO.userFolder("XDG_DATA_HOME", else: ".local/share", environment: environment) + "/meridian/areas"
     }
 
     /// The areas in `folder`, by title; files that are not saved areas are left out.

@@ -57,7 +57,7 @@ enum MapSources {
 
     private static func readUserSources() throws -> [OnlineSource] {
         let env = ProcessInfo.processInfo.environment
-        let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? FileIO.homeDirectory) + "/.config"
+        let config = FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env)
         let path = config + "/meridian/sources.json"
         guard FileIO.exists(path) else { return [] }
         let (sources, problems) = try OnlineSource.catalog(try FileIO.read(path, limit: 1 << 20), file: path)
