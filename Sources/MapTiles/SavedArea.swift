@@ -76,11 +76,21 @@ public struct SavedArea: Sendable, Equatable {
         var st = stat()
         bytes = stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
         if case let .string(t)? = entry["title"], !t.isEmpty {
-            title = String(t.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(60).map(Character.init))
+            title = Self.cleanTitle(t)
         } else {
-            let file = path.split(separator: "/").last.map(String.init) ?? path
-            title = file.hasSuffix(".pmtiles") ? String(file.dropLast(8)) : file
+            title = Self.fileTitle(path)
         }
+    }
+
+    /// A title as kept and shown: no control characters, at most `limit` of the rest.
+    static func cleanTitle(_ t: String, limit: Int = 60) -> String {
+        String(t.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(limit).map(Character.init))
+    }
+
+    /// The title of an area without one: its file's name, less ".pmtiles".
+    static func fileTitle(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".pmtiles") ? String(file.dropLast(8)) : file
     }
 
     /// The area and zooms it was cut with (the archive's own numbering).
@@ -91,7 +101,7 @@ public struct SavedArea: Sendable, Equatable {
     /// Gives it another title: its metadata is rewritten (the tiles copied as they are) into
     /// a new file renamed over it.
     public func renamed(to newTitle: String) throws -> SavedArea {
-        let clean = String(newTitle.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)).trimmed
+        let clean = Self.cleanTitle(newTitle, limit: .max).trimmed
         guard !clean.isEmpty else { throw ExtractError.refused("A saved area needs a name") }
         let archive = try PMTilesArchive(reader: try FileRangeReader(path: path), name: path)
         guard case var .object(top)? = try? JSONValue.parse(try archive.metadata()), case var .object(entry)? = top["meridian"] else {
@@ -136,6 +146,8 @@ public struct UnfinishedArea: Sendable, Equatable {
     public let path: String
     public var folder: String { path + ".part" }
     public let plan: ExtractPlan
+    /// The plan's area (checked when listed).
+    public let area: TileArea
     public let tilesDone: UInt64
     public let tilesTotal: UInt64
     /// Bytes its folder takes.
@@ -144,8 +156,7 @@ public struct UnfinishedArea: Sendable, Equatable {
     /// What the list calls it.
     public var title: String {
         if let t = plan.title, !t.isEmpty { return t }
-        let file = path.split(separator: "/").last.map(String.init) ?? path
-        return file.hasSuffix(".pmtiles") ? String(file.dropLast(8)) : file
+        return SavedArea.fileTitle(path)
     }
 
     /// The unfinished saves in `folder`; a `.part` without a readable plan is left out (it
@@ -156,7 +167,7 @@ public struct UnfinishedArea: Sendable, Equatable {
             let part = folder + "/" + name
             guard let plan = try? ExtractPlan.read(part + "/plan.json"), let area = try? plan.area else { return nil }
             let journal = FileIO.fileSize(part + "/journal"), tiles = FileIO.fileSize(part + "/tiles")
-            return UnfinishedArea(path: String(part.dropLast(5)), plan: plan, tilesDone: UInt64(max(0, journal)) / UInt64(ExtractJournal.recordSize),
+            return UnfinishedArea(path: String(part.dropLast(5)), plan: plan, area: area, tilesDone: UInt64(max(0, journal)) / UInt64(ExtractJournal.recordSize),
                                   tilesTotal: area.tileCount, bytes: UInt64(max(0, journal)) + UInt64(max(0, tiles)))
         }
     }

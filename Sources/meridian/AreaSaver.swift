@@ -40,10 +40,12 @@ final class AreaSaver: @unchecked Sendable {
     /// The offer, the switcher's list, "Saved areas" and the areas beneath, as the folder
     /// now holds them.
     func refresh() {
-        backed?.areas = MapSources.savedAreas(under: current)
-        let offer = Self.offer(for: current, source: host.source)
-        let choices = MapSources.choices(current: current), under = !(backed?.areas.isEmpty ?? true)
-        let (rows, total) = Self.rows(titles: Dictionary(choices.map { ($0.name, $0.title) }) { a, _ in a })
+        // The folder read once (each area's archive opened once) for every list made of it.
+        let saved = SavedArea.list()
+        backed?.areas = MapSources.savedAreas(under: current, of: saved)
+        let choices = MapSources.choices(current: current, saved: saved), under = !(backed?.areas.isEmpty ?? true)
+        let offer = Self.offer(for: current, source: host.source, choices: choices)
+        let (rows, total) = Self.rows(titles: Dictionary(choices.map { ($0.name, $0.title) }) { a, _ in a }, saved: saved)
         host.session.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offer = offer }
         host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) {
             $0.choices = choices; $0.savedAreasUnder = under; $0.savedAreasCount = rows.count
@@ -52,29 +54,24 @@ final class AreaSaver: @unchecked Sendable {
     }
 
     /// "Saved areas": every saved area and unfinished save, and the total they take on disk.
-    static func rows(titles: [String: String], folder: String = SavedArea.folder()) -> ([AreasLayer.Row], String) {
+    static func rows(titles: [String: String], saved: [SavedArea], folder: String = SavedArea.folder()) -> ([AreasLayer.Row], String) {
         func mapTitle(_ source: String) -> String {
             titles[source] ?? (MapSources.isRemoteArchive(source) ? source.split(separator: "/").last.map(String.init) ?? source : source)
         }
-        func box(_ w: Double, _ s: Double, _ e: Double, _ n: Double, _ z: ClosedRange<Int>) -> SaveAreaLayer.Area {
-            SaveAreaLayer.Area(west: w, south: s, east: e, north: n, zooms: z)
-        }
-        let saved = SavedArea.list(in: folder), unfinished = UnfinishedArea.list(in: folder)
+        let unfinished = UnfinishedArea.list(in: folder)
         var rows = saved.map { a -> AreasLayer.Row in
             // Zooms as the save panel said them: a street map's drawn one deeper.
             let shift = a.isVector ? 1 : 0
             var detail = "\(mapTitle(a.source)) · \(SaveAreaLayer.bytes(a.bytes)) · zooms \(a.zooms.lowerBound + shift)–\(a.zooms.upperBound + shift)"
             if let d = a.saved { detail += " · saved " + ExtractDates.spoken(d) }
             if let d = a.dataDate { detail += " · data of " + ExtractDates.spoken(d) }
-            return AreasLayer.Row(path: a.path, kind: .saved, title: a.title, detail: detail, area: box(a.west, a.south, a.east, a.north, a.zooms))
+            return AreasLayer.Row(path: a.path, kind: .saved, title: a.title, detail: detail, area: shown(a))
         }
         rows += unfinished.map { u in
-            let b = u.plan.bbox.count == 4 ? u.plan.bbox : [0, 0, 0, 0]
             let share = u.tilesTotal > 0 ? Int(saturating: (100 * Double(min(u.tilesDone, u.tilesTotal)) / Double(u.tilesTotal)).rounded(.down)) : 0
             let detail = "\(mapTitle(u.plan.source)) · \(u.plan.updating == true ? "update stopped at" : "stopped at") \(TrackStatistics.grouped(Double(u.tilesDone))) of \(TrackStatistics.grouped(Double(u.tilesTotal))) tiles (\(share) %) · \(SaveAreaLayer.bytes(u.bytes)) so far"
             // By its .part folder: an update stopped midway is listed beside its area.
-            return AreasLayer.Row(path: u.folder, kind: .unfinished, title: u.title, detail: detail,
-                                  area: box(b[0], b[1], b[2], b[3], u.plan.minzoom...max(u.plan.minzoom, u.plan.maxzoom)))
+            return AreasLayer.Row(path: u.folder, kind: .unfinished, title: u.title, detail: detail, area: shown(u.area))
         }
         let bytes = saved.reduce(UInt64(0)) { $0 + $1.bytes } + unfinished.reduce(UInt64(0)) { $0 + $1.bytes }
         let count = saved.count == 1 ? "1 area" : "\(saved.count) areas"
@@ -82,10 +79,19 @@ final class AreaSaver: @unchecked Sendable {
         return (rows, total)
     }
 
+    /// Where an area is and its zooms, as the panels draw it.
+    static func shown(_ a: SavedArea) -> SaveAreaLayer.Area {
+        SaveAreaLayer.Area(west: a.west, south: a.south, east: a.east, north: a.north, zooms: a.zooms)
+    }
+
+    static func shown(_ a: TileArea) -> SaveAreaLayer.Area {
+        SaveAreaLayer.Area(west: a.west, south: a.south, east: a.east, north: a.north, zooms: a.zooms)
+    }
+
     /// What the map `name` allows: online maps whose server allows bulk downloads and remote
-    /// archives can be saved; the rest say why not.
-    static func offer(for name: String, source: TileSource) -> SaveAreaLayer.Offer {
-        let title = MapSources.choices(current: name).first { $0.name == name }?.title ?? name
+    /// archives can be saved; the rest say why not. `choices`: the switcher's list (its titles).
+    static func offer(for name: String, source: TileSource, choices: [SourcesLayer.Choice]) -> SaveAreaLayer.Offer {
+        let title = choices.first { $0.name == name }?.title ?? name
         let bare = (source as? AreaBackedSource)?.primary ?? source
         let vector = MapSources.isStreetMap(bare)
         let shift = zoomShift(bare)
@@ -159,13 +165,12 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Goes on with the save (or update) whose `.part` folder is `folder`.
     func resume(_ folder: String) {
-        guard let unfinished = UnfinishedArea.list().first(where: { $0.folder == folder }), let tileArea = try? unfinished.plan.area else {
+        guard let unfinished = UnfinishedArea.list().first(where: { $0.folder == folder }) else {
             return host.showNotice("There is no unfinished save at \(folder) any more")
         }
-        let plan = unfinished.plan, path = unfinished.path
-        let shown = SaveAreaLayer.Area(west: tileArea.west, south: tileArea.south, east: tileArea.east, north: tileArea.north, zooms: tileArea.zooms)
+        let plan = unfinished.plan, path = unfinished.path, tileArea = unfinished.area
         let headline = plan.updating == true ? "Updating “\(unfinished.title)”" : "Saving “\(unfinished.title)” offline"
-        run(Self.progress(headline, shown, done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
+        run(Self.progress(headline, Self.shown(tileArea), done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
             let source = try ExtractSources.open(plan.source)
             if plan.updating == true, let area = try? SavedArea(path: path) {
                 guard let made = try area.updater(from: source) else {
@@ -188,9 +193,7 @@ final class AreaSaver: @unchecked Sendable {
         case extract(TileExtractor, done: (ExtractProgress) -> String)
     }
 
-    private static func progress(_ headline: String, _ area: SavedArea) -> SaveAreaLayer.Progress {
-        progress(headline, SaveAreaLayer.Area(west: area.west, south: area.south, east: area.east, north: area.north, zooms: area.zooms))
-    }
+    private static func progress(_ headline: String, _ area: SavedArea) -> SaveAreaLayer.Progress { progress(headline, shown(area)) }
 
     private static func progress(_ headline: String, _ area: SaveAreaLayer.Area, done: UInt64 = 0, total: UInt64 = 0) -> SaveAreaLayer.Progress {
         var p = SaveAreaLayer.Progress(title: headline, area: area, done: done, total: total, bytes: 0, secondsLeft: nil)

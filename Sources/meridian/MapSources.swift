@@ -127,8 +127,8 @@ enum MapSources {
     }
 
     /// The saved areas cut from the map `name`, as they lie beneath it.
-    static func savedAreas(under name: String) -> [AreaBackedSource.Area] {
-        SavedArea.list().filter { $0.source == name }.compactMap { area in
+    static func savedAreas(under name: String, of saved: [SavedArea] = SavedArea.list()) -> [AreaBackedSource.Area] {
+        saved.filter { $0.source == name }.compactMap { area in
             guard let file = try? PMTilesSource(path: area.path) else { return nil }
             // A street map's tiles are drawn a zoom deeper than their own numbering (512 points).
             let shift = file.isVector && file.vectorTileSize == 512 ? 1 : 0
@@ -172,7 +172,7 @@ enum MapSources {
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of
     /// sources.json, and `current` when it is none of these (a file or URL given with --tiles).
-    static func choices(current: String) -> [SourcesLayer.Choice] {
+    static func choices(current: String, saved: [SavedArea] = SavedArea.list()) -> [SourcesLayer.Choice] {
         var list = [SourcesLayer.Choice(name: basemap, title: "World basemap (offline)")]
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         list += ((try? userSources.get()) ?? []).filter { s in !list.contains { $0.name == s.name } }
@@ -180,7 +180,7 @@ enum MapSources {
         // Terrain after the user's maps, so that their numbers stay what they were.
         if !list.contains(where: { $0.name == terrain }) { list.append(SourcesLayer.Choice(name: terrain, title: "Terrain (hillshade and contours)")) }
         // Saved areas, each an offline map of its own, by their path.
-        list += SavedArea.list().map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
+        list += saved.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
             let title = current == "debug" ? "Debug grid"
                 : isTerrain(current) ? "Terrain: " + URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent

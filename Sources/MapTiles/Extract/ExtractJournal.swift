@@ -139,7 +139,7 @@ public final class ExtractJournal: @unchecked Sendable {
         records.append(record)
         if let validator = TileValidators.checked(validator) {
             validators[id] = validator
-            pendingValidators += TileValidators.lines([id: validator])
+            TileValidators.append(id, validator, to: &pendingValidators)
         }
         if pendingData.count >= Self.commitBytes || MonotonicClock.now - lastCommit >= Self.commitSeconds { try commit() }
     }

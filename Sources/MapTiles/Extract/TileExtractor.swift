@@ -93,16 +93,13 @@ public final class TileExtractor: @unchecked Sendable {
     /// Removes an unfinished extract's folder, unless another extract is writing it (its
     /// journal locked): then that is said, and nothing is removed.
     static func removeUnlocked(_ folder: String) throws {
+        // No journal, no writer; one that is open holds its lock while this one is removed.
         let fd = open(folder + "/journal", O_RDWR | O_CLOEXEC)
-        if fd >= 0 {
-            defer { close(fd) }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                throw ExtractError.refused("\(folder) is being written by another extract of the same area; wait for it to finish")
-            }
-            _ = FileIO.removeTree(folder)
-        } else {
-            _ = FileIO.removeTree(folder)
+        defer { if fd >= 0 { close(fd) } }
+        guard fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            throw ExtractError.refused("\(folder) is being written by another extract of the same area; wait for it to finish")
         }
+        _ = FileIO.removeTree(folder)
     }
 
     /// Gives up an extract that never ran: its folder goes if nothing was fetched into it,

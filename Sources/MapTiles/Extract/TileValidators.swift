@@ -41,13 +41,16 @@ public enum TileValidators {
     /// "id validator\n" lines, ids in hexadecimal.
     static func lines(_ validators: [UInt64: String]) -> [UInt8] {
         var out = [UInt8]()
-        for (id, v) in validators.sorted(by: { $0.key < $1.key }) {
-            out += Array(String(id, radix: 16).utf8)
-            out.append(0x20)
-            out += Array(v.utf8)
-            out.append(0x0A)
-        }
+        for (id, v) in validators.sorted(by: { $0.key < $1.key }) { append(id, v, to: &out) }
         return out
+    }
+
+    /// Appends the line of one tile (what the journal adds per tile, with no sorting).
+    static func append(_ id: UInt64, _ v: String, to out: inout [UInt8]) {
+        out += Array(String(id, radix: 16).utf8)
+        out.append(0x20)
+        out += Array(v.utf8)
+        out.append(0x0A)
     }
 
     /// The whole lines of `data` whose id is in `known` (all, when nil); a torn last line and
