@@ -299,16 +299,6 @@ import TestSupport
 
     // MARK: OpenFreeMap's stand-in: updates, politeness, a new planet between two runs
 
-    /// sources.json naming the Helsinki fixture behind a TileJSON document on loopback, as
-    /// OpenFreeMap serves its planet; the environment to run with.
-    func openFreeMapStandIn(_ dir: URL, _ server: TileServer) throws -> [String: String] {
-        let config = dir.appendingPathComponent("meridian")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        let json = #"{"sources": [{"name": "streets", "type": "vector", "url": "\#(server.url("/tilejson" + StreetMapRenderTests.mbtiles))", "bulkDownload": true}]}"#
-        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
-        return ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
-    }
-
     /// What the stand-in saw of its tiles: each request's arrival and answer, and the most
     /// that were in flight at once.
     func standInLog(_ server: TileServer) throws -> (requests: [(at: Double, status: Int)], mostInFlight: Int) {
@@ -331,7 +321,7 @@ import TestSupport
         let dir = temporaryDirectory("extract-update")
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TileServer()
-        let env = try openFreeMapStandIn(dir, server)
+        let env = try server.openFreeMapStandIn(in: dir)
         let out = dir.appendingPathComponent("keskusta.pmtiles").path
         let box = "24.935,60.164,24.953,60.179" // all of the fixture
         let made = try extract(["--from", "streets", "--bbox", box, "--minzoom", "6", "--maxzoom", "14", "--out", out, "--title", "Keskusta"], env: env)
@@ -384,7 +374,7 @@ import TestSupport
         let dir = temporaryDirectory("extract-polite")
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TileServer()
-        let env = try openFreeMapStandIn(dir, server)
+        let env = try server.openFreeMapStandIn(in: dir)
         _ = try server.text("/throttle?skip=5&count=3&after=2")
         let out = dir.appendingPathComponent("polite.pmtiles").path
         let r = try extract(["--from", "streets", "--bbox", Self.box, "--minzoom", "6", "--maxzoom", "14", "--out", out], env: env)
@@ -406,7 +396,7 @@ import TestSupport
         let dir = temporaryDirectory("extract-newplanet")
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TileServer()
-        let env = try openFreeMapStandIn(dir, server)
+        let env = try server.openFreeMapStandIn(in: dir)
         _ = try server.text("/throttle?skip=8&count=1000&status=403")
         let out = dir.appendingPathComponent("planet.pmtiles").path
         let box = "24.935,60.164,24.953,60.179" // all of the fixture
@@ -426,6 +416,16 @@ import TestSupport
 }
 
 extension TileServer {
+    /// sources.json naming the Helsinki fixture behind this server's TileJSON document ("streets",
+    /// "Streets"), as OpenFreeMap serves its planet; the environment to run with.
+    func openFreeMapStandIn(in dir: URL) throws -> [String: String] {
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let json = #"{"sources": [{"name": "streets", "title": "Streets", "type": "vector", "url": "\#(url("/tilejson" + StreetMapRenderTests.mbtiles))", "bulkDownload": true}]}"#
+        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
+        return ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
+    }
+
     /// The body of the stand-in's `path` (its counters and switches), as text.
     func text(_ path: String) throws -> String {
         guard case let .response(r) = HTTPClient(options: .init(userAgent: "Meridian-tests")).get(url(path)), r.status == 200 else {

@@ -46,12 +46,8 @@ import TestSupport
         let dir = temporaryDirectory("saved-areas")
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TileServer()
-        let config = dir.appendingPathComponent("meridian")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        let json = #"{"sources": [{"name": "streets", "title": "Streets", "type": "vector", "url": "\#(server.url("/tilejson" + StreetMapRenderTests.mbtiles))", "bulkDownload": true}]}"#
-        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
-        let folder = config.appendingPathComponent("areas").path
-        let cli = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path, "XDG_DATA_HOME": dir.path]
+        let cli = try server.openFreeMapStandIn(in: dir).merging(["XDG_DATA_HOME": dir.path]) { $1 }
+        let folder = dir.appendingPathComponent("meridian/areas").path
         func extract(_ name: String, _ title: String, _ box: String) throws -> RunResult {
             try run(meridianBinary, ["extract", "--from", "streets", "--bbox", box, "--minzoom", "6", "--maxzoom", "14",
                                      "--out", folder + "/" + name + ".pmtiles", "--title", title], env: cli)
