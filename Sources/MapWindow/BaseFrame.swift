@@ -8,7 +8,7 @@ struct BaseFrame: Equatable {
     let commands: ArraySlice<DrawCommand>
     let pictures: Int
 
-    init(_ list: DrawList, tiles: TilePlanes, sprites: SpriteStore) {
+    init(_ list: DrawList, tiles: TileStores, sprites: SpriteStore) {
         commands = list.commands[..<min(list.baseCount, list.commands.count)]
         pictures = tiles.generation &+ sprites.generation
     }

@@ -10,9 +10,9 @@ import MapGeometry
 /// rasterized before.
 public final class Compositor {
     let renderer: SDLRenderer
-    let tiles: TilePlanes
+    let tiles: TileStores
     let sprites: SpriteStore
-    init(renderer: SDLRenderer, tiles: TilePlanes, sprites: SpriteStore) {
+    init(renderer: SDLRenderer, tiles: TileStores, sprites: SpriteStore) {
         self.renderer = renderer
         self.tiles = tiles
         self.sprites = sprites
@@ -139,8 +139,8 @@ public final class Compositor {
                 SDL_SetRenderDrawColor(r, Color.byte(c.r), Color.byte(c.g), Color.byte(c.b), Color.byte(c.a))
                 var pr = pixelRect(rect, k)
                 SDL_RenderFillRect(r, &pr)
-            case let .tile(id, plane, src, dst, opacity):
-                guard dst.intersects(view), let (tex, region) = tiles[plane]?.texture(for: id) else { continue }
+            case let .tile(id, layer, src, dst, opacity):
+                guard dst.intersects(view), let (tex, region) = tiles[layer]?.texture(for: id) else { continue }
                 copyTile(tex, region, src, dst, opacity, k)
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone): culled, never clipped.

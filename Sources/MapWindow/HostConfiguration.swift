@@ -14,7 +14,7 @@ public struct HostConfiguration: Sendable {
     /// longer, for diagnosis, not for tests that read the log only at the end.
     public var logFramePhases = false
     /// One line each time the loop sleeps (and every 10 s while it draws) with what the tile and sprite stores hold
-    /// ("memory tiles COUNT BYTES under COUNT BYTES sprites COUNT BYTES"), for the memory
+    /// ("memory tiles COUNT BYTES other-layers COUNT BYTES sprites COUNT BYTES"), for the memory
     /// account and the soak run (MERIDIAN_MEMORY_LOG).
     public var logMemory = false
     /// Every frame composed at this time (MERIDIAN_FIXED_TIME).

@@ -23,26 +23,18 @@ extension MapHost {
         session.tileStatus = tileStatus
         pipeline.follow(session.tileOverlays)
         let composeStart = MonotonicClock.threadCPU
-        let under = pipeline.underStore
-        var list = session.frame(at: t, tiles: store, under: under, sprites: sprites)
+        let layers = pipeline.availability
+        var list = session.frame(at: t, layers: layers, sprites: sprites)
         if !firstPresentDone {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
             let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
-            if sprites.prepare(overlays) > 0 { list = session.frame(at: t, tiles: store, under: under, sprites: sprites) }
+            if sprites.prepare(overlays) > 0 { list = session.frame(at: t, layers: layers, sprites: sprites) }
         }
         // Stand-ins wait while the tiles they stand in for are on their way (asked for first).
-        let now = MonotonicClock.now
-        loader.want(list.wantedTiles, around: list.ringTiles)
-        // (Loaded but not taken in yet counts as on the way.)
-        let loading = !loader.isIdle
-        let parents = parentGate.admit(list.standInTiles, loading: loading, now: now)
-        if !parents.isEmpty { loader.want(list.wantedTiles + parents, around: list.ringTiles) }
-        if let underLoader = pipeline.underLoader {
-            underLoader.want(underGate.admit(list.wantedUnderTiles, loading: loading, now: now))
-        }
+        pipeline.want(list, now: MonotonicClock.now)
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.
-        let tilesSettled = loader.isIdle
+        let tilesSettled = pipeline.isIdle
         let moving = lastCamera.map { $0 != session.camera } ?? false
         lastCamera = session.camera
         let drawStart = MonotonicClock.threadCPU
@@ -107,7 +99,7 @@ extension MapHost {
         var made = drainSprites(while: inBudget)
         made += drainTiles(while: inBudget)
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
-        if inBudget() { store.prepareSlots(); pipeline.underStore?.prepareSlots() }
+        if inBudget() { pipeline.prepareSlots() }
         let end = MonotonicClock.threadCPU
         stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
                      phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
@@ -119,13 +111,9 @@ extension MapHost {
             FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart))
         }
         coveredSince = list.tilesCoverView ? (coveredSince ?? presentedAt) : nil
-        for c in list.tileCommands { tilesInUse.insert(c.0) }
-        for c in list.underTileCommands { underTilesInUse.insert(c.0) }
+        pipeline.use(list)
         for c in list.spriteCommands { spritesInUse.insert(c.0) }
         framesSinceKeep += 1
-        tilesInUse.formUnion(list.wantedTiles)
-        tilesInUse.formUnion(list.ringTiles)
-        underTilesInUse.formUnion(list.wantedUnderTiles)
         // At rest: the camera still (a pulse on screen animates, but moves nothing).
         upkeep(at: presentedAt, idle: false, resting: !moving)
         // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
@@ -145,17 +133,17 @@ extension MapHost {
         return (t, made, list.animating || (moving && window.drawsInSoftware))
     }
 
-    /// Lets go of what is out of sight. Before an idle wait (`idle`): the plane under the map's
-    /// tiles if they cover the view, and the heap's free pages (tiles come and go a quarter MiB
+    /// Lets go of what is out of sight. Before an idle wait (`idle`): the fallback layers under
+    /// the map's tiles if these cover the view, and the heap's free pages (tiles come and go a quarter MiB
     /// at a time), at once. A map that never rests (a pulsing position, a followed walk) does
-    /// the same every few seconds, the plane once the tiles have covered the view for a while.
+    /// the same every few seconds, the fallbacks once the tiles have covered the view for a while.
     /// Either way, what no frame has used since the last time goes every few seconds.
     func upkeep(at now: Double, idle: Bool, resting: Bool) {
         let due = now - lastUpkeep >= Self.upkeepInterval
         guard idle || due else { return }
-        // Not between the notches of a zoom that may cross the plane's edge again.
+        // Not between the notches of a zoom that may cross the fallback's edge again.
         let coveredAWhile = idle || now - (coveredSince ?? now) >= Self.upkeepInterval / 2
-        if resting, coveredSince != nil, coveredAWhile, pipeline.releaseUnderPlane() { tilesSinceTrim += 1 }
+        if resting, coveredSince != nil, coveredAWhile, pipeline.releaseFallbacks() { tilesSinceTrim += 1 }
         if due {
             lastUpkeep = now
             keepTilesInUse(resting: resting)
@@ -174,9 +162,7 @@ extension MapHost {
         // changed nothing), the sets are empty and say nothing of what is on screen.
         guard framesSinceKeep > 0 else { return }
         framesSinceKeep = 0
-        if pipeline.keepOnly(tiles: tilesInUse, underTiles: underTilesInUse, sprites: spritesInUse, resting: resting) > 0 { tilesSinceTrim += 1 }
-        tilesInUse.removeAll(keepingCapacity: true)
-        underTilesInUse.removeAll(keepingCapacity: true)
+        if pipeline.keepOnly(sprites: spritesInUse, resting: resting) > 0 { tilesSinceTrim += 1 }
         spritesInUse.removeAll(keepingCapacity: true)
     }
 
@@ -220,13 +206,13 @@ extension MapHost {
     /// retry, a live position turning stale, or stand-ins for late tiles coming due.
     var nextWake: Double? {
         let stale = session.staleDeadline.map { $0 - clock.now + MonotonicClock.now }
-        return [loader.nextRetry, stale, parentGate.nextDue, underGate.nextDue].compactMap { $0 }.min()
+        return [pipeline.nextWake, stale].compactMap { $0 }.min()
     }
 
     /// What the stores hold, for MERIDIAN_MEMORY_LOG.
     var memoryLine: String {
-        let t = store.held, u = pipeline.underStore?.held ?? (count: 0, bytes: 0), s = sprites.held
-        return "memory tiles \(t.count) \(t.bytes) under \(u.count) \(u.bytes) sprites \(s.count) \(s.bytes)"
+        let (t, o) = pipeline.held, s = sprites.held
+        return "memory tiles \(t.count) \(t.bytes) other-layers \(o.count) \(o.bytes) sprites \(s.count) \(s.bytes)"
     }
 
     /// How the map's tiles are coming, for the layer switcher: a server out of reach, or

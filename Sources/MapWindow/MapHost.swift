@@ -17,9 +17,10 @@ public final class MapHost {
     public let window: SDLWindow
     /// The map: camera, pins, layers, notices. Changed on the frame thread only (`perform`).
     public var session: MapSession
-    /// Where the map's tiles come from, and the plane under them (`setTiles`).
-    public private(set) var source: TileSource
-    public private(set) var under: UnderPlane?
+    /// The map's tile layers: where their tiles come from and how they are drawn (`setTiles`).
+    public private(set) var stack: TileStack
+    /// Where the chosen map's tiles come from.
+    public var source: TileSource { stack.source }
     public internal(set) var stats = FrameStats()
     public let clock: VsyncClock
     public let configuration: HostConfiguration
@@ -72,8 +73,6 @@ public final class MapHost {
     var store: TextureStore { pipeline.store }
     var sprites: SpriteStore { pipeline.sprites }
     var loader: TileLoader { pipeline.loader }
-    private var painter: VectorTilePainter
-    private var background: Color
     let wakeType: UInt32
     let wake: WakeSignal
     var pixelRatio: Double
@@ -99,35 +98,26 @@ public final class MapHost {
     var toldFailures = Set<String>()
     /// Tiles taken in since memory was last trimmed (before an idle wait).
     var tilesSinceTrim = 0
-    /// Hold back the parents standing in for missing tiles, and the plane under the map's
-    /// tiles, while those tiles are on their way.
-    var parentGate = StandInGate()
-    var underGate = StandInGate()
     /// Since when the frames' view has lain wholly on the map's own tiles (the frame clock);
     /// nil when the last frame's did not.
     var coveredSince: Double?
     /// When memory was last looked after while drawing without rest (`upkeep`).
     var lastUpkeep = 0.0
     static let upkeepInterval = 6.0
-    /// Tiles drawn, wanted or in the ring since the stores last let go of the rest.
-    var tilesInUse = Set<TileID>()
-    var underTilesInUse = Set<TileID>()
+    /// Sprites drawn since the stores last let go of the rest (tiles: `RenderPipeline.use`).
     var spritesInUse = Set<SpriteKey>()
     /// Frames drawn since the stores last let go of what was not in use.
     var framesSinceKeep = 0
     /// When the last memory line was written (MERIDIAN_MEMORY_LOG), by the frame clock.
     var lastMemoryLine = -Double.infinity
 
-    /// Shows `session` (its camera fitted to the window) with tiles from `source`.
-    public init(window: SDLWindow, session: MapSession, source: TileSource, under: UnderPlane? = nil,
-                painter: VectorTilePainter = VectorTilePainter(), configuration: HostConfiguration = .current) throws {
+    /// Shows `session` (its camera fitted to the window) with the tile layers of `stack`
+    /// (whose settings the session's scene has: `Scene.showTiles(from:)`).
+    public init(window: SDLWindow, session: MapSession, stack: TileStack, configuration: HostConfiguration = .current) throws {
         self.window = window
-        self.source = source
-        self.under = under
-        self.painter = painter
+        self.stack = stack
         self.configuration = configuration
         self.session = session
-        background = session.scene.background
         clock = VsyncClock(refreshRateHint: window.refreshRateHint)
         pixelRatio = window.pixelRatio
         self.session.resize(to: window.size, pixelRatio: pixelRatio)
@@ -137,20 +127,17 @@ public final class MapHost {
         wake = WakeSignal(eventType: type)
         // SDL starts with text input on; it is wanted only while text is typed.
         SDL_StopTextInput()
-        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, session.tileOverlays, wake)
+        pipeline = Self.makePipeline(window, stack, pixelRatio, session.tileOverlays, wake)
         pipeline.rasterizer.start()
     }
 
-    /// Shows tiles from `source` from now on, drawn by `painter`, over `under` (nil: none) and
-    /// `background`. The pictures of the old source go; the view, overlays and sprites stay.
-    public func setTiles(_ source: TileSource, under: UnderPlane?, background: Color, painter: VectorTilePainter) {
-        self.source = source
-        self.painter = painter
-        self.under = under
-        self.background = background
-        session.scene.showTiles(from: source, under: under, background: background)
+    /// Shows the tile layers of `stack` from now on. The pictures of the old layers go; the
+    /// view, what layers draw and the sprites stay.
+    public func setTiles(_ stack: TileStack) {
+        self.stack = stack
+        session.scene.showTiles(from: stack)
         pipeline.stop()
-        pipeline = Self.makePipeline(window, source, under, painter, pixelRatio, background, session.tileOverlays, wake)
+        pipeline = Self.makePipeline(window, stack, pixelRatio, session.tileOverlays, wake)
         pipeline.rasterizer.start()
         setDrawn(false)
     }
@@ -257,7 +244,7 @@ public final class MapHost {
                 // Idle means idle: no frames and no wake-ups until something happens. Tiles
                 // come in bursts, each picture a quarter MiB from a worker's heap: what the
                 // burst freed goes back to the system before the wait.
-                // The map's own tiles covered the view: the plane under them is out of sight,
+                // The map's own tiles covered the view: the fallback under them is out of sight,
                 // and at rest (not between the notches of a zoom that crosses its edge) it goes.
                 // What left the view a while ago goes too (not what the last gesture just
                 // left: a zoom back finds its tiles and labels).
@@ -347,15 +334,15 @@ public final class MapHost {
             // A new density needs tiles rasterized anew.
             pixelRatio = ratio
             pipeline.stop()
-            pipeline = Self.makePipeline(window, source, under, painter, ratio, background, session.tileOverlays, wake)
+            pipeline = Self.makePipeline(window, stack, ratio, session.tileOverlays, wake)
         }
     }
 
     /// The window's pipeline at a pixel density; its workers wake the frame loop.
-    private static func makePipeline(_ window: SDLWindow, _ source: TileSource, _ under: UnderPlane?, _ painter: VectorTilePainter,
-                                     _ pixelRatio: Double, _ background: Color, _ overlays: TileOverlays, _ wake: WakeSignal) -> RenderPipeline {
-        RenderPipeline(renderer: window.renderer, serverFrame: window.serverFrame, viewport: window.largestPixelSize, source: source, painter: painter,
-                       pixelRatio: pixelRatio, background: background, under: under, overlays: overlays, wake: { [wake] in wake.signal() })
+    private static func makePipeline(_ window: SDLWindow, _ stack: TileStack, _ pixelRatio: Double, _ overlays: TileOverlays,
+                                     _ wake: WakeSignal) -> RenderPipeline {
+        RenderPipeline(renderer: window.renderer, serverFrame: window.serverFrame, viewport: window.largestPixelSize, stack: stack,
+                       pixelRatio: pixelRatio, overlays: overlays, wake: { [wake] in wake.signal() })
     }
 }
 

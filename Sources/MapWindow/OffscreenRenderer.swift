@@ -46,50 +46,42 @@ public final class OffscreenRenderer {
     }
 
     /// Loads what the view of `session` needs (waiting up to `timeout`), then has it compose
-    /// at `t` and draws. Returns messages about tiles that failed (drawn with their parents instead).
+    /// at `t` and draws. `stack`: the tile layers, whose settings the session's scene has
+    /// (`Scene.showTiles(from:)`). Returns messages about tiles that failed (drawn with their
+    /// parents, or what is below them, instead).
     @discardableResult
-    public func render(_ session: inout MapSession, source: TileSource, under: UnderPlane? = nil, painter: VectorTilePainter = VectorTilePainter(),
-                       at t: Double, timeout: Double = 20) throws -> [String] {
-        let pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height),
-                                      source: source, painter: painter, pixelRatio: pixelRatio, background: session.scene.background,
-                                      under: under, overlays: session.tileOverlays)
-        let (store, sprites) = (pipeline.store, pipeline.sprites)
+    public func render(_ session: inout MapSession, stack: TileStack, at t: Double, timeout: Double = 20) throws -> [String] {
+        var pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height), stack: stack, pixelRatio: pixelRatio,
+                                      overlays: session.tileOverlays)
+        let sprites = pipeline.sprites
         defer { pipeline.stop() }
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
-        func compose() -> DrawList { session.frame(at: t, tiles: store, under: pipeline.underStore, sprites: sprites) }
-        /// Loads `wanted` into `into` and composes again; whether the loader went idle in time,
-        /// and how many tiles came (none: what is still missing failed).
-        func load(_ wanted: [TileID], with loader: TileLoader, into store: TextureStore, list: inout DrawList) -> (idle: Bool, count: Int) {
-            loader.want(wanted)
-            let idle = loader.waitUntilIdle(deadline: deadline)
-            let results = loader.drain()
-            for r in results { if let m = store.accept(r) { messages.append(m) } }
-            list = compose()
-            return (idle, results.count)
-        }
+        func compose() -> DrawList { session.frame(at: t, layers: pipeline.availability, sprites: sprites) }
         var list = compose()
-        // The ring too, as the window has it once settled: places in it label the edges.
-        while list.missingTiles > 0 || !list.ringTiles.isEmpty {
-            let (idle, count) = load(list.wantedTiles + list.ringTiles, with: pipeline.loader, into: store, list: &list)
-            if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
-            if count == 0 { break } // what is still missing failed
-        }
-        // A tile that failed is covered by its parent, where that loads.
-        for _ in 0..<4 where list.missingTiles > 0 && !list.standInTiles.isEmpty {
-            let (idle, count) = load(list.standInTiles, with: pipeline.loader, into: store, list: &list)
-            if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
-            if count == 0 { break }
-        }
-        // What the map's own tiles leave bare, the plane under them fills.
-        if let underLoader = pipeline.underLoader, let underStore = pipeline.underStore {
-            for _ in 0..<4 where !list.wantedUnderTiles.isEmpty {
-                let wanted = list.wantedUnderTiles
-                let (idle, count) = load(wanted, with: underLoader, into: underStore, list: &list)
-                if !idle { throw Timeout(missing: wanted.count, seconds: timeout) }
-                if count == 0 { break }
+        /// Loads what `wanted` picks of layer `i` until it wants no more (or what it still
+        /// wants failed), composing again after each round.
+        func settle(_ i: Int, rounds: Int = .max, _ wanted: (TileWants) -> [TileID]) throws {
+            var round = 0
+            while round < rounds, case let w = wanted(list.wants(i)), !w.isEmpty {
+                round += 1
+                let (idle, count, failed) = pipeline.load(w, layer: i, until: deadline)
+                messages += failed
+                list = compose()
+                if !idle { throw Timeout(missing: list.missingTiles, seconds: timeout) }
+                if count == 0 { break } // what is still missing failed
             }
         }
+        let m = stack.mapIndex
+        // The map, then each overlay over it: the ring too, as the window has it once settled
+        // (places in it label the edges); a tile that failed is covered by its parent, where
+        // that loads.
+        for i in [m] + stack.layers.indices.filter({ $0 > m }) {
+            try settle(i) { $0.wanted + $0.ring }
+            try settle(i, rounds: 4) { list.missingTiles > 0 ? $0.standIns : [] }
+        }
+        // What the map's own tiles leave bare, the fallbacks under them fill.
+        for i in stride(from: m - 1, through: 0, by: -1) { try settle(i, rounds: 4) { $0.wanted } }
         // Then every sprite the picture wants; a rasterized label's true size can free or
         // take room for another, so settle in a few rounds.
         for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
@@ -100,6 +92,18 @@ public final class OffscreenRenderer {
         placedLabels = list.placedLabels
         lastDrawList = list
         return messages
+    }
+
+    /// The same for a map alone: `source`'s tiles drawn by `painter` over the scene's colour
+    /// (the scene's tile layers become that one layer's).
+    @discardableResult
+    public func render(_ session: inout MapSession, source: TileSource, painter: VectorTilePainter = VectorTilePainter(),
+                       at t: Double, timeout: Double = 20) throws -> [String] {
+        let stack = TileStack(map: source, painter: painter, background: session.scene.background)
+        let zooms = session.scene.tileZoomRange
+        session.scene.tileLayers = stack.specs
+        session.scene.tileZoomRange = zooms
+        return try render(&session, stack: stack, at: t, timeout: timeout)
     }
 
     /// The pixel at (x, y) in device pixels, as 0xAARRGGBB.

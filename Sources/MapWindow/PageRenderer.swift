@@ -12,19 +12,15 @@ import Platform
 /// pins and the scale bar as paths and real text (painted again, recorded, and replayed onto
 /// the page), raster tiles embedded at their own resolution (never enlarged into the file).
 public final class PageRenderer {
-    private let source: TileSource
-    private let painter: VectorTilePainter
-    private let under: UnderPlane?
+    private let stack: TileStack
     private let overlays: [any TileOverlay]
-    /// Pictures made for this page, by plane and tile (a draw list may use one twice).
+    /// Pictures made for this page, by layer and tile (a draw list may use one twice).
     private var tiles: [String: Bitmap] = [:]
     /// What could not be drawn (a tile the source failed to give), for the user.
     public private(set) var problems: [String] = []
 
-    public init(source: TileSource, painter: VectorTilePainter, under: UnderPlane?, overlays: TileOverlays) {
-        self.source = source
-        self.painter = painter
-        self.under = under
+    public init(stack: TileStack, overlays: TileOverlays) {
+        self.stack = stack
         self.overlays = overlays.make()
     }
 
@@ -45,8 +41,8 @@ public final class PageRenderer {
                 cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
                 cairo_rectangle(cr, r.x, r.y, r.width, r.height)
                 cairo_fill(cr)
-            case let .tile(id, plane, src, dst, opacity):
-                guard let picture = tile(id, plane: plane) else { continue }
+            case let .tile(id, layer, src, dst, opacity):
+                guard let picture = tile(id, layer: layer) else { continue }
                 // The whole tile's size on the page, from the part of it that fills `dst`.
                 let (w, h) = (dst.width / src.width, dst.height / src.height)
                 cairo_save(cr)
@@ -114,13 +110,14 @@ public final class PageRenderer {
         }
     }
 
-    /// The picture of `id` on `plane`: its vector tile drawn for the page (256 units across)
-    /// with what layers paint into tiles, or its raster picture at its own resolution.
-    private func tile(_ id: TileID, plane: TilePlane) -> Bitmap? {
-        let key = "\(plane)/\(id)"
+    /// The picture of `id` in tile layer `layer`: its vector tile drawn for the page (256
+    /// units across) with what layers paint into an opaque layer's tiles, or its raster
+    /// picture at its own resolution.
+    private func tile(_ id: TileID, layer: Int) -> Bitmap? {
+        let key = "\(layer)/\(id)"
         if let done = tiles[key] { return done }
-        let (src, vectors) = plane == .main ? (source, painter) : (under?.source, under?.painter)
-        guard let src, let vectors else { return nil }
+        guard stack.layers.indices.contains(layer) else { return nil }
+        let (src, vectors, opaque) = (stack.layers[layer].source, stack.layers[layer].painter, stack.layers[layer].spec.isOpaque)
         do {
             guard let payload = try src.payload(for: id) else { return nil }
             var picture: Bitmap
@@ -136,7 +133,7 @@ public final class PageRenderer {
             case let .terrain(data, encoding, dataTile):
                 picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256)
             }
-            if overlays.contains(where: { $0.touches(id) }) {
+            if opaque, overlays.contains(where: { $0.touches(id) }) {
                 picture = try CairoCanvas.forPage {
                     let canvas = try CairoCanvas(width: 256, height: 256)
                     placeBelow(picture, on: canvas)

@@ -12,8 +12,8 @@ extension PixelCompositor {
         let filter: Bool
     }
 
-    /// Draws `commands` in order, touching only the pixels of `clip`. Tiles are opaque, so a
-    /// pixel a later full-opacity tile covers is never drawn before it: the clear and parents
+    /// Draws `commands` in order, touching only the pixels of `clip`. Opaque layers' tiles
+    /// hide what is under them, so a pixel a later full-opacity one covers is never drawn before it: the clear and parents
     /// under their children draw only what shows, and each screen pixel is written about once.
     func run(_ commands: ArraySlice<DrawCommand>, _ mode: Mode, clip: PixelBox) {
         let k = mode.k, t = mode.target
@@ -27,13 +27,16 @@ extension PixelCompositor {
             case let .clear(c):
                 let colour = Self.premultiplied(c.withAlpha(1))
                 for part in clip.visibleParts(under: later) { mp_fill(t.mp, part.mp, colour) }
-            case let .tile(id, plane, src, dst, opacity):
+            case let .tile(id, layer, src, dst, opacity):
                 let d = DeviceRect(dst, k)
-                guard let bitmap = tiles[plane]?.bitmap(for: id), let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }
+                guard let store = tiles[layer], let bitmap = store.bitmap(for: id),
+                      let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }
                 let w = Double(bitmap.width), h = Double(bitmap.height)
+                // An overlay's pictures are blended over what is below; opaque ones copied.
+                let flags = (store.isOpaque ? UInt32(MP_OPAQUE) : 0) | (mode.filter ? UInt32(MP_FILTER) : 0)
                 for part in box.visibleParts(under: later) {
                     draw(bitmap, source: (src.x * w, src.y * h, src.width * w, src.height * h), onto: d,
-                         mode, part, opacity, flags: UInt32(MP_OPAQUE) | (mode.filter ? UInt32(MP_FILTER) : 0))
+                         mode, part, opacity, flags: flags)
                 }
             case let .fillRect(r, c):
                 guard let b = DeviceRect(r, k).box(inside: t.width, t.height)?.intersection(clip) else { continue }

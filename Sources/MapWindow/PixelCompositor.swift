@@ -12,7 +12,7 @@ import MapTiles
 /// of its own, and each frame redraws and presents only the boxes whose overlays changed
 /// (`DamageRegion`): a pulse costs its own few thousand pixels, not the window's two million.
 public final class PixelCompositor {
-    let tiles: TilePlanes
+    let tiles: TileStores
     let sprites: SpriteStore
 
     /// The base layer's picture, for frames that repeat it.
@@ -28,7 +28,7 @@ public final class PixelCompositor {
     public private(set) var cacheHits = 0
     public private(set) var cacheFills = 0
 
-    init(tiles: TilePlanes, sprites: SpriteStore) {
+    init(tiles: TileStores, sprites: SpriteStore) {
         self.tiles = tiles
         self.sprites = sprites
     }

@@ -35,145 +35,229 @@ enum FrameDrawer {
     }
 }
 
-/// A source of tiles laid under the map's own (the embedded basemap under online tiles), with
-/// the colour its tiles are laid over.
-public struct UnderPlane {
-    public let source: TileSource
-    public let background: Color
-    /// Draws its vector tiles (the embedded basemap's look by default).
-    public let painter: VectorTilePainter
-    public init(source: TileSource, background: Color, painter: VectorTilePainter = VectorTilePainter()) {
-        self.source = source; self.background = background; self.painter = painter
+/// One tile layer's loading and pictures in a pipeline, made when its tiles are first wanted
+/// (an overlay switched off costs nothing).
+final class TileLayerLane {
+    let layer: TileLayerSource
+    let store: TextureStore
+    var loader: TileLoader
+    /// Holds back its stand-ins (a missing tile's parent; a fallback's tiles) while what they
+    /// stand in for is on its way.
+    var gate = StandInGate()
+    /// Tiles drawn, wanted or in the ring since the store last let go of the rest.
+    var inUse = Set<TileID>()
+
+    init(layer: TileLayerSource, store: TextureStore, loader: TileLoader) {
+        self.layer = layer; self.store = store; self.loader = loader
     }
 }
 
-/// Everything that turns a tile source into pictures at one pixel density: the loader and its
-/// rasterizer, the tile and sprite pictures, and the compositor drawing with them; the same
-/// for the plane under the map's tiles, when there is one. A new density (the window moved
-/// to a HiDPI screen) or a new source gets a new pipeline.
+/// Everything that turns a stack of tile layers into pictures at one pixel density: each
+/// layer's loader and rasterizer and pictures, the sprite pictures, and the compositor
+/// drawing with them. A new density (the window moved to a HiDPI screen) or a new stack gets
+/// a new pipeline.
 struct RenderPipeline {
-    let store: TextureStore
+    let tiles: TileStores
     let sprites: SpriteStore
     let drawer: FrameDrawer
-    private(set) var loader: TileLoader
-    /// The plane under the map's tiles: its pictures and its loader.
-    let underStore: TextureStore?
-    private(set) var underLoader: TileLoader?
-    private let under: UnderPlane?
     /// Draws the window's sprites off the frame thread (started on first use).
     let rasterizer: SpriteRasterizer
-    private let source: TileSource
-    private let painter: VectorTilePainter
+    let stack: TileStack
+    private var lanes: [TileLayerLane?]
+    private let renderer: SDLRenderer?
+    private let viewport: (width: Int, height: Int)
     private let pixelRatio: Double
-    private let background: Color
     private let order: Bitmap.ChannelOrder
     private let wake: @Sendable () -> Void
-    /// The layers' tile-content revisions the tiles are drawn with.
+    /// The layers' tile-content revisions the tiles are drawn with, and what they paint.
     private(set) var overlayRevisions: [Int] = []
+    private var painted: [any TileOverlay]
 
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
-    /// pixels) sizes the tile store; `wake` is called when tiles or sprites arrive. Tiles are
-    /// laid over `background` (the map's colour under them), with what layers paint into tiles on top.
-    init(renderer: SDLRenderer?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), source: TileSource, painter: VectorTilePainter,
-         pixelRatio: Double, background: Color, under: UnderPlane? = nil, overlays: TileOverlays = TileOverlays(),
-         wake: @escaping @Sendable () -> Void = {}) {
-        let tilePixels = TileRasterizer.tilePixels(pixelRatio: pixelRatio)
-        store = TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport)
-        underStore = under.map { _ in TextureStore(renderer: renderer, tilePixels: tilePixels, viewport: viewport, ring: false) }
-        self.under = under
+    /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
+    /// layers' tiles are laid over their colour, with what layers paint into tiles on top.
+    init(renderer: SDLRenderer?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), stack: TileStack,
+         pixelRatio: Double, overlays: TileOverlays = TileOverlays(), wake: @escaping @Sendable () -> Void = {}) {
+        tiles = TileStores(count: stack.layers.count)
         sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
-        let planes = TilePlanes(main: store, under: underStore)
         if let renderer {
-            drawer = .gpu(Compositor(renderer: renderer, tiles: planes, sprites: sprites))
+            drawer = .gpu(Compositor(renderer: renderer, tiles: tiles, sprites: sprites))
         } else if let serverFrame {
-            drawer = .server(XRenderCompositor(frame: serverFrame, tiles: planes, sprites: sprites),
-                             large: PixelCompositor(tiles: planes, sprites: sprites))
+            drawer = .server(XRenderCompositor(frame: serverFrame, tiles: tiles, sprites: sprites),
+                             large: PixelCompositor(tiles: tiles, sprites: sprites))
         } else {
-            drawer = .pixels(PixelCompositor(tiles: planes, sprites: sprites))
+            drawer = .pixels(PixelCompositor(tiles: tiles, sprites: sprites))
         }
-        self.source = source
-        self.painter = painter
+        self.stack = stack
+        self.renderer = renderer
+        self.viewport = viewport
         self.pixelRatio = pixelRatio
-        self.background = background
         order = renderer?.textureOrder ?? .argb
         self.wake = wake
         overlayRevisions = overlays.revisions
-        let painted = overlays.make()
-        loader = Self.makeLoader(source, painter, pixelRatio, order, background, painted, wake)
-        let order = order
-        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, painted, wake) }
+        painted = overlays.make()
+        lanes = Array(repeating: nil, count: stack.layers.count)
         rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
+        _ = lane(stack.mapIndex)
     }
 
-    private static func makeLoader(_ source: TileSource, _ painter: VectorTilePainter, _ pixelRatio: Double, _ order: Bitmap.ChannelOrder,
-                                   _ background: Color, _ overlays: [any TileOverlay], _ wake: @escaping @Sendable () -> Void) -> TileLoader {
-        TileLoader(source: source, decode: TileRasterizer.decoder(pixelRatio: pixelRatio, painter: painter, order: order,
-                                                                   background: background, overlays: overlays), wake: wake)
+    /// The lane of layer `i`, made on first use.
+    fileprivate mutating func lane(_ i: Int) -> TileLayerLane {
+        if let l = lanes[i] { return l }
+        let layer = stack.layers[i]
+        let store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport,
+                                 ring: layer.spec.role != .fallback, opaque: layer.spec.isOpaque)
+        let l = TileLayerLane(layer: layer, store: store, loader: makeLoader(layer))
+        lanes[i] = l
+        tiles.set(store, at: i)
+        return l
     }
 
-    /// Follows what the layers paint into tiles: when it changed, a new loader draws every
-    /// tile anew (only those near the change when it was confined to a region, as when the
-    /// trail grows), and the pictures held stay on screen until each is replaced.
+    private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
+        let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
+                                            straightAlpha: renderer != nil, overlays: painted)
+        return TileLoader(source: layer.source, decode: decode, wake: wake)
+    }
+
+    /// The map layer's pictures and loader.
+    var store: TextureStore { lanes[stack.mapIndex]!.store }
+    var loader: TileLoader { lanes[stack.mapIndex]!.loader }
+    private var made: [TileLayerLane] { lanes.compactMap { $0 } }
+
+    /// What each layer has ready, by index (what the scene composes from).
+    var availability: [TileAvailability] {
+        lanes.map { lane -> TileAvailability in
+            if let store = lane?.store { return store }
+            return NoTiles()
+        }
+    }
+
+    /// Asks each layer's loader for what the frame wants, most important first; stand-ins (a
+    /// missing tile's parent, a fallback's tiles) only once what they stand in for is slow to come.
+    mutating func want(_ list: DrawList, now: Double) {
+        let m = stack.mapIndex
+        let map = lane(m)
+        let w = list.wants(m)
+        map.loader.want(w.wanted, around: w.ring)
+        // (Loaded but not taken in yet counts as on the way.)
+        let mapLoading = !map.loader.isIdle
+        let parents = map.gate.admit(w.standIns, loading: mapLoading, now: now)
+        if !parents.isEmpty { map.loader.want(w.wanted + parents, around: w.ring) }
+        for i in lanes.indices where i != m {
+            let w = list.wants(i)
+            guard !w.isEmpty || lanes[i] != nil else { continue }
+            let l = lane(i)
+            if l.layer.spec.role == .fallback {
+                l.loader.want(l.gate.admit(w.wanted, loading: mapLoading, now: now))
+            } else {
+                l.loader.want(w.wanted, around: w.ring)
+                let parents = l.gate.admit(w.standIns, loading: !l.loader.isIdle, now: now)
+                if !parents.isEmpty { l.loader.want(w.wanted + parents, around: w.ring) }
+            }
+        }
+    }
+
+    /// Notes what a frame drew, wanted and kept in its ring, per layer (see `keepOnly`).
+    func use(_ list: DrawList) {
+        for case let .tile(id, layer, _, _, _) in list.commands { lanes[layer]?.inUse.insert(id) }
+        for (i, l) in lanes.enumerated() {
+            guard let l else { continue }
+            let w = list.wants(i)
+            l.inUse.formUnion(w.wanted)
+            l.inUse.formUnion(w.ring)
+        }
+    }
+
+    /// Follows what the layers paint into tiles: when it changed, new loaders draw every
+    /// opaque layer's tile anew (only those near the change when it was confined to a region,
+    /// as when the trail grows), and the pictures held stay on screen until each is replaced.
     mutating func follow(_ overlays: TileOverlays) {
         let revisions = overlays.revisions
         guard revisions != overlayRevisions else { return }
         let partial = overlays.change(since: overlayRevisions)
         overlayRevisions = revisions
-        loader.stop()
-        underLoader?.stop()
-        let painted = overlays.make()
-        loader = Self.makeLoader(source, painter, pixelRatio, order, background, painted, wake)
-        underLoader = under.map { Self.makeLoader($0.source, $0.painter, pixelRatio, order, $0.background, painted, wake) }
-        if let partial {
-            store.invalidate(where: partial.touches)
-            underStore?.invalidate(where: partial.touches)
-        } else {
-            store.invalidate()
-            underStore?.invalidate()
+        painted = overlays.make()
+        for l in made where l.layer.spec.isOpaque {
+            l.loader.stop()
+            l.loader = makeLoader(l.layer)
+            if let partial { l.store.invalidate(where: partial.touches) } else { l.store.invalidate() }
         }
     }
 
-    /// Takes up to one finished tile of either plane (the map's own first); nil when none
-    /// waits. Returns the message of a tile that failed.
+    /// Takes up to one finished tile of any layer (the map's first); nil when none waits.
+    /// Returns the message of a tile that failed.
     func acceptTile() -> (accepted: Bool, message: String?) {
-        if let r = loader.drain(max: 1).first { return (true, store.accept(r)) }
-        if let underLoader, let underStore, let r = underLoader.drain(max: 1).first { return (true, underStore.accept(r)) }
+        let m = stack.mapIndex
+        for i in [m] + lanes.indices.filter({ $0 != m }) {
+            if let l = lanes[i], let r = l.loader.drain(max: 1).first { return (true, l.store.accept(r)) }
+        }
         return (false, nil)
     }
 
-    /// The map's own tiles cover the view: the plane under them is out of sight, and its
-    /// pictures and decoded tiles go (made again if a view ever needs them). Whether there
-    /// were any.
+    /// The map's own tiles cover the view: the fallback layers under them are out of sight,
+    /// and their pictures and decoded tiles go (made again if a view ever needs them).
+    /// Whether there were any.
     @discardableResult
-    func releaseUnderPlane() -> Bool {
-        guard let underStore, !underStore.isEmpty else { return false }
-        underStore.removeAll()
-        under?.painter.forgetDecoded()
-        return true
+    func releaseFallbacks() -> Bool {
+        var released = false
+        for l in made where l.layer.spec.role == .fallback && !l.store.isEmpty {
+            l.store.removeAll()
+            l.layer.painter.forgetDecoded()
+            released = true
+        }
+        return released
     }
 
-    /// Lets go of what the view no longer uses: tile pictures but those of `tiles` and
-    /// `underTiles`, software sprites but `sprites`, and at rest decoded vector tiles past a
-    /// few MiB. The bytes freed.
-    func keepOnly(tiles: Set<TileID>, underTiles: Set<TileID>, sprites keep: Set<SpriteKey>, resting: Bool) -> Int {
-        if resting {
-            painter.trimDecoded(to: Self.decodedAtRest)
-            under?.painter.trimDecoded(to: Self.decodedAtRest)
-        }
+    /// Lets go of what the view no longer uses: tile pictures but those each layer's frames
+    /// used since the last time (`use`), software sprites but `sprites`, and at rest decoded
+    /// vector tiles past a few MiB. The bytes freed.
+    func keepOnly(sprites keep: Set<SpriteKey>, resting: Bool) -> Int {
+        if resting { for l in made { l.layer.painter.trimDecoded(to: Self.decodedAtRest) } }
         // The server's copies go with the app's: what the view no longer uses.
-        if case let .server(c, _) = drawer { c.keepOnly(tiles: tiles, underTiles: underTiles, sprites: keep) }
-        return store.keepOnly(tiles) + (underStore?.keepOnly(underTiles) ?? 0) + sprites.keepOnly(keep)
+        if case let .server(c, _) = drawer { c.keepOnly(tiles: lanes.map { $0?.inUse ?? [] }, sprites: keep) }
+        var freed = sprites.keepOnly(keep)
+        for l in made {
+            freed += l.store.keepOnly(l.inUse)
+            l.inUse.removeAll(keepingCapacity: true)
+        }
+        return freed
     }
 
     static let decodedAtRest = 4 << 20
 
-    /// Tiles are being loaded or made for either plane.
-    var isLoading: Bool { loader.isLoading || (underLoader?.isLoading ?? false) }
-    var hasTileResults: Bool { loader.hasResults || (underLoader?.hasResults ?? false) }
+    /// Tiles are being loaded or made for any layer.
+    var isLoading: Bool { made.contains { $0.loader.isLoading } }
+    var hasTileResults: Bool { made.contains { $0.loader.hasResults } }
+    /// Every layer's loader has settled (the ring is in: its places may label the edges).
+    var isIdle: Bool { made.allSatisfy { $0.loader.isIdle } }
+    /// When a failed tile is asked for again, or a held-back stand-in comes due.
+    var nextWake: Double? { made.flatMap { [$0.loader.nextRetry, $0.gate.nextDue] }.compactMap { $0 }.min() }
+    /// What the stores hold: the map layer's, and the others' together.
+    var held: (map: (count: Int, bytes: Int), others: (count: Int, bytes: Int)) {
+        let m = stack.mapIndex
+        var others = (count: 0, bytes: 0)
+        for (i, l) in lanes.enumerated() where i != m { if let h = l?.store.held { others.count += h.count; others.bytes += h.bytes } }
+        return (store.held, others)
+    }
+
+    /// Makes atlas pages ahead of need, in the slack after a present.
+    func prepareSlots() { for l in made { l.store.prepareSlots() } }
 
     func stop() {
-        loader.stop()
-        underLoader?.stop()
+        for l in made { l.loader.stop() }
         rasterizer.stop()
+    }
+}
+
+extension RenderPipeline {
+    /// Loads `wanted` of layer `i` and takes the tiles in, waiting until `deadline` (what
+    /// `render` does, where no frame loop drives the loaders): whether the loader went idle in
+    /// time, how many tiles came, and the messages of those that failed.
+    mutating func load(_ wanted: [TileID], layer i: Int, until deadline: Double) -> (idle: Bool, count: Int, failed: [String]) {
+        let l = lane(i)
+        l.loader.want(wanted)
+        let idle = l.loader.waitUntilIdle(deadline: deadline)
+        let results = l.loader.drain()
+        return (idle, results.count, results.compactMap { l.store.accept($0) })
     }
 }

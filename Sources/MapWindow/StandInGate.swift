@@ -1,7 +1,7 @@
 import MapGeometry
 
-/// When tiles that stand in for missing ones are loaded: a missing tile's parent, or the
-/// plane under the map's own tiles (the embedded basemap under online tiles). While the tiles
+/// When tiles that stand in for missing ones are loaded: a missing tile's parent, or a
+/// fallback layer's under the map's own tiles (the embedded basemap under online tiles). While the tiles
 /// they stand in for are still on their way, only after `grace`: a quick server's tiles come
 /// first, and no stand-in is drawn for nothing (a quarter MiB and up to several milliseconds a
 /// tile). Once the loader has settled (no tile there, the server down), at once.

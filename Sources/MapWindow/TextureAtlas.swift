@@ -32,7 +32,11 @@ final class TextureAtlas {
     /// slow frames; one twice as wide takes twenty times longer.
     static let pageSide = 2064
 
-    init(renderer: SDLRenderer, tileSize: Int, maxPages: Int) {
+    /// Whether its pictures are copied (opaque tiles) or blended (an overlay's, straight alpha).
+    private let opaque: Bool
+
+    init(renderer: SDLRenderer, tileSize: Int, maxPages: Int, opaque: Bool = true) {
+        self.opaque = opaque
         self.renderer = renderer
         self.tileSize = tileSize
         slotSize = tileSize + 2
@@ -106,8 +110,8 @@ final class TextureAtlas {
                                         Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(side), Int32(side)) else {
             throw SDLError("SDL_CreateTexture atlas \(side)×\(side)")
         }
-        // Tiles are opaque (laid over the map's colour on the worker): copied, not blended.
-        SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE)
+        // Opaque tiles (laid over the map's colour on the worker) are copied, not blended.
+        SDL_SetTextureBlendMode(t, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
         SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
         let page = pages.count
         pages.append(SDLTexture(raw: t, width: side, height: side, renderer: renderer))

@@ -48,15 +48,21 @@ public final class TextureStore: TileAvailability {
     /// A street map's tile names its streets, squares and shops as well as its places.
     static let styledLabelsPerTile = 120
 
+    /// Whether its pictures hide what is drawn under them.
+    public let isOpaque: Bool
+
     /// Tiles kept from before `invalidate`: shown until their new pictures arrive.
     private var stale = Set<TileID>()
 
     /// `renderer`: the GPU renderer the textures are for; nil keeps bitmaps for the software
     /// compositor.
-    /// `ring`: room for the ring of prefetched tiles too (the plane under the map's own has none).
+    /// `ring`: room for the ring of prefetched tiles too (a fallback layer has none).
+    /// `opaque`: the pictures cover what is below them (laid over a colour on the worker), so
+    /// they are copied; else blended (an overlay's).
     public init(renderer: SDLRenderer?, tilePixels: Int, viewport: (width: Int, height: Int),
-                capacityBytes: Int = 192 << 20, ring: Bool = true) {
+                capacityBytes: Int = 192 << 20, ring: Bool = true, opaque: Bool = true) {
         self.renderer = renderer
+        isOpaque = opaque
         // At zoom n.49 tiles are shown at 1/√2 of their size.
         let shown = Double(tilePixels) / 2.0.squareRoot()
         let margin = ring ? 3 : 1
@@ -65,7 +71,7 @@ public final class TextureStore: TileAvailability {
         let slots = cols * rows * (ring ? 3 : 2) / 2
         if let renderer {
             let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels)
-            atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages)
+            atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages, opaque: opaque)
             cache = LRUCache(capacity: capacityBytes)
         } else {
             // Bitmaps for that many tiles.

@@ -11,13 +11,15 @@ public enum TileRasterizer {
     /// Drawn tiles are this many pixels across at a pixel ratio.
     public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int((256 * pixelRatio).rounded())) }
 
-    /// `order`: the channel order of the textures the tiles go into; `background`: the map's
-    /// colour, which tiles are laid over here so that they are opaque and drawn without blending;
-    /// `overlays`: what layers paint over the map (tracks, shapes, a measured line).
+    /// `order`: the channel order of the textures the tiles go into; `background`: the layer's
+    /// colour, which tiles are laid over here so that they are opaque and drawn without blending
+    /// (nil: an overlay's tiles, which keep their transparency, in straight alpha when
+    /// `straightAlpha`, as SDL blends); `overlays`: what layers paint over the map (tracks,
+    /// shapes, a measured line), into opaque tiles only.
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
-                               background: Color, overlays: [any TileOverlay] = []) -> TileDecoder {
+                               background: Color?, straightAlpha: Bool = false, overlays: [any TileOverlay] = []) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
-        let under = UInt32(Color.byte(background.r)) << 16 | UInt32(Color.byte(background.g)) << 8 | UInt32(Color.byte(background.b))
+        let under = background.map { UInt32(Color.byte($0.r)) << 16 | UInt32(Color.byte($0.g)) << 8 | UInt32(Color.byte($0.b)) }
         return { tile, payload in
             var decoded: DecodedTile
             switch payload {
@@ -25,7 +27,7 @@ public enum TileRasterizer {
             case let .encodedImage(data): decoded = DecodedTile(bitmap: try ImageDecoder.decode(data))
             case let .encodedImageRegion(data, ancestor):
                 var image = try ImageDecoder.decode(data)
-                image.flatten(over: under)
+                if let under { image.flatten(over: under) }
                 decoded = DecodedTile(bitmap: try RasterEnlarger.enlarge(image, of: ancestor, to: tile, pixels: pixels))
             case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
             case let .terrain(data, encoding, dataTile): decoded = DecodedTile(bitmap: try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: tile, pixels: pixels))
@@ -33,14 +35,15 @@ public enum TileRasterizer {
             // Opaque and in the texture's order, here on the worker rather than on the frame;
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
             // thread little more than its upload.
-            decoded.bitmap.flatten(over: under)
-            if overlays.contains(where: { $0.touches(tile) }) {
+            if let under { decoded.bitmap.flatten(over: under) }
+            if under != nil, overlays.contains(where: { $0.touches(tile) }) {
                 // Opaque, premultiplied and straight alpha are the same pixels: Cairo draws
                 // over them as they are, in its own channel order.
                 decoded.bitmap.convert(to: .argb)
                 TileOverlayPainters.paint(overlays, onto: &decoded.bitmap, tile: tile)
             }
             decoded.bitmap.convert(to: order)
+            if under == nil, straightAlpha { decoded.bitmap.unpremultiply() }
             let keep = decoded.places.first?.isStyled == true ? TextureStore.styledLabelsPerTile : TextureStore.placesPerTile
             decoded.places = Array(decoded.places.sorted(by: PlaceLabel.morePrioritary).prefix(keep))
             return decoded

@@ -11,10 +11,10 @@ import MapTiles
 /// boxes.
 final class XRenderCompositor {
     let frame: XRenderFrame
-    let tiles: TilePlanes
+    let tiles: TileStores
     let sprites: SpriteStore
 
-    private struct TileKey: Hashable { let plane: TilePlane; let tile: TileID }
+    private struct TileKey: Hashable { let layer: Int; let tile: TileID }
     private struct Uploaded { let picture: UInt; let stamp: Int; var used: Int }
     private var tilePictures: [TileKey: Uploaded] = [:]
     private var spritePictures: [SpriteKey: Uploaded] = [:]
@@ -31,7 +31,7 @@ final class XRenderCompositor {
     /// Frames that redrew only what changed, keeping the rest of the server's frame.
     private(set) var partialFrames = 0
 
-    init(frame: XRenderFrame, tiles: TilePlanes, sprites: SpriteStore) {
+    init(frame: XRenderFrame, tiles: TileStores, sprites: SpriteStore) {
         self.frame = frame
         self.tiles = tiles
         self.sprites = sprites
@@ -50,7 +50,7 @@ final class XRenderCompositor {
     func standBy() {
         shown = nil
         guard !tilePictures.isEmpty || !spritePictures.isEmpty else { return }
-        keepOnly(tiles: [], underTiles: [], sprites: [])
+        keepOnly(tiles: [], sprites: [])
     }
 
     /// Draws `list` into the server's frame of `size` device pixels; returns the boxes that
@@ -82,7 +82,7 @@ final class XRenderCompositor {
     /// `only`: the boxes being redrawn; commands outside them are not sent.
     private func draw(_ list: DrawList, _ k: Double, size: (width: Int, height: Int), filter: Bool, only: [PixelBox]?) {
         let r = frame.raw, (w, h) = size
-        // What opaque tiles drawn later hide is not drawn (the plane under the map's, parents
+        // What opaque tiles drawn later hide is not drawn (a fallback under the map's, parents
         // under their children, the clear): the server writes each pixel about once.
         let covers = tiles.opaqueTiles(in: list.commands[...], k, width: w, height: h)
         var coverIndex = 0
@@ -99,11 +99,11 @@ final class XRenderCompositor {
             case let .fillRect(rect, c):
                 guard let b = DeviceRect(rect, k).box(inside: w, h) else { continue }
                 mx_render_fill(r, b.mp, PixelCompositor.premultiplied(c), 0)
-            case let .tile(id, plane, src, dst, opacity):
+            case let .tile(id, layer, src, dst, opacity):
                 let d = DeviceRect(dst, k)
                 guard let box = d.box(inside: w, h), !box.visibleParts(under: later).isEmpty,
-                      let (picture, bw, bh) = tilePicture(plane, id) else { continue }
-                let flags = UInt32(MP_OPAQUE) | (filter ? UInt32(MP_FILTER) : 0)
+                      let (picture, bw, bh, opaque) = tilePicture(layer, id) else { continue }
+                let flags = (opaque ? UInt32(MP_OPAQUE) : 0) | (filter ? UInt32(MP_FILTER) : 0)
                 mx_render_draw(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, d.x0, d.y0, d.width, d.height,
                                UInt32(Color.byte(opacity)), flags)
             case let .sprite(key, dst, opacity):
@@ -119,18 +119,18 @@ final class XRenderCompositor {
     }
 
     /// The server's picture of a tile, uploaded if the store has a newer one; with its size.
-    private func tilePicture(_ plane: TilePlane, _ id: TileID) -> (UInt, Double, Double)? {
-        guard let (bitmap, stamp) = tiles[plane]?.stampedBitmap(for: id) else { return nil }
-        let key = TileKey(plane: plane, tile: id)
+    private func tilePicture(_ layer: Int, _ id: TileID) -> (UInt, Double, Double, opaque: Bool)? {
+        guard let store = tiles[layer], let (bitmap, stamp) = store.stampedBitmap(for: id) else { return nil }
+        let key = TileKey(layer: layer, tile: id)
         if var p = tilePictures[key], p.stamp == stamp {
             p.used = frameNumber
             tilePictures[key] = p
-            return (p.picture, Double(bitmap.width), Double(bitmap.height))
+            return (p.picture, Double(bitmap.width), Double(bitmap.height), store.isOpaque)
         }
         if let old = tilePictures.removeValue(forKey: key) { mx_picture_free(frame.raw, old.picture) }
-        guard let picture = upload(bitmap, opaque: true) else { return nil }
+        guard let picture = upload(bitmap, opaque: store.isOpaque) else { return nil }
         tilePictures[key] = Uploaded(picture: picture, stamp: stamp, used: frameNumber)
-        return (picture, Double(bitmap.width), Double(bitmap.height))
+        return (picture, Double(bitmap.width), Double(bitmap.height), store.isOpaque)
     }
 
     private func spritePicture(_ key: SpriteKey) -> (UInt, Double, Double)? {
@@ -156,8 +156,9 @@ final class XRenderCompositor {
 
     /// Lets the server's pictures of all other tiles and sprites go (what the view no longer
     /// uses, as the stores do at upkeep).
-    func keepOnly(tiles: Set<TileID>, underTiles: Set<TileID>, sprites keep: Set<SpriteKey>) {
-        for (key, p) in tilePictures where !(key.plane == .main ? tiles : underTiles).contains(key.tile) {
+    /// `tiles`: those to keep, per tile layer.
+    func keepOnly(tiles: [Set<TileID>], sprites keep: Set<SpriteKey>) {
+        for (key, p) in tilePictures where !(tiles.indices.contains(key.layer) && tiles[key.layer].contains(key.tile)) {
             mx_picture_free(frame.raw, p.picture)
             tilePictures.removeValue(forKey: key)
         }

@@ -84,7 +84,7 @@ extension Bench {
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
             let host = try MapHost(window: window, session: makeSession(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
-                                   source: src, under: tiles.under)
+                                   stack: tiles.stack.replacingMapSource(src))
             quit(after: 1)
             host.run()
             let before = src.requestCount

@@ -77,7 +77,7 @@ extension Bench {
         var start = Camera(center: WebMercator.project(at), zoom: 8, viewportSize: window.size)
         start.setZoom(8)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-        let host = try MapHost(window: window, session: session, source: counted, under: made.under, painter: made.painter)
+        let host = try MapHost(window: window, session: session, stack: made.stack.replacingMapSource(counted))
         quit(after: 1)
         host.run()
         let run = zoomScript(host, from: start, around: at, zooms: 8...17, drift: (0.004, 0.008))

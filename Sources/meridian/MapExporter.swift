@@ -118,8 +118,8 @@ final class MapExporter: @unchecked Sendable {
             do {
                 let r = try OffscreenRenderer(pixelWidth: Int((layout.mapFrame.width * k).rounded()),
                                               pixelHeight: Int((layout.mapFrame.height * k).rounded()), pixelRatio: k)
-                try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: t, timeout: 60)
-                let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
+                try r.render(&session, stack: tiles.stack, at: t, timeout: 60)
+                let page = PageRenderer(stack: tiles.stack, overlays: session.tileOverlays)
                 // The share drawn, a few times a second at most (a dense sheet takes a while).
                 var said = MonotonicClock.now
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,

@@ -15,13 +15,17 @@ enum MapSources {
     /// The name of the embedded basemap.
     static let basemap = SourcesLayer.basemap
 
-    /// What the window needs to show a map.
+    /// What the window needs to show a map: its stack of tile layers.
     struct Tiles {
-        let source: TileSource
-        let under: UnderPlane?
-        let background: Color
-        /// Draws the source's vector tiles: the basemap's look, or a MapLibre style.
-        var painter = VectorTilePainter()
+        var stack: TileStack
+        var source: TileSource { stack.source }
+        var background: Color { stack.background }
+        /// Draws the map's vector tiles: the basemap's look, or a MapLibre style.
+        var painter: VectorTilePainter { stack.map.painter }
+
+        init(source: TileSource, fallback: TileLayerSource?, background: Color, painter: VectorTilePainter = VectorTilePainter()) {
+            stack = TileStack(map: source, painter: painter, background: background, fallback: fallback)
+        }
     }
 
     /// The tile server `name` names, if it names one (checked, nothing started).
@@ -123,7 +127,8 @@ enum MapSources {
         let made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
         guard made.source.isRemote else { return made }
         let backed = AreaBackedSource(primary: made.source, areas: savedAreas(under: name))
-        return Tiles(source: backed, under: made.under, background: made.background, painter: made.painter)
+        let fallback = made.stack.layers.first { $0.spec.role == .fallback }
+        return Tiles(source: backed, fallback: fallback, background: made.background, painter: made.painter)
     }
 
     /// The saved areas cut from the map `name`, as they lie beneath it.
@@ -147,12 +152,12 @@ enum MapSources {
     /// (whose tiles come later, or cover only their area).
     static func tiles(over source: TileSource, style: StyleChoice = StyleChoice()) throws -> Tiles {
         let street = isStreetMap(source)
-        var under: UnderPlane?
+        var fallback: TileLayerSource?
         if source.isRemote || street, let base = try? self.source(basemap) {
-            under = UnderPlane(source: base, background: background(for: base))
+            fallback = .fallback(base, background: background(for: base))
         }
         guard street else {
-            return Tiles(source: source, under: under, background: under?.background ?? background(for: source))
+            return Tiles(source: source, fallback: fallback, background: fallback?.background ?? background(for: source))
         }
         var style = style
         if style.path == nil, let own = (source as? OnlineVectorTileSource)?.source.style, !own.hasPrefix("http") {
@@ -160,7 +165,7 @@ enum MapSources {
         }
         let mapStyle = try style.style()
         let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)
-        return Tiles(source: source, under: under, background: under?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
+        return Tiles(source: source, fallback: fallback, background: fallback?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
     }
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.

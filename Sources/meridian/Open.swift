@@ -152,7 +152,7 @@ struct Open: ParsableCommand {
         if positions != nil { session.scene.layers.append(LocateLayer()) }
         session.position.color = overlays.pulseColor
         session.position.halo = overlays.halo
-        let host = try MapHost(window: window, session: session, source: tiles.source, under: tiles.under, painter: tiles.painter)
+        let host = try MapHost(window: window, session: session, stack: tiles.stack)
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
         if live == nil, let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
@@ -173,7 +173,7 @@ struct Open: ParsableCommand {
         func choose(_ name: String) {
             do {
                 let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
-                host.setTiles(made.source, under: made.under, background: made.background, painter: made.painter)
+                host.setTiles(made.stack)
                 exporter.tiles = made
                 host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
                 areas.shown(name, source: made.source)
@@ -304,6 +304,6 @@ struct Open: ParsableCommand {
         }
         if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap) { return (base, MapSources.basemap) }
         let grid = DebugGridSource()
-        return (MapSources.Tiles(source: grid, under: nil, background: MapSources.background(for: grid)), "debug")
+        return (MapSources.Tiles(source: grid, fallback: nil, background: MapSources.background(for: grid)), "debug")
     }
 }

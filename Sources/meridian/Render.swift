@@ -161,9 +161,9 @@ struct Render: ParsableCommand {
             }
             session.scene.tracks.showsList = trackList && !session.scene.tracks.files.isEmpty
             if profile, !session.scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
-            for m in try r.render(&session, source: tiles.source, under: tiles.under, painter: tiles.painter, at: at, timeout: timeout) { warn(m) }
+            for m in try r.render(&session, stack: tiles.stack, at: at, timeout: timeout) { warn(m) }
             if let layout {
-                let page = PageRenderer(source: tiles.source, painter: tiles.painter, under: tiles.under, overlays: session.tileOverlays)
+                let page = PageRenderer(stack: tiles.stack, overlays: session.tileOverlays)
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
                                       camera: session.camera, grid: grid, to: out)
                 for p in page.problems { warn(p) }

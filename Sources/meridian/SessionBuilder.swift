@@ -10,7 +10,7 @@ import MapTiles
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
 func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
     var scene = Scene(camera: camera)
-    scene.showTiles(from: tiles.source, under: tiles.under, background: tiles.background)
+    scene.showTiles(from: tiles.stack)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)

@@ -8,7 +8,6 @@ struct AllSprites: SpriteAvailability {
     func size(of sprite: SpriteKey) -> ScreenSize? { ScreenSize(width: 10, height: 10) }
 }
 
-struct NoTiles: TileAvailability { func isReady(_ tile: TileID) -> Bool { false } }
 
 struct OverlayTests {
     // MARK: the circle pulse (YHAnimatedCircleView's numbers)

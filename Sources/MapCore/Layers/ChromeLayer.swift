@@ -10,8 +10,6 @@ public struct ChromeLayer: MapLayer {
     public var attribution = ""
     /// Where a click on the attribution leads (the copyright page); nil: nowhere.
     public var attributionURL: String?
-    /// Credit for the plane under the map's tiles, added while any of it shows.
-    public var underAttribution = ""
     public var imperialUnits = false
     public var showsScaleBar = true
     private struct LastScaleBar { let camera: Camera; let imperial: Bool; let bar: ScaleBar; let key: SpriteKey }
@@ -24,10 +22,11 @@ public struct ChromeLayer: MapLayer {
     static let plate = Color(hex: 0xFFFFFF, alpha: 0.72)
     static let ink = Color(hex: 0x333333)
 
-    /// The credit shown: the map's, and the plane's under it while that shows.
+    /// The credit shown: the map's, and those of the other tile layers drawn.
     private func credit(_ context: LayerContext) -> String {
-        guard !underAttribution.isEmpty, !context.underShownTiles.isEmpty else { return attribution }
-        return attribution.isEmpty ? underAttribution : attribution + " · " + underAttribution
+        let others = context.credits.filter { $0 != attribution }
+        guard !others.isEmpty else { return attribution }
+        return ((attribution.isEmpty ? [] : [attribution]) + others).joined(separator: " · ")
     }
 
     /// The attribution's text rectangle and plate, when its sprite is ready.

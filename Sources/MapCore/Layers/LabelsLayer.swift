@@ -31,9 +31,8 @@ public struct LabelsLayer: MapLayer {
         /// The tiles the candidates came from and the stores' revisions: equal sources give
         /// equal candidates, and comparing them is far cheaper than comparing the places.
         struct Sources: Equatable {
-            var shown: [TileID]
-            var underShown: [TileID]
-            var covered: [ScreenRect]
+            var shown: [[TileID]]
+            var covered: [[ScreenRect]]
             var revisions: [Int]
         }
     }
@@ -47,12 +46,12 @@ public struct LabelsLayer: MapLayer {
         }
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
-        for t in context.shownTiles where used.insert(t).inserted { candidates += context.tiles.places(in: t) }
-        if let under = context.under {
-            used.removeAll()
-            let covered = context.mainTileRects
-            for t in context.underShownTiles where used.insert(t).inserted {
-                candidates += under.places(in: t).filter { p in
+        for source in context.labelSources {
+            used.removeAll(keepingCapacity: true)
+            let covered = source.hiddenUnder
+            for t in source.shown where used.insert(t).inserted {
+                let places = source.store.places(in: t)
+                candidates += covered.isEmpty ? places : places.filter { p in
                     let s = context.camera.screenPoint(for: p.point)
                     return !covered.contains { $0.contains(s) }
                 }
@@ -107,11 +106,11 @@ public struct LabelsLayer: MapLayer {
 
     /// Where this frame's candidates come from; nil when a store cannot tell its revisions.
     private static func sources(_ context: LayerContext) -> Memo.Sources? {
-        guard let main = context.tiles.placesRevision else { return nil }
-        guard let under = context.under else {
-            return Memo.Sources(shown: context.shownTiles, underShown: [], covered: [], revisions: [main])
+        var revisions: [Int] = []
+        for source in context.labelSources {
+            guard let r = source.store.placesRevision else { return nil }
+            revisions.append(r)
         }
-        guard let u = under.placesRevision else { return nil }
-        return Memo.Sources(shown: context.shownTiles, underShown: context.underShownTiles, covered: context.mainTileRects, revisions: [main, u])
+        return Memo.Sources(shown: context.labelSources.map(\.shown), covered: context.labelSources.map(\.hiddenUnder), revisions: revisions)
     }
 }

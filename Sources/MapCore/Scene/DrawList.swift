@@ -11,19 +11,14 @@ public struct UnitRect: Hashable, Sendable {
     public static let full = UnitRect(x: 0, y: 0, width: 1, height: 1)
 }
 
-/// Which tiles a tile command draws: the map's own, or the embedded basemap lying under them
-/// (shown where online tiles are loading or cannot be had, so the map is never blank).
-public enum TilePlane: UInt8, Hashable, Sendable {
-    case main, under
-}
-
 /// One thing for the compositor to place. Everything is in logical points; the compositor
 /// multiplies by the pixel ratio.
 public enum DrawCommand: Hashable, Sendable {
     /// Fills the whole viewport.
     case clear(Color)
-    /// Places the texture of a (wrapped) tile of a plane, or part of it, into a screen rectangle.
-    case tile(TileID, plane: TilePlane, source: UnitRect, destination: ScreenRect, opacity: Double)
+    /// Places the texture of a (wrapped) tile of a tile layer (its index in the scene's
+    /// `tileLayers`), or part of it, into a screen rectangle.
+    case tile(TileID, layer: Int, source: UnitRect, destination: ScreenRect, opacity: Double)
     case fillRect(ScreenRect, Color)
     /// Places a rasterized sprite (text, dot) into a screen rectangle.
     case sprite(SpriteKey, destination: ScreenRect, opacity: Double)
@@ -34,19 +29,22 @@ public enum DrawCommand: Hashable, Sendable {
 /// What a frame shows, in paint order, plus what it wished it had.
 public struct DrawList: Sendable {
     public var commands: [DrawCommand] = []
-    /// Tiles the scene wants loaded, most important first (wrapped ids).
-    public var wantedTiles: [TileID] = []
-    /// The parents of those: to stand in for them if they are slow to come.
-    public var standInTiles: [TileID] = []
-    /// The ring around the view not ready yet, after `wantedTiles`: what a pan shows next.
-    public var ringTiles: [TileID] = []
-    /// Tiles of the plane under the map's own that the scene wants loaded (where its own
-    /// have no picture yet).
-    public var wantedUnderTiles: [TileID] = []
-    /// Tiles the scene had to replace with a parent or children: the map is not fully drawn.
+    /// What each tile layer wants loaded, by its index in the scene's `tileLayers`.
+    public var tileWants: [TileWants] = []
+    /// The index of the chosen map's layer among them.
+    public var mapLayer = 0
+    /// The map layer's tiles wanted, most important first (wrapped ids).
+    public var wantedTiles: [TileID] { wants(mapLayer).wanted }
+    /// Their parents: to stand in for them if they are slow to come.
+    public var standInTiles: [TileID] { wants(mapLayer).standIns }
+    /// The map layer's ring around the view not ready yet: what a pan shows next.
+    public var ringTiles: [TileID] { wants(mapLayer).ring }
+    public func wants(_ layer: Int) -> TileWants { tileWants.indices.contains(layer) ? tileWants[layer] : TileWants() }
+    /// Tiles the scene had to replace with a parent or children, in any visible tile layer:
+    /// the map is not fully drawn.
     public var missingTiles = 0
-    /// Every point of the view lies on a ready tile of the display zoom with a picture, and
-    /// tile pictures are opaque: the clear under them is wasted.
+    /// Every point of the view lies on a ready tile of the map layer's display zoom with a
+    /// picture (opaque): the clear and any fallback layer under them are wasted.
     public var tilesCoverView = false
     /// Sprites the scene would have drawn had they been rasterized, most important first.
     public var wantedSprites: [SpriteKey] = []
@@ -115,17 +113,13 @@ public struct DrawList: Sendable {
     /// The commands as text, one a line: what a test compares between two renderers.
     public func dump() -> String { commands.map { "\($0)" }.joined(separator: "\n") + "\n" }
 
-    /// The map's own tile commands (not the plane under them).
-    public var tileCommands: [(TileID, UnitRect, ScreenRect)] {
-        commands.compactMap {
-            if case let .tile(id, .main, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
-        }
-    }
+    /// The map layer's tile commands.
+    public var tileCommands: [(TileID, UnitRect, ScreenRect)] { tileCommands(layer: mapLayer) }
 
-    /// The commands drawing the plane under the map's own tiles.
-    public var underTileCommands: [(TileID, UnitRect, ScreenRect)] {
+    /// The tile commands of one tile layer.
+    public func tileCommands(layer: Int) -> [(TileID, UnitRect, ScreenRect)] {
         commands.compactMap {
-            if case let .tile(id, .under, src, dst, _) = $0 { return (id, src, dst) } else { return nil }
+            if case let .tile(id, l, src, dst, _) = $0, l == layer { return (id, src, dst) } else { return nil }
         }
     }
 }

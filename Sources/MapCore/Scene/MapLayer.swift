@@ -127,13 +127,12 @@ public struct LayerContext {
     public let shownTiles: [TileID]
     /// The session's facts as of this frame.
     public internal(set) var facts = SessionFacts()
-    /// The plane under the map's own tiles, and those of its tiles drawn (their places
-    /// count for labels too).
-    public internal(set) var under: TileAvailability?
-    public internal(set) var underShownTiles: [TileID] = []
-    /// Where the map's own tiles show (screen rectangles): the under plane's names are not
-    /// placed there, as those tiles carry their own.
-    public internal(set) var mainTileRects: [ScreenRect] = []
+    /// Where label candidates come from: the map layer's tiles first, then other tile
+    /// layers' where they show.
+    public internal(set) var labelSources: [LabelSource] = []
+    /// Credits of the tile layers other than the map's drawn this frame (the fallback while
+    /// it shows, overlays).
+    public internal(set) var credits: [String] = []
     /// Filled before any layer composes, from every layer's `labelExclusions`.
     public internal(set) var labelExclusions: [ScreenRect] = []
     /// Points at the bottom covered by panels (the largest any layer asks for).

@@ -25,12 +25,6 @@ extension Scene {
         set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.attribution = newValue } }
     }
 
-    /// Credit for the plane under the map's tiles, shown while any of it is drawn.
-    public var underAttribution: String {
-        get { layer(ChromeLayer.self)?.underAttribution ?? "" }
-        set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.underAttribution = newValue } }
-    }
-
     /// Where a click on the attribution leads; nil: it is not a link.
     public var attributionURL: String? {
         get { layer(ChromeLayer.self)?.attributionURL }

@@ -30,16 +30,22 @@ public struct NoSprites: SpriteAvailability {
     public func size(of sprite: SpriteKey) -> ScreenSize? { nil }
 }
 
-/// What the map shows: a camera, the base map's settings, and the layers drawn over it in
+/// Nothing ready (a layer the host has no tiles for).
+public struct NoTiles: TileAvailability {
+    public init() {}
+    public func isReady(_ tile: TileID) -> Bool { false }
+}
+
+/// What the map shows: a camera, the stack of tile layers, and the layers drawn over it in
 /// paint order. Owned by a `MapSession`, which composes every frame from it (the window's
 /// and `meridian render`'s alike). Pure: no drawing, no I/O.
 public struct Scene {
     public var camera: Camera
     public var background: Color
-    public var tileZoomRange: ClosedRange<Int>
-    /// The zooms of the plane under the map's own tiles (the embedded basemap under online
-    /// tiles); nil when there is none.
-    public var underZoomRange: ClosedRange<Int>?
+    /// The tile layers, bottom to top: fallbacks (the embedded basemap under online tiles),
+    /// the chosen map, then overlays. One rule lays out each: a missing tile shows its
+    /// nearest ready ancestor's part, then what lies below it.
+    public var tileLayers: [TileLayerSpec]
     /// Rings of tiles kept loaded around the view, so panning finds them ready.
     public var bufferRing = 1
     /// Every layer, bottom to top within each level (see `LayerLevel`).
@@ -56,8 +62,20 @@ public struct Scene {
                 layers: [any MapLayer] = Scene.standardLayers) {
         self.camera = camera
         self.background = background
-        self.tileZoomRange = tileZoomRange
+        tileLayers = [TileLayerSpec(name: "map", role: .map, zoomRange: tileZoomRange)]
         self.layers = layers
+    }
+
+    /// The index of the chosen map among `tileLayers` (the topmost with that role).
+    public var mapLayerIndex: Int { tileLayers.lastIndex { $0.role == .map } ?? 0 }
+
+    /// The chosen map's zooms.
+    public var tileZoomRange: ClosedRange<Int> {
+        get { tileLayers.isEmpty ? 0...19 : tileLayers[mapLayerIndex].zoomRange }
+        set {
+            if tileLayers.isEmpty { tileLayers = [TileLayerSpec(name: "map", role: .map, zoomRange: newValue)] }
+            tileLayers[mapLayerIndex].zoomRange = newValue
+        }
     }
 
     /// Where the first layer of a kind is. Layers are value types: comparing types is a
@@ -84,24 +102,26 @@ public struct Scene {
         }
     }
 
-    /// `under`: the tiles of the plane under the map's own (see `underZoomRange`).
+    /// The frame with only the map layer's tiles known (every other tile layer has none ready).
+    public func compose(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites(),
+                        facts: SessionFacts = SessionFacts()) -> DrawList {
+        let m = mapLayerIndex
+        return compose(at: t, layers: tileLayers.indices.map { $0 == m ? tiles : NoTiles() }, sprites: sprites, facts: facts)
+    }
+
+    /// `layers`: what each of `tileLayers` has ready, by index (missing ones have none).
     /// `facts`: what the session knows that layers draw (`MapSession.facts`).
-    public func compose(at t: Double, tiles: TileAvailability, under: TileAvailability? = nil,
-                        sprites: SpriteAvailability = NoSprites(), facts: SessionFacts = SessionFacts()) -> DrawList {
+    public func compose(at t: Double, layers stores: [TileAvailability], sprites: SpriteAvailability = NoSprites(),
+                        facts: SessionFacts = SessionFacts()) -> DrawList {
         var list = DrawList()
         list.commands.append(.clear(background))
-        let (shown, underShown) = composeTiles(into: &list, tiles: tiles, under: under)
-        var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: tiles, shownTiles: shown)
+        let stack = TileStackLayout(scene: self, stores: stores, into: &list)
+        var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: stack.store(list.mapLayer), shownTiles: stack.shown[list.mapLayer])
         context.facts = facts
-        context.under = under
-        context.underShownTiles = underShown
+        context.labelSources = stack.labelSources(in: list)
+        context.credits = stack.credits
         context.bottomInset = layers.map { $0.bottomInset(context) }.max() ?? 0
         context.labelExclusions = layers.flatMap { $0.labelExclusions(context) }
-        if !underShown.isEmpty {
-            // The under plane's names label only where it shows: the map's own tiles carry
-            // their own.
-            context.mainTileRects = list.tileCommands.filter { tiles.hasPixels($0.0) }.map(\.2)
-        }
         let levels = layers.map(\.levels)
         for level in LayerLevel.allCases {
             for (layer, its) in zip(layers, levels) where its.contains(level) {
@@ -116,38 +136,4 @@ public struct Scene {
     /// The screen rectangle of a tile, its edges computed from tile indices so that
     /// neighbours share edges exactly (no seams after rounding).
     public func screenRect(of tile: TileID) -> ScreenRect { TileLayout.screenRect(of: tile, camera: camera) }
-
-    /// The base map's tiles (see `TileLayout`), over those of the plane under them where
-    /// they have no picture; returns the ready tiles of each plane whose places count for labels.
-    private func composeTiles(into list: inout DrawList, tiles: TileAvailability, under: TileAvailability?) -> ([TileID], [TileID]) {
-        let layout = TileLayout(camera: camera, zoomRange: tileZoomRange, bufferRing: bufferRing, tiles: tiles) {
-            .tile($0, plane: .main, source: $1, destination: $2, opacity: 1)
-        }
-        var underShown: [TileID] = []
-        if let under, let range = underZoomRange, !layout.uncovered.isEmpty {
-            // Where the map's own tiles have nothing to show yet, the plane under them shows,
-            // at the same zoom where it can (an ancestor's part where it cannot go so deep).
-            let z = min(max(layout.uncovered[0].z, range.lowerBound), range.upperBound)
-            var seen = Set<TileID>()
-            let only = layout.uncovered.compactMap { t -> TileID? in
-                let u = t.z > z ? t.ancestor(atZoom: z) : t
-                return u.z == z && seen.insert(u).inserted ? u : nil
-            }
-            if !only.isEmpty {
-                let below = TileLayout(camera: camera, zoomRange: range, bufferRing: 0, tiles: under, only: only) {
-                    .tile($0, plane: .under, source: $1, destination: $2, opacity: 1)
-                }
-                list.commands += below.commands
-                list.wantedUnderTiles = below.wanted
-                underShown = below.shown
-            }
-        }
-        list.commands += layout.commands
-        list.missingTiles += layout.missing
-        list.wantedTiles = layout.wanted
-        list.ringTiles = layout.ring
-        list.standInTiles = layout.parents
-        list.tilesCoverView = layout.coversView
-        return (layout.shown, underShown)
-    }
 }

@@ -102,15 +102,20 @@ public struct MapSession {
 
     /// Composes the frame at `t` from the tiles and sprites at hand, and keeps what it drew
     /// for the input that follows.
-    public mutating func frame(at t: Double, tiles: TileAvailability, under: TileAvailability? = nil,
-                               sprites: SpriteAvailability = NoSprites()) -> DrawList {
+    public mutating func frame(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites()) -> DrawList {
+        let m = scene.mapLayerIndex
+        return frame(at: t, layers: scene.tileLayers.indices.map { $0 == m ? tiles : NoTiles() }, sprites: sprites)
+    }
+
+    /// `layers`: what each of the scene's tile layers has ready, by index.
+    public mutating func frame(at t: Double, layers: [TileAvailability], sprites: SpriteAvailability = NoSprites()) -> DrawList {
         controller.advance(to: t)
         checkStaleness(at: t)
         controller.follow(scene.location?.point(at: t), at: t)
         scene.camera = controller.camera
         scene.pins = controller.pins
         if scene.imperialUnits != controller.imperialUnits { scene.imperialUnits = controller.imperialUnits }
-        var list = scene.compose(at: t, tiles: tiles, under: under, sprites: sprites, facts: facts)
+        var list = scene.compose(at: t, layers: layers, sprites: sprites, facts: facts)
         controller.pins.calloutFrame = list.calloutFrame
         controller.pins.calloutTitleFrame = list.calloutTitleFrame
         controller.pins.clusterFrames = list.pinClusters.map(\.frame)
