@@ -4,7 +4,8 @@ import MapGeometry
 
 /// The layer switcher, top left: a button naming the map shown (with how its tiles are
 /// coming: loading, or the server out of reach), which opens the list of maps to choose from
-/// (key L; 1–9 choose). And, once, on the offline basemap past z8, a hint that street maps
+/// (key L; 1–9 choose), and the overlays to lay over it (hillshade, hiking routes), each a
+/// check box with its opacity (− and + in tenths). And, once, on the offline basemap past z8, a hint that street maps
 /// are one key away. Saved areas are listed with their size and a ✕ to delete them (a second
 /// click confirms); the last rows open "Saved areas" (Shift+A) and save the area in view (as
 /// key A does).
@@ -22,11 +23,29 @@ public struct SourcesLayer: MapLayer {
         }
     }
 
+    /// A transparent map that can lie over the chosen one: on or off, and how opaque.
+    public struct Overlay: Hashable, Sendable {
+        public var name: String
+        public var title: String
+        public var on: Bool
+        /// 0.1…1.
+        public var opacity: Double
+        public init(name: String, title: String, on: Bool = false, opacity: Double = 1) {
+            self.name = name; self.title = title; self.on = on
+            self.opacity = opacity.isFinite ? min(max(opacity, 0.1), 1) : 1
+        }
+        /// The opacity in whole percent, as shown and stepped.
+        var percent: Int { Int((opacity * 100).rounded()) }
+    }
+
     /// The buttons' identities (`DrawList.buttons`).
     enum Button: Hashable, Sendable {
         case toggle, hint, saveArea, savedAreas
         case choose(String)
         case delete(String)
+        case overlay(String)
+        /// An overlay's opacity a tenth down (-1) or up (+1).
+        case fade(String, Int)
     }
 
     /// What the switcher asks of the app (`SessionEffect.layer`).
@@ -37,9 +56,13 @@ public struct SourcesLayer: MapLayer {
         case savedAreas
         /// Delete the saved area of this name (confirmed).
         case deleteArea(String)
+        /// Show the overlay of this name or not, at this opacity.
+        case overlay(String, on: Bool, opacity: Double)
     }
 
     public var choices: [Choice] = []
+    /// The overlays offered, in the order they lie (the last on top).
+    public var overlays: [Overlay] = []
     /// The name of the map shown.
     public var current = ""
     public var showsList = false
@@ -90,6 +113,13 @@ public struct SourcesLayer: MapLayer {
     static let confirmKey = SpriteKey.text("Delete?", .chrome)
 
     private static let check = SpriteKey.text("✓", .chrome)
+    private static let minus = SpriteKey.text("−", .chrome), plus = SpriteKey.text("+", .chrome)
+    private static let overlaysKey = SpriteKey.text("    Over the map", .chrome)
+
+    private var overlayKeys: [SpriteKey] { overlays.map { .text(($0.on ? "☑  " : "☐  ") + $0.title, .chrome) } }
+    private var percentKeys: [SpriteKey] { overlays.map { .text("\($0.percent) %", .chrome) } }
+    /// The rows the overlays take: a heading and one each (none without overlays).
+    private var overlayRows: Int { overlays.isEmpty ? 0 : overlays.count + 1 }
 
     private func showsHint(_ context: LayerContext) -> String? {
         guard let hint, !showsList, current == Self.basemap, context.camera.zoom > Self.hintZoom else { return nil }
@@ -97,7 +127,9 @@ public struct SourcesLayer: MapLayer {
     }
 
     private func keys(_ context: LayerContext) -> [SpriteKey] {
-        [buttonKey] + (statusKey(context).map { [$0] } ?? []) + (showsList ? rowKeys + [Self.check, Self.saveRowKey, savedRowKey, Self.deleteKey, Self.confirmKey] : [])
+        [buttonKey] + (statusKey(context).map { [$0] } ?? [])
+            + (showsList ? rowKeys + [Self.check, Self.saveRowKey, savedRowKey, Self.deleteKey, Self.confirmKey] : [])
+            + (showsList && !overlays.isEmpty ? overlayKeys + percentKeys + [Self.overlaysKey, Self.minus, Self.plus] : [])
             + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
     }
 
@@ -108,8 +140,10 @@ public struct SourcesLayer: MapLayer {
         let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
         guard showsList else { return (button, nil) }
         let widths = (rowKeys + [Self.saveRowKey, savedRowKey]).compactMap { context.sprites.size(of: $0)?.width }
-        let width = max(button.width, (widths.max() ?? 0) + 44 + (choices.contains { $0.deletable } ? 70 : 0))
-        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: Double(choices.count + 2) * Self.rowHeight + 13))
+        let overlayWidths = overlayKeys.compactMap { context.sprites.size(of: $0)?.width }.map { $0 + 120 }
+        let width = max(button.width, (widths.max() ?? 0) + 44 + (choices.contains { $0.deletable } ? 70 : 0), (overlayWidths.max() ?? 0) + 20)
+        let rows = Double(choices.count + overlayRows + 2)
+        return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: rows * Self.rowHeight + (overlays.isEmpty ? 13 : 18)))
     }
 
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -163,8 +197,12 @@ public struct SourcesLayer: MapLayer {
                     list.button(Button.delete(choice.name), frame: r)
                 }
             }
+            var y = panel.y + 4 + Double(choices.count) * Self.rowHeight
+            if !overlays.isEmpty {
+                composeOverlays(at: y, in: panel, into: &list, size: size)
+                y += Double(overlayRows) * Self.rowHeight + 5
+            }
             // The last rows: the saved areas, and save the area in view.
-            let y = panel.y + 4 + Double(choices.count) * Self.rowHeight
             list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
             for (i, (key, id)) in [(savedRowKey, Button.savedAreas), (Self.saveRowKey, Button.saveArea)].enumerated() {
                 let row = ScreenRect(x: panel.x, y: y + 5 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight), s = size(key)
@@ -178,6 +216,37 @@ public struct SourcesLayer: MapLayer {
             list.darkPlate(r, text: key, size: s)
             list.button(Button.hint, frame: r)
             list.shownHints.append("sources")
+        }
+    }
+
+    /// The overlays' rows from `y` down: a heading, then each overlay's check box and title
+    /// (a click toggles it) with its opacity between − and + at the row's end.
+    private func composeOverlays(at y: Double, in panel: ScreenRect, into list: inout DrawList, size: (SpriteKey) -> ScreenSize) {
+        list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
+        let h = size(Self.overlaysKey)
+        list.commands.append(.sprite(Self.overlaysKey, destination: ScreenRect(x: panel.x + 10, y: y + 5 + (Self.rowHeight - h.height) / 2,
+                                                                              width: h.width, height: h.height), opacity: 0.55))
+        for (i, (overlay, (key, pct))) in zip(overlays, zip(overlayKeys, percentKeys)).enumerated() {
+            let row = ScreenRect(x: panel.x, y: y + 5 + Double(i + 1) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
+            let s = size(key)
+            list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 26, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
+                                         opacity: overlay.on ? 1 : 0.75))
+            list.button(Button.overlay(overlay.name), frame: ScreenRect(x: row.x, y: row.y, width: row.width - 100, height: row.height))
+            // − 60 % +, right-aligned; faint while the overlay is off.
+            let p = size(pct), m = size(Self.minus), plus = size(Self.plus)
+            let plusBox = ScreenRect(x: row.maxX - 28, y: row.y + 1, width: 22, height: row.height - 2)
+            let pctX = plusBox.x - 6 - p.width
+            let minusBox = ScreenRect(x: pctX - 28, y: row.y + 1, width: 22, height: row.height - 2)
+            let o = overlay.on ? 1.0 : 0.45
+            for (k, box, sz) in [(Self.minus, minusBox, m), (Self.plus, plusBox, plus)] {
+                list.commands.append(.fillRect(box, Self.ink.withAlpha(0.08 * o)))
+                list.commands.append(.sprite(k, destination: ScreenRect(x: box.x + (box.width - sz.width) / 2, y: box.y + (box.height - sz.height) / 2,
+                                                                        width: sz.width, height: sz.height), opacity: o))
+            }
+            list.commands.append(.sprite(pct, destination: ScreenRect(x: pctX, y: row.y + (row.height - p.height) / 2, width: p.width, height: p.height),
+                                         opacity: o))
+            list.button(Button.fade(overlay.name, -1), frame: minusBox)
+            list.button(Button.fade(overlay.name, 1), frame: plusBox)
         }
     }
 
@@ -202,6 +271,17 @@ public struct SourcesLayer: MapLayer {
             guard confirmingDelete == name else { confirmingDelete = name; return [.changed] }
             confirmingDelete = nil
             return [.changed, .effect(.layer(LayerRequest(Request.deleteArea(name))))]
+        case let .overlay(name)?:
+            guard let i = overlays.firstIndex(where: { $0.name == name }) else { return [.changed] }
+            overlays[i].on.toggle()
+            return [.changed, .effect(.layer(LayerRequest(Request.overlay(name, on: overlays[i].on, opacity: overlays[i].opacity))))]
+        case let .fade(name, step)?:
+            guard let i = overlays.firstIndex(where: { $0.name == name }) else { return [.changed] }
+            // In tenths, from 10 % to 100 %; a change turns the overlay on.
+            let tenths = min(max((overlays[i].opacity * 10).rounded() + Double(step), 1), 10)
+            overlays[i].opacity = tenths / 10
+            overlays[i].on = true
+            return [.changed, .effect(.layer(LayerRequest(Request.overlay(name, on: true, opacity: overlays[i].opacity))))]
         case nil: return nil
         }
         return [.changed]

@@ -17,6 +17,13 @@ public struct ViewState: Codable, Equatable, Sendable {
         public var hidden: Bool
         public init(path: String, hidden: Bool) { self.path = path; self.hidden = hidden }
     }
+    /// An overlay as the switcher left it: on or off, and how opaque (0.05…1).
+    public struct OverlayState: Codable, Equatable, Sendable {
+        public var name: String
+        public var on: Bool
+        public var opacity: Double
+        public init(name: String, on: Bool, opacity: Double) { self.name = name; self.on = on; self.opacity = opacity }
+    }
     public var center: Center
     public var zoom: Double
     /// Absent in files written before files were remembered.
@@ -27,9 +34,12 @@ public struct ViewState: Codable, Equatable, Sendable {
     public var hintShown: Bool?
     /// The first start's hint of where the keys are was shown (it is shown once).
     public var helpHintShown: Bool?
+    /// The overlays turned on, or set to another opacity; absent: none.
+    public var overlays: [OverlayState]?
 
     public init(center: Coordinate, zoom: Double, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false,
-                helpHintShown: Bool = false) {
+                helpHintShown: Bool = false, overlays: [OverlayState]? = nil) {
+        self.overlays = overlays
         self.center = Center(lat: center.latitude, lon: center.longitude)
         self.zoom = zoom
         self.files = files
@@ -66,7 +76,8 @@ public struct ViewState: Codable, Equatable, Sendable {
         do { v = try JSONDecoder().decode(ViewState.self, from: data) } catch {
             throw LoadError.invalid(url.path, "\(error)")
         }
-        guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom) else {
+        guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom),
+              (v.overlays ?? []).allSatisfy({ $0.opacity.isFinite && (0.05...1).contains($0.opacity) && $0.name.utf8.count <= 200 }) else {
             throw LoadError.invalid(url.path, "values out of range")
         }
         return v

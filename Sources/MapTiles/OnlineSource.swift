@@ -30,6 +30,14 @@ public struct OnlineSource: Hashable, Sendable {
     /// A style for drawing the source's vector tiles (a path or URL, as sources.json gives it),
     /// kept for the app; nil for the built-in style.
     public let style: String?
+    /// A transparent map to lie over the chosen one (hiking routes, rail, hillshade), offered
+    /// as a check box in the switcher (sources.json `"overlay": true`), and the opacity it
+    /// starts at (`"opacity"`, 0…1).
+    public var isOverlay = false
+    public var overlayOpacity = 1.0
+    /// Its pictures are heights (sources.json `"encoding": "terrarium"` or `"mapbox"`), drawn
+    /// as terrain: hillshading and contours (`TerrainSource`).
+    public var demEncoding: DEMTile.Encoding?
 
     public init(name: String, title: String? = nil, template: TileURLTemplate, attribution: String, attributionURL: String? = nil,
                 zoomRange: ClosedRange<Int>, tileSize: Int = 256, allowsBulk: Bool = false,
@@ -60,11 +68,15 @@ public struct OnlineSource: Hashable, Sendable {
     /// This source with the tile address, zooms and (when it has none) attribution `document`
     /// gives: what a TileJSON source is once its document is read.
     public func resolved(by document: TileJSON) -> OnlineSource {
-        OnlineSource(name: name, title: title, template: document.tiles[0],
+        var made = OnlineSource(name: name, title: title, template: document.tiles[0],
                      attribution: attribution.isEmpty ? VectorAttribution.credit(document.attribution ?? "", layers: document.vectorLayers,
                                                                                  mentioned: document.mentionsOpenMapTiles) : attribution,
                      attributionURL: attributionURL, zoomRange: document.dataZoomRange, tileSize: tileSize, allowsBulk: allowsBulk,
                      kind: .vector, tileJSON: tileJSON, style: style)
+        made.isOverlay = isOverlay
+        made.overlayOpacity = overlayOpacity
+        made.demEncoding = demEncoding
+        return made
     }
 
     /// An http(s) address of printable ASCII, not too long to show or send.
@@ -145,6 +157,11 @@ extension OnlineSource {
         var style: String?
         /// The server's terms allow bulk downloads (saving areas for offline use).
         var bulkDownload: Bool?
+        /// A transparent map offered over the chosen one, at this opacity to start with.
+        var overlay: Bool?
+        var opacity: Double?
+        /// "terrarium" or "mapbox": the tiles are heights.
+        var encoding: String?
     }
 
     /// Reads a sources.json: `{"sources": [{"name": "…", "url": "https://…/{z}/{x}/{y}.png",
@@ -200,6 +217,22 @@ extension OnlineSource {
     }
 
     private static func make(_ e: Entry) throws -> OnlineSource {
+        var made = try makeSource(e)
+        if let o = e.opacity {
+            guard o.isFinite, (0.05...1).contains(o) else { throw CatalogError(description: "opacity \(o): a number from 0.05 to 1") }
+            made.overlayOpacity = o
+        }
+        made.isOverlay = e.overlay ?? false
+        if let encoding = e.encoding {
+            guard let dem = DEMTile.Encoding(rawValue: encoding), made.kind == .raster else {
+                throw CatalogError(description: "encoding \"\(TileURLTemplate.shown(encoding))\": \"terrarium\" or \"mapbox\", for raster tiles of heights")
+            }
+            made.demEncoding = dem
+        }
+        return made
+    }
+
+    private static func makeSource(_ e: Entry) throws -> OnlineSource {
         if e.type == "vector", !e.url.contains("{") {
             // No placeholders: the address of a TileJSON document.
             try checkCommon(e)

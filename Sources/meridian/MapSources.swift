@@ -30,7 +30,10 @@ enum MapSources {
 
     /// The tile server `name` names, if it names one (checked, nothing started).
     static func online(_ name: String) throws -> OnlineSource? {
-        if let s = (OnlineSource.builtIn + [OnlineSource.terrainDEM]).first(where: { $0.name == name }) { return s }
+        // A sources.json entry named terrain-dem stands for the AWS Terrain Tiles (a mirror,
+        // or heights of one's own).
+        if name == OnlineSource.terrainDEM.name { return try userSources.get().first { $0.name == name } ?? OnlineSource.terrainDEM }
+        if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
         if isRemoteArchive(name) { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
@@ -86,18 +89,14 @@ enum MapSources {
         let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
         // Terrain: the AWS Terrain Tiles (open data), or any source of terrarium DEM tiles
         // ("terrain:FILE.mbtiles"), shaded and traced for contours.
-        if name == terrain { return TerrainSource(dem: try source(OnlineSource.terrainDEM.name)) }
-        if name.hasPrefix("terrain:"), name.count > 8 { return TerrainSource(dem: try source(String(name.dropFirst(8)))) }
+        if name == terrain { return try self.terrain(over: OnlineSource.terrainDEM.name) }
+        if name.hasPrefix("terrain:"), name.count > 8 { return try self.terrain(over: String(name.dropFirst(8))) }
         if isRemoteArchive(name) {
             return try PMTilesSource.remote(url: name, client: client, cacheRoot: cacheRoot)
         }
         if let online = try online(name) {
-            if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
-            let retina = pixelRatio >= 1.5
-            let cache = TileDiskCache(root: cacheRoot, source: online, retina: retina)
-            let tiles = OnlineTileSource(source: online, client: client, cache: cache, retina: retina)
-            if ProcessInfo.processInfo.environment["MERIDIAN_HTTP_LOG"] != nil { tiles.log = { FileIO.printError("http " + $0) } }
-            return tiles
+            if online.demEncoding != nil { return try terrain(over: name) }
+            return try source(of: online, pixelRatio: pixelRatio)
         }
         switch name {
         case "debug":
@@ -123,12 +122,39 @@ enum MapSources {
     /// The map `name` names, with the basemap under it when it is online or a street map;
     /// street maps drawn in `style`. An online map has the areas saved from it beneath it
     /// (`AreaBackedSource`): offline, they still show.
-    static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice()) throws -> Tiles {
-        let made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
-        guard made.source.isRemote else { return made }
-        let backed = AreaBackedSource(primary: made.source, areas: savedAreas(under: name))
-        let fallback = made.stack.layers.first { $0.spec.role == .fallback }
-        return Tiles(source: backed, fallback: fallback, background: made.background, painter: made.painter)
+    /// `overlays`: the overlays offered, laid over it in order (those off are not drawn).
+    static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
+        var made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
+        made.stack = made.stack.replacingMapSource(backedBySavedAreas(made.source, name: name))
+        made.stack.layers += overlays
+        return made
+    }
+
+    /// The tiles of a tile server, through the disk cache.
+    private static func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
+        let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
+        if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
+        let retina = pixelRatio >= 1.5
+        let cache = TileDiskCache(root: cacheRoot, source: online, retina: retina)
+        let tiles = OnlineTileSource(source: online, client: client, cache: cache, retina: retina)
+        if ProcessInfo.processInfo.environment["MERIDIAN_HTTP_LOG"] != nil { tiles.log = { FileIO.printError("http " + $0) } }
+        return tiles
+    }
+
+    /// Terrain drawn from the heights of the source `demName` names (backed by the areas
+    /// saved from it), in the encoding its sources.json entry says (terrarium by default).
+    static func terrain(over demName: String) throws -> TerrainSource {
+        var online = try self.online(demName)
+        let encoding = online?.demEncoding ?? .terrarium
+        online?.demEncoding = nil
+        let dem = try online.map { try source(of: $0, pixelRatio: 1) } ?? source(demName)
+        return TerrainSource(dem: backedBySavedAreas(dem, name: demName), encoding: encoding)
+    }
+
+    /// An online source over the areas saved from it (`AreaBackedSource`): offline, they still show.
+    static func backedBySavedAreas(_ source: TileSource, name: String) -> TileSource {
+        guard source.isRemote else { return source }
+        return AreaBackedSource(primary: source, areas: savedAreas(under: name))
     }
 
     /// The saved areas cut from the map `name`, as they lie beneath it.
@@ -180,14 +206,12 @@ enum MapSources {
     static func choices(current: String, saved: [SavedArea] = SavedArea.list()) -> [SourcesLayer.Choice] {
         var list = [SourcesLayer.Choice(name: basemap, title: "World basemap (offline)")]
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
-        list += ((try? userSources.get()) ?? []).filter { s in !list.contains { $0.name == s.name } }
+        list += ((try? userSources.get()) ?? []).filter { s in !s.isOverlay && !list.contains { $0.name == s.name } }
             .map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
-        // Terrain after the user's maps, so that their numbers stay what they were.
-        if !list.contains(where: { $0.name == terrain }) { list.append(SourcesLayer.Choice(name: terrain, title: "Terrain (hillshade and contours)")) }
         // Saved areas, each an offline map of its own, by their path.
         list += saved.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
-            let title = current == "debug" ? "Debug grid"
+            let title = current == "debug" ? "Debug grid" : current == terrain ? "Terrain (hillshade and contours)"
                 : isTerrain(current) ? "Terrain: " + URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent
                 : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
             list.append(SourcesLayer.Choice(name: current, title: title))

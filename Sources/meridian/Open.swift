@@ -59,13 +59,14 @@ struct Open: ParsableCommand {
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
                                  tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false,
-                                 helpHintShown: saved?.helpHintShown ?? false)
+                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay))
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
             do {
                 try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, files: end.open,
-                              tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown).save(to: stateURL)
+                              tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown,
+                              overlays: MapOverlays.remembered(end.overlays)).save(to: stateURL)
             } catch {
                 warn("could not save the view: \(error)")
             }
@@ -79,6 +80,8 @@ struct Open: ParsableCommand {
         var tiles: String
         var hintShown: Bool
         var helpHintShown: Bool
+        /// The overlays offered, as the switcher left them.
+        var overlays: [SourcesLayer.Overlay]
     }
 
     /// Loads the pins file's problems into the window; returns the saver that keeps the pins
@@ -122,7 +125,7 @@ struct Open: ParsableCommand {
     }
 
     private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
-                            tiles name: String, hintShown: Bool, helpHintShown: Bool) throws -> WindowEnd {
+                            tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [SourcesLayer.Overlay]) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -139,10 +142,14 @@ struct Open: ParsableCommand {
             warn("video driver: \(SDL.videoDriver), renderer: \(window.rendererName)")
         }
         var notices = notices
-        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, notices: &notices)
+        let overlayLayers = { (settings: [SourcesLayer.Overlay], notices: inout [String]) in
+            MapOverlays.layers(settings, pixelRatio: window.pixelRatio, problems: &notices)
+        }
+        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, overlays: overlayLayers(tileOverlays, &notices), notices: &notices)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
         var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
+        session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.overlays = tileOverlays }
         if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
         if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
         if !helpHintShown { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = "Keys and gestures: F1 or ?" } }
@@ -159,7 +166,7 @@ struct Open: ParsableCommand {
         for n in notices { host.showNotice(n) }
         let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
-        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown)
+        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown, overlays: tileOverlays)
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
         if let geocoderProblem { host.showNotice(geocoderProblem) }
         let search = WindowSearch(host: host, geocoder: geocoder)
@@ -172,7 +179,9 @@ struct Open: ParsableCommand {
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
             do {
-                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice)
+                var problems: [String] = []
+                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice, overlays: overlayLayers(end.overlays, &problems))
+                for p in problems { host.showNotice(p) }
                 host.setTiles(made.stack)
                 exporter.tiles = made
                 host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
@@ -199,7 +208,18 @@ struct Open: ParsableCommand {
                 if let live { live.save() } else { host.showNotice("There is no trail to save: no live position is shown") }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
             case let .chooseTiles(name): choose(name)
-            case let .layer(request): areaRequest(request, saver: areas, choose: choose)
+            case let .layer(request):
+                if case let .overlay(name, on, opacity)? = request.as(SourcesLayer.Request.self) {
+                    // Shown or hidden, faded or not, over the map as it is: nothing is loaded again.
+                    if let i = end.overlays.firstIndex(where: { $0.name == name }) { end.overlays[i].on = on; end.overlays[i].opacity = opacity }
+                    if let i = host.session.scene.tileLayers.firstIndex(where: { $0.name == name && $0.role == .overlay }) {
+                        host.session.scene.tileLayers[i].isVisible = on
+                        host.session.scene.tileLayers[i].opacity = opacity
+                    } else if on {
+                        host.showNotice("Cannot lay \(name) over the map: its tiles cannot be had")
+                    }
+                }
+                areaRequest(request, saver: areas, choose: choose)
             case let .openLink(url):
                 // showNotice may be called from any thread.
                 let notices = UncheckedSendable(host)
@@ -245,7 +265,7 @@ struct Open: ParsableCommand {
         case .saveArea?: saver.open()
         case .savedAreas?: saver.openList()
         case let .deleteArea(path)?: saver.delete(path, choose: choose)
-        case nil: break
+        case .overlay?, nil: break
         }
         switch request.as(AreasLayer.Request.self) {
         case let .update(path)?: saver.update(path)
@@ -289,9 +309,9 @@ struct Open: ParsableCommand {
     /// The map `name` names, or what stands in when it cannot be had (said in `notices`):
     /// the basemap, or a placeholder grid when even that is missing (a broken install still
     /// opens a window that says what is wrong). Returns the name of the map shown.
-    private func openTiles(_ name: String, pixelRatio: Double, notices: inout [String]) -> (MapSources.Tiles, String) {
+    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String]) -> (MapSources.Tiles, String) {
         do {
-            let tiles = try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice)
+            let tiles = try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
             // What the style leaves out is said in the window too (started from the desktop,
             // there is no terminal to read it on).
             if let skipped = tiles.painter.mapStyle?.notices, !skipped.isEmpty {
@@ -302,7 +322,7 @@ struct Open: ParsableCommand {
         } catch {
             notices.append(name == MapSources.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
         }
-        if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap) { return (base, MapSources.basemap) }
+        if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap, overlays: overlays) { return (base, MapSources.basemap) }
         let grid = DebugGridSource()
         return (MapSources.Tiles(source: grid, fallback: nil, background: MapSources.background(for: grid)), "debug")
     }

@@ -134,7 +134,10 @@ struct Render: ParsableCommand {
         do {
             let r = try OffscreenRenderer(pixelWidth: Int((frame.width * k).rounded()),
                                           pixelHeight: Int((frame.height * k).rounded()), pixelRatio: k)
-            let tiles = try MapSources.tiles(view.tileName, pixelRatio: k, style: view.styleChoice)
+            var problems: [String] = []
+            let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
+            for p in problems { warn(p) }
+            let tiles = try MapSources.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
             var pinList: [Pin] = []
             if let pins {
                 // Render only reads: a file it cannot read is reported and left as it is.

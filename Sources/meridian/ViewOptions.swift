@@ -40,6 +40,9 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', 'openfreemap' (vector streets), a tile URL with {z} {x} {y} (and {s} {r} {-y}; .pbf or .mvt for vector tiles), a TileJSON address, a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles or .pmtiles file (or a .pmtiles URL), or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L).", valueName: "SOURCE"))
     var tiles: String?
 
+    @Option(name: .long, help: ArgumentHelp("Lay a transparent map over the map, at an opacity from 0.05 to 1 if given: 'terrain' (hillshading and contour lines) or a source of ~/.config/meridian/sources.json with \"overlay\": true. May be given more than once; the window remembers the overlays chosen (key L).", valueName: "NAME[@OPACITY]"))
+    var overlay: [OverlayRequest] = []
+
     @Option(name: .long, help: ArgumentHelp("A MapLibre style JSON file to draw street maps (OpenMapTiles-schema vector tiles) with, instead of the built-in style.", valueName: "FILE.json"))
     var style: String?
 
@@ -59,6 +62,10 @@ struct ViewOptions: ParsableArguments {
         }
         if style != nil {
             do { _ = try styleChoice.style() } catch { throw ValidationError("--style: \(error)") }
+        }
+        let offered = MapOverlays.offered().map(\.name)
+        for o in overlay where !offered.contains(o.name) {
+            throw ValidationError("--overlay: no overlay is named \"\(o.name)\" (there are: \(offered.joined(separator: ", ")))")
         }
         if let tiles {
             do {

@@ -219,7 +219,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send(206, f.read(last + 1 - first), [("ETag", etag), ("Accept-Ranges", "bytes"),
                                                                  ("Content-Range", "bytes %d-%d/%d" % (first, last, size))])
         if p.startswith("/mbtiles/") or p.startswith("/tilejson/"):
-            # /mbtiles/ABSOLUTE/PATH.mbtiles/{z}/{x}/{y}.pbf: a tile of that file, always sent
+            # /mbtiles/ABSOLUTE/PATH.mbtiles/{z}/{x}/{y}.pbf (or .png): a tile of that file, always sent
             # gzip-encoded (as many vector tile servers do); /tilejson/ABSOLUTE/PATH.mbtiles: a
             # TileJSON document for it (?noattribution leaves its attribution out).
             import json, sqlite3, gzip as gz
@@ -343,7 +343,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if refused:
             return refused
         parts = p[len("/mbtiles"):].rsplit("/", 3)
-        path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt"))
+        path, z, x, y = parts[0], int(parts[1]), int(parts[2]), int(parts[3].removesuffix(".pbf").removesuffix(".mvt").removesuffix(".png"))
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
         row = db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?", (z, x, (1 << z) - 1 - y)).fetchone()
         db.close()
@@ -351,6 +351,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(404, b"no tile")
             return 404
         stored = bytes(row[0])
+        if stored[:8] == b"\x89PNG\r\n\x1a\n":
+            # A picture (heights of a DEM archive): sent as it is.
+            etag = '"%08x"' % (zlib.crc32(stored) & 0xFFFFFFFF)
+            self.send(200, stored, [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600"), ("ETag", etag)])
+            return 200
         if changed_every and (x * 31 + y) % changed_every == 0:
             raw = gz.decompress(stored) if stored[:2] == b"\x1f\x8b" else stored
             body = gz.compress(raw + b"\x80\x01\x01", mtime=0)  # field 16 (the spec's extensions), a varint 1

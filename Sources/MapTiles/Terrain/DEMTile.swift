@@ -68,9 +68,10 @@ public struct DEMTile: Sendable {
     }
 
     /// The heights under `tile`, a descendant of `of` (this tile's id), `size` pixels a side:
-    /// interpolated between the pixel centres (bilinear), so a tile beyond the DEM's deepest
-    /// zoom is shaded and traced at its own zoom rather than enlarged. Nil when `tile` is not
-    /// under `of`.
+    /// interpolated between the pixel centres (Catmull-Rom, bicubic: its slopes run on
+    /// smoothly from one DEM pixel to the next, where bilinear ones would shade each in a
+    /// flat block), so a tile beyond the DEM's deepest zoom is shaded and traced at its own
+    /// zoom rather than enlarged. Nil when `tile` is not under `of`.
     /// `border` more pixels all round (from the ancestor's heights beyond the tile) let the
     /// slopes at the tile's edge be found as inside it, with no seam between tiles.
     public func region(of own: TileID, for tile: TileID, size side: Int, border: Int = 0) -> DEMTile? {
@@ -80,17 +81,30 @@ public struct DEMTile: Sendable {
         let ox = Double(tile.x - (own.x << dz)) * span, oy = Double(tile.y - (own.y << dz)) * span
         let step = span / Double(side)
         let n = side + 2 * border
+        /// The four Catmull-Rom weights of the pixels at -1, 0, 1 and 2 from `t` in 0..<1.
+        func weights(_ t: Float) -> (Float, Float, Float, Float) {
+            let t2 = t * t, t3 = t2 * t
+            return ((-t3 + 2 * t2 - t) / 2, (3 * t3 - 5 * t2 + 2) / 2, (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2)
+        }
+        // Each column's weights are the same for every row.
+        var columns: [(x0: Int, w: (Float, Float, Float, Float))] = []
+        columns.reserveCapacity(n)
+        for i in 0..<n {
+            let gx = ox + (Double(i - border) + 0.5) * step - 0.5
+            let x0 = Int(gx.rounded(.down))
+            columns.append((x0, weights(Float(gx - Double(x0)))))
+        }
         var out = [Float](repeating: 0, count: n * n)
         for j in 0..<n {
             // The sample's centre in this tile's pixels, then in the grid of pixel centres.
             let gy = oy + (Double(j - border) + 0.5) * step - 0.5
-            let y0 = Int(gy.rounded(.down)), ty = Float(gy - Double(y0))
+            let y0 = Int(gy.rounded(.down)), wy = weights(Float(gy - Double(y0)))
             for i in 0..<n {
-                let gx = ox + (Double(i - border) + 0.5) * step - 0.5
-                let x0 = Int(gx.rounded(.down)), tx = Float(gx - Double(x0))
-                let top = height(x0, y0) * (1 - tx) + height(x0 + 1, y0) * tx
-                let bottom = height(x0, y0 + 1) * (1 - tx) + height(x0 + 1, y0 + 1) * tx
-                out[j * n + i] = top * (1 - ty) + bottom * ty
+                let (x0, wx) = columns[i]
+                func row(_ y: Int) -> Float {
+                    height(x0 - 1, y) * wx.0 + height(x0, y) * wx.1 + height(x0 + 1, y) * wx.2 + height(x0 + 2, y) * wx.3
+                }
+                out[j * n + i] = row(y0 - 1) * wy.0 + row(y0) * wy.1 + row(y0 + 1) * wy.2 + row(y0 + 2) * wy.3
             }
         }
         return try? DEMTile(size: n, heights: out)

@@ -14,29 +14,38 @@ public struct TerrainSource: TileSource {
     }
 
     public var name: String { "terrain:" + dem.name }
-    public var zoomRange: ClosedRange<Int> { dem.zoomRange }
+    /// Deeper than the heights go too: each tile there is shaded and traced at its own zoom
+    /// from its ancestor's heights, interpolated (crisp lines, not an enlarged picture).
+    public var zoomRange: ClosedRange<Int> { RasterOverzoom.displayRange(dem.zoomRange) }
     public var attribution: String { dem.attribution }
     public var attributionURL: String? { dem.attributionURL }
     public var concurrency: Int { dem.concurrency }
     public var isRemote: Bool { dem.isRemote }
     public var unreachable: String? { dem.unreachable }
 
+    /// The DEM tile that holds `tile`'s heights: itself, or its ancestor at the deepest zoom.
+    public func demTile(for tile: TileID) -> TileID {
+        tile.z > dem.zoomRange.upperBound ? tile.ancestor(atZoom: dem.zoomRange.upperBound) : tile
+    }
+
     public func payload(for tile: TileID) throws -> TilePayload? {
-        switch try dem.payload(for: tile) {
-        case let .encodedImage(data)?: return .terrain(data, encoding: encoding, tile: tile)
+        let asked = demTile(for: tile)
+        switch try dem.payload(for: asked) {
+        case let .encodedImage(data)?: return .terrain(data, encoding: encoding, tile: asked)
         case let .encodedImageRegion(data, ancestor)?: return .terrain(data, encoding: encoding, tile: ancestor)
         case .vector?, .debugGrid?, .terrain?:
-            throw TileSourceError("\(dem.name): tile \(tile) is not a DEM picture")
+            throw TileSourceError("\(dem.name): tile \(asked) is not a DEM picture")
         case nil: return nil
         }
     }
 
-    public func cancel(_ tiles: [TileID]) { dem.cancel(tiles) }
-    public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) { dem.decoded(tile, payload: demPayload(payload), ok: ok) }
-    public func keptAhead(_ tile: TileID, payload: TilePayload) { dem.keptAhead(tile, payload: demPayload(payload)) }
-    public func abandoned(_ tile: TileID) { dem.abandoned(tile) }
+    public func cancel(_ tiles: [TileID]) { dem.cancel(Array(Set(tiles.map(demTile)))) }
+    /// Told of the DEM tile it asked for (so its cache sees what it gave), not of the tile drawn.
+    public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) { dem.decoded(demTile(for: tile), payload: demPayload(payload), ok: ok) }
+    public func keptAhead(_ tile: TileID, payload: TilePayload) { dem.keptAhead(demTile(for: tile), payload: demPayload(payload)) }
+    public func abandoned(_ tile: TileID) { dem.abandoned(demTile(for: tile)) }
 
-    /// The DEM source's own payload for one this source made (so its cache sees what it gave).
+    /// The DEM source's own payload for one this source made.
     private func demPayload(_ p: TilePayload) -> TilePayload {
         if case let .terrain(data, _, _) = p { return .encodedImage(data) }
         return p

@@ -1,0 +1,86 @@
+import ArgumentParser
+import FoundationEssentials
+import MapChrome
+import MapCore
+import MapData
+import MapGraphics
+import MapTiles
+import MapWindow
+
+/// The overlays offered over any map, as check boxes in the switcher and with `--overlay`:
+/// the built-in terrain (hillshading and contour lines with their heights, from the AWS
+/// Terrain Tiles) and the sources.json entries with `"overlay": true`. Each is a transparent
+/// tile layer over the map; which are on, and how opaque, is remembered with the view.
+enum MapOverlays {
+    /// The built-in terrain overlay's name.
+    static let terrain = "terrain"
+
+    /// What is offered, off, at each one's own opacity: terrain first, then sources.json's.
+    static func offered() -> [SourcesLayer.Overlay] {
+        // Terrain at 0.6: over a street map, its shadows darken and its highlights pale the map less.
+        [SourcesLayer.Overlay(name: terrain, title: "Terrain: hillshade and contours", opacity: 0.6)]
+            + ((try? MapSources.userSources.get()) ?? []).filter(\.isOverlay).map {
+                SourcesLayer.Overlay(name: $0.name, title: $0.title, opacity: $0.overlayOpacity)
+            }
+    }
+
+    /// The overlays offered, as `remembered` (by name; ones no longer offered are dropped)
+    /// and then `asked` (`--overlay NAME[@OPACITY]`, which turns them on) say.
+    static func settings(remembered: [ViewState.OverlayState]?, asked: [OverlayRequest] = []) -> [SourcesLayer.Overlay] {
+        offered().map { o in
+            var o = o
+            if let r = remembered?.first(where: { $0.name == o.name }) { o = SourcesLayer.Overlay(name: o.name, title: o.title, on: r.on, opacity: r.opacity) }
+            if let a = asked.last(where: { $0.name == o.name }) { o = SourcesLayer.Overlay(name: o.name, title: o.title, on: true, opacity: a.opacity ?? o.opacity) }
+            return o
+        }
+    }
+
+    /// What to remember of `settings`.
+    static func remembered(_ settings: [SourcesLayer.Overlay]) -> [ViewState.OverlayState]? {
+        let kept = settings.filter { $0.on || $0.opacity != 1 }
+        return kept.isEmpty ? nil : kept.map { ViewState.OverlayState(name: $0.name, on: $0.on, opacity: $0.opacity) }
+    }
+
+    /// The tile layers of `settings`, in order; an overlay whose source cannot be had is
+    /// left out and said in `problems`.
+    static func layers(_ settings: [SourcesLayer.Overlay], pixelRatio: Double, problems: inout [String]) -> [TileLayerSource] {
+        settings.compactMap { o in
+            do { return try layer(o, pixelRatio: pixelRatio) } catch {
+                if o.on { problems.append("Cannot lay \(o.title) over the map: \(error)") }
+                return nil
+            }
+        }
+    }
+
+    static func layer(_ o: SourcesLayer.Overlay, pixelRatio: Double) throws -> TileLayerSource {
+        if o.name == terrain {
+            return .overlay(try MapSources.terrain(over: OnlineSource.terrainDEM.name), name: terrain, opacity: o.opacity, visible: o.on)
+        }
+        let source = try MapSources.source(o.name, pixelRatio: pixelRatio)
+        if source is TerrainSource { return .overlay(source, name: o.name, opacity: o.opacity, visible: o.on) }
+        var painter = VectorTilePainter()
+        if let online = try MapSources.online(o.name), online.kind == .vector, let style = online.style, !style.hasPrefix("http") {
+            let choice = StyleChoice(path: style)
+            painter = VectorTilePainter(mapStyle: try choice.style(), sprites: MapStyles.shared.sheet(for: choice))
+        }
+        return .overlay(MapSources.backedBySavedAreas(source, name: o.name), name: o.name, opacity: o.opacity, visible: o.on, painter: painter)
+    }
+}
+
+/// `--overlay NAME` or `NAME@OPACITY` (0.05…1).
+struct OverlayRequest: ExpressibleByArgument, Sendable {
+    let name: String
+    let opacity: Double?
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "@", maxSplits: 1).map(String.init)
+        guard let first = parts.first, !first.isEmpty else { return nil }
+        name = first
+        if parts.count == 2 {
+            guard let o = Double(parts[1]), o.isFinite, (0.05...1).contains(o) else { return nil }
+            opacity = o
+        } else {
+            opacity = nil
+        }
+    }
+}
