@@ -54,8 +54,9 @@ struct StyledTilePainter {
         }
     }
 
-    /// Paints `vt` onto `canvas` for `tile`; returns the labels its symbol layers ask for.
-    func paint(_ prepared: PreparedTile, onto canvas: CairoCanvas, frame: Frame) -> [PlaceLabel] {
+    /// Paints `vt` onto `canvas` for `tile`, with the raster and hillshade layers drawn from
+    /// `pictures` in their place; returns the labels its symbol layers ask for.
+    func paint(_ prepared: PreparedTile, onto canvas: CairoCanvas, frame: Frame, pictures: StylePictures? = nil) -> [PlaceLabel] {
         let zoom = max(Double(frame.tile.z) - 1, 0)
         var labels: [PlaceLabel] = []
         for (order, layer) in style.layers.enumerated() where layer.isShown(atZoom: zoom) {
@@ -64,6 +65,13 @@ struct StyledTilePainter {
                 if let color = layer.color("background-color", c) {
                     canvas.fill(color.withAlpha(color.a * clamp01(layer.number("background-opacity", c))))
                 }
+                continue
+            }
+            if layer.type == .raster || layer.type == .hillshade {
+                guard let pictures, !pictures.isEmpty else { continue }
+                cairo_save(canvas.context)
+                defer { cairo_restore(canvas.context) }
+                if layer.type == .raster { raster(layer, pictures, canvas, frame, zoom) } else { hillshade(layer, pictures, canvas, frame, zoom) }
                 continue
             }
             guard let name = layer.sourceLayer, let li = prepared.layerIndex[name] else { continue }

@@ -28,12 +28,24 @@ public enum TerrainTilePainter {
     /// enlarged picture).
     public static func paint(_ data: Data, encoding: DEMTile.Encoding, of dataTile: TileID, as tile: TileID, pixels: Int) throws -> Bitmap {
         let dem = try DEMTile(png: data, encoding: encoding)
-        guard dataTile != tile else { return try paint(dem, tile: tile) }
-        // A pixel more all round, cut off after: slopes at the edge are found as inside.
+        return try drawn(dem, of: dataTile, as: tile) { try paint($0, tile: tile) }
+    }
+
+    /// Only the hillshading of `tile` from `dem`, the heights of `dataTile` (itself or an
+    /// ancestor), lit as `look` says: a style's hillshade layer.
+    public static func shade(_ dem: DEMTile, of dataTile: TileID, as tile: TileID, look: HillshadeLook) throws -> Bitmap {
+        try drawn(dem, of: dataTile, as: tile) { try paint($0, tile: tile, look: look, contours: false) }
+    }
+
+    /// `draw` of `dem` itself when it is `tile`'s; else of the heights under `tile` at 256
+    /// pixels with a pixel more all round (slopes at the edge are found as inside), which is
+    /// cut off after.
+    private static func drawn(_ dem: DEMTile, of dataTile: TileID, as tile: TileID, _ draw: (DEMTile) throws -> Bitmap) throws -> Bitmap {
+        guard dataTile != tile else { return try draw(dem) }
         guard let region = dem.region(of: dataTile, for: tile, size: 256, border: 1) else {
             throw DEMError("the DEM tile \(dataTile) does not cover \(tile)")
         }
-        let bordered = try paint(region, tile: tile)
+        let bordered = try draw(region)
         let n = bordered.width
         var inner = [UInt32](repeating: 0, count: 256 * 256)
         for y in 0..<256 { for x in 0..<256 { inner[y * 256 + x] = bordered.pixels[(y + 1) * n + x + 1] } }

@@ -54,13 +54,18 @@ public final class VectorTilePainter: @unchecked Sendable {
         lock.lock(); decoded.removeAll(); lock.unlock()
     }
 
-    /// Rasterizes `tile` (pixelSize square) from the vector data of `dataTile` (itself or an ancestor).
-    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int) throws -> DecodedTile {
+    /// Rasterizes `tile` (pixelSize square) from the vector data of `dataTile` (itself or an
+    /// ancestor), and a style's raster and hillshade layers from `pictures` (encoded pictures
+    /// made into pixels by `decodeImage`).
+    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int, pictures: [StylePicture] = [],
+                      decodeImage: @escaping (Data) throws -> Bitmap = { _ in throw TileSourceError("no image decoder") }) throws -> DecodedTile {
         let prepared = data.isEmpty ? PreparedTile(VectorTile(layers: [])) : try self.prepared(data, tile: dataTile)
         let vt = prepared.tile
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
         if let mapStyle {
-            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize))
+            let found = pictures.isEmpty ? nil : StylePictures(pictures, decodeImage: decodeImage)
+            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize),
+                                                                                    pictures: found)
             return DecodedTile(bitmap: canvas.bitmap(), places: labels)
         }
         let cr = canvas.context

@@ -61,14 +61,21 @@ public struct MapStyle: Sendable {
                 continue
             }
             switch type {
-            case .raster, .hillshade, .heatmap: notices.append("\(label): \(typeName) layers are not drawn"); continue
+            case .heatmap: notices.append("\(label): \(typeName) layers are not drawn"); continue
             default: break
             }
             do {
                 let layer = try StyleLayer(json: json, index: i, type: type, id: id)
                 if type != .background {
                     guard let source = layer.source else { notices.append("\(label): no source"); continue }
-                    guard sources[source] != nil else { notices.append("\(label): unknown source '\(source)'"); continue }
+                    guard let declared = sources[source] else { notices.append("\(label): unknown source '\(source)'"); continue }
+                    // Each kind of layer reads its kind of source (a raster layer pictures, a
+                    // hillshade layer heights, the others vector tiles).
+                    let wanted = type == .raster ? "raster" : type == .hillshade ? "raster-dem" : "vector"
+                    guard declared.type == wanted else {
+                        notices.append("\(label): a \(typeName) layer reads a \(wanted) source; '\(source)' is \(declared.type)")
+                        continue
+                    }
                 }
                 layers.append(layer)
             } catch let e as StyleError {
@@ -77,6 +84,12 @@ public struct MapStyle: Sendable {
                 notices.append("\(label): \(path): \(e.reason)")
             }
         }
+    }
+
+    /// The raster and raster-dem sources that layers draw, by name.
+    public var pictureSources: [String: StyleSource] {
+        let used = Set(layers.filter { $0.type == .raster || $0.type == .hillshade }.compactMap(\.source))
+        return sources.filter { used.contains($0.key) }
     }
 
     /// The drawable layers that read `sourceLayer`, in draw order.

@@ -23,6 +23,18 @@ extension PropertySpec {
         "circle-stroke-width": number(0, 0...Double.greatestFiniteMagnitude), "circle-stroke-color": color("#000000"),
     ]
 
+    static let raster: [String: PropertySpec] = [
+        "raster-hue-rotate": number(0), "raster-brightness-min": number(0, 0...1), "raster-brightness-max": number(1, 0...1),
+        "raster-saturation": number(0, -1...1), "raster-contrast": number(0, -1...1),
+        "raster-resampling": oneOf(["linear", "nearest"], "linear"), "raster-fade-duration": number(300, 0...Double.greatestFiniteMagnitude),
+    ]
+
+    static let hillshade: [String: PropertySpec] = [
+        "hillshade-illumination-direction": number(335, 0...359), "hillshade-illumination-anchor": oneOf(["map", "viewport"], "viewport"),
+        "hillshade-exaggeration": number(0.5, 0...1), "hillshade-shadow-color": color("#000000"),
+        "hillshade-highlight-color": color("#FFFFFF"), "hillshade-accent-color": color("#000000"),
+    ]
+
     static let fillExtrusion: [String: PropertySpec] = [
         "fill-extrusion-color": color("#000000"),
         "fill-extrusion-height": number(0, 0...Double.greatestFiniteMagnitude),

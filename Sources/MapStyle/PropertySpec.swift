@@ -73,7 +73,9 @@ struct PropertySpec: Sendable {
         case .circle: return circle[name]
         case .fillExtrusion: return fillExtrusion[name]
         case .background: return name == "background-color" ? color("#000000") : nil
-        case .raster, .hillshade, .heatmap: return nil
+        case .raster: return raster[name]
+        case .hillshade: return hillshade[name]
+        case .heatmap: return nil
         }
     }
 

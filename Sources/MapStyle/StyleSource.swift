@@ -8,9 +8,16 @@ public struct StyleSource: Sendable {
     public var minzoom: Int?
     public var maxzoom: Int?
     public var attribution: String?
+    /// Pixels across one of its tiles: 512 unless the style says (MapLibre's default), so a
+    /// tile of zoom z covers what Meridian's 256-point tiles of zoom z + 1 do.
+    public var tileSize: Int
+    /// A raster-dem source's encoding of heights in colours: "terrarium" or "mapbox" (the default).
+    public var encoding: String?
 
-    public init(type: String, url: String? = nil, tiles: [String] = [], minzoom: Int? = nil, maxzoom: Int? = nil, attribution: String? = nil) {
+    public init(type: String, url: String? = nil, tiles: [String] = [], minzoom: Int? = nil, maxzoom: Int? = nil, attribution: String? = nil,
+                tileSize: Int = 512, encoding: String? = nil) {
         self.type = type; self.url = url; self.tiles = tiles; self.minzoom = minzoom; self.maxzoom = maxzoom; self.attribution = attribution
+        self.tileSize = tileSize; self.encoding = encoding
     }
 
     init(json: JSONValue, path: String) throws {
@@ -20,7 +27,10 @@ public struct StyleSource: Sendable {
             guard let d = o[key]?.number, d.isFinite else { return nil }
             return Int(saturating: min(30, max(0, d)))
         }
+        // A tile size other than 256 or 512 is not one a tile server makes: 512, as unsaid.
+        let size = o["tileSize"]?.number == 256 ? 256 : 512
         self.init(type: type, url: o["url"]?.string, tiles: (o["tiles"]?.array ?? []).compactMap(\.string).prefix(64).map { $0 },
-                  minzoom: zoom("minzoom"), maxzoom: zoom("maxzoom"), attribution: o["attribution"]?.string)
+                  minzoom: zoom("minzoom"), maxzoom: zoom("maxzoom"), attribution: o["attribution"]?.string, tileSize: size,
+                  encoding: o["encoding"]?.string)
     }
 }

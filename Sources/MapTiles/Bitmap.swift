@@ -59,6 +59,20 @@ public struct Bitmap: Sendable {
 
     public func pixel(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
 
+    /// Multiplies straight-alpha colours by their alpha (what Cairo draws from).
+    public mutating func premultiply() {
+        guard !premultiplied else { return }
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for i in buf.indices {
+                let p = buf[i], a = p >> 24
+                guard a < 255 else { continue }
+                func ch(_ shift: UInt32) -> UInt32 { ((((p >> shift) & 0xFF) * a + 127) / 255) << shift }
+                buf[i] = a << 24 | ch(16) | ch(8) | ch(0)
+            }
+        }
+        premultiplied = true
+    }
+
     /// Converts premultiplied pixels to straight alpha, once, before upload.
     public mutating func unpremultiply() {
         guard premultiplied else { return }

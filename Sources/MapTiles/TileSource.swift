@@ -20,6 +20,21 @@ public enum TilePayload: Sendable {
     /// the graphics layer. `tile` is the tile the heights belong to: the requested one, or an
     /// ancestor beyond the DEM's deepest zoom.
     case terrain(Data, encoding: DEMTile.Encoding, tile: TileID)
+    /// A MapLibre style's vector tile (as `vector`; empty where there is none) with the
+    /// pictures of its raster and raster-dem sources over the same ground, drawn together in
+    /// the style's order (`StyledTileSource`).
+    case styled(Data, tile: TileID, pictures: [StylePicture])
+}
+
+/// The picture a style's raster or raster-dem source gives for a tile: its encoded bytes, and
+/// the square of ground they cover (the tile's own, or an ancestor's beyond the source's zooms
+/// or in its coarser numbering).
+public struct StylePicture: Sendable {
+    /// The style's name for the source.
+    public let source: String
+    public let data: Data
+    public let tile: TileID
+    public init(source: String, data: Data, tile: TileID) { self.source = source; self.data = data; self.tile = tile }
 }
 
 extension TilePayload {
@@ -27,7 +42,7 @@ extension TilePayload {
     public var isEncodedImage: Bool {
         switch self {
         case .encodedImage, .encodedImageRegion: return true
-        case .vector, .debugGrid, .terrain: return false
+        case .vector, .debugGrid, .terrain, .styled: return false
         }
     }
 
@@ -35,6 +50,7 @@ extension TilePayload {
     public var byteCount: Int {
         switch self {
         case let .encodedImage(d), let .encodedImageRegion(d, _), let .vector(d, _), let .terrain(d, _, _): return d.count
+        case let .styled(d, _, pictures): return d.count + pictures.reduce(0) { $0 + $1.data.count }
         case .debugGrid: return 0
         }
     }

@@ -124,6 +124,10 @@ public final class PageRenderer {
             switch payload {
             case let .vector(data, dataTile):
                 picture = try CairoCanvas.forPage { try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256).bitmap }
+            case let .styled(data, dataTile, pictures):
+                picture = try CairoCanvas.forPage {
+                    try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) }).bitmap
+                }
             case let .encodedImage(data):
                 picture = try ImageDecoder.decode(data)
             case let .encodedImageRegion(data, ancestor):

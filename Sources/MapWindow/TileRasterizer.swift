@@ -30,6 +30,8 @@ public enum TileRasterizer {
                 if let under { image.flatten(over: under) }
                 decoded = DecodedTile(bitmap: try RasterEnlarger.enlarge(image, of: ancestor, to: tile, pixels: pixels))
             case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
+            case let .styled(data, dataTile, pictures):
+                decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) })
             case let .terrain(data, encoding, dataTile): decoded = DecodedTile(bitmap: try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: tile, pixels: pixels))
             }
             // Opaque and in the texture's order, here on the worker rather than on the frame;

@@ -3,6 +3,7 @@ import FoundationEssentials
 import MapChrome
 import MapCore
 import MapGraphics
+import MapStyle
 import MapTiles
 import MapWindow
 import Platform
@@ -22,6 +23,8 @@ enum MapSources {
         var background: Color { stack.background }
         /// Draws the map's vector tiles: the basemap's look, or a MapLibre style.
         var painter: VectorTilePainter { stack.map.painter }
+        /// What of the style's sources cannot be drawn (said once, in the window too).
+        var notices: [String] = []
 
         init(source: TileSource, fallback: TileLayerSource?, background: Color, painter: VectorTilePainter = VectorTilePainter()) {
             stack = TileStack(map: source, painter: painter, background: background, fallback: fallback)
@@ -131,7 +134,7 @@ enum MapSources {
     }
 
     /// The tiles of a tile server, through the disk cache.
-    private static func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
+    static func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
         let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
         if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
         let retina = pixelRatio >= 1.5
@@ -191,7 +194,35 @@ enum MapSources {
         }
         let mapStyle = try style.style()
         let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)
-        return Tiles(source: source, fallback: fallback, background: fallback?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
+        // The style's raster and raster-dem sources, drawn in their layers among the vector ones.
+        var notices: [String] = []
+        let pictures = stylePictures(mapStyle, notices: &notices)
+        var made = Tiles(source: pictures.isEmpty ? source : StyledTileSource(vector: source, pictures: pictures), fallback: fallback,
+                         background: fallback?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
+        made.notices = notices
+        return made
+    }
+
+    /// The sources of `style`'s raster and hillshade layers, each a tile server of its own
+    /// (cached like any): those given by tile addresses; what cannot be had is said in `notices`
+    /// and its layers are not drawn.
+    static func stylePictures(_ style: MapStyle, notices: inout [String]) -> [StyledTileSource.Picture] {
+        style.pictureSources.sorted { $0.key < $1.key }.compactMap { name, s in
+            guard let address = s.tiles.first else {
+                notices.append("The style's source '\(name)' gives no tile addresses (a TileJSON address is not read for pictures): its layers are not drawn")
+                return nil
+            }
+            do {
+                let template = try TileURLTemplate(address)
+                let lo = s.minzoom ?? 0, hi = max(s.maxzoom ?? 22, lo)
+                let online = OnlineSource(name: "style-" + String(FNV1a.hash(address), radix: 16), title: name, template: template,
+                                          attribution: VectorAttribution.plainText(s.attribution ?? ""), zoomRange: lo...hi, tileSize: s.tileSize)
+                return StyledTileSource.Picture(name: name, source: try source(of: online, pixelRatio: 1), tileSize: s.tileSize)
+            } catch {
+                notices.append("The style's source '\(name)' cannot be read (\(error)): its layers are not drawn")
+                return nil
+            }
+        }
     }
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.

@@ -314,6 +314,7 @@ struct Open: ParsableCommand {
             let tiles = try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
             // What the style leaves out is said in the window too (started from the desktop,
             // there is no terminal to read it on).
+            notices += tiles.notices
             if let skipped = tiles.painter.mapStyle?.notices, !skipped.isEmpty {
                 let ids = skipped.prefix(3).map { $0.split(separator: ":").first.map(String.init) ?? $0 }.joined(separator: ", ")
                 notices.append("The map's style leaves out \(skipped.count) layer\(skipped.count == 1 ? "" : "s") it cannot draw (\(ids)\(skipped.count > 3 ? "…" : ""))")

@@ -138,6 +138,7 @@ struct Render: ParsableCommand {
             let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
             for p in problems { warn(p) }
             let tiles = try MapSources.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+            for n in tiles.notices { warn(n) }
             var pinList: [Pin] = []
             if let pins {
                 // Render only reads: a file it cannot read is reported and left as it is.

@@ -33,7 +33,7 @@ public struct TerrainSource: TileSource {
         switch try dem.payload(for: asked) {
         case let .encodedImage(data)?: return .terrain(data, encoding: encoding, tile: asked)
         case let .encodedImageRegion(data, ancestor)?: return .terrain(data, encoding: encoding, tile: ancestor)
-        case .vector?, .debugGrid?, .terrain?:
+        case .vector?, .debugGrid?, .terrain?, .styled?:
             throw TileSourceError("\(dem.name): tile \(asked) is not a DEM picture")
         case nil: return nil
         }
