@@ -115,7 +115,7 @@ struct RenderPipeline {
 
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
-                                            straightAlpha: renderer != nil, overlays: painted)
+                                            overlays: painted)
         return TileLoader(source: layer.source, decode: decode, wake: wake)
     }
 

@@ -135,15 +135,17 @@ public final class TextureStore: TileAvailability {
     public func accept(_ result: TileResult) -> String? {
         switch result.outcome {
         case .bitmap(var bitmap, let tilePlaces):
-            bitmap.unpremultiply()
             // Sorted and cut by the worker (TileRasterizer); no more than fit in a tile are
             // kept, so a frame never sorts thousands.
             let places = tilePlaces
             generation &+= 1
             guard let atlas, let renderer else {
+                // The software compositor blends premultiplied pixels, as Cairo draws them.
                 insert(.pixels(bitmap, places, stamp: generation), for: result.tile, cost: bitmap.byteCount)
                 return nil
             }
+            // SDL blends straight alpha (an overlay's pictures; opaque ones are the same either way).
+            bitmap.unpremultiply()
             do {
                 if bitmap.width == atlas.tileSize && bitmap.height == atlas.tileSize {
                     var slot = try atlas.upload(bitmap)

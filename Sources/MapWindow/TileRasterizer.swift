@@ -13,11 +13,10 @@ public enum TileRasterizer {
 
     /// `order`: the channel order of the textures the tiles go into; `background`: the layer's
     /// colour, which tiles are laid over here so that they are opaque and drawn without blending
-    /// (nil: an overlay's tiles, which keep their transparency, in straight alpha when
-    /// `straightAlpha`, as SDL blends); `overlays`: what layers paint over the map (tracks,
-    /// shapes, a measured line), into opaque tiles only.
+    /// (nil: an overlay's tiles, which keep their transparency); `overlays`: what layers paint
+    /// over the map (tracks, shapes, a measured line), into opaque tiles only.
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
-                               background: Color?, straightAlpha: Bool = false, overlays: [any TileOverlay] = []) -> TileDecoder {
+                               background: Color?, overlays: [any TileOverlay] = []) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         let under = background.map { UInt32(Color.byte($0.r)) << 16 | UInt32(Color.byte($0.g)) << 8 | UInt32(Color.byte($0.b)) }
         return { tile, payload in
@@ -37,7 +36,9 @@ public enum TileRasterizer {
             // Opaque and in the texture's order, here on the worker rather than on the frame;
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
             // thread little more than its upload.
-            if let under { decoded.bitmap.flatten(over: under) }
+            // An overlay's pictures stay transparent, premultiplied as Cairo's are (a server's
+            // PNG comes in straight alpha).
+            if let under { decoded.bitmap.flatten(over: under) } else { decoded.bitmap.premultiply() }
             if under != nil, overlays.contains(where: { $0.touches(tile) }) {
                 // Opaque, premultiplied and straight alpha are the same pixels: Cairo draws
                 // over them as they are, in its own channel order.
@@ -45,7 +46,6 @@ public enum TileRasterizer {
                 TileOverlayPainters.paint(overlays, onto: &decoded.bitmap, tile: tile)
             }
             decoded.bitmap.convert(to: order)
-            if under == nil, straightAlpha { decoded.bitmap.unpremultiply() }
             let keep = decoded.places.first?.isStyled == true ? TextureStore.styledLabelsPerTile : TextureStore.placesPerTile
             decoded.places = Array(decoded.places.sorted(by: PlaceLabel.morePrioritary).prefix(keep))
             return decoded

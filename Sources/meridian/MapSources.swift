@@ -237,7 +237,8 @@ enum MapSources {
     static func choices(current: String, saved: [SavedArea] = SavedArea.list()) -> [SourcesLayer.Choice] {
         var list = [SourcesLayer.Choice(name: basemap, title: "World basemap (offline)")]
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
-        list += ((try? userSources.get()) ?? []).filter { s in !s.isOverlay && !list.contains { $0.name == s.name } }
+        // (Overlays are offered over the maps, and terrain-dem's heights as terrain.)
+        list += ((try? userSources.get()) ?? []).filter { s in !s.isOverlay && s.name != OnlineSource.terrainDEM.name && !list.contains { $0.name == s.name } }
             .map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         // Saved areas, each an offline map of its own, by their path.
         list += saved.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
