@@ -116,4 +116,27 @@ struct SourcesLayerTests {
         #expect(s.buttons(of: ChromeLayer.Attribution.self).count == 1)
         #expect(s.click(ChromeLayer.Attribution()).contains(.openLink("https://www.openstreetmap.org/copyright")))
     }
+
+    @Test func overlaysAreCheckBoxesWithAnOpacityInTenths() {
+        var layer = SourcesLayer(choices: choices, current: "osm")
+        layer.overlays = [SourcesLayer.Overlay(name: "terrain", title: "Terrain", opacity: 0.6), SourcesLayer.Overlay(name: "hiking", title: "Hiking routes", on: true)]
+        var s = SessionDriver(layers: [layer], zoom: 5)
+        func asked(_ actions: [SessionEffect]) -> [SourcesLayer.Request] {
+            actions.compactMap { if case let .layer(r) = $0 { r.as(SourcesLayer.Request.self) } else { nil } }
+        }
+        _ = s.click(SourcesLayer.Button.toggle)
+        let shown = s.frame().spriteCommands.map(\.0)
+        #expect(shown.contains(.text("☐  Terrain", .chrome)) && shown.contains(.text("☑  Hiking routes", .chrome)))
+        #expect(shown.contains(.text("60 %", .chrome)) && shown.contains(.text("100 %", .chrome)))
+        #expect(buttons(&s).contains(.overlay("terrain")) && buttons(&s).contains(.fade("hiking", -1)))
+        // A click on the row turns it on (at its opacity), again off; the list stays open.
+        #expect(asked(s.click(SourcesLayer.Button.overlay("terrain"))) == [.overlay("terrain", on: true, opacity: 0.6)])
+        #expect(asked(s.click(SourcesLayer.Button.overlay("terrain"))) == [.overlay("terrain", on: false, opacity: 0.6)])
+        // − and + go by tenths, from 10 % to 100 %, and turn the overlay on.
+        #expect(asked(s.click(SourcesLayer.Button.fade("terrain", 1))) == [.overlay("terrain", on: true, opacity: 0.7)])
+        #expect(asked(s.click(SourcesLayer.Button.fade("hiking", 1))) == [.overlay("hiking", on: true, opacity: 1)])
+        for _ in 0..<12 { _ = s.click(SourcesLayer.Button.fade("hiking", -1)) }
+        #expect(s.session.scene.layer(SourcesLayer.self)?.overlays[1].opacity == 0.1)
+        #expect(buttons(&s).contains(.toggle) && buttons(&s).count > 1)
+    }
 }

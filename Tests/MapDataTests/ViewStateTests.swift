@@ -58,4 +58,16 @@ struct ViewStateTests {
         let url = URL(fileURLWithPath: "/proc/meridian-cannot/view.json")
         #expect(throws: FileWriteError.self) { try AtomicFile.write(Data("x".utf8), to: url) }
     }
+
+    @Test func overlaysRoundTripAndAnOpacityOutOfRangeIsRefused() throws {
+        let dir = tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("meridian/view.json")
+        let overlays = [ViewState.OverlayState(name: "terrain", on: true, opacity: 0.6), ViewState.OverlayState(name: "hiking", on: false, opacity: 0.3)]
+        try ViewState(center: Coordinate(latitude: 42.5, longitude: 1.5), zoom: 13, overlays: overlays).save(to: url)
+        #expect(try ViewState.load(from: url)?.overlays == overlays)
+        for bad in ["1.5", "-0.2", "0"] {
+            try Data(#"{"center":{"lat":1,"lon":2},"zoom":3,"overlays":[{"name":"terrain","on":true,"opacity":\#(bad)}]}"#.utf8).write(to: url)
+            #expect(throws: ViewState.LoadError.self) { try ViewState.load(from: url) }
+        }
+    }
 }

@@ -111,6 +111,24 @@ struct OnlineSourceCatalogTests {
         #expect(OnlineSource.openStreetMap.zoomRange == 0...19 && OnlineSource.openTopoMap.zoomRange == 0...17)
         #expect(OnlineSource.openStreetMap.attribution == "© OpenStreetMap contributors")
     }
+
+    @Test func overlaysAndHeightsAreSaidInTheEntry() throws {
+        let (sources, problems) = try read("""
+            {"sources": [
+              {"name": "hiking", "url": "https://h.example/{z}/{x}/{y}.png", "overlay": true, "opacity": 0.7},
+              {"name": "dem", "url": "https://d.example/{z}/{x}/{y}.png", "encoding": "mapbox", "maxZoom": 14},
+              {"name": "faint", "url": "https://h.example/{z}/{x}/{y}.png", "overlay": true, "opacity": 0},
+              {"name": "heights", "url": "https://d.example/{z}/{x}/{y}.pbf", "type": "vector", "encoding": "terrarium"},
+              {"name": "odd", "url": "https://d.example/{z}/{x}/{y}.png", "encoding": "lerc"}
+            ]}
+            """)
+        #expect(sources.map(\.name) == ["hiking", "dem"])
+        #expect(sources[0].isOverlay && sources[0].overlayOpacity == 0.7 && sources[0].demEncoding == nil)
+        #expect(!sources[1].isOverlay && sources[1].demEncoding == .mapbox)
+        #expect(problems.count == 3)
+        #expect(problems.contains { $0.contains("opacity 0.0") })
+        #expect(problems.filter { $0.contains("encoding") }.count == 2)
+    }
 }
 
 struct HTTPFreshnessTests {
