@@ -112,7 +112,9 @@ public struct OnlineSource: Hashable, Sendable {
         name: "terrain-dem", title: "Terrain heights (AWS Terrain Tiles)",
         template: try! TileURLTemplate("https://s3.amazonaws.com/elevation-tiles-prod/terrarium/{z}/{x}/{y}.png"),
         attribution: "Terrain Tiles: Mapzen, AWS · SRTM, GMTED, NED, ETOPO1, CDEM, EU-DEM and others",
-        attributionURL: "https://github.com/tilezen/joerd/blob/master/docs/attribution.md", zoomRange: 0...15)
+        attributionURL: "https://github.com/tilezen/joerd/blob/master/docs/attribution.md", zoomRange: 0...15,
+        // Open data on AWS, with no usage limits: areas of it may be saved.
+        allowsBulk: true)
 
     /// Why areas of this map cannot be saved (bulk downloading), nil when they can.
     public var bulkRefusal: String? {

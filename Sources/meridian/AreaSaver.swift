@@ -101,8 +101,13 @@ final class AreaSaver: @unchecked Sendable {
         if let v = bare as? OnlineVectorTileSource { zooms = v.source.zoomRange.lowerBound...(v.source.zoomRange.upperBound + 1) }
         var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: shift,
                                         freeBytes: FileIO.freeBytes(at: SavedArea.folder()))
-        if MapSources.isTerrain(name) {
-            offer.refusal = "Terrain cannot be saved offline yet: save the street map of the area instead"
+        if name == MapSources.terrain {
+            // Its heights are saved (to zoom 12, about 30 m a pixel, as fine as most of the
+            // data is): deeper, terrain is drawn from them.
+            offer.zooms = 0...AreaSaver.heightsDeepestZoom
+            offer.bytesPerTile = 90_000
+        } else if MapSources.isTerrain(name) {
+            offer.refusal = "These heights are on this computer already: terrain from them is offline as it is"
         } else if !bare.isRemote {
             offer.refusal = name == MapSources.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
                 : "This map is on this computer already: it is offline as it is"
@@ -125,14 +130,37 @@ final class AreaSaver: @unchecked Sendable {
     /// again (search indexes the new one, and forgets the deleted).
     var listChanged: () -> Void = {}
 
-    /// Saves `area` of the map shown, on a worker; the panel shows how it goes.
+    /// The deepest zoom of heights saved for terrain.
+    static let heightsDeepestZoom = 12
+
+    /// Saves `area` of the map shown, on a worker; the panel shows how it goes. With the
+    /// terrain overlay on, the heights of the area are saved after the map (as their own
+    /// area), so that terrain lies over it offline too.
     func save(_ area: SaveAreaLayer.Area) {
-        let name = current, source = host.source
-        let shift = Self.zoomShift((source as? AreaBackedSource)?.primary ?? source)
-        run(nil) {
+        let terrainOn = host.session.scene.tileLayers.contains { $0.name == MapOverlays.terrain && $0.role == .overlay && $0.isVisible }
+        // Terrain as the map: its heights are what is saved.
+        let name = current == MapSources.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
+        let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift((source as? AreaBackedSource)?.primary ?? source)
+        let then: (() -> Void)? = terrainOn && name != OnlineSource.terrainDEM.name ? { [weak self] in self?.saveHeights(area) } : nil
+        save(area, of: name, shift: shift, then: then)
+    }
+
+    /// Saves the heights of `area` for the terrain overlay, to `heightsDeepestZoom`.
+    private func saveHeights(_ area: SaveAreaLayer.Area) {
+        var heights = area
+        heights.zooms = min(area.zooms.lowerBound, Self.heightsDeepestZoom)...min(area.zooms.upperBound, Self.heightsDeepestZoom)
+        let progress = Self.progress("Saving the terrain's heights", heights)
+        // Named after the map's area they go with.
+        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", shown: progress, then: nil)
+    }
+
+    /// `shift`: zooms the map numbers its tiles shallower than drawn; `suffix`: after the title.
+    private func save(_ area: SaveAreaLayer.Area, of name: String, shift: Int, suffix: String = "", shown: SaveAreaLayer.Progress? = nil,
+                      then: (() -> Void)?) {
+        run(shown, then: then) {
             let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
             let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
-            let title = Self.title(of: area)
+            let title = Self.title(of: area) + suffix
             let folder = SavedArea.folder()
             if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
             let path = folder + "/" + Self.fileName(title: title, map: name, area: tileArea)
@@ -204,7 +232,8 @@ final class AreaSaver: @unchecked Sendable {
     /// Runs `prepare` and the extract it makes on a worker, one job at a time; the save
     /// panel shows its progress (`shown`: a job the panel did not start itself), a notice
     /// its outcome, and the lists are read again after it.
-    private func run(_ shown: SaveAreaLayer.Progress?, replacing: String? = nil, _ prepare: @escaping () throws -> Job) {
+    /// `then`: what to do once the job was done whole (another save).
+    private func run(_ shown: SaveAreaLayer.Progress?, replacing: String? = nil, then: (() -> Void)? = nil, _ prepare: @escaping () throws -> Job) {
         lock.lock()
         guard !running else {
             lock.unlock()
@@ -218,6 +247,7 @@ final class AreaSaver: @unchecked Sendable {
         let job = UncheckedSendable(prepare)
         startThread(name: "save-area") { [self] in
             let outcome: String
+            var whole = false
             do {
                 switch try job.value() {
                 case let .nothing(message): outcome = message
@@ -229,6 +259,7 @@ final class AreaSaver: @unchecked Sendable {
                     if cancelled { extractor.abandon(); throw ExtractError.cancelled }
                     let result = try extractor.run(progress: reporter(host.value))
                     outcome = (extractor.startedAgain.map { $0 + ". " } ?? "") + done(result)
+                    whole = true
                 }
             } catch ExtractError.cancelled {
                 outcome = "Saving stopped; what was saved is kept: Resume in Saved areas (Shift+A) goes on from there"
@@ -246,6 +277,7 @@ final class AreaSaver: @unchecked Sendable {
                 listChanged()
                 if let replacing { reshow(replacing) }
                 host.showNotice(outcome)
+                if whole { then?() }
             }
         }
     }

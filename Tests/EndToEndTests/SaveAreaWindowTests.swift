@@ -71,6 +71,37 @@ import TestSupport
         try quit(x, id2, again)
     }
 
+    /// With terrain over the map, saving the area saves the terrain's heights after it (to
+    /// zoom 12), as an area of its own named after the map's.
+    @Test func withTerrainOnTheHeightsAreSavedAfterTheMap() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("save-terrain")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let config = dir.appendingPathComponent("meridian")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let heights = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/dem/andorra-dem.mbtiles").path
+        let json = #"{"sources": [{"name": "bulk", "title": "Test tiles", "url": "\#(server.url("/tile/{z}/{x}/{y}.png"))", "maxZoom": 17, "bulkDownload": true},"#
+            + #"{"name": "terrain-dem", "url": "\#(server.url("/mbtiles" + heights + "/{z}/{x}/{y}.png"))", "maxZoom": 12, "bulkDownload": true}]}"#
+        try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
+        let env = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
+        let (app, id) = try startWindow(x, dir: dir, ["--tiles", "bulk", "--overlay", "terrain", "--center", "42.52,1.535", "--zoom", "14", "--size", "800x600"], env: env)
+        _ = try x.xdotool("key", "a")
+        _ = try screenshot(x, to: dir.appendingPathComponent("panel.png").path) { png in
+            let c = png.pixel(400, 520)
+            return c.r < 50 && c.g < 50 && c.b < 50
+        }
+        _ = try x.xdotool("key", "Return")
+        #expect(app.readLog(deadline: 120) { $0.contains("Saved “") && $0.contains("(terrain)") }, "no notice of the heights saved: \(app.log)")
+        let areas = SavedArea.list(in: dir.appendingPathComponent("meridian/areas").path)
+        #expect(Set(areas.map(\.source)) == ["bulk", "terrain-dem"], "\(areas.map(\.source))")
+        let map = try #require(areas.first { $0.source == "bulk" }), dem = try #require(areas.first { $0.source == "terrain-dem" })
+        #expect(dem.title == map.title + " (terrain)")
+        #expect(dem.zooms.upperBound == 12 && map.zooms.upperBound > 12)
+        #expect(abs(dem.west - map.west) < 1e-6 && abs(dem.north - map.north) < 1e-6)
+        try quit(x, id, app)
+    }
+
     /// A street map behind a TileJSON address (OpenFreeMap's kind; the stand-in serves the
     /// Helsinki fixture's real tiles) is saved with key A, and the saved area is searchable
     /// at once: its names are indexed when it is saved.

@@ -16,7 +16,7 @@ struct TileLayersRenderTests {
     func terrainConfig(_ dir: URL, _ server: TileServer) throws -> [String: String] {
         let config = dir.appendingPathComponent("config/meridian")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        let json = #"{"sources": [{"name": "terrain-dem", "url": "\#(server.url("/mbtiles" + Self.heights + "/{z}/{x}/{y}.png"))", "maxZoom": 12, "attribution": "SRTM3"}]}"#
+        let json = #"{"sources": [{"name": "terrain-dem", "url": "\#(server.url("/mbtiles" + Self.heights + "/{z}/{x}/{y}.png"))", "maxZoom": 12, "attribution": "SRTM3", "bulkDownload": true}]}"#
         try Data(json.utf8).write(to: config.appendingPathComponent("sources.json"))
         return ["XDG_CONFIG_HOME": dir.appendingPathComponent("config").path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path,
                 "DISPLAY": "", "WAYLAND_DISPLAY": ""]
@@ -125,5 +125,42 @@ struct TileLayersRenderTests {
         // A source that is no address is said, and its layer left out.
         let (_, said) = try draw(try style("not an address", "broken.json"), "broken.png")
         #expect(said.contains("ne2_shaded"), "\(said)")
+    }
+
+    @Test func terrainSavedWithAnAreaIsDrawnOffline() throws {
+        let dir = temporaryDirectory("terrain-saved")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        var env = try terrainConfig(dir, server)
+        env["XDG_DATA_HOME"] = dir.appendingPathComponent("data").path
+        let online = try render(["--overlay", "terrain@0.8"], env: env, to: dir.appendingPathComponent("online.png").path)
+        // The heights of the valley saved as an area, as "Save this area" does with terrain on.
+        let areas = dir.appendingPathComponent("data/meridian/areas")
+        try FileManager.default.createDirectory(at: areas, withIntermediateDirectories: true)
+        let x = try run(meridianBinary, ["extract", "--from", "terrain-dem", "--bbox", "1.50,42.49,1.57,42.555", "--maxzoom", "12",
+                                         "--out", areas.appendingPathComponent("valley-terrain.pmtiles").path, "--title", "Valley (terrain)"], env: env)
+        #expect(x.status == 0, "\(x.stderr)")
+        // Offline: the heights' server is gone; the terrain is drawn from the saved area, the same.
+        let config = dir.appendingPathComponent("config/meridian/sources.json")
+        try Data(#"{"sources": [{"name": "terrain-dem", "url": "http://127.0.0.1:9/{z}/{x}/{y}.png", "maxZoom": 12}]}"#.utf8).write(to: config)
+        env["XDG_CACHE_HOME"] = dir.appendingPathComponent("cold-cache").path
+        let offline = try render(["--overlay", "terrain@0.8"], env: env, to: dir.appendingPathComponent("offline.png").path)
+        var same = 0, all = 0
+        for y in stride(from: 2, to: 230, by: 5) { for x in stride(from: 2, to: 382, by: 5) {
+            let a = online.pixel(x, y), b = offline.pixel(x, y)
+            all += 1
+            if abs(a.r - b.r) <= 2 && abs(a.g - b.g) <= 2 && abs(a.b - b.b) <= 2 { same += 1 }
+        } }
+        #expect(same == all, "\(all - same) of \(all) sampled pixels differ")
+        // And without the saved heights, offline, no terrain: the picture differs.
+        try FileManager.default.removeItem(at: areas.appendingPathComponent("valley-terrain.pmtiles"))
+        env["XDG_CACHE_HOME"] = dir.appendingPathComponent("colder-cache").path
+        let bare = try render(["--overlay", "terrain@0.8"], env: env, to: dir.appendingPathComponent("bare.png").path)
+        var differ = 0
+        for y in stride(from: 2, to: 230, by: 5) { for x in stride(from: 2, to: 382, by: 5) {
+            let a = online.pixel(x, y), b = bare.pixel(x, y)
+            if abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b) > 30 { differ += 1 }
+        } }
+        #expect(differ > all / 4, "\(differ) of \(all)")
     }
 }
