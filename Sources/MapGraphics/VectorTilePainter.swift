@@ -49,7 +49,7 @@ public final class VectorTilePainter: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Lets the decoded tiles go (the plane it draws is out of sight).
+    /// Lets the decoded tiles go (the layer it draws is out of sight).
     public func forgetDecoded() {
         lock.lock(); decoded.removeAll(); lock.unlock()
     }
