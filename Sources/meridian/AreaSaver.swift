@@ -269,6 +269,7 @@ final class AreaSaver: @unchecked Sendable {
                 outcome = "Cannot save the area: \(error)"
             }
             lock.lock(); extractor = nil; lock.unlock()
+            let done = whole
             host.value.perform { [self] host in
                 host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
                 // Only now may the next job begin: its panel must not be cleared by this one's end.
@@ -277,7 +278,7 @@ final class AreaSaver: @unchecked Sendable {
                 listChanged()
                 if let replacing { reshow(replacing) }
                 host.showNotice(outcome)
-                if whole { then?() }
+                if done { then?() }
             }
         }
     }

@@ -1,12 +1,15 @@
 import FoundationEssentials
 import MapGeometry
+import MapGraphics
 import MapTiles
 import MapWindow
 import Platform
 
 /// Terrain's numbers: a DEM tile (the North Shore fixture, or MERIDIAN_BENCH_DEM) decoded,
 /// shaded at 256 pixels and at 512 (the same heights doubled, as a 2× screen asks), and traced
-/// for contours every 10 m (the densest a hiking map draws), p50 and p99 of 200 runs each.
+/// for contours every 10 m (the densest a hiking map draws), and a whole overlay tile two zooms
+/// past the heights (interpolated bicubically, shaded, traced and labelled, as the terrain
+/// overlay draws a street zoom), p50 and p99 of 200 runs each.
 extension Bench {
     func terrainRows() throws -> [Row] {
         let path = ProcessInfo.processInfo.environment["MERIDIAN_BENCH_DEM"] ?? "Tests/Fixtures/dem/terrarium-12-646-1400.png"
@@ -34,5 +37,8 @@ extension Bench {
             + rows("hillshade tile 512 px (2×)", time { _ = Hillshade.shade(doubled, tile: tile) }, target: "report")
             + rows("contour tile every 10 m (256 px)", time { lines = Contours.lines(dem, interval: 10).count }, target: "report")
             + [Row(name: "terrain: contour lines in the tile every 10 m", value: Double(lines), unit: "lines", target: "report")]
+            + rows("overlay tile z14 from z12 heights (256 px, shaded, contours)",
+                   try time { _ = try TerrainTilePainter.paint(png, encoding: .terrarium, of: tile, as: TileID(z: 14, x: 646 * 4 + 1, y: 1400 * 4 + 2), pixels: 256) },
+                   target: "report")
     }
 }
