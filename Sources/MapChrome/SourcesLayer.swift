@@ -28,11 +28,11 @@ public struct SourcesLayer: MapLayer {
         public var name: String
         public var title: String
         public var on: Bool
-        /// 0.1…1.
+        /// 0.05…1 (as sources.json and view.json may say; − and + step to tenths).
         public var opacity: Double
         public init(name: String, title: String, on: Bool = false, opacity: Double = 1) {
             self.name = name; self.title = title; self.on = on
-            self.opacity = opacity.isFinite ? min(max(opacity, 0.1), 1) : 1
+            self.opacity = opacity.isFinite ? min(max(opacity, 0.05), 1) : 1
         }
         /// The opacity in whole percent, as shown and stepped.
         var percent: Int { Int((opacity * 100).rounded()) }

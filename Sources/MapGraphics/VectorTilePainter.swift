@@ -66,6 +66,8 @@ public final class VectorTilePainter: @unchecked Sendable {
             let found = pictures.isEmpty ? nil : StylePictures(pictures, decodeImage: decodeImage)
             let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize),
                                                                                     pictures: found)
+            // A damaged picture fails the tile, so that its source drops it and it is asked again.
+            if let problem = found?.problems.first { throw TileSourceError("a picture of the style: \(problem)") }
             return DecodedTile(bitmap: canvas.bitmap(), places: labels)
         }
         let cr = canvas.context

@@ -15,10 +15,17 @@ public struct StyledTileSource: TileSource {
         /// Pixels across one of its tiles (512 by MapLibre's default): a 512-pixel tile of zoom
         /// z covers the ground of a 256-point tile of zoom z + 1, so it is asked a zoom up.
         public let tileSize: Int
-        public init(name: String, source: TileSource, tileSize: Int) { self.name = name; self.source = source; self.tileSize = tileSize }
+        /// The style zooms at which a layer draws it (from the lowest minzoom, up to but not
+        /// including the highest maxzoom): elsewhere it is not asked for.
+        public let styleZooms: Range<Double>
+        public init(name: String, source: TileSource, tileSize: Int, styleZooms: Range<Double> = 0..<24) {
+            self.name = name; self.source = source; self.tileSize = tileSize; self.styleZooms = styleZooms
+        }
 
-        /// The square of ground whose picture covers `tile`; nil above its shallowest zoom.
+        /// The square of ground whose picture covers `tile`; nil above its shallowest zoom, or
+        /// where no layer draws it (MapLibre's zoom is Meridian's less one).
         public func pictureTile(for tile: TileID) -> TileID? {
+            guard styleZooms.contains(Double(tile.z - 1)) || (tile.z == 0 && styleZooms.lowerBound <= 0) else { return nil }
             let z = min(tile.z - (tileSize == 512 ? 1 : 0), source.zoomRange.upperBound)
             guard z >= source.zoomRange.lowerBound, z >= 0 else { return nil }
             return tile.ancestor(atZoom: z)
@@ -49,8 +56,11 @@ public struct StyledTileSource: TileSource {
         var found: [StylePicture] = []
         for p in pictures {
             guard let t = p.pictureTile(for: tile) else { continue }
-            // A picture it cannot have is left out of this tile: the map is still drawn.
-            switch try? p.source.payload(for: t) {
+            // A picture it cannot have (its server down or refusing) is left out of this tile:
+            // the map is still drawn. A tile no longer wanted is not drawn half.
+            let got: TilePayload?
+            do { got = try p.source.payload(for: t) } catch let e as TileLoadCancelled { throw e } catch { got = nil }
+            switch got {
             case let .encodedImage(data)?: found.append(StylePicture(source: p.name, data: data, tile: t))
             case let .encodedImageRegion(data, ancestor)?: found.append(StylePicture(source: p.name, data: data, tile: ancestor))
             default: break
@@ -63,9 +73,11 @@ public struct StyledTileSource: TileSource {
         }
     }
 
+    /// A picture shared with other tiles (a coarser source's) is not cancelled or let go
+    /// for one of them: the others may still want it.
     public func cancel(_ tiles: [TileID]) {
         vector.cancel(tiles)
-        for p in pictures { p.source.cancel(Array(Set(tiles.compactMap(p.pictureTile)))) }
+        for p in pictures { p.source.cancel(tiles.filter { p.pictureTile(for: $0) == $0 }) }
     }
 
     /// Each source is told of its own part (its cache keeps what decoded).
@@ -79,7 +91,7 @@ public struct StyledTileSource: TileSource {
 
     public func abandoned(_ tile: TileID) {
         vector.abandoned(tile)
-        for p in pictures { if let t = p.pictureTile(for: tile) { p.source.abandoned(t) } }
+        for p in pictures where p.pictureTile(for: tile) == tile { p.source.abandoned(tile) }
     }
 
     private func forEachPart(of tile: TileID, _ payload: TilePayload, _ body: (TileSource, TileID, TilePayload) -> Void) {

@@ -159,7 +159,7 @@ struct RenderPipeline {
 
     /// Notes what a frame drew, wanted and kept in its ring, per layer (see `keepOnly`).
     func use(_ list: DrawList) {
-        for case let .tile(id, layer, _, _, _) in list.commands { lanes[layer]?.inUse.insert(id) }
+        for case let .tile(id, layer, _, _, _) in list.commands where lanes.indices.contains(layer) { lanes[layer]?.inUse.insert(id) }
         for (i, l) in lanes.enumerated() {
             guard let l else { continue }
             let w = list.wants(i)
@@ -238,6 +238,22 @@ struct RenderPipeline {
         var others = (count: 0, bytes: 0)
         for (i, l) in lanes.enumerated() where i != m { if let h = l?.store.held { others.count += h.count; others.bytes += h.bytes } }
         return (store.held, others)
+    }
+
+    /// Lets the lanes of layers not shown go, loader, pictures and all (an overlay switched
+    /// off): `shown` says, by index. The map's lane stays. Whether any went.
+    mutating func dropHidden(_ shown: (Int) -> Bool) -> Bool {
+        var dropped = false
+        for i in lanes.indices where i != stack.mapIndex && !shown(i) {
+            guard let l = lanes[i] else { continue }
+            l.loader.stop()
+            l.store.removeAll()
+            l.layer.painter.forgetDecoded()
+            lanes[i] = nil
+            tiles.set(nil, at: i)
+            dropped = true
+        }
+        return dropped
     }
 
     /// Makes atlas pages ahead of need, in the slack after a present.

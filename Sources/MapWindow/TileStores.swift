@@ -7,7 +7,7 @@ final class TileStores {
 
     init(count: Int) { stores = Array(repeating: nil, count: count) }
 
-    func set(_ store: TextureStore, at layer: Int) { stores[layer] = store }
+    func set(_ store: TextureStore?, at layer: Int) { stores[layer] = store }
 
     subscript(layer: Int) -> TextureStore? { stores.indices.contains(layer) ? stores[layer] : nil }
 

@@ -92,7 +92,7 @@ final class AreaSaver: @unchecked Sendable {
     /// archives can be saved; the rest say why not. `choices`: the switcher's list (its titles).
     static func offer(for name: String, source: TileSource, choices: [SourcesLayer.Choice]) -> SaveAreaLayer.Offer {
         let title = choices.first { $0.name == name }?.title ?? name
-        let bare = (source as? AreaBackedSource)?.primary ?? source
+        let bare = MapSources.underlying(source)
         let vector = MapSources.isStreetMap(bare)
         let shift = zoomShift(bare)
         // Zooms as the map is drawn (a street map's 512-point tiles: one deeper than stored).
@@ -129,6 +129,8 @@ final class AreaSaver: @unchecked Sendable {
     /// An area was saved or deleted (or saving stopped): what lists saved areas may look
     /// again (search indexes the new one, and forgets the deleted).
     var listChanged: () -> Void = {}
+    /// Heights were saved: the terrain is to be drawn from them (the map's layers made again).
+    var heightsSaved: () -> Void = {}
 
     /// The deepest zoom of heights saved for terrain.
     static let heightsDeepestZoom = 12
@@ -140,18 +142,21 @@ final class AreaSaver: @unchecked Sendable {
         let terrainOn = host.session.scene.tileLayers.contains { $0.name == MapOverlays.terrain && $0.role == .overlay && $0.isVisible }
         // Terrain as the map: its heights are what is saved.
         let name = current == MapSources.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
-        let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift((source as? AreaBackedSource)?.primary ?? source)
+        let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift(MapSources.underlying(source))
         let then: (() -> Void)? = terrainOn && name != OnlineSource.terrainDEM.name ? { [weak self] in self?.saveHeights(area) } : nil
         save(area, of: name, shift: shift, then: then)
     }
 
-    /// Saves the heights of `area` for the terrain overlay, to `heightsDeepestZoom`.
+    /// Saves the heights of `area` for the terrain overlay, to `heightsDeepestZoom`, from four
+    /// zooms above the area's shallowest (a street-level area is still shaded zoomed out a
+    /// little; those tiles are few).
     private func saveHeights(_ area: SaveAreaLayer.Area) {
         var heights = area
-        heights.zooms = min(area.zooms.lowerBound, Self.heightsDeepestZoom)...min(area.zooms.upperBound, Self.heightsDeepestZoom)
+        let deepest = min(area.zooms.upperBound, Self.heightsDeepestZoom)
+        heights.zooms = max(0, min(area.zooms.lowerBound, deepest) - 4)...deepest
         let progress = Self.progress("Saving the terrain's heights", heights)
         // Named after the map's area they go with.
-        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", shown: progress, then: nil)
+        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", shown: progress) { [weak self] in self?.heightsSaved() }
     }
 
     /// `shift`: zooms the map numbers its tiles shallower than drawn; `suffix`: after the title.

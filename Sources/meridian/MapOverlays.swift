@@ -59,7 +59,11 @@ enum MapOverlays {
         let source = try MapSources.source(o.name, pixelRatio: pixelRatio)
         if source is TerrainSource { return .overlay(source, name: o.name, opacity: o.opacity, visible: o.on) }
         var painter = VectorTilePainter()
-        if let online = try MapSources.online(o.name), online.kind == .vector, let style = online.style, !style.hasPrefix("http") {
+        if let online = try MapSources.online(o.name), online.kind == .vector {
+            // Drawn in the basemap's look it would cover the map: a vector overlay needs its style.
+            guard let style = online.style, !style.hasPrefix("http") else {
+                throw TileSourceError("a vector overlay needs a \"style\" file that draws it transparent")
+            }
             let choice = StyleChoice(path: style)
             painter = VectorTilePainter(mapStyle: try choice.style(), sprites: MapStyles.shared.sheet(for: choice))
         }

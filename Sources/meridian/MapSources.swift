@@ -35,7 +35,7 @@ enum MapSources {
     static func online(_ name: String) throws -> OnlineSource? {
         // A sources.json entry named terrain-dem stands for the AWS Terrain Tiles (a mirror,
         // or heights of one's own).
-        if name == OnlineSource.terrainDEM.name { return try userSources.get().first { $0.name == name } ?? OnlineSource.terrainDEM }
+        if name == OnlineSource.terrainDEM.name { return (try? userSources.get())?.first { $0.name == name } ?? OnlineSource.terrainDEM }
         if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
         if isRemoteArchive(name) { return nil }
@@ -170,8 +170,17 @@ enum MapSources {
         }
     }
 
+    /// The tiles `source` draws from, beneath the saved areas under it and a style's pictures
+    /// with it: what its kind and zooms are read from.
+    static func underlying(_ source: TileSource) -> TileSource {
+        if let a = source as? AreaBackedSource { return underlying(a.primary) }
+        if let s = source as? StyledTileSource { return underlying(s.vector) }
+        return source
+    }
+
     /// Whether `source` holds vector tiles a MapLibre style draws (any but the basemap's).
     static func isStreetMap(_ source: TileSource) -> Bool {
+        let source = underlying(source)
         if let m = source as? MBTilesSource { return m.isVector && m.vectorTileSize == 512 }
         if let p = source as? PMTilesSource { return p.isVector }
         return source is OnlineVectorTileSource
@@ -217,7 +226,9 @@ enum MapSources {
                 let lo = s.minzoom ?? 0, hi = max(s.maxzoom ?? 22, lo)
                 let online = OnlineSource(name: "style-" + String(FNV1a.hash(address), radix: 16), title: name, template: template,
                                           attribution: VectorAttribution.plainText(s.attribution ?? ""), zoomRange: lo...hi, tileSize: s.tileSize)
-                return StyledTileSource.Picture(name: name, source: try source(of: online, pixelRatio: 1), tileSize: s.tileSize)
+                let drawing = style.layers.filter { $0.source == name && $0.visible }
+                let zooms = (drawing.map(\.minzoom).min() ?? 0)..<max(drawing.map(\.maxzoom).max() ?? 24, drawing.map(\.minzoom).min() ?? 0)
+                return StyledTileSource.Picture(name: name, source: try source(of: online, pixelRatio: 1), tileSize: s.tileSize, styleZooms: zooms)
             } catch {
                 notices.append("The style's source '\(name)' cannot be read (\(error)): its layers are not drawn")
                 return nil
@@ -241,7 +252,8 @@ enum MapSources {
         list += ((try? userSources.get()) ?? []).filter { s in !s.isOverlay && s.name != OnlineSource.terrainDEM.name && !list.contains { $0.name == s.name } }
             .map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         // Saved areas, each an offline map of its own, by their path.
-        list += saved.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
+        // (Saved heights are the terrain's, not a map.)
+        list += saved.filter { $0.source != OnlineSource.terrainDEM.name }.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
             let title = current == "debug" ? "Debug grid" : current == terrain ? "Terrain (hillshade and contours)"
                 : isTerrain(current) ? "Terrain: " + URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent

@@ -194,6 +194,7 @@ struct Open: ParsableCommand {
         }
         // A saved area shown as the map was replaced (updated, renamed): shown from its new file.
         areas.reshow = { path in if areas.current == path { choose(path) } }
+        areas.heightsSaved = { choose(areas.current) }
         host.onEffect = { [unowned host] effect in
             switch effect {
             case let .pin(event):

@@ -112,7 +112,8 @@ struct StreetMapRenderTests {
     }
 
     /// Styles written for other tools (OpenMapTiles' OSM Bright and Positron, OpenFreeMap's
-    /// Liberty) draw the same data their way; Liberty's raster layer is said to be left out.
+    /// Liberty) draw the same data their way; none is said to leave a layer out (Liberty's
+    /// raster layer is drawn from its own source, at the zooms it is shown at only).
     @Test func thirdPartyStylesDrawTheirWay() throws {
         let dir = temporaryDirectory("street-styles")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -120,7 +121,7 @@ struct StreetMapRenderTests {
         for name in ["osm-bright", "positron", "liberty"] {
             let (png, stderr) = try render(Self.mbtiles, at: Self.kaivokatu, zoom: 17, extra: ["--no-labels", "--style", Self.style(name)], dir: dir)
             centres[name] = png.pixel(128, 128)
-            #expect(stderr.contains("raster layers are not drawn") == (name == "liberty"), "\(name): \(stderr)")
+            #expect(!stderr.contains("not drawn") && !stderr.contains("cannot be read"), "\(name): \(stderr)")
         }
         // Positron's streets are white on grey; OSM Bright's secondary roads are yellow.
         let positron = try #require(centres["positron"])

@@ -44,7 +44,7 @@ struct MapStyleTests {
         #expect(style.layers.map(\.id) == ["bg", "ok", "hidden", "child"])
         #expect(style.layers.map(\.index) == [0, 2, 12, 13])
         #expect(style.notices == [
-            "layers[1] 'hillshade': hillshade layers are not drawn",
+            "layers[1] 'hillshade': a hillshade layer reads a raster-dem source; 'v' is vector",
             "layers[3] 'bad-width': paint.line-width: expected a number",
             "layers[4] 'road-label': layout.text-field: unknown operator 'foo'",
             "layers[5] 'heat': heatmap layers are not drawn",
@@ -99,7 +99,7 @@ struct FuzzSeedTests {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/fuzz-style")
         let legacy = try MapStyle(json: Data(contentsOf: folder.appendingPathComponent("small-legacy.json")))
-        #expect(legacy.layers.count == 5 && legacy.notices == ["layers[5] 'hill': hillshade layers are not drawn"])
+        #expect(legacy.layers.count == 5 && legacy.notices == ["layers[5] 'hill': a hillshade layer reads a raster-dem source; 'v' is vector"])
         let modern = try MapStyle(json: Data(contentsOf: folder.appendingPathComponent("small-expressions.json")))
         #expect(modern.layers.count == 3 && modern.notices.isEmpty, "\(modern.notices)")
     }

@@ -32,13 +32,18 @@ struct RealStylesTests {
     static let styles: [(file: String, motorway: String, city: String, water: String, skipped: [String])] = [
         ("osm-bright", "highway-motorway", "place-city", "water", []),
         ("positron", "highway_motorway_inner", "place_city", "water", []),
-        ("liberty", "road_motorway", "label_city", "water", ["layers[1] 'natural_earth': raster layers are not drawn"]),
+        // (Its raster layer, Natural Earth's shaded relief, is drawn from its raster source.)
+        ("liberty", "road_motorway", "label_city", "water", []),
     ]
 
-    @Test(arguments: styles.indices) func parsesWithOnlyRasterLeftOut(_ i: Int) throws {
+    @Test(arguments: styles.indices) func parsesWhole(_ i: Int) throws {
         let entry = Self.styles[i]
         let style = try Self.load(entry.file)
         #expect(style.notices == entry.skipped)
+        if entry.file == "liberty" {
+            #expect(style.layers.contains { $0.type == .raster && $0.source == "ne2_shaded" })
+            #expect(Array(style.pictureSources.keys) == ["ne2_shaded"] && style.sources["ne2_shaded"]?.tileSize == 256)
+        }
         #expect(style.layers.count > 40)
         #expect(style.sources["openmaptiles"]?.type == "vector")
         #expect(style.glyphs != nil && style.sprite != nil)

@@ -8,6 +8,10 @@ public struct TerrainSource: TileSource {
     public let dem: TileSource
     public let encoding: DEMTile.Encoding
 
+    /// Past the heights' deepest zoom many tiles share one DEM tile, asked for at once: it is
+    /// fetched once, the others wait for it.
+    private let shared = SharedFetches(keeping: 4 << 20)
+
     public init(dem: TileSource, encoding: DEMTile.Encoding = .terrarium) {
         self.dem = dem
         self.encoding = encoding
@@ -30,7 +34,20 @@ public struct TerrainSource: TileSource {
 
     public func payload(for tile: TileID) throws -> TilePayload? {
         let asked = demTile(for: tile)
-        switch try dem.payload(for: asked) {
+        guard asked != tile else { return try terrain(dem.payload(for: asked), asked) }
+        var other: TilePayload?
+        let data = try shared.data(for: asked) {
+            let got = try dem.payload(for: asked)
+            if case let .encodedImage(d)? = got { return d }
+            other = got
+            return nil
+        }
+        return try terrain(data.map { .encodedImage($0) } ?? other, asked)
+    }
+
+    /// The DEM source's payload for `asked` as terrain.
+    private func terrain(_ payload: TilePayload?, _ asked: TileID) throws -> TilePayload? {
+        switch payload {
         case let .encodedImage(data)?: return .terrain(data, encoding: encoding, tile: asked)
         case let .encodedImageRegion(data, ancestor)?: return .terrain(data, encoding: encoding, tile: ancestor)
         case .vector?, .debugGrid?, .terrain?, .styled?:
@@ -39,11 +56,12 @@ public struct TerrainSource: TileSource {
         }
     }
 
-    public func cancel(_ tiles: [TileID]) { dem.cancel(Array(Set(tiles.map(demTile)))) }
+    /// A DEM tile shared by several drawn ones is not cancelled or let go for one of them.
+    public func cancel(_ tiles: [TileID]) { dem.cancel(tiles.filter { demTile(for: $0) == $0 }) }
     /// Told of the DEM tile it asked for (so its cache sees what it gave), not of the tile drawn.
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) { dem.decoded(demTile(for: tile), payload: demPayload(payload), ok: ok) }
     public func keptAhead(_ tile: TileID, payload: TilePayload) { dem.keptAhead(demTile(for: tile), payload: demPayload(payload)) }
-    public func abandoned(_ tile: TileID) { dem.abandoned(demTile(for: tile)) }
+    public func abandoned(_ tile: TileID) { if demTile(for: tile) == tile { dem.abandoned(tile) } }
 
     /// The DEM source's own payload for one this source made.
     private func demPayload(_ p: TilePayload) -> TilePayload {
