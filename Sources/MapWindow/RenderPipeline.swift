@@ -228,8 +228,9 @@ struct RenderPipeline {
     /// Tiles are being loaded or made for any layer.
     var isLoading: Bool { made.contains { $0.loader.isLoading } }
     var hasTileResults: Bool { made.contains { $0.loader.hasResults } }
-    /// Every layer's loader has settled (the ring is in: its places may label the edges).
-    var isIdle: Bool { made.allSatisfy { $0.loader.isIdle } }
+    /// The map's and overlays' loaders have settled (their rings are in: their places may
+    /// label the edges). A fallback's tiles are stand-ins, none of what the map is to show.
+    var isIdle: Bool { made.allSatisfy { $0.layer.spec.role == .fallback || $0.loader.isIdle } }
     /// When a failed tile is asked for again, or a held-back stand-in comes due.
     var nextWake: Double? { made.flatMap { [$0.loader.nextRetry, $0.gate.nextDue] }.compactMap { $0 }.min() }
     /// What the stores hold: the map layer's, and the others' together.

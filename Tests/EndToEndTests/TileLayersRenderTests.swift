@@ -98,7 +98,7 @@ struct TileLayersRenderTests {
         let env = ["XDG_CACHE_HOME": dir.appendingPathComponent("cache").path, "DISPLAY": "", "WAYLAND_DISPLAY": ""]
         func draw(_ stylePath: String, _ out: String) throws -> (PNG, String) {
             let r = try run(meridianBinary, ["render", "--tiles", Self.fixtures.appendingPathComponent("vector/helsinki.mbtiles").path, "--style", stylePath,
-                                             "--center", "60.17,24.94", "--zoom", "4", "--size", "600x400", "--no-labels", "--out", dir.appendingPathComponent(out).path],
+                                             "--center", "60.17,24.94", "--zoom", "4", "--size", "320x240", "--no-labels", "--out", dir.appendingPathComponent(out).path],
                             env: env)
             #expect(r.status == 0, "\(r.stderr)")
             return (try PNG(dir.appendingPathComponent(out).path), r.stderr)
@@ -109,8 +109,8 @@ struct TileLayersRenderTests {
         let t: Double = (pow(1.5, 3) - 1) / (pow(1.5, 6) - 1)
         let opacity: Double = 0.6 - 0.5 * t
         let c = worldPoint(lat: 60.17, lon: 24.94)
-        for (px, py) in [(120, 120), (480, 120), (120, 330), (480, 330)] {
-            let tx = Int(((c.x + Double(px - 300) / 16) * 16 / 256).rounded(.down)), ty = Int(((c.y + Double(py - 200) / 16) * 16 / 256).rounded(.down))
+        for (px, py) in [(60, 60), (260, 60), (60, 170), (260, 170)] {
+            let tx = Int(((c.x + Double(px - 160) / 16) * 16 / 256).rounded(.down)), ty = Int(((c.y + Double(py - 120) / 16) * 16 / 256).rounded(.down))
             let tile: [Double] = [Double((tx * 40 + ty * 90) % 256), 80, 160], ground: [Double] = [248, 244, 240]
             let want = zip(ground, tile).map { $0 * (1 - opacity) + $1 * opacity }
             let p = drawn.pixel(px, py)
@@ -120,7 +120,7 @@ struct TileLayersRenderTests {
         // Pointing nowhere (no server there), the raster is left out, and what lies under the
         // street map where it has no tile of its own (the basemap) shows instead.
         let (bare, _) = try draw(try style("http://127.0.0.1:9/none", "nowhere.json"), "without.png")
-        let p = bare.pixel(120, 120), q = drawn.pixel(120, 120)
+        let p = bare.pixel(60, 60), q = drawn.pixel(60, 60)
         #expect(abs(p.r - q.r) + abs(p.g - q.g) + abs(p.b - q.b) > 30, "\(p) vs \(q)")
         // A source that is no address is said, and its layer left out.
         let (_, said) = try draw(try style("not an address", "broken.json"), "broken.png")
