@@ -188,7 +188,7 @@ public final class TileLoader: @unchecked Sendable {
         let data: Data
         switch payload {
         case let .encodedImage(d), let .encodedImageRegion(d, _): data = d
-        case .vector, .debugGrid, .terrain, .styled: return false
+        case .vector, .debugGrid, .terrain, .styled, .drawings: return false
         }
         guard let header = try? ImageHeader(data, maxSide: ImageHeader.maxTileSide) else { return false }
         return header.format != .png || (try? ImageHeader.checkPNGChunks(data)) != nil

@@ -24,6 +24,9 @@ public enum TilePayload: Sendable {
     /// pictures of its raster and raster-dem sources over the same ground, drawn together in
     /// the style's order (`StyledTileSource`).
     case styled(Data, tile: TileID, pictures: [StylePicture])
+    /// Nothing of its own: a transparent tile for what the map's layers paint into tiles
+    /// (tracks, a measured line), laid over the overlays so that they do not shade it.
+    case drawings(TileID)
 }
 
 /// The picture a style's raster or raster-dem source gives for a tile: its encoded bytes, and
@@ -42,16 +45,19 @@ extension TilePayload {
     public var isEncodedImage: Bool {
         switch self {
         case .encodedImage, .encodedImageRegion: return true
-        case .vector, .debugGrid, .terrain, .styled: return false
+        case .vector, .debugGrid, .terrain, .styled, .drawings: return false
         }
     }
+
+    /// A drawings layer's tile (nothing of its own).
+    public var isDrawings: Bool { if case .drawings = self { true } else { false } }
 
     /// The bytes it holds.
     public var byteCount: Int {
         switch self {
         case let .encodedImage(d), let .encodedImageRegion(d, _), let .vector(d, _), let .terrain(d, _, _): return d.count
         case let .styled(d, _, pictures): return d.count + pictures.reduce(0) { $0 + $1.data.count }
-        case .debugGrid: return 0
+        case .debugGrid, .drawings: return 0
         }
     }
 }

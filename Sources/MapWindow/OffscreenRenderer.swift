@@ -59,6 +59,8 @@ public final class OffscreenRenderer {
         var messages: [String] = []
         func compose() -> DrawList { session.frame(at: t, layers: pipeline.availability, sprites: sprites) }
         var list = compose()
+        // Tracks over the overlays when one shows, before any tile is made.
+        pipeline.follow(drawingsLayer: list.drawingsLayer)
         /// Loads what `wanted` picks of layer `i` until it wants no more (or what it still
         /// wants failed), composing again after each round.
         func settle(_ i: Int, rounds: Int = .max, _ wanted: (TileWants) -> [TileID]) throws {

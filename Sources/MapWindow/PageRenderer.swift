@@ -14,6 +14,9 @@ import Platform
 public final class PageRenderer {
     private let stack: TileStack
     private let overlays: [any TileOverlay]
+    /// The layer whose tiles carry what layers paint (`DrawList.drawingsLayer`; nil: the
+    /// opaque ones), for the list being drawn.
+    private var drawingsLayer: Int?
     /// Pictures made for this page, by layer and tile (a draw list may use one twice).
     private var tiles: [String: Bitmap] = [:]
     /// What could not be drawn (a tile the source failed to give), for the user.
@@ -31,6 +34,7 @@ public final class PageRenderer {
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, size.width, size.height)
         cairo_clip(cr)
+        drawingsLayer = list.drawingsLayer
         let count = max(1, list.commands.count)
         for (i, command) in list.commands.enumerated() {
             switch command {
@@ -117,7 +121,8 @@ public final class PageRenderer {
         let key = "\(layer)/\(id)"
         if let done = tiles[key] { return done }
         guard stack.layers.indices.contains(layer) else { return nil }
-        let (src, vectors, opaque) = (stack.layers[layer].source, stack.layers[layer].painter, stack.layers[layer].spec.isOpaque)
+        let (src, vectors) = (stack.layers[layer].source, stack.layers[layer].painter)
+        let carries = drawingsLayer.map { $0 == layer } ?? stack.layers[layer].spec.isOpaque
         do {
             guard let payload = try src.payload(for: id) else { return nil }
             var picture: Bitmap
@@ -136,8 +141,14 @@ public final class PageRenderer {
                 picture = try CairoCanvas.forPage { try DebugTilePainter.paint(grid, pixelSize: 256) }
             case let .terrain(data, encoding, dataTile):
                 picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256)
+            case .drawings:
+                picture = try CairoCanvas.forPage {
+                    let canvas = try CairoCanvas(width: 256, height: 256)
+                    TileOverlayPainters.paint(overlays, onto: canvas, tile: id, pointScale: 1)
+                    return canvas.bitmap()
+                }
             }
-            if opaque, overlays.contains(where: { $0.touches(id) }) {
+            if carries, !(payload.isDrawings), overlays.contains(where: { $0.touches(id) }) {
                 picture = try CairoCanvas.forPage {
                     let canvas = try CairoCanvas(width: 256, height: 256)
                     placeBelow(picture, on: canvas)

@@ -72,6 +72,9 @@ struct RenderPipeline {
     /// The layers' tile-content revisions the tiles are drawn with, and what they paint.
     private(set) var overlayRevisions: [Int] = []
     private var painted: [any TileOverlay]
+    /// Whether what layers paint into tiles goes into the drawings layer (an overlay shows)
+    /// rather than the map's own tiles.
+    private var drawingsOnTop = false
 
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
     /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
@@ -114,9 +117,16 @@ struct RenderPipeline {
     }
 
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
+        if let drawings = layer.source as? DrawingsSource { drawings.paint(painted) }
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
-                                            overlays: painted)
+                                            overlays: carriesDrawings(layer) ? painted : [])
         return TileLoader(source: layer.source, decode: decode, wake: wake)
+    }
+
+    /// Whether `layer`'s tiles carry what layers paint: the drawings layer's while an overlay
+    /// shows, else the opaque ones'.
+    private func carriesDrawings(_ layer: TileLayerSource) -> Bool {
+        layer.spec.role == .drawings ? drawingsOnTop : layer.spec.isOpaque && !drawingsOnTop
     }
 
     /// The map layer's pictures and loader.
@@ -135,6 +145,7 @@ struct RenderPipeline {
     /// Asks each layer's loader for what the frame wants, most important first; stand-ins (a
     /// missing tile's parent, a fallback's tiles) only once what they stand in for is slow to come.
     mutating func want(_ list: DrawList, now: Double) {
+        follow(drawingsLayer: list.drawingsLayer)
         let m = stack.mapIndex
         let map = lane(m)
         let w = list.wants(m)
@@ -177,10 +188,24 @@ struct RenderPipeline {
         let partial = overlays.change(since: overlayRevisions)
         overlayRevisions = revisions
         painted = overlays.make()
-        for l in made where l.layer.spec.isOpaque {
+        for l in made where carriesDrawings(l.layer) {
             l.loader.stop()
             l.loader = makeLoader(l.layer)
             if let partial { l.store.invalidate(where: partial.touches) } else { l.store.invalidate() }
+        }
+    }
+
+    /// Follows where the frame wants what layers paint (`DrawList.drawingsLayer`): when an
+    /// overlay came or went, it moves between the map's own tiles and the drawings layer over
+    /// the overlays, and both are drawn anew (their pictures shown until then).
+    mutating func follow(drawingsLayer: Int?) {
+        guard (drawingsLayer != nil) != drawingsOnTop else { return }
+        drawingsOnTop = drawingsLayer != nil
+        guard !painted.isEmpty else { return }
+        for l in made where l.layer.spec.isOpaque || l.layer.spec.role == .drawings {
+            l.loader.stop()
+            l.loader = makeLoader(l.layer)
+            if l.layer.spec.role == .drawings { l.store.removeAll() } else { l.store.invalidate(where: { t in painted.contains { $0.touches(t) } }) }
         }
     }
 

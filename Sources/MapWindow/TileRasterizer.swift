@@ -14,7 +14,7 @@ public enum TileRasterizer {
     /// `order`: the channel order of the textures the tiles go into; `background`: the layer's
     /// colour, which tiles are laid over here so that they are opaque and drawn without blending
     /// (nil: an overlay's tiles, which keep their transparency); `overlays`: what layers paint
-    /// over the map (tracks, shapes, a measured line), into opaque tiles only.
+    /// over the map (tracks, shapes, a measured line), for the layer that carries them.
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
                                background: Color?, overlays: [any TileOverlay] = []) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
@@ -33,6 +33,8 @@ public enum TileRasterizer {
             case let .styled(data, dataTile, pictures):
                 decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) })
             case let .terrain(data, encoding, dataTile): decoded = DecodedTile(bitmap: try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: tile, pixels: pixels))
+            case .drawings:
+                decoded = DecodedTile(bitmap: Bitmap(width: pixels, height: pixels, pixels: Array(repeating: 0, count: pixels * pixels), premultiplied: true))
             }
             // Opaque and in the texture's order, here on the worker rather than on the frame;
             // the tile's places sorted and cut here too, so accepting a tile costs the frame
@@ -40,9 +42,9 @@ public enum TileRasterizer {
             // An overlay's pictures stay transparent, premultiplied as Cairo's are (a server's
             // PNG comes in straight alpha).
             if let under { decoded.bitmap.flatten(over: under) } else { decoded.bitmap.premultiply() }
-            if under != nil, overlays.contains(where: { $0.touches(tile) }) {
-                // Opaque, premultiplied and straight alpha are the same pixels: Cairo draws
-                // over them as they are, in its own channel order.
+            if overlays.contains(where: { $0.touches(tile) }) {
+                // Cairo draws over the premultiplied pixels as they are (opaque ones are the
+                // same either way), in its own channel order.
                 decoded.bitmap.convert(to: .argb)
                 TileOverlayPainters.paint(overlays, onto: &decoded.bitmap, tile: tile)
             }

@@ -49,8 +49,19 @@ public struct TileStack {
                 fallback: TileLayerSource? = nil, overlays: [TileLayerSource] = []) {
         let map = TileLayerSource(spec: TileLayerSpec(name: source.name, role: .map, zoomRange: source.zoomRange, attribution: source.attribution),
                                   source: source, painter: painter, background: background)
-        layers = (fallback.map { [$0] } ?? []) + [map] + overlays
+        layers = (fallback.map { [$0] } ?? []) + [map]
         self.background = background
+        add(overlays)
+    }
+
+    /// Lays `overlays` over the map (over those it has), with the layer of what the map's
+    /// layers paint into tiles on top of them all (used while an overlay shows).
+    public mutating func add(_ overlays: [TileLayerSource]) {
+        guard !overlays.isEmpty else { return }
+        layers.removeAll { $0.spec.role == .drawings }
+        layers += overlays
+        layers.append(TileLayerSource(spec: TileLayerSpec(name: "drawings", role: .drawings, zoomRange: map.spec.zoomRange),
+                                      source: DrawingsSource(), background: nil))
     }
 
     public var mapIndex: Int { layers.lastIndex { $0.spec.role == .map } ?? 0 }

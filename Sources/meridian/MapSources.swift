@@ -129,7 +129,7 @@ enum MapSources {
     static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
         var made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
         made.stack = made.stack.replacingMapSource(backedBySavedAreas(made.source, name: name))
-        made.stack.layers += overlays
+        made.stack.add(overlays)
         return made
     }
 

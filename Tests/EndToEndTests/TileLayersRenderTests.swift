@@ -163,4 +163,27 @@ struct TileLayersRenderTests {
         } }
         #expect(differ > all / 4, "\(differ) of \(all)")
     }
+
+    @Test func aTrackLiesOverTheTerrainNotUnderItsShading() throws {
+        let dir = temporaryDirectory("terrain-track")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let env = try terrainConfig(dir, server)
+        // A walk straight across the valley, along the view's middle row.
+        let gpx = dir.appendingPathComponent("walk.gpx")
+        try Data(#"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="42.515" lon="1.50"/><trkpt lat="42.515" lon="1.57"/></trkseg></trk></gpx>"#.utf8).write(to: gpx)
+        let plain = try render([gpx.path], env: env, to: dir.appendingPathComponent("plain.png").path)
+        let shaded = try render([gpx.path, "--overlay", "terrain@1"], env: env, to: dir.appendingPathComponent("shaded.png").path)
+        // Along the track's middle (the view's middle row), its colour is the same with the
+        // terrain as without: drawn over it. Beside the track the terrain shows.
+        var same = 0, beside = 0
+        for x in stride(from: 40, to: 344, by: 8) {
+            let a = plain.pixel(x, 128), b = shaded.pixel(x, 128)
+            if abs(a.r - b.r) <= 3 && abs(a.g - b.g) <= 3 && abs(a.b - b.b) <= 3 { same += 1 }
+            let c = plain.pixel(x, 60), d = shaded.pixel(x, 60)
+            if abs(c.r - d.r) + abs(c.g - d.g) + abs(c.b - d.b) > 20 { beside += 1 }
+        }
+        #expect(same == 38, "\(same) of 38 track pixels unchanged")
+        #expect(beside > 10, "the terrain changed \(beside) of 38 pixels beside the track")
+    }
 }

@@ -143,4 +143,21 @@ struct TileLayerStackTests {
             #expect(list.missingTiles == 0)
         }
     }
+
+    @Test func overAShownOverlayTheDrawingsLayerGoesOnTopElseTheMapCarriesThem() {
+        var s = withOverlay(scene())
+        s.tileLayers.append(TileLayerSpec(name: "drawings", role: .drawings, zoomRange: 0...19))
+        let drawings = 3
+        let all = Set(visible(s, z: 12))
+        let layers: [TileAvailability] = [NoTiles(), ReadyTiles(ready: all), ReadyTiles(ready: all), ReadyTiles(ready: all)]
+        let shown = s.compose(at: 0, layers: layers)
+        #expect(shown.drawingsLayer == drawings)
+        #expect(layersOf(shown).last == drawings && Set(shown.tileCommands(layer: drawings).map(\.0)) == all)
+        // Transparent, it hides nothing below.
+        #expect(!s.tileLayers[drawings].isOpaque && shown.tilesCoverView)
+        // No overlay shown: the map's own tiles carry what layers paint; no drawings tiles.
+        s.tileLayers[Self.overlay].isVisible = false
+        let bare = s.compose(at: 0, layers: layers)
+        #expect(bare.drawingsLayer == nil && bare.tileCommands(layer: drawings).isEmpty && bare.wants(drawings).isEmpty)
+    }
 }

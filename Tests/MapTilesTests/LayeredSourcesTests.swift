@@ -34,21 +34,21 @@ struct LayeredSourcesTests {
         #expect(terrain.zoomRange.upperBound > 12)
         let parent = TileID(z: 12, x: 2065, y: 1511)
         let children = (0..<4).flatMap { i in (0..<4).map { j in TileID(z: 14, x: parent.x * 4 + i, y: parent.y * 4 + j) } }
-        let lock = Lock()
-        var results: [TilePayload] = []
+        final class Results: @unchecked Sendable { let lock = Lock(); var list: [TilePayload] = [] }
+        let results = Results()
         let group = DispatchGroup()
         for c in children {
             group.enter()
             startThread(name: "t") {
-                if let p = try? terrain.payload(for: c) { lock.lock(); results.append(p); lock.unlock() }
+                if let p = try? terrain.payload(for: c) { results.lock.lock(); results.list.append(p); results.lock.unlock() }
                 group.leave()
             }
         }
         group.wait()
         // Fetched once; every child drawn from it, as the heights of the z12 tile.
         #expect(dem.asked == [parent])
-        #expect(results.count == 16)
-        #expect(results.allSatisfy { if case let .terrain(_, _, t) = $0 { t == parent } else { false } })
+        #expect(results.list.count == 16)
+        #expect(results.list.allSatisfy { if case let .terrain(_, _, t) = $0 { t == parent } else { false } })
         // One child no longer wanted does not cancel what its siblings wait for; a tile of the
         // heights' own zoom is cancelled as itself.
         terrain.cancel([children[0], parent])

@@ -33,6 +33,9 @@ public struct DrawList: Sendable {
     public var tileWants: [TileWants] = []
     /// The index of the chosen map's layer among them.
     public var mapLayer = 0
+    /// The tile layer the map's layers paint their tile drawings into this frame (tracks):
+    /// the drawings layer over a shown overlay, or nil for the map's own tiles.
+    public var drawingsLayer: Int?
     /// The map layer's tiles wanted, most important first (wrapped ids).
     public var wantedTiles: [TileID] { wants(mapLayer).wanted }
     /// Their parents: to stand in for them if they are slow to come.

@@ -13,6 +13,10 @@ public struct TileLayerSpec: Sendable, Equatable {
         case map
         /// Transparent, over everything below it, at `opacity` (hillshade, hiking routes).
         case overlay
+        /// What the map's layers paint into tiles (tracks, a measured line), on top: used
+        /// only while an overlay shows, so that it does not shade them. Otherwise they are
+        /// painted into the map's own tiles (one picture a tile, as ever).
+        case drawings
     }
 
     /// Names the layer to the user and in settings (`terrain`, a `sources.json` key).
@@ -35,7 +39,7 @@ public struct TileLayerSpec: Sendable, Equatable {
     }
 
     /// Whether what is below it shows through (its pictures are blended, not copied).
-    public var isOpaque: Bool { role != .overlay }
+    public var isOpaque: Bool { role == .map || role == .fallback }
 }
 
 /// What the scene asks of one tile layer in a frame: its tiles to load, most important first

@@ -50,7 +50,7 @@ public struct TerrainSource: TileSource {
         switch payload {
         case let .encodedImage(data)?: return .terrain(data, encoding: encoding, tile: asked)
         case let .encodedImageRegion(data, ancestor)?: return .terrain(data, encoding: encoding, tile: ancestor)
-        case .vector?, .debugGrid?, .terrain?, .styled?:
+        case .vector?, .debugGrid?, .terrain?, .styled?, .drawings?:
             throw TileSourceError("\(dem.name): tile \(asked) is not a DEM picture")
         case nil: return nil
         }
