@@ -91,3 +91,25 @@ public final class CairoCanvas {
         return Bitmap(width: width, height: height, pixels: pixels, premultiplied: true)
     }
 }
+
+extension Bitmap {
+    /// Its pixels as a Cairo image surface for `body` to paint from: ARGB32 and premultiplied,
+    /// as Cairo reads them (converted first when they are not). Nil when Cairo refuses it.
+    @discardableResult
+    public func withCairoSurface<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T? {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
+        var argb = self
+        argb.convert(to: .argb)
+        argb.premultiply()
+        return try argb.pixels.withUnsafeMutableBytes { raw -> T? in
+            let s = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                        Int32(width), Int32(height), Int32(width * 4))!
+            defer {
+                cairo_surface_finish(s)
+                cairo_surface_destroy(s)
+            }
+            guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else { return nil }
+            return try body(s)
+        }
+    }
+}

@@ -7,7 +7,8 @@ import MapTiles
 /// tile (filtered, as the compositor would scale it), for raster sources beyond their
 /// deepest zoom.
 public enum RasterEnlarger {
-    /// `image`: the ancestor's picture, opaque, ARGB; `pixels`: the result's size.
+    /// `image`: the ancestor's picture (any channel order, straight or premultiplied);
+    /// `pixels`: the result's size.
     public static func enlarge(_ image: Bitmap, of ancestor: TileID, to tile: TileID, pixels: Int) throws -> Bitmap {
         let dz = tile.z - ancestor.z
         guard dz > 0, dz < 31, image.width > 0, image.height > 0, tile.ancestor(atZoom: ancestor.z) == ancestor else { return image }
@@ -15,12 +16,7 @@ public enum RasterEnlarger {
         let span = Double(image.width) / Double(1 << dz)
         let ox = Double(tile.x - (ancestor.x << dz)) * span, oy = Double(tile.y - (ancestor.y << dz)) * Double(image.height) / Double(1 << dz)
         let canvas = try CairoCanvas(width: pixels, height: pixels)
-        var source = image
-        source.convert(to: .argb)
-        source.pixels.withUnsafeMutableBytes { raw in
-            guard let from = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                                 Int32(source.width), Int32(source.height), Int32(source.width * 4)) else { return }
-            defer { cairo_surface_destroy(from) }
+        image.withCairoSurface { from in
             let cr = canvas.context
             cairo_scale(cr, Double(pixels) / span, Double(pixels) / (Double(image.height) / Double(1 << dz)))
             cairo_set_source_surface(cr, from, -ox, -oy)

@@ -96,10 +96,7 @@ extension StyledTilePainter {
         // The ground's square in the tile's device pixels.
         let side = frame.pixels * n
         let x = -Double(frame.tile.x - (ground.x << d)) * frame.pixels, y = -Double(frame.tile.y - (ground.y << d)) * frame.pixels
-        var pixels = picture.pixels
-        pixels.withUnsafeMutableBytes { raw in
-            guard let surface = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                                    Int32(picture.width), Int32(picture.height), Int32(picture.width * 4)) else { return }
+        picture.withCairoSurface { surface in
             let cr = canvas.context
             cairo_save(cr)
             cairo_rectangle(cr, 0, 0, frame.pixels, frame.pixels)
@@ -113,8 +110,6 @@ extension StyledTilePainter {
             cairo_pattern_set_filter(pattern, nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
             cairo_paint_with_alpha(cr, opacity)
             cairo_restore(cr)
-            cairo_surface_finish(surface)
-            cairo_surface_destroy(surface)
         }
     }
 }

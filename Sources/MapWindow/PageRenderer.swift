@@ -80,27 +80,12 @@ public final class PageRenderer {
             cairo_set_source_surface(cr, recording.surface, 0, 0)
             cairo_paint_with_alpha(cr, opacity)
         } else {
-            var pixels = picture
-            pixels.convert(to: .argb)
-            if !pixels.premultiplied {
-                // Cairo wants colour multiplied by alpha.
-                for i in pixels.pixels.indices {
-                    let p = pixels.pixels[i], a = p >> 24
-                    guard a < 255 else { continue }
-                    func ch(_ shift: UInt32) -> UInt32 { ((((p >> shift) & 0xFF) * a + 127) / 255) << shift }
-                    pixels.pixels[i] = a << 24 | ch(16) | ch(8) | ch(0)
-                }
-            }
-            pixels.pixels.withUnsafeMutableBytes { raw in
-                let s = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                            Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
+            picture.withCairoSurface { s in
                 cairo_set_source_surface(cr, s, 0, 0)
                 // A picture enlarged on paper keeps its pixels sharp-edged only where it
                 // must; the PDF holds the image at its own size either way.
                 cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
                 cairo_paint_with_alpha(cr, opacity)
-                cairo_surface_finish(s)
-                cairo_surface_destroy(s)
             }
         }
         cairo_restore(cr)

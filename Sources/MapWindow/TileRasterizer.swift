@@ -26,8 +26,8 @@ public enum TileRasterizer {
             case let .encodedImage(data): decoded = DecodedTile(bitmap: try ImageDecoder.decode(data))
             case let .encodedImageRegion(data, ancestor):
                 var image = try ImageDecoder.decode(data)
-                // Enlarged by Cairo, which reads premultiplied pixels: flattened, or premultiplied.
-                if let under { image.flatten(over: under) } else { image.premultiply() }
+                // (An overlay's stays transparent: the enlarger premultiplies it for Cairo.)
+                if let under { image.flatten(over: under) }
                 decoded = DecodedTile(bitmap: try RasterEnlarger.enlarge(image, of: ancestor, to: tile, pixels: pixels))
             case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
             case let .styled(data, dataTile, pictures):
