@@ -49,9 +49,6 @@ extension TilePayload {
         }
     }
 
-    /// A drawings layer's tile (nothing of its own).
-    public var isDrawings: Bool { if case .drawings = self { true } else { false } }
-
     /// The bytes it holds.
     public var byteCount: Int {
         switch self {

@@ -106,11 +106,12 @@ public final class PageRenderer {
         let key = "\(layer)/\(id)"
         if let done = tiles[key] { return done }
         guard stack.layers.indices.contains(layer) else { return nil }
-        let (src, vectors) = (stack.layers[layer].source, stack.layers[layer].painter)
-        let carries = drawingsLayer.map { $0 == layer } ?? stack.layers[layer].spec.isOpaque
+        let spec = stack.layers[layer].spec, vectors = stack.layers[layer].painter
+        let src = spec.role == .drawings ? DrawingsSource(painting: overlays) : stack.layers[layer].source
+        let carries = drawingsLayer.map { $0 == layer } ?? spec.isOpaque
         do {
             guard let payload = try src.payload(for: id) else { return nil }
-            var picture: Bitmap
+            var picture: Bitmap?
             switch payload {
             case let .vector(data, dataTile):
                 picture = try CairoCanvas.forPage { try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256).bitmap }
@@ -127,20 +128,17 @@ public final class PageRenderer {
             case let .terrain(data, encoding, dataTile):
                 picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256)
             case .drawings:
+                picture = nil // nothing of its own: only what layers paint, below
+            }
+            if carries, overlays.contains(where: { $0.touches(id) }) {
                 picture = try CairoCanvas.forPage {
                     let canvas = try CairoCanvas(width: 256, height: 256)
+                    if let picture { placeBelow(picture, on: canvas) }
                     TileOverlayPainters.paint(overlays, onto: canvas, tile: id, pointScale: 1)
                     return canvas.bitmap()
                 }
             }
-            if carries, !(payload.isDrawings), overlays.contains(where: { $0.touches(id) }) {
-                picture = try CairoCanvas.forPage {
-                    let canvas = try CairoCanvas(width: 256, height: 256)
-                    placeBelow(picture, on: canvas)
-                    TileOverlayPainters.paint(overlays, onto: canvas, tile: id, pointScale: 1)
-                    return canvas.bitmap()
-                }
-            }
+            guard let picture else { return nil }
             tiles[key] = picture
             return picture
         } catch {

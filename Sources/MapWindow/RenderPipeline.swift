@@ -117,10 +117,11 @@ struct RenderPipeline {
     }
 
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
-        if let drawings = layer.source as? DrawingsSource { drawings.paint(painted) }
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
                                             overlays: carriesDrawings(layer) ? painted : [])
-        return TileLoader(source: layer.source, decode: decode, wake: wake)
+        // The drawings layer's tiles are where what is painted now touches.
+        let source = layer.spec.role == .drawings ? DrawingsSource(painting: painted) : layer.source
+        return TileLoader(source: source, decode: decode, wake: wake)
     }
 
     /// Whether `layer`'s tiles carry what layers paint: the drawings layer's while an overlay

@@ -61,7 +61,7 @@ public struct TileStack {
         layers.removeAll { $0.spec.role == .drawings }
         layers += overlays
         layers.append(TileLayerSource(spec: TileLayerSpec(name: "drawings", role: .drawings, zoomRange: map.spec.zoomRange),
-                                      source: DrawingsSource(), background: nil))
+                                      source: DrawingsSource(painting: []), background: nil))
     }
 
     public var mapIndex: Int { layers.lastIndex { $0.spec.role == .map } ?? 0 }
