@@ -147,25 +147,23 @@ struct RenderPipeline {
     /// missing tile's parent, a fallback's tiles) only once what they stand in for is slow to come.
     mutating func want(_ list: DrawList, now: Double) {
         follow(drawingsLayer: list.drawingsLayer)
+        /// A layer's tiles and ring, then the parents of its missing tiles once slow to
+        /// come; whether its tiles are still on their way (loaded but not taken in counts).
+        func wantWithParents(_ l: TileLayerLane, _ w: TileWants) -> Bool {
+            l.loader.want(w.wanted, around: w.ring)
+            let loading = !l.loader.isIdle
+            let parents = l.gate.admit(w.standIns, loading: loading, now: now)
+            if !parents.isEmpty { l.loader.want(w.wanted + parents, around: w.ring) }
+            return loading
+        }
         let m = stack.mapIndex
-        let map = lane(m)
-        let w = list.wants(m)
-        map.loader.want(w.wanted, around: w.ring)
-        // (Loaded but not taken in yet counts as on the way.)
-        let mapLoading = !map.loader.isIdle
-        let parents = map.gate.admit(w.standIns, loading: mapLoading, now: now)
-        if !parents.isEmpty { map.loader.want(w.wanted + parents, around: w.ring) }
+        let mapLoading = wantWithParents(lane(m), list.wants(m))
         for i in lanes.indices where i != m {
             let w = list.wants(i)
             guard !w.isEmpty || lanes[i] != nil else { continue }
             let l = lane(i)
-            if l.layer.spec.role == .fallback {
-                l.loader.want(l.gate.admit(w.wanted, loading: mapLoading, now: now))
-            } else {
-                l.loader.want(w.wanted, around: w.ring)
-                let parents = l.gate.admit(w.standIns, loading: !l.loader.isIdle, now: now)
-                if !parents.isEmpty { l.loader.want(w.wanted + parents, around: w.ring) }
-            }
+            // A fallback's tiles stand in for the map's: held back while those are on their way.
+            if l.layer.spec.role == .fallback { l.loader.want(l.gate.admit(w.wanted, loading: mapLoading, now: now)) } else { _ = wantWithParents(l, w) }
         }
     }
 
@@ -190,10 +188,15 @@ struct RenderPipeline {
         overlayRevisions = revisions
         painted = overlays.make()
         for l in made where carriesDrawings(l.layer) {
-            l.loader.stop()
-            l.loader = makeLoader(l.layer)
+            renew(l)
             if let partial { l.store.invalidate(where: partial.touches) } else { l.store.invalidate() }
         }
+    }
+
+    /// A new loader for `l`, drawing with what is painted now and where (the old one's work is dropped).
+    private func renew(_ l: TileLayerLane) {
+        l.loader.stop()
+        l.loader = makeLoader(l.layer)
     }
 
     /// Follows where the frame wants what layers paint (`DrawList.drawingsLayer`): when an
@@ -204,8 +207,7 @@ struct RenderPipeline {
         drawingsOnTop = drawingsLayer != nil
         guard !painted.isEmpty else { return }
         for l in made where l.layer.spec.isOpaque || l.layer.spec.role == .drawings {
-            l.loader.stop()
-            l.loader = makeLoader(l.layer)
+            renew(l)
             if l.layer.spec.role == .drawings { l.store.removeAll() } else { l.store.invalidate(where: { t in painted.contains { $0.touches(t) } }) }
         }
     }

@@ -102,11 +102,16 @@ public struct Scene {
         }
     }
 
+    /// What each tile layer has ready when only the map's tiles are known (`tiles`).
+    public func mapOnly(_ tiles: TileAvailability) -> [TileAvailability] {
+        let m = mapLayerIndex
+        return tileLayers.indices.map { $0 == m ? tiles : NoTiles() }
+    }
+
     /// The frame with only the map layer's tiles known (every other tile layer has none ready).
     public func compose(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites(),
                         facts: SessionFacts = SessionFacts()) -> DrawList {
-        let m = mapLayerIndex
-        return compose(at: t, layers: tileLayers.indices.map { $0 == m ? tiles : NoTiles() }, sprites: sprites, facts: facts)
+        compose(at: t, layers: mapOnly(tiles), sprites: sprites, facts: facts)
     }
 
     /// `layers`: what each of `tileLayers` has ready, by index (missing ones have none).

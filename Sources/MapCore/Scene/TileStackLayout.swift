@@ -54,6 +54,17 @@ struct TileStackLayout {
         list.commands += map.commands
         list.missingTiles += map.missing
         list.tilesCoverView = map.coversView
+        /// Layer `i` over the whole view at `zooms`: its commands after those so far, its
+        /// missing tiles counted, its wants kept.
+        func layOver(_ i: Int, zooms: ClosedRange<Int>, opacity: Double) -> TileLayout {
+            let layout = TileLayout(camera: camera, zoomRange: zooms, bufferRing: scene.bufferRing, tiles: stores[i]) {
+                .tile($0, layer: i, source: $1, destination: $2, opacity: opacity)
+            }
+            list.commands += layout.commands
+            list.missingTiles += layout.missing
+            wants[i] = TileWants(wanted: layout.wanted, standIns: layout.parents, ring: layout.ring)
+            return layout
+        }
         // Overlays, bottom to top, each over the whole view.
         var overlaid = false
         for i in specs.indices where i > m && specs[i].role == .overlay && specs[i].isVisible && specs[i].opacity > 0 {
@@ -61,23 +72,12 @@ struct TileStackLayout {
             // Not below its shallowest zoom: a view of the world would need thousands of its tiles.
             guard TileLayout.zoom(for: camera, in: 0...spec.zoomRange.upperBound) >= spec.zoomRange.lowerBound else { continue }
             overlaid = true
-            let layout = TileLayout(camera: camera, zoomRange: spec.zoomRange, bufferRing: scene.bufferRing, tiles: stores[i]) {
-                .tile($0, layer: i, source: $1, destination: $2, opacity: spec.opacity)
-            }
-            list.commands += layout.commands
-            list.missingTiles += layout.missing
-            wants[i] = TileWants(wanted: layout.wanted, standIns: layout.parents, ring: layout.ring)
-            shown[i] = layout.shown
+            shown[i] = layOver(i, zooms: spec.zoomRange, opacity: spec.opacity).shown
             if !spec.attribution.isEmpty { credits.append(spec.attribution) }
         }
         // Over a shown overlay, what layers paint into tiles goes on top, at the map's zooms.
         if overlaid, let d = specs.lastIndex(where: { $0.role == .drawings }), d > m {
-            let layout = TileLayout(camera: camera, zoomRange: range, bufferRing: scene.bufferRing, tiles: stores[d]) {
-                .tile($0, layer: d, source: $1, destination: $2, opacity: 1)
-            }
-            list.commands += layout.commands
-            list.missingTiles += layout.missing
-            wants[d] = TileWants(wanted: layout.wanted, standIns: layout.parents, ring: layout.ring)
+            _ = layOver(d, zooms: range, opacity: 1)
             list.drawingsLayer = d
         }
         list.tileWants = wants

@@ -103,8 +103,7 @@ public struct MapSession {
     /// Composes the frame at `t` from the tiles and sprites at hand, and keeps what it drew
     /// for the input that follows.
     public mutating func frame(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites()) -> DrawList {
-        let m = scene.mapLayerIndex
-        return frame(at: t, layers: scene.tileLayers.indices.map { $0 == m ? tiles : NoTiles() }, sprites: sprites)
+        frame(at: t, layers: scene.mapOnly(tiles), sprites: sprites)
     }
 
     /// `layers`: what each of the scene's tile layers has ready, by index.
