@@ -149,7 +149,7 @@ extension MapHost {
             keepTilesInUse(resting: resting)
             // An overlay switched off lets go of all it held.
             let layers = session.scene.tileLayers
-            if pipeline.dropHidden({ layers.indices.contains($0) && layers[$0].isVisible && layers[$0].opacity > 0 }) { tilesSinceTrim += 1 }
+            if pipeline.dropHidden({ layers.indices.contains($0) && layers[$0].isShown }) { tilesSinceTrim += 1 }
         }
         if tilesSinceTrim > 0 {
             tilesSinceTrim = 0

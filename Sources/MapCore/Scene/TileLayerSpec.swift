@@ -38,6 +38,9 @@ public struct TileLayerSpec: Sendable, Equatable {
         self.attribution = attribution
     }
 
+    /// Whether it is drawn at all (visible, and not faded out).
+    public var isShown: Bool { isVisible && opacity > 0 }
+
     /// Whether what is below it shows through (its pictures are blended, not copied).
     public var isOpaque: Bool { role == .map || role == .fallback }
 }

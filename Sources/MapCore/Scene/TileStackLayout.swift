@@ -67,7 +67,7 @@ struct TileStackLayout {
         }
         // Overlays, bottom to top, each over the whole view.
         var overlaid = false
-        for i in specs.indices where i > m && specs[i].role == .overlay && specs[i].isVisible && specs[i].opacity > 0 {
+        for i in specs.indices where i > m && specs[i].role == .overlay && specs[i].isShown {
             let spec = specs[i]
             // Not below its shallowest zoom: a view of the world would need thousands of its tiles.
             guard TileLayout.zoom(for: camera, in: 0...spec.zoomRange.upperBound) >= spec.zoomRange.lowerBound else { continue }
