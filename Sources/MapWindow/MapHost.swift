@@ -121,6 +121,8 @@ public final class MapHost {
         clock = VsyncClock(refreshRateHint: window.refreshRateHint)
         pixelRatio = window.pixelRatio
         self.session.resize(to: window.size, pixelRatio: pixelRatio)
+        // Labels come and go by fading, as the window animates (MapLibre's 200–300 ms).
+        self.session.scene.labelFadeSeconds = 0.2
         let type = SDL_RegisterEvents(1)
         guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
         wakeType = type

@@ -57,6 +57,8 @@ public final class OffscreenRenderer {
         defer { pipeline.stop() }
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
+        // A still picture: its labels are drawn at once, not faded in.
+        session.scene.labelFadeSeconds = 0
         func compose() -> DrawList { session.frame(at: t, layers: pipeline.availability, sprites: sprites) }
         var list = compose()
         // Tracks over the overlays when one shows, before any tile is made.

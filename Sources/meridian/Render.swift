@@ -61,6 +61,9 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also write the placed labels (name, screen boxes) as JSON.", valueName: "FILE.json"))
     var labelsOut: String?
 
+    @Option(name: .long, help: ArgumentHelp("Then draw again at this zoom, labels held to the view before as in the window (repeatable; --labels-out then lists every view's labels).", valueName: "ZOOM"))
+    var thenZoom: [Double] = []
+
     @Option(name: .long, help: ArgumentHelp("Draw the pins of this GeoJSON file (read only).", valueName: "FILE"))
     var pins: String?
 
@@ -89,6 +92,10 @@ struct Render: ParsableCommand {
         guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard thenZoom.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Camera.maxZoom }) else {
+            throw ValidationError("--then-zoom must be a zoom from 0 to \(Int(Camera.maxZoom))")
+        }
+        guard thenZoom.isEmpty || (paper == nil && PagePrinter.Format(path: out) == .png) else { throw ValidationError("--then-zoom draws PNG views: leave --paper out") }
         guard (size == nil) != (paper == nil) else { throw ValidationError("give --size or --paper (one of them)") }
         guard PagePrinter.Format(path: out) != nil else { throw ValidationError("--out \(out): name a .pdf, .svg or .png file") }
         guard dpi.isFinite, dpi >= 36, dpi <= 1200 else { throw ValidationError("--dpi must be between 36 and 1200") }
@@ -166,6 +173,12 @@ struct Render: ParsableCommand {
             session.scene.tracks.showsList = trackList && !session.scene.tracks.files.isEmpty
             if profile, !session.scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
             for m in try r.render(&session, stack: tiles.stack, at: at, timeout: timeout) { warn(m) }
+            var steps = [r.placedLabels]
+            for z in thenZoom {
+                session.controller.camera.setZoom(z)
+                for m in try r.render(&session, stack: tiles.stack, at: at, timeout: timeout) { warn(m) }
+                steps.append(r.placedLabels)
+            }
             if let layout {
                 let page = PageRenderer(stack: tiles.stack, overlays: session.tileOverlays)
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,
@@ -175,21 +188,27 @@ struct Render: ParsableCommand {
                 try r.writePNG(to: out)
             }
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
-            if let labelsOut { try writeLabels(r.placedLabels, to: labelsOut) }
+            if let labelsOut { try writeLabels(steps, to: labelsOut) }
         } catch {
             warn("render failed: \(error)")
             throw ExitCode(1)
         }
     }
 
-    private func writeLabels(_ labels: [PlacedLabel], to path: String) throws {
-        // `along`: a label set along a line, letter by letter (its box holds them all).
-        struct Out: Encodable { var name: String; var capital: Bool; var along: Bool; var x: Double; var y: Double; var width: Double; var height: Double }
-        let rows = labels.map { Out(name: $0.place.name, capital: $0.place.capital, along: !$0.glyphs.isEmpty,
-                                    x: $0.text.x, y: $0.text.y, width: $0.text.width, height: $0.text.height) }
+    /// One view's labels as a list; with --then-zoom, a list of every view's.
+    private func writeLabels(_ steps: [[PlacedLabel]], to path: String) throws {
+        // `along`: a label set along a line, letter by letter (its box holds them all);
+        // `anchorX/Y`: the point it labels (on the line, under its middle).
+        struct Out: Encodable {
+            var name: String; var capital: Bool; var along: Bool; var x: Double; var y: Double; var width: Double; var height: Double
+            var anchorX: Double; var anchorY: Double
+        }
+        let rows = steps.map { labels in labels.map { Out(name: $0.place.name, capital: $0.place.capital, along: !$0.glyphs.isEmpty,
+                                                         x: $0.text.x, y: $0.text.y, width: $0.text.width, height: $0.text.height,
+                                                         anchorX: $0.anchor.x, anchorY: $0.anchor.y) } }
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try enc.encode(rows).write(to: URL(fileURLWithPath: path))
+        try (steps.count == 1 ? enc.encode(rows[0]) : enc.encode(rows)).write(to: URL(fileURLWithPath: path))
     }
 }
 

@@ -46,9 +46,26 @@ extension LabelPlacer {
         return ScreenPoint(x: p0.x + (p1.x - p0.x) * f, y: p0.y + (p1.y - p0.y) * f)
     }
 
+    /// How far along the line (`lengths`: distance at each vertex) its point nearest `p` lies,
+    /// if that point is within `tolerance` of `p`.
+    static func distanceAlong(_ pts: [ScreenPoint], _ lengths: [Double], to p: ScreenPoint, within tolerance: Double) -> Double? {
+        var best: (d2: Double, s: Double)?
+        for i in 0..<(pts.count - 1) {
+            let a = pts[i], b = pts[i + 1]
+            let dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy
+            let f = l2 > 0 ? min(max(((p.x - a.x) * dx + (p.y - a.y) * dy) / l2, 0), 1) : 0
+            let qx = a.x + dx * f - p.x, qy = a.y + dy * f - p.y
+            let d2 = qx * qx + qy * qy
+            if d2 < (best?.d2 ?? .infinity) { best = (d2, lengths[i] + (lengths[i + 1] - lengths[i]) * f) }
+        }
+        guard let best, best.d2 <= tolerance * tolerance else { return nil }
+        return best.s
+    }
+
     /// Every place along `path` where `c` fits, takes no one's room and turns gently enough.
+    /// `held`: only the places on the line nearest these points (where the name was before).
     func placeAlong(_ c: PlaceLabel, path: [MapPoint], spacing: Double, camera: Camera, sprites: SpriteAvailability,
-                    area: ScreenRect, taken: inout RectGrid, named: inout [String: [ScreenPoint]]) -> [PlacedLabel] {
+                    area: ScreenRect, taken: inout RectGrid, named: inout [String: [ScreenPoint]], at held: [ScreenPoint]? = nil) -> [PlacedLabel] {
         guard path.count >= 2, case let .styled(look) = c.style else { return [] }
         let forward = path.map { camera.screenPoint(for: $0) }
         var lengths = [0.0]
@@ -62,7 +79,9 @@ extension LabelPlacer {
         guard width > 0, total > width + 2 * look.size, total.isFinite else { return [] }
         let step = max(spacing, width + 4 * look.size)
         var anchors: [Double] = []
-        if total < step { anchors = [total / 2] } else {
+        if let held {
+            anchors = held.compactMap { Self.distanceAlong(forward, lengths, to: $0, within: 3) }
+        } else if total < step { anchors = [total / 2] } else {
             var s = step / 2
             while s < total, anchors.count < 64 { anchors.append(s); s += step }
         }
@@ -119,7 +138,7 @@ extension LabelPlacer {
             for b in boxes { taken.insert(padded(b)) }
             named[c.name, default: []].append(here)
             out.append(PlacedLabel(place: c, dot: ScreenRect(x: bounds.x, y: bounds.y, width: 0, height: 0), text: bounds,
-                                   side: .right, ready: ready, glyphs: glyphs))
+                                   side: .right, ready: ready, glyphs: glyphs, anchor: here))
         }
         return out
     }

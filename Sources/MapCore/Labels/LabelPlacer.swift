@@ -6,7 +6,9 @@ import MapGeometry
 /// Greedy label placement: the most important places first, each trying its text right,
 /// left, above and below its dot, taking the first spot that collides with nothing placed.
 /// Positions are worked out in world pixels at the current zoom, so panning moves every
-/// label together and never reshuffles them. Labels are never rotated.
+/// label together and never reshuffles them. With the placement at the camera before
+/// (`LabelMemory`), the labels placed there are placed first, where they were, so a label
+/// keeps its place while it fits: zooming in, where room only grows, drops none.
 public struct LabelPlacer {
     /// Room kept free around each label, in points.
     public var padding = 3.0
@@ -19,7 +21,7 @@ public struct LabelPlacer {
 
     /// `reserved`: screen areas no label may cover (the scale bar, the attribution).
     public func place(_ candidates: [PlaceLabel], camera: Camera, sprites: SpriteAvailability,
-                      reserved: [ScreenRect] = []) -> [PlacedLabel] {
+                      reserved: [ScreenRect] = [], previous: LabelMemory = LabelMemory()) -> [PlacedLabel] {
         let view = ScreenRect(x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height)
         // Places just outside the view still claim their space, so a label near the edge
         // does not change when its neighbour scrolls into view.
@@ -50,9 +52,28 @@ public struct LabelPlacer {
         // Where each name already runs along a line: a street mapped as several lines (both
         // carriageways, its pavements) is named once there, not on each.
         var named: [String: [ScreenPoint]] = [:]
+        // Those placed before go first, each where it was; then everyone, in rank order, as
+        // if nothing had been placed before (a label held in the first round is not placed again).
+        var held = Set<Int>()
+        for round in previous.isEmpty ? [false] : [true, false] {
         for o in order {
             guard out.count < limit else { break }  // counted over the margin too
             let c = candidates[o.index]
+            var side: PlacedLabel.Side?
+            var anchors: [ScreenPoint]?
+            if round {
+                if case .line = c.placement {
+                    let remembered = previous.entries(c.name, camera: camera).map(\.point)
+                    guard !remembered.isEmpty else { continue }
+                    anchors = remembered
+                } else {
+                    guard let s = previous.entry(c.name, near: o.point, camera: camera) else { continue }
+                    side = s
+                    held.insert(o.index)
+                }
+            } else if held.contains(o.index) {
+                continue
+            }
             // (Lines are kept apart by name along them instead: two streets, or a street's name
             // and its number, may start at one node.)
             if case .line = c.placement {} else {
@@ -69,7 +90,7 @@ public struct LabelPlacer {
             let p = o.point
             switch c.placement {
             case .place:
-                if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken) { out.append(placed) }
+                if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken, first: side) { out.append(placed) }
             case let .point(anchor, offset):
                 let box = anchor.box(at: p + offset, size: size)
                 // The icon, centred on the point, claims its room too.
@@ -80,11 +101,12 @@ public struct LabelPlacer {
                 let text = ready.map { anchor.box(at: p + offset, size: $0) } ?? box
                 let iconReady = c.icon.map { sprites.size(of: $0.key) != nil } ?? true
                 out.append(PlacedLabel(place: c, dot: icon ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
-                                       ready: ready != nil && iconReady))
+                                       ready: ready != nil && iconReady, anchor: p))
             case let .line(path, spacing):
                 out += placeAlong(c, path: path, spacing: spacing, camera: camera, sprites: sprites, area: area, taken: &taken,
-                                  named: &named)
+                                  named: &named, at: anchors)
             }
+        }
         }
         return out.filter { view.intersects($0.text) || (!$0.place.isStyled && view.intersects($0.dot)) }
     }
@@ -96,18 +118,20 @@ public struct LabelPlacer {
     }
 
     /// The basemap's way: a dot, the text on the first of its sides that is free.
+    /// `first`: the side it had before, tried first.
     private func placeBesideDot(_ c: PlaceLabel, at p: ScreenPoint, size: ScreenSize, ready: ScreenSize?, area: ScreenRect,
-                                taken: inout RectGrid) -> PlacedLabel? {
+                                taken: inout RectGrid, first: PlacedLabel.Side? = nil) -> PlacedLabel? {
         let d = dotSize
         let dot = ScreenRect(x: p.x - d / 2, y: p.y - d / 2, width: d, height: d)
         guard area.intersects(dot), !taken.intersects(dot) else { return nil }
-        for side in PlacedLabel.Side.allCases {
+        let sides = first.map { f in [f] + PlacedLabel.Side.allCases.filter { $0 != f } } ?? PlacedLabel.Side.allCases
+        for side in sides {
             let box = PlacedLabel.textRect(side: side, size: size, dot: dot)
             guard !taken.intersects(padded(box)), !box.intersects(dot) else { continue }
             taken.insert(padded(box))
             taken.insert(dot)
             return PlacedLabel(place: c, dot: dot, text: ready.map { PlacedLabel.textRect(side: side, size: $0, dot: dot) } ?? box,
-                               side: side, ready: ready != nil)
+                               side: side, ready: ready != nil, anchor: p)
         }
         return nil
     }

@@ -118,6 +118,9 @@ public struct PlacedLabel: Hashable, Sendable {
     public var ready: Bool = true
     /// The letters of a label along a line; empty otherwise.
     public var glyphs: [Glyph] = []
+    /// The point it labels on screen: the dot's or the point's centre, or for a label along a
+    /// line the point on the line under its middle (what the next placement holds it to).
+    public var anchor: ScreenPoint
 
     /// The rectangle of text of `size` on `side` of `dot`, vertically or horizontally centred on it.
     public static func textRect(side: Side, size: ScreenSize, dot: ScreenRect) -> ScreenRect {

@@ -5,27 +5,33 @@ import Platform
 /// Place names from the tiles on screen, placed in screen space by priority, keeping clear of
 /// the chrome and of what overlays draw above them. Part of the base map.
 ///
-/// Placing is the costliest part of composing a frame, and most frames that animate (a
-/// pulsing location, a pin lifting) leave the labels as they were: the last placement is
-/// kept and used again while the camera, the candidates and what to keep clear of are the same.
+/// Labels hold still: each placement starts from where the labels were at the camera before
+/// (`LabelMemory`), and a label that comes or goes fades in or out over `fadeSeconds` instead
+/// of popping (a label fading out claims no room). Placing is the costliest part of composing
+/// a frame, and most frames that animate (a pulsing location, a label fading) leave the
+/// placement as it was: it is kept and used again while the camera, the candidates and what
+/// to keep clear of are the same.
 public struct LabelsLayer: MapLayer {
     public var placer = LabelPlacer()
-    private let memo = LockedValue<Memo.Entry>()
+    /// Seconds a label takes to fade in or out (`Scene.labelFadeSeconds`); 0 for a still
+    /// picture (`render`, export), where every label is drawn at once.
+    public var fadeSeconds = 0.0
+    private let memo = LockedValue<Memo.State>()
 
     public init() {}
 
     public var levels: [LayerLevel] { [.base] }
 
-    /// The inputs of the last placement and what it drew (only when all of it was ready).
     enum Memo {
-        struct Entry {
+        /// A placement and what it was made from.
+        struct Placement {
             var camera: Camera
             /// Where the candidates came from, when the stores could say (`Sources`); else
             /// the candidates themselves are compared.
             var sources: Sources?
             var candidates: [PlaceLabel]
             var reserved: [ScreenRect]
-            var commands: [DrawCommand]
+            /// Every label that won a place, drawn or still waiting for its sprites.
             var placed: [PlacedLabel]
         }
         /// The tiles the candidates came from and the stores' revisions: equal sources give
@@ -35,15 +41,74 @@ public struct LabelsLayer: MapLayer {
             var covered: [[ScreenRect]]
             var revisions: [Int]
         }
+        /// A label drawn, or fading out, and its opacity over time: `from` at `start`,
+        /// moving to `target` (1 shown, 0 gone) over the fade.
+        struct Fade {
+            var label: PlacedLabel
+            /// The camera `label`'s positions are for.
+            var camera: Camera
+            var from: Double
+            var start: Double
+            var target: Double
+
+            func opacity(at t: Double, over seconds: Double) -> Double {
+                guard seconds > 0 else { return target }
+                let f = min(max((t - start) / seconds, 0), 1)
+                return from + (target - from) * f
+            }
+        }
+        struct State {
+            var last: Placement?
+            /// The placement at the camera before `last`'s, which `last` held its labels to.
+            var memory = LabelMemory()
+            var fades: [Fade] = []
+        }
     }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
-        let sources = Self.sources(context)
-        if let sources, let e = memo.get(), e.sources == sources, e.camera == context.camera, e.reserved == context.labelExclusions {
-            list.commands += e.commands
-            list.placedLabels += e.placed
-            return
+        var state = memo.get() ?? Memo.State()
+        let sprites = context.sprites
+        let placement = placement(&state, context)
+        var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
+        func want(_ k: SpriteKey) { if sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) } }
+        var shown: [PlacedLabel] = []
+        for p in placement.placed {
+            // Winners whose sprites are missing are rasterized for a later frame; their room is held.
+            switch p.place.placement {
+            case .place:
+                let dot = SpriteKey.placeDot(capital: p.place.capital)
+                guard p.ready, sprites.size(of: dot) != nil else { want(dot); want(p.place.textKey); continue }
+            case .point:
+                guard p.ready else { want(p.place.textKey); if let i = p.place.icon { want(i.key) }; continue }
+            case .line:
+                guard p.ready else { for g in p.glyphs { want(g.key) }; continue }
+            }
+            shown.append(p)
         }
+        let t = context.time
+        if fadeSeconds > 0 {
+            Self.fade(&state.fades, to: shown, camera: context.camera, at: t, seconds: fadeSeconds)
+        } else {
+            state.fades = shown.map { Memo.Fade(label: $0, camera: context.camera, from: 1, start: t, target: 1) }
+        }
+        for f in state.fades {
+            if t < f.start + fadeSeconds { list.animating = true }
+            let opacity = f.opacity(at: t, over: fadeSeconds)
+            guard opacity > 0.001 else { continue }
+            Self.draw(f.camera == context.camera ? f.label : Self.moved(f.label, from: f.camera, to: context.camera),
+                      opacity: opacity, sprites: sprites, into: &list.commands)
+        }
+        list.placedLabels += shown
+        list.wantedSprites += wanted
+        memo.set(state)
+    }
+
+    /// This frame's placement: the last one again when nothing it depends on changed, else a
+    /// new one held to the placement at the camera before.
+    private func placement(_ state: inout Memo.State, _ context: LayerContext) -> Memo.Placement {
+        let camera = context.camera, reserved = context.labelExclusions
+        let sources = Self.sources(context)
+        if let sources, let last = state.last, last.sources == sources, last.camera == camera, last.reserved == reserved { return last }
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
         for source in context.labelSources {
@@ -52,56 +117,95 @@ public struct LabelsLayer: MapLayer {
             for t in source.shown where used.insert(t).inserted {
                 let places = source.store.places(in: t)
                 candidates += covered.isEmpty ? places : places.filter { p in
-                    let s = context.camera.screenPoint(for: p.point)
+                    let s = camera.screenPoint(for: p.point)
                     return !covered.contains { $0.contains(s) }
                 }
             }
         }
-        guard !candidates.isEmpty else { return }
-        if var e = memo.get(), e.camera == context.camera, e.reserved == context.labelExclusions, e.candidates == candidates {
+        if var last = state.last, last.camera == camera, last.reserved == reserved, last.candidates == candidates {
             // The same places from other revisions (a tile came and went elsewhere): the next
             // frame need not compare them again.
-            if e.sources != sources { e.sources = sources; memo.set(e) }
-            list.commands += e.commands
-            list.placedLabels += e.placed
-            return
+            last.sources = sources
+            state.last = last
+            return last
         }
-        let sprites = context.sprites
-        let placed = placer.place(candidates, camera: context.camera, sprites: sprites, reserved: context.labelExclusions)
-        var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
-        var commands: [DrawCommand] = [], shown: [PlacedLabel] = []
-        func want(_ k: SpriteKey) { if sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) } }
-        for p in placed {
-            switch p.place.placement {
-            case .place:
-                let dot = SpriteKey.placeDot(capital: p.place.capital), text = p.place.textKey
-                guard p.ready, sprites.size(of: dot) != nil else {
-                    // Winners whose sprites are missing are rasterized for a later frame.
-                    want(dot); want(text)
-                    continue
-                }
-                commands.append(.sprite(dot, destination: p.dot, opacity: 1))
-                commands.append(.sprite(text, destination: p.text, opacity: 1))
-            case .point:
-                guard p.ready else { want(p.place.textKey); if let i = p.place.icon { want(i.key) }; continue }
-                if let icon = p.place.icon { commands.append(.sprite(icon.key, destination: p.dot, opacity: 1)) }
-                commands.append(.sprite(p.place.textKey, destination: p.text, opacity: 1))
-            case .line:
-                guard p.ready else { for g in p.glyphs { want(g.key) }; continue }
-                for g in p.glyphs {
-                    guard let size = sprites.size(of: g.key) else { continue }
-                    let box = ScreenRect(x: g.center.x - size.width / 2, y: g.center.y - size.height / 2, width: size.width, height: size.height)
-                    commands.append(.rotatedSprite(g.key, destination: box, opacity: 1, degrees: g.degrees))
-                }
+        // The camera moved: what was placed at the last one is what the labels hold to. While
+        // it stays, every placement (as tiles and sprites come) holds to the same memory, so
+        // a placement depends on the camera before, not on the order tiles arrived in.
+        if let last = state.last, last.camera != camera { state.memory = LabelMemory(last.placed, camera: last.camera) }
+        let placed = candidates.isEmpty ? [] : placer.place(candidates, camera: camera, sprites: context.sprites, reserved: reserved,
+                                                            previous: state.memory)
+        let p = Memo.Placement(camera: camera, sources: sources, candidates: candidates, reserved: reserved, placed: placed)
+        state.last = p
+        return p
+    }
+
+    /// Brings the fades up to date with the labels drawn now: a label already drawn (the same
+    /// name within a few points of where it was) keeps its opacity, a new one fades in, one
+    /// no longer placed fades out where it was, moving with the map.
+    static func fade(_ fades: inout [Memo.Fade], to shown: [PlacedLabel], camera: Camera, at t: Double, seconds: Double) {
+        var byName: [String: [Int]] = [:]
+        for (i, f) in fades.enumerated() { byName[f.label.place.name, default: []].append(i) }
+        var matched = Array(repeating: false, count: fades.count)
+        var next: [Memo.Fade] = []
+        next.reserveCapacity(shown.count)
+        for p in shown {
+            var found: Int?
+            for i in byName[p.place.name] ?? [] where !matched[i] && Self.kind(fades[i].label) == Self.kind(p) {
+                let f = fades[i]
+                let q = f.camera == camera ? f.label.anchor : camera.screenPoint(for: f.camera.mapPoint(for: f.label.anchor))
+                if abs(q.x - p.anchor.x) <= 6, abs(q.y - p.anchor.y) <= 6 { found = i; break }
             }
-            shown.append(p)
+            if let i = found {
+                matched[i] = true
+                let f = fades[i]
+                let rising = f.target == 1
+                next.append(Memo.Fade(label: p, camera: camera, from: rising ? f.from : f.opacity(at: t, over: seconds),
+                                      start: rising ? f.start : t, target: 1))
+            } else {
+                next.append(Memo.Fade(label: p, camera: camera, from: 0, start: t, target: 1))
+            }
         }
-        list.commands += commands
-        list.placedLabels += shown
-        list.wantedSprites += wanted
-        // Kept only when nothing was missing: a placement waiting for sprites changes when they come.
-        memo.set(wanted.isEmpty ? Memo.Entry(camera: context.camera, sources: sources, candidates: candidates, reserved: context.labelExclusions,
-                                             commands: commands, placed: shown) : nil)
+        for (i, f) in fades.enumerated() where !matched[i] {
+            let o = f.opacity(at: t, over: seconds)
+            guard o > 0.001 else { continue }
+            next.append(f.target == 0 ? f : Memo.Fade(label: f.label, camera: f.camera, from: o, start: t, target: 0))
+        }
+        fades = next
+    }
+
+    private static func kind(_ p: PlacedLabel) -> Int {
+        switch p.place.placement { case .place: 0; case .point: 1; case .line: 2 }
+    }
+
+    /// `p` placed at `old`, where it is at `new`: its point goes with the map, its text keeps
+    /// its size (a label along a line, each letter with its point on the line).
+    static func moved(_ p: PlacedLabel, from old: Camera, to new: Camera) -> PlacedLabel {
+        var p = p
+        let a = new.screenPoint(for: old.mapPoint(for: p.anchor))
+        let dx = a.x - p.anchor.x, dy = a.y - p.anchor.y
+        p.anchor = a
+        p.dot = ScreenRect(x: p.dot.x + dx, y: p.dot.y + dy, width: p.dot.width, height: p.dot.height)
+        p.text = ScreenRect(x: p.text.x + dx, y: p.text.y + dy, width: p.text.width, height: p.text.height)
+        for i in p.glyphs.indices { p.glyphs[i].center = new.screenPoint(for: old.mapPoint(for: p.glyphs[i].center)) }
+        return p
+    }
+
+    static func draw(_ p: PlacedLabel, opacity: Double, sprites: SpriteAvailability, into commands: inout [DrawCommand]) {
+        switch p.place.placement {
+        case .place:
+            commands.append(.sprite(.placeDot(capital: p.place.capital), destination: p.dot, opacity: opacity))
+            commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity))
+        case .point:
+            if let icon = p.place.icon { commands.append(.sprite(icon.key, destination: p.dot, opacity: opacity)) }
+            commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity))
+        case .line:
+            for g in p.glyphs {
+                guard let size = sprites.size(of: g.key) else { continue }
+                let box = ScreenRect(x: g.center.x - size.width / 2, y: g.center.y - size.height / 2, width: size.width, height: size.height)
+                commands.append(.rotatedSprite(g.key, destination: box, opacity: opacity, degrees: g.degrees))
+            }
+        }
     }
 
     /// Where this frame's candidates come from; nil when a store cannot tell its revisions.

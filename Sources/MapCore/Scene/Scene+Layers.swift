@@ -49,8 +49,11 @@ extension Scene {
         get { layer(LabelsLayer.self) != nil }
         set {
             // Above the tracks, below everything else.
-            if newValue { if !showsLabels { layers.insert(LabelsLayer(), at: layers.firstIndex { !($0 is TracksLayer) } ?? 0) } }
-            else { layers.removeAll { $0 is LabelsLayer } }
+            guard newValue else { layers.removeAll { $0 is LabelsLayer }; return }
+            guard !showsLabels else { return }
+            var labels = LabelsLayer()
+            labels.fadeSeconds = labelFadeSeconds
+            layers.insert(labels, at: layers.firstIndex { !($0 is TracksLayer) } ?? 0)
         }
     }
 

@@ -50,6 +50,14 @@ public struct Scene {
     public var bufferRing = 1
     /// Every layer, bottom to top within each level (see `LayerLevel`).
     public var layers: [any MapLayer]
+    /// Seconds place labels take to fade in and out (`LabelsLayer.fadeSeconds`): 0 by default,
+    /// as a still picture draws them; a window that animates sets its own.
+    public var labelFadeSeconds = 0.0 {
+        didSet {
+            let seconds = labelFadeSeconds
+            if showsLabels { modify(LabelsLayer.self, default: LabelsLayer()) { $0.fadeSeconds = seconds } }
+        }
+    }
 
     /// The standard layers: tracks (under the labels, so names stay readable), labels,
     /// circles, pins (with their callout), the location, chrome and the notice. Search

@@ -1,0 +1,44 @@
+import FoundationEssentials
+import Glibc
+import MapGeometry
+
+/// Where labels were placed at the camera before this one: the placer tries them there first,
+/// so a label that still fits keeps its place (and its side of the dot, its spot along the
+/// street) while the map moves and zooms under it. MapLibre's placement holds labels the same
+/// way; without it a zoom in — where room only grows — reshuffled up to a third of the names.
+public struct LabelMemory: Sendable {
+    /// One placed label: the point it names (for a label along a line, the point on the line
+    /// under its middle) and the side of its dot it took.
+    struct Entry: Sendable {
+        var at: MapPoint
+        var side: PlacedLabel.Side
+    }
+
+    private var byName: [String: [Entry]] = [:]
+
+    public init() {}
+
+    /// The labels of a placement (ready or still waiting for their sprites: both held room).
+    public init(_ placed: [PlacedLabel], camera: Camera) {
+        for p in placed {
+            byName[p.place.name, default: []].append(Entry(at: camera.mapPoint(for: p.anchor), side: p.side))
+        }
+    }
+
+    public var isEmpty: Bool { byName.isEmpty }
+
+    /// The remembered labels of `name`, on screen at `camera`.
+    func entries(_ name: String, camera: Camera) -> [(point: ScreenPoint, side: PlacedLabel.Side)] {
+        (byName[name] ?? []).map { (camera.screenPoint(for: $0.at), $0.side) }
+    }
+
+    /// The remembered label of `name` within `tolerance` points of `p` on screen, if any.
+    func entry(_ name: String, near p: ScreenPoint, camera: Camera, tolerance: Double = 4) -> PlacedLabel.Side? {
+        guard let list = byName[name] else { return nil }
+        for e in list {
+            let q = camera.screenPoint(for: e.at)
+            if abs(q.x - p.x) <= tolerance, abs(q.y - p.y) <= tolerance { return e.side }
+        }
+        return nil
+    }
+}
