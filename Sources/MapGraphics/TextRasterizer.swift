@@ -90,6 +90,15 @@ public enum TextRasterizer {
         return layout
     }
 
+    /// How many of `text`'s characters no installed font can draw (drawn as boxes): 0 when
+    /// the fonts for its scripts are there.
+    public static func missingGlyphs(in text: String, style: TextStyle) -> Int {
+        guard let probe = try? CairoCanvas(width: 1, height: 1) else { return 0 }
+        let layout = makeLayout(probe.context, text, font(style, .standard), 1)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        return Int(pango_layout_get_unknown_glyphs_count(layout))
+    }
+
     /// Loads fontconfig's configuration and font caches (process-wide), so that the first
     /// label drawn on the frame thread does not pay for it.
     public static func warmUp() {

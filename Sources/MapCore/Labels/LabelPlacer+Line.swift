@@ -27,6 +27,11 @@ extension LabelPlacer {
         guard case let .styled(look) = c.style else { return [] }
         let k = max(camera.pixelRatio, 0.5)
         let pad = ((look.haloWidth * k).rounded(.up) + 1) / k
+        if c.isShapedWhole {
+            // One run, as Pango shapes and orders it.
+            if let size = sprites.size(of: c.textKey) { return [(c.textKey, max(size.width - 2 * pad, 0), true)] }
+            return [(c.textKey, max(c.estimatedTextSize.width - 2 * look.haloWidth - 3, 0), false)]
+        }
         return c.name.map { ch in
             let s = String(ch)
             let key = SpriteKey.text(s, c.style)
@@ -60,6 +65,32 @@ extension LabelPlacer {
         }
         guard let best, best.d2 <= tolerance * tolerance else { return nil }
         return best.s
+    }
+
+    /// A name set as one shaped run (`PlaceLabel.isShapedWhole`), `width` long from `start`
+    /// along the line: turned with the line where the line under it is straight (within a
+    /// quarter of the text's height of the chord), else level across the line at `here`, as a
+    /// label at a point. Its room is claimed by squares of the text's height along it.
+    static func run(_ key: SpriteKey, from start: Double, width: Double, height: Double, here: ScreenPoint,
+                    _ pts: [ScreenPoint], _ lens: [Double]) -> ([PlacedLabel.Glyph], [ScreenRect]) {
+        var cursor = 0
+        let a0 = point(at: start, pts, lens, &cursor), a1 = point(at: start + width, pts, lens, &cursor)
+        let dx = a1.x - a0.x, dy = a1.y - a0.y, chord = hypot(dx, dy)
+        var straight = chord > width * 0.9
+        cursor = 0
+        for i in 1..<8 where straight {
+            let p = point(at: start + width * Double(i) / 8, pts, lens, &cursor)
+            straight = abs((p.x - a0.x) * dy - (p.y - a0.y) * dx) / chord <= height / 4
+        }
+        let centre = straight ? ScreenPoint(x: (a0.x + a1.x) / 2, y: (a0.y + a1.y) / 2) : here
+        let (ux, uy) = straight ? (dx / chord, dy / chord) : (1.0, 0.0)
+        let n = max(Int((width / height).rounded(.up)), 1)
+        let boxes = (0..<n).map { i -> ScreenRect in
+            let s = (Double(i) + 0.5) * width / Double(n) - width / 2
+            return ScreenRect(x: centre.x + ux * s - height / 2, y: centre.y + uy * s - height / 2, width: height, height: height)
+        }
+        let degrees = straight ? atan2(dy, dx) * 180 / .pi : 0
+        return ([PlacedLabel.Glyph(key: key, center: centre, degrees: degrees)], boxes)
     }
 
     /// Every place along `path` where `c` fits, takes no one's room and turns gently enough.
@@ -107,7 +138,11 @@ extension LabelPlacer {
             var boxes: [ScreenRect] = []
             var offset = start, lastAngle: Double?, lastTurn = 0.0, fits = true
             cursor = 0
-            for l in letters {
+            if c.isShapedWhole, let run = letters.first {
+                (glyphs, boxes) = Self.run(run.key, from: start, width: width, height: height, here: here, pts, lens)
+                fits = !boxes.contains { taken.intersects($0) }
+            }
+            for l in letters where !c.isShapedWhole {
                 // Each letter sits on the chord between where it starts and ends on the line,
                 // so a line with many short wiggles (a mapped kerb) still carries text.
                 let a0 = Self.point(at: offset, pts, lens, &cursor)

@@ -31,6 +31,8 @@ public struct PlaceLabel: Hashable, Sendable {
     /// worked out once: placement needs both for every place, every frame.
     public let textKey: SpriteKey
     public let estimatedTextSize: ScreenSize
+    /// Its text is set as one shaped run, not letter by letter (`needsShaping`).
+    public let isShapedWhole: Bool
 
     /// A town of the basemap: ranked and styled by its population.
     public init(name: String, point: MapPoint, population: Int, capital: Bool) {
@@ -46,6 +48,24 @@ public struct PlaceLabel: Hashable, Sendable {
         self.rank = rank; self.style = style; self.placement = placement; self.icon = icon
         textKey = .text(name, style)
         estimatedTextSize = LabelPlacer.estimatedSize(name, style)
+        isShapedWhole = Self.needsShaping(name)
+    }
+
+    /// Whether `text` has letters that change with their neighbours or read right to left —
+    /// Arabic and Syriac join, Hebrew and Thaana run leftwards, the Indic scripts, Thai, Lao,
+    /// Tibetan, Myanmar and Khmer stack and reorder — so that set one by one they would read
+    /// wrong: such text is shaped as a whole (Pango, HarfBuzz) and placed as one run.
+    public static func needsShaping(_ text: String) -> Bool {
+        text.unicodeScalars.contains { u in
+            let v = u.value
+            return (0x0590...0x08FF).contains(v)     // Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan…
+                || (0x0900...0x0DFF).contains(v)     // Devanagari … Sinhala
+                || (0x0E00...0x109F).contains(v)     // Thai, Lao, Tibetan, Myanmar
+                || (0x1780...0x18AF).contains(v)     // Khmer, Mongolian
+                || (0xFB1D...0xFDFF).contains(v)     // Hebrew and Arabic presentation forms
+                || (0xFE70...0xFEFF).contains(v)
+                || v == 0x200F || v == 0x202B || v == 0x202E  // right-to-left marks
+        }
     }
 
     /// Bigger places first, a capital counting as four times its population (so Paris
