@@ -7,7 +7,7 @@ import Platform
 
 /// A style's sprite sheet from local files: SPRITE.json names each icon's rectangle in
 /// SPRITE.png (SPRITE@2x.png and its index are preferred: sharp at 2×, scaled down at 1×).
-/// Sheets on the web are not fetched; their styles draw their text alone.
+/// Sheets on the web are fetched and kept (`init(url:client:keptIn:)`).
 public struct SpriteSheet: Sendable {
     /// The picture the icons are cut from.
     public let picture: String
@@ -54,7 +54,7 @@ public enum IconPainter: SpritePainter {
     private static let lock = Lock()
     /// Real sheets are a few hundred pixels a side (MapLibre's at 2× about 1024); 8192 is a
     /// 256 MiB picture at most, read once.
-    static let maxSheetSide = 8192
+    public static let maxSheetSide = 8192
     nonisolated(unsafe) private static var pictures: [String: OpaquePointer] = [:]
 
     public static func paint(_ spec: IconSprite, pixelRatio k: Double) throws -> Bitmap {

@@ -28,7 +28,16 @@ extension StyledTilePainter {
             let f = data.features[i]
             let c = EvaluationContext(zoom: zoom, feature: f)
             // A name is a few words: a tile's string of thousands would cost every frame.
-            guard var text = layer.text(c), !text.isEmpty, text.unicodeScalars.count <= 256 else { continue }
+            var text = layer.text(c) ?? ""
+            guard text.unicodeScalars.count <= 256 else { continue }
+            if text.isEmpty {
+                // An icon alone (a shop's, a station's), at its point; along lines not yet.
+                guard (layer.string("symbol-placement", c) ?? "point") == "point", let icon = icon(layer, c),
+                      let at = Self.anchorPoint(f, mapPoint), bounds.contains(at) else { continue }
+                out.append(PlaceLabel(name: "", point: at, rank: Self.rank(layer, order: order, c), style: .styled(sharedLook ?? Self.look(layer, c)),
+                                      placement: .point(anchor: .center, offset: ScreenPoint(x: 0, y: 0)), icon: icon))
+                continue
+            }
             switch layer.string("text-transform", c) {
             case "uppercase": text = text.uppercased()
             case "lowercase": text = text.lowercased()
@@ -36,10 +45,7 @@ extension StyledTilePainter {
             }
             let look = sharedLook ?? Self.look(layer, c)
             let style = TextStyle.styled(look)
-            // Later layers are drawn above and placed first, as in MapLibre; a lower
-            // symbol-sort-key goes first within a layer.
-            let sortKey = layer.number("symbol-sort-key", c)
-            let rank = order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey + 50_000, 0), 99_999) : 50_000))
+            let rank = Self.rank(layer, order: order, c)
             let placement = layer.string("symbol-placement", c) ?? "point"
             // Along a line the text is one line ("{name:latin}\n{name:nonlatin}" side by side).
             if placement != "point" { text = String(text.map { $0 == "\n" ? " " : $0 }) }
@@ -72,6 +78,13 @@ extension StyledTilePainter {
             }
         }
         return out
+    }
+
+    /// Later layers are drawn above and placed first, as in MapLibre; a lower symbol-sort-key
+    /// goes first within a layer.
+    static func rank(_ layer: StyleLayer, order: Int, _ c: EvaluationContext) -> Int {
+        let sortKey = layer.number("symbol-sort-key", c)
+        return order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey + 50_000, 0), 99_999) : 50_000))
     }
 
     /// `parts` joined wherever one ends where another starts or ends (at most a few hundred

@@ -120,33 +120,9 @@ extension TileJSON {
     /// The document at `url`, through the network client, kept on disk at `path`: a fresh
     /// kept copy is used as it is, a stale one when the server cannot be reached.
     public static func fetch(_ url: String, client: HTTPClient, keptIn path: String?) throws -> TileJSON {
-        let now = WallClock.now
-        let kept = path.flatMap { try? FileIO.read($0, limit: TileJSON.maxBytes + 4096) }.flatMap(TileDiskCache.decode)
-        if let kept, kept.freshness.isFresh(at: now), let doc = try? TileJSON(kept.body, url: url) { return doc }
-        switch client.get(url, headers: ["Accept: application/json"], limit: TileJSON.maxBytes) {
-        case let .response(r) where r.status == 200:
-            let body = Gzip.isCompressed(r.body) ? try Gzip.decompress(r.body, limit: TileJSON.maxBytes) : r.body
-            let doc = try TileJSON(body, url: url)
-            if let path { keep(body, HTTPFreshness(headers: r.headers, receivedAt: now), at: path) }
-            return doc
-        case let .response(r):
-            if let kept, let doc = try? TileJSON(kept.body, url: url) { return doc }
-            throw TileSourceError("\(TileURLTemplate.shown(url)): the server answered \(r.status)")
-        case let .failed(reason, _):
-            if let kept, let doc = try? TileJSON(kept.body, url: url) { return doc }
-            throw TileSourceError("\(TileURLTemplate.shown(url)): \(reason)")
+        let body = try KeptDocument.fetch(url, client: client, keptIn: path, limit: TileJSON.maxBytes, accept: "application/json") {
+            _ = try TileJSON($0, url: url)
         }
-    }
-
-    private static func keep(_ body: Data, _ freshness: HTTPFreshness, at path: String) {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        guard FileIO.makeDirectories(folder) == nil else { return }
-        // Kept even when the server says not to store it: it is the map's description, and
-        // offline nothing else can say where the tiles are.
-        let stored = HTTPFreshness(storable: true, expires: freshness.expires, etag: freshness.etag, lastModified: freshness.lastModified)
-        let data = TileDiskCache.encode(body, stored)
-        let tmp = path + ".tmp"
-        _ = data.withUnsafeBytes { FileIO.writeBytes($0, to: tmp) }
-        _ = rename(tmp, path)
+        return try TileJSON(body, url: url)
     }
 }

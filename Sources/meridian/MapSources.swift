@@ -84,8 +84,9 @@ enum MapSources {
     /// Who asks, on every request: tile servers block library defaults.
     static let userAgent = "Meridian/\(Meridian.version) (+https://github.com/meridian-maps/meridian)"
 
-    /// One network client for every online map: its connections outlive a switch of maps.
-    private static let client = HTTPClient(options: .init(userAgent: userAgent))
+    /// One network client for every online map (and style sprite sheets): its connections
+    /// outlive a switch of maps.
+    static let client = HTTPClient(options: .init(userAgent: userAgent))
 
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
     static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import MapCore
 import MapGraphics
 import MapStyle
+import MapTiles
 import Platform
 
 /// Which MapLibre style draws street maps (OpenMapTiles-schema vector tiles): the built-in
@@ -65,19 +66,25 @@ final class MapStyles: @unchecked Sendable {
         return style
     }
 
-    /// The style's sprite sheet when it is a local file (a path, or file://, beside the style
-    /// file when relative); nil for none or one on the web. A sheet that cannot be read is
-    /// said once; the text is drawn alone.
+    /// The style's sprite sheet: a local file (a path, or file://, beside the style file when
+    /// relative), or one on the web, fetched once and kept with the tiles (offline, the copy
+    /// kept is used). A sheet that cannot be had is said once; the text is drawn alone.
     func sheet(for choice: StyleChoice) -> SpriteSheet? {
         guard let path = choice.path, let style = try? style(for: choice), var base = style.sprite, !base.isEmpty else { return nil }
-        if base.hasPrefix("http://") || base.hasPrefix("https://") { return nil }
+        let web = base.hasPrefix("http://") || base.hasPrefix("https://")
         if base.hasPrefix("file://") { base = String(base.dropFirst(7)) }
-        if !base.hasPrefix("/") { base = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path }
+        if !web, !base.hasPrefix("/") { base = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path }
         lock.lock()
         if let s = sheets[base] { lock.unlock(); return s }
         lock.unlock()
         do {
-            let sheet = try SpriteSheet(base: base)
+            let sheet: SpriteSheet
+            if web {
+                let root = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
+                sheet = try SpriteSheet(url: base, client: MapSources.client, keptIn: root + "/sprites/" + String(FNV1a.hash(base), radix: 16))
+            } else {
+                sheet = try SpriteSheet(base: base)
+            }
             lock.lock()
             sheets[base] = sheet
             lock.unlock()

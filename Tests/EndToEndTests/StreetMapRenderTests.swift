@@ -216,16 +216,64 @@ struct StreetMapIconTests {
     /// The railway station's point of interest (Tests/Fixtures/vector/README.md).
     static let station = "60.171321,24.941454"
 
-    func style(sprite: String, dir: URL) throws -> String {
+    /// `text`: the station's name below its icon; else the icon alone (an icon-only symbol).
+    func style(sprite: String, dir: URL, icon: String = "red", text: Bool = true) throws -> String {
         let style = dir.appendingPathComponent("icons.json")
+        let field = text ? #", "text-field": "{name}", "text-anchor": "top", "text-offset": [0, 1.5]"# : ""
         try Data(##"""
             {"version": 8, "sprite": "\##(sprite)", "sources": {"omt": {"type": "vector"}}, "layers": [
               {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
               {"id": "poi", "type": "symbol", "source": "omt", "source-layer": "poi", "filter": ["==", ["get", "name"], "Helsinki"],
-               "layout": {"icon-image": "red", "icon-size": 2, "text-field": "{name}", "text-anchor": "top", "text-offset": [0, 1.5]},
+               "layout": {"icon-image": "\##(icon)", "icon-size": 2\##(field)},
                "paint": {"text-color": "#000000"}}]}
             """##.utf8).write(to: style)
         return style.path
+    }
+
+    func render(style: String, env: [String: String] = [:], dir: URL) throws -> (png: PNG, stderr: String) {
+        let out = dir.appendingPathComponent("icons-\(UUID().uuidString).png").path
+        let r = try run(meridianBinary, ["render", "--tiles", StreetMapRenderTests.mbtiles, "--style", style,
+                                         "--center", Self.station, "--zoom", "17", "--size", "200x200", "--out", out],
+                        env: env.merging(["DISPLAY": "", "WAYLAND_DISPLAY": ""]) { a, _ in a })
+        guard r.status == 0 else { throw HarnessError("render failed: \(r.stderr)") }
+        return (try PNG(out), r.stderr)
+    }
+
+    func makeSheet(in dir: URL) throws {
+        let script = dir.appendingPathComponent("sheet.py")
+        try Data(Self.sheetMaker.utf8).write(to: script)
+        #expect(try run("/usr/bin/python3", [script.path, dir.appendingPathComponent("sprite").path]).status == 0)
+    }
+
+    /// A sheet on the web is fetched (its @2x asked first, then the plain one) and kept with
+    /// the tiles: with the server gone the icons are still drawn; with nothing kept either,
+    /// the failure is said and the name drawn alone.
+    @Test func iconsComeFromASheetOnTheWebAndStayOffline() throws {
+        let dir = temporaryDirectory("street-icons-web")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try makeSheet(in: dir)
+        var server: TileServer? = try TileServer()
+        let style = try self.style(sprite: server!.url("/file" + dir.appendingPathComponent("sprite").path), dir: dir)
+        let cache = ["XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
+        var (png, stderr) = try render(style: style, env: cache, dir: dir)
+        #expect(png.pixel(100, 100) == (r: 255, g: 0, b: 0) && png.pixel(88, 88) == (r: 255, g: 0, b: 0), "\(stderr)")
+        #expect(png.darkFraction(x: 50, y: 118, w: 100, h: 32, level: 120) > 0.02)
+        server = nil
+        (png, stderr) = try render(style: style, env: cache, dir: dir)
+        #expect(png.pixel(100, 100) == (r: 255, g: 0, b: 0), "\(stderr)")
+        (png, stderr) = try render(style: style, env: ["XDG_CACHE_HOME": dir.appendingPathComponent("empty").path], dir: dir)
+        #expect(png.pixel(100, 100) != (r: 255, g: 0, b: 0) && stderr.contains("icons are left out"), "\(stderr)")
+        #expect(png.darkFraction(x: 50, y: 118, w: 100, h: 32, level: 120) > 0.02)
+    }
+
+    /// A symbol with an icon and no text (MapLibre draws it): the icon alone at the point.
+    @Test func anIconWithoutTextIsDrawn() throws {
+        let dir = temporaryDirectory("street-icons-alone")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try makeSheet(in: dir)
+        let png = try render(style: try style(sprite: "sprite", dir: dir, icon: "blue", text: false), dir: dir).png
+        #expect(png.pixel(100, 100) == (r: 0, g: 0, b: 255) && png.pixel(86, 86) == (r: 0, g: 0, b: 255))
+        #expect(png.darkFraction(x: 50, y: 118, w: 100, h: 32, level: 120) == 0)
     }
 
     @Test func iconsComeFromALocalSpriteSheet() throws {

@@ -84,7 +84,8 @@ public struct LabelPlacer {
             // shuffles when a sprite arrives, and the window and `render` agree. The text is
             // drawn at its true size on the side that won (`PlacedLabel.textRect`); the rare
             // text larger than its estimate claims its true size, so labels never overlap.
-            let ready = sprites.size(of: c.textKey)
+            // An icon without text (a style's icon-only symbol) has no text to wait for.
+            let ready = c.name.isEmpty ? ScreenSize(width: 0, height: 0) : sprites.size(of: c.textKey)
             let estimate = c.estimatedTextSize
             let size = ScreenSize(width: max(estimate.width, ready?.width ?? 0), height: max(estimate.height, ready?.height ?? 0))
             let p = o.point
@@ -92,13 +93,13 @@ public struct LabelPlacer {
             case .place:
                 if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken, first: side) { out.append(placed) }
             case let .point(anchor, offset):
-                let box = anchor.box(at: p + offset, size: size)
-                // The icon, centred on the point, claims its room too.
+                // The icon, centred on the point, claims its room too; an icon alone, only its own.
                 let icon = c.icon.map { LabelAnchor.center.box(at: p + $0.offset, size: $0.size) }
+                guard let box = c.name.isEmpty ? icon : anchor.box(at: p + offset, size: size) else { continue }
                 guard area.intersects(box), !taken.intersects(padded(box)), !(icon.map { taken.intersects($0) } ?? false) else { continue }
                 taken.insert(padded(box))
                 if let icon { taken.insert(icon) }
-                let text = ready.map { anchor.box(at: p + offset, size: $0) } ?? box
+                let text = c.name.isEmpty ? box : ready.map { anchor.box(at: p + offset, size: $0) } ?? box
                 let iconReady = c.icon.map { sprites.size(of: $0.key) != nil } ?? true
                 out.append(PlacedLabel(place: c, dot: icon ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
                                        ready: ready != nil && iconReady, anchor: p))

@@ -79,7 +79,11 @@ public struct LabelsLayer: MapLayer {
                 let dot = SpriteKey.placeDot(capital: p.place.capital)
                 guard p.ready, sprites.size(of: dot) != nil else { want(dot); want(p.place.textKey); continue }
             case .point:
-                guard p.ready else { want(p.place.textKey); if let i = p.place.icon { want(i.key) }; continue }
+                guard p.ready else {
+                    if !p.place.name.isEmpty { want(p.place.textKey) }
+                    if let i = p.place.icon { want(i.key) }
+                    continue
+                }
             case .line:
                 guard p.ready else { for g in p.glyphs { want(g.key) }; continue }
             }
@@ -198,7 +202,7 @@ public struct LabelsLayer: MapLayer {
             commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity))
         case .point:
             if let icon = p.place.icon { commands.append(.sprite(icon.key, destination: p.dot, opacity: opacity)) }
-            commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity))
+            if !p.place.name.isEmpty { commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity)) }
         case .line:
             for g in p.glyphs {
                 guard let size = sprites.size(of: g.key) else { continue }

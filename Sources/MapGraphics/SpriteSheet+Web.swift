@@ -1,0 +1,44 @@
+import FoundationEssentials
+import Glibc
+import MapTiles
+import Platform
+
+extension SpriteSheet {
+    /// A sheet on the web (a style's `sprite` address): SPRITE@2x.json and its picture (else
+    /// SPRITE.json and SPRITE.png), fetched through `client` and kept in `folder` as tiles are
+    /// kept, so the icons are drawn offline too. Throws what went wrong with the last tried.
+    public init(url base: String, client: HTTPClient, keptIn folder: String) throws {
+        // The suffix goes before a query ("…/sprite?key=K" → "…/sprite@2x.json?key=K").
+        let query = base.firstIndex(of: "?")
+        func address(_ suffix: String) -> String {
+            guard let query else { return base + suffix }
+            return String(base[..<query]) + suffix + String(base[query...])
+        }
+        guard FileIO.makeDirectories(folder) == nil else { throw TileSourceError("\(folder): cannot make the folder for a sprite sheet") }
+        var failure: Error = TileSourceError("\(base): no sprite sheet")
+        for variant in ["@2x", ""] {
+            do {
+                let index = try KeptDocument.fetch(address(variant + ".json"), client: client, keptIn: "\(folder)/sprite\(variant).json.kept",
+                                                   limit: 4 << 20, accept: "application/json") { data in
+                    guard case .object = try JSONValue.parse(data) else { throw TileSourceError("not a sprite index (an object of icons)") }
+                }
+                let picture = try KeptDocument.fetch(address(variant + ".png"), client: client, keptIn: "\(folder)/sprite\(variant).png.kept",
+                                                     limit: 1 << 26, accept: "image/png") { data in
+                    let header = try ImageHeader(data, maxSide: IconPainter.maxSheetSide)
+                    guard header.format == .png else { throw TileSourceError("the sprite sheet is \(header.format.rawValue), not PNG") }
+                }
+                // Plain copies beside what is kept, read as a sheet on disk is. Only this
+                // variant's: a sheet on disk prefers @2x.
+                let stem = "\(folder)/sheet"
+                for old in ["@2x.json", "@2x.png", ".json", ".png"] { unlink(stem + old) }
+                try AtomicFile.write(index, to: URL(fileURLWithPath: stem + variant + ".json"))
+                try AtomicFile.write(picture, to: URL(fileURLWithPath: stem + variant + ".png"))
+                try self.init(base: stem + variant)
+                return
+            } catch {
+                failure = error
+            }
+        }
+        throw failure
+    }
+}
