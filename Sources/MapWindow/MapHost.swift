@@ -121,8 +121,9 @@ public final class MapHost {
         clock = VsyncClock(refreshRateHint: window.refreshRateHint)
         pixelRatio = window.pixelRatio
         self.session.resize(to: window.size, pixelRatio: pixelRatio)
-        // Labels come and go by fading, as the window animates (MapLibre's 200–300 ms).
-        self.session.scene.labelFadeSeconds = 0.2
+        // Labels come and go by fading, as the window animates (MapLibre's 200–300 ms); not
+        // on a clock held still (MERIDIAN_FIXED_TIME), where a fade would never end.
+        self.session.scene.labelFadeSeconds = configuration.fixedTime == nil ? 0.2 : 0
         let type = SDL_RegisterEvents(1)
         guard type != UInt32.max else { throw SDLError("SDL_RegisterEvents") }
         wakeType = type

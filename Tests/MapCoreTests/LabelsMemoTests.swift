@@ -44,6 +44,16 @@ struct LabelsMemoTests {
         #expect(again.contains { $0.contains("Lyon") }, "\(again)")
     }
 
+    /// A placement made while its sprites were missing is not kept: when they come (the tiles
+    /// and the camera the same), the labels are placed with them and drawn.
+    @Test func aPlacementWaitingForSpritesIsMadeAgainWhenTheyCome() {
+        let s = scene()
+        let tiles = RevisedTiles([paris], revision: 1)
+        #expect(names(s.compose(at: 0, tiles: tiles, sprites: NoSprites())).isEmpty)
+        let later = names(s.compose(at: 0, tiles: tiles, sprites: FixedSprites()))
+        #expect(later.contains { $0.contains("Paris") }, "\(later)")
+    }
+
     @Test func aStoreWithoutRevisionsHasItsPlacesCompared() {
         let s = scene()
         let tiles = RevisedTiles([paris], revision: nil)

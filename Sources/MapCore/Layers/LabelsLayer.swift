@@ -33,6 +33,9 @@ public struct LabelsLayer: MapLayer {
             var reserved: [ScreenRect]
             /// Every label that won a place, drawn or still waiting for its sprites.
             var placed: [PlacedLabel]
+            /// Every sprite it needs was there: it can be used again as it is. (One made while
+            /// sprites were missing holds their estimated sizes, and changes when they come.)
+            var complete = false
         }
         /// The tiles the candidates came from and the stores' revisions: equal sources give
         /// equal candidates, and comparing them is far cheaper than comparing the places.
@@ -104,6 +107,7 @@ public struct LabelsLayer: MapLayer {
         }
         list.placedLabels += shown
         list.wantedSprites += wanted
+        state.last?.complete = wanted.isEmpty
         memo.set(state)
     }
 
@@ -112,7 +116,7 @@ public struct LabelsLayer: MapLayer {
     private func placement(_ state: inout Memo.State, _ context: LayerContext) -> Memo.Placement {
         let camera = context.camera, reserved = context.labelExclusions
         let sources = Self.sources(context)
-        if let sources, let last = state.last, last.sources == sources, last.camera == camera, last.reserved == reserved { return last }
+        if let sources, let last = state.last, last.complete, last.sources == sources, last.camera == camera, last.reserved == reserved { return last }
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
         for source in context.labelSources {
@@ -126,7 +130,7 @@ public struct LabelsLayer: MapLayer {
                 }
             }
         }
-        if var last = state.last, last.camera == camera, last.reserved == reserved, last.candidates == candidates {
+        if var last = state.last, last.complete, last.camera == camera, last.reserved == reserved, last.candidates == candidates {
             // The same places from other revisions (a tile came and went elsewhere): the next
             // frame need not compare them again.
             last.sources = sources
