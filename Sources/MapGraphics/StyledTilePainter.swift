@@ -26,11 +26,19 @@ struct StyledTilePainter {
         let originX: Double, originY: Double
         /// Device pixels per 4096th of the data tile.
         let scale: Double
+        /// The zoom the style is evaluated at, in the style's own (512-point) zooms: the tile's
+        /// (one less), or the one the view rests at.
+        let styleZoom: Double
 
-        init(tile: TileID, dataTile: TileID, pixelSize: Int) {
+        /// `viewZoom`: the zoom the tile will be seen at (nil: its own). The style is evaluated
+        /// there, and widths are drawn smaller or larger by as much as the tile will be
+        /// magnified or shrunk on screen, so that on screen they are what the style says.
+        init(tile: TileID, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil) {
             self.tile = tile; self.dataTile = dataTile
             pixels = Double(pixelSize)
-            k = pixels / 256
+            let seen = viewZoom.flatMap { $0.isFinite && abs($0 - Double(tile.z)) < 2 ? $0 : nil } ?? Double(tile.z)
+            styleZoom = max(seen - 1, 0)
+            k = pixels / 256 / pow(2, seen - Double(tile.z))
             let d = max(tile.z - dataTile.z, 0)
             let span = 4096.0 / Double(1 << min(d, 30))
             originX = Double(tile.x - (dataTile.x << d)) * span
@@ -57,7 +65,7 @@ struct StyledTilePainter {
     /// Paints `vt` onto `canvas` for `tile`, with the raster and hillshade layers drawn from
     /// `pictures` in their place; returns the labels its symbol layers ask for.
     func paint(_ prepared: PreparedTile, onto canvas: CairoCanvas, frame: Frame, pictures: StylePictures? = nil) -> [PlaceLabel] {
-        let zoom = max(Double(frame.tile.z) - 1, 0)
+        let zoom = frame.styleZoom
         var labels: [PlaceLabel] = []
         for (order, layer) in style.layers.enumerated() where layer.isShown(atZoom: zoom) {
             if layer.type == .background {

@@ -56,15 +56,17 @@ public final class VectorTilePainter: @unchecked Sendable {
 
     /// Rasterizes `tile` (pixelSize square) from the vector data of `dataTile` (itself or an
     /// ancestor), and a style's raster and hillshade layers from `pictures` (encoded pictures
-    /// made into pixels by `decodeImage`).
-    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int, pictures: [StylePicture] = [],
+    /// made into pixels by `decodeImage`). `viewZoom`: the zoom a MapLibre style's tile will be
+    /// seen at, where its zoom-dependent widths, filters and opacities are evaluated (nil: the
+    /// tile's own zoom).
+    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil, pictures: [StylePicture] = [],
                       decodeImage: @escaping (Data) throws -> Bitmap = { _ in throw TileSourceError("no image decoder") }) throws -> DecodedTile {
         let prepared = data.isEmpty ? PreparedTile(VectorTile(layers: [])) : try self.prepared(data, tile: dataTile)
         let vt = prepared.tile
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
         if let mapStyle {
             let found = pictures.isEmpty ? nil : StylePictures(pictures, decodeImage: decodeImage)
-            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize),
+            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize, viewZoom: viewZoom),
                                                                                     pictures: found)
             // A damaged picture fails the tile, so that its source drops it and it is asked again.
             if let problem = found?.problems.first { throw TileSourceError("a picture of the style: \(problem)") }

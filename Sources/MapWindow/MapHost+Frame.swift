@@ -30,6 +30,10 @@ extension MapHost {
             let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
             if sprites.prepare(overlays) > 0 { list = session.frame(at: t, layers: layers, sprites: sprites) }
         }
+        // Settled at a zoom between whole zooms (no zoom under way, or the same as the last
+        // frame's, as in a pan), styled tiles are painted for it: the frame then wants them anew.
+        let settled = !session.isAnimating(at: t) || lastCamera?.zoom == session.camera.zoom
+        if pipeline.follow(settledZoom: settled ? session.camera.zoom : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
         // Stand-ins wait while the tiles they stand in for are on their way (asked for first).
         pipeline.want(list, now: MonotonicClock.now)
         // Places in the ring around the view can label the edges: until the ring is in, the

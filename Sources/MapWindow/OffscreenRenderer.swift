@@ -55,6 +55,8 @@ public final class OffscreenRenderer {
                                       overlays: session.tileOverlays)
         let sprites = pipeline.sprites
         defer { pipeline.stop() }
+        // Styled tiles painted for the very zoom shown.
+        pipeline.follow(settledZoom: session.camera.zoom)
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
         // A still picture: its labels are drawn at once, not faded in.

@@ -75,6 +75,11 @@ struct RenderPipeline {
     /// Whether what layers paint into tiles goes into the drawings layer (an overlay shows)
     /// rather than the map's own tiles.
     private var drawingsOnTop = false
+    /// The zoom between whole zooms the view has settled at, which styled vector tiles are
+    /// painted for (nil: each at its own zoom, as while the zoom changes); and whether the
+    /// pictures held include some painted for such a zoom.
+    private(set) var viewZoom: Double?
+    private var heldFractional = false
 
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
     /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
@@ -118,7 +123,8 @@ struct RenderPipeline {
 
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
-                                            overlays: carriesDrawings(layer) ? painted : [])
+                                            overlays: carriesDrawings(layer) ? painted : [],
+                                            viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil)
         // The drawings layer's tiles are where what is painted now touches.
         let source = layer.spec.role == .drawings ? DrawingsSource(painting: painted) : layer.source
         return TileLoader(source: source, decode: decode, wake: wake)
@@ -197,6 +203,26 @@ struct RenderPipeline {
     private func renew(_ l: TileLayerLane) {
         l.loader.stop()
         l.loader = makeLoader(l.layer)
+    }
+
+    /// Follows the camera's zoom (`zoom`: where it has settled; nil while it changes). Settled
+    /// between whole zooms, styled vector tiles are painted for that very zoom — its widths,
+    /// filters and opacities exact — and those held are painted anew, shown until replaced;
+    /// while it changes, new tiles are painted for their own zoom and scaled. Whether the
+    /// pictures held are to be painted anew (the frame's wants are then out of date).
+    @discardableResult
+    mutating func follow(settledZoom zoom: Double?) -> Bool {
+        let key = zoom.flatMap { abs($0 - $0.rounded()) < 1e-9 ? nil : $0 }
+        let repaint = zoom != nil && (key != nil ? key != viewZoom : heldFractional)
+        let styled = made.filter { $0.layer.painter.mapStyle != nil }
+        if key != viewZoom {
+            viewZoom = key
+            for l in styled { renew(l) }
+        }
+        guard repaint else { return false }
+        heldFractional = key != nil
+        for l in styled { l.store.invalidate() }
+        return !styled.isEmpty
     }
 
     /// Follows where the frame wants what layers paint (`DrawList.drawingsLayer`): when an

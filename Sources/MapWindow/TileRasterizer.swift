@@ -14,9 +14,11 @@ public enum TileRasterizer {
     /// `order`: the channel order of the textures the tiles go into; `background`: the layer's
     /// colour, which tiles are laid over here so that they are opaque and drawn without blending
     /// (nil: an overlay's tiles, which keep their transparency); `overlays`: what layers paint
-    /// over the map (tracks, shapes, a measured line), for the layer that carries them.
+    /// over the map (tracks, shapes, a measured line), for the layer that carries them;
+    /// `viewZoom`: the zoom the view rests at, where styled vector tiles are evaluated (nil:
+    /// each at its own zoom, as while the view moves).
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
-                               background: Color?, overlays: [any TileOverlay] = []) -> TileDecoder {
+                               background: Color?, overlays: [any TileOverlay] = [], viewZoom: Double? = nil) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         let under = background.map { UInt32(Color.byte($0.r)) << 16 | UInt32(Color.byte($0.g)) << 8 | UInt32(Color.byte($0.b)) }
         return { tile, payload in
@@ -29,9 +31,10 @@ public enum TileRasterizer {
                 // (An overlay's stays transparent: the enlarger premultiplies it for Cairo.)
                 if let under { image.flatten(over: under) }
                 decoded = DecodedTile(bitmap: try RasterEnlarger.enlarge(image, of: ancestor, to: tile, pixels: pixels))
-            case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels)
+            case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, viewZoom: viewZoom)
             case let .styled(data, dataTile, pictures):
-                decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) })
+                decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, viewZoom: viewZoom, pictures: pictures,
+                                            decodeImage: { try ImageDecoder.decode($0) })
             case let .terrain(data, encoding, dataTile): decoded = DecodedTile(bitmap: try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: tile, pixels: pixels))
             case .drawings:
                 decoded = DecodedTile(bitmap: Bitmap(width: pixels, height: pixels, pixels: Array(repeating: 0, count: pixels * pixels), premultiplied: true))

@@ -40,6 +40,46 @@ struct StreetMapWindowTests {
         #expect(view.center.lon > 24.9380395 && abs(view.zoom - 17) < 0.01)
     }
 
+    /// Roads red at an opacity that grows from 0 to 1 between MapLibre's z15 and z16
+    /// (Meridian's 16 and 17): only a tile styled at the very zoom shown has it right.
+    static func fadingRoads(in dir: URL) throws -> String {
+        let style = dir.appendingPathComponent("fading.json")
+        try Data(##"""
+            {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "roads", "type": "line", "source": "omt", "source-layer": "transportation",
+               "paint": {"line-color": "#ff0000", "line-width": 12, "line-opacity": ["interpolate", ["linear"], ["zoom"], 15, 0, 16, 1]}}]}
+            """##.utf8).write(to: style)
+        return style.path
+    }
+
+    /// A wheel notch out from z17 settles at z16.5: the tiles, first z17's shrunk, are then
+    /// painted for 16.5 — the road at half its opacity, as `render` draws it there.
+    @Test func aViewSettledBetweenZoomsIsStyledThere() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("street-window-fraction")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let style = try Self.fadingRoads(in: dir)
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", StreetMapRenderTests.mbtiles,
+                                                       "--style", style, "--center", StreetMapRenderTests.mannerheimintie, "--zoom", "17"])
+        let shot = dir.appendingPathComponent("shot.png").path
+        let red = (r: 255, g: 0, b: 0), half = (r: 255, g: 128, b: 128)
+        var png = try screenshot(x, to: shot, timeout: 15) { near($0.pixel(400, 300), red) }
+        #expect(near(png.pixel(400, 300), red), "\(png.pixel(400, 300))")
+        _ = try x.xdotool("mousemove", "400", "300", "click", "5")
+        png = try screenshot(x, to: shot, timeout: 15) { near($0.pixel(400, 300), half, 10) }
+        #expect(near(png.pixel(400, 300), half, 10), "\(png.pixel(400, 300))")
+        try quit(x, id, app)
+        #expect(abs(try SavedView.read(dir).zoom - 16.5) < 0.01)
+        // `render` draws the same there.
+        let out = dir.appendingPathComponent("render.png").path
+        let r = try run(meridianBinary, ["render", "--tiles", StreetMapRenderTests.mbtiles, "--style", style, "--no-labels",
+                                         "--center", StreetMapRenderTests.mannerheimintie, "--zoom", "16.5", "--size", "800x600", "--out", out],
+                        env: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(near(try PNG(out).pixel(400, 300), half, 10))
+    }
+
     /// The settings portal's stand-in says the desktop prefers dark (color-scheme 1).
     static let settingsPortal = #"""
     import dbus, dbus.service
