@@ -13,6 +13,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     /// Points across one of its vector tiles as drawn: 512 for OpenMapTiles' (a tile of zoom
     /// z is drawn where Meridian's 256-point tiles are at z + 1), 256 for the embedded basemap.
     public let vectorTileSize: Int
+    /// The data tiles read last, inflated, for the many tiles drawn from each.
+    let inflatedTiles = InflatedDataTiles()
     /// Where the file says it has data; tiles wholly outside are not its (nil), so what lies
     /// under the map shows there.
     public let bounds: MapRect?
@@ -102,6 +104,6 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public func payload(for tile: TileID) throws -> TilePayload? {
         guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
         return try VectorOverzoom.payload(for: tile, bounds: bounds, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize,
-                                          name: database.path) { try data(for: $0) }
+                                          name: database.path, recent: inflatedTiles) { try data(for: $0) }
     }
 }

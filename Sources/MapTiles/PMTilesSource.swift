@@ -9,6 +9,8 @@ import Platform
 public final class PMTilesSource: TileSource, @unchecked Sendable {
     public let archive: PMTilesArchive
     public let isVector: Bool
+    /// The data tiles read last, inflated, for the many tiles drawn from each.
+    let inflatedTiles = InflatedDataTiles()
     public let dataZoomRange: ClosedRange<Int>
     /// The metadata's "attribution"; without one, the OpenMapTiles credit for tiles of that
     /// schema, else "".
@@ -109,6 +111,6 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         guard isVector else { return try RasterOverzoom.payload(for: tile, dataZoomRange: dataZoomRange) { try data(for: $0) } }
         // Some writers gzip tiles yet say "unknown" or "none": bytes that are gzip are inflated.
         return try VectorOverzoom.payload(for: tile, bounds: bounds, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize,
-                                          name: archive.name) { try data(for: $0) }
+                                          name: archive.name, recent: inflatedTiles) { try data(for: $0) }
     }
 }

@@ -195,11 +195,16 @@ public enum VectorOverzoom {
 
     /// `tile`'s payload from a file's stored tiles (`stored`: the bytes kept for an id, nil if
     /// none): nil outside `bounds`; no tile stored means nothing there but water, an empty tile.
-    static func payload(for tile: TileID, bounds: MapRect?, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int, name: String,
-                        stored: (TileID) throws -> Data?) throws -> TilePayload? {
+    /// `recent`: the data tiles read last, inflated (the tiles drawn from one data tile — 4 at
+    /// its own zoom, 16 a zoom deeper — are asked for one after another).
+    public static func payload(for tile: TileID, bounds: MapRect?, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int, name: String,
+                        recent: InflatedDataTiles? = nil, stored: (TileID) throws -> Data?) throws -> TilePayload? {
         if let bounds, !bounds.intersects(tile.mapRect) { return nil }
         guard let source = dataTile(for: tile, dataZoomRange: dataZoomRange, vectorTileSize: vectorTileSize) else { return nil }
-        return .vector(try inflated(try stored(source) ?? Data(), source, in: name), tile: source)
+        if let kept = recent?.data(for: source) { return .vector(kept, tile: source) }
+        let data = try inflated(try stored(source) ?? Data(), source, in: name)
+        recent?.keep(data, for: source)
+        return .vector(data, tile: source)
     }
 
     /// `body` inflated when it is gzipped (whatever the source says of its compression); the
@@ -209,5 +214,24 @@ public enum VectorOverzoom {
         do { return try Gzip.decompress(body) } catch let e as TileSourceError {
             throw TileSourceError("\(name): tile \(tile): \(e.description)")
         }
+    }
+}
+
+/// The few data tiles a vector source read last, inflated: reading and inflating one costs a
+/// few milliseconds, and the many tiles drawn from it are asked for together.
+public final class InflatedDataTiles: @unchecked Sendable {
+    private let lock = Lock()
+    private var tiles = LRUCache<TileID, Data>(capacity: 8 << 20)
+
+    public init() {}
+
+    func data(for tile: TileID) -> Data? {
+        lock.lock(); defer { lock.unlock() }
+        return tiles.value(for: tile)
+    }
+
+    func keep(_ data: Data, for tile: TileID) {
+        lock.lock(); defer { lock.unlock() }
+        _ = tiles.insert(data, for: tile, cost: max(data.count, 64))
     }
 }

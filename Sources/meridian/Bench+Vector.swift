@@ -51,6 +51,7 @@ extension Bench {
                          Row(name: name + ", warm p99", value: FrameStats.percentile(warm, 99) * 1000, unit: "ms", target: target)]
             }
         }
+        rows += try streetViewRows(src, style: style, at: center)
         let at = WebMercator.unproject(center)
         rows.append(Row(name: "street map: start to fully drawn z15 1280×800 (median of 3)",
                         value: try spawnMedian(["--tiles", path, "--center", "\(at.latitude),\(at.longitude)", "--zoom", "15",
@@ -60,7 +61,7 @@ extension Bench {
     }
 
     /// The stored tile with the most bytes at the file's deepest zoom.
-    private func densestTile(_ src: MBTilesSource) throws -> TileID {
+    func densestTile(_ src: MBTilesSource) throws -> TileID {
         let z = src.dataZoomRange.upperBound
         let rows = try src.database.rows("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ? ORDER BY length(tile_data) DESC LIMIT 1",
                                          [.int(Int64(z))]) { (Int(sqlite3_column_int64($0, 0)), Int(sqlite3_column_int64($0, 1))) }

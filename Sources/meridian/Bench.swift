@@ -33,7 +33,7 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract).", valueName: "FILE"))
     var vector: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, terrain, tracks, window, large.", valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, terrain, tracks, window, large.", valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -55,6 +55,7 @@ struct Bench: ParsableCommand {
         if runs("streets") { rows += try streetSearchRows() }
         if runs("basemap") { rows += try basemapRows() }
         if let vector, runs("vector") { rows += try vectorRows(vector) }
+        if let vector, runs("views"), !runs("vector") { rows += try streetViewRows(vector) }
         if runs("terrain") { rows += try terrainRows() }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
         defer { unlink(track) }
