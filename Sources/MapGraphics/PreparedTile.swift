@@ -24,6 +24,8 @@ final class PreparedTile: @unchecked Sendable {
     /// the filter's inputs → each feature's kind, and one feature of each kind).
     private var kinds: [KindKey: (kindOf: [Int32], examples: [Int])] = [:]
     private struct KindKey: Hashable { var layer: Int; var inputs: StyleExpression.FeatureInputs }
+    /// Style layer index → the zoom its symbols were last made for and them (`symbols`).
+    private var symbols: [Int: (zoom: Double, set: StyledTilePainter.Symbols)] = [:]
 
     init(_ decoded: VectorTile) {
         var tile = decoded
@@ -79,6 +81,20 @@ final class PreparedTile: @unchecked Sendable {
         kinds[key] = (kindOf, examples)
         lock.unlock()
         return (kindOf, examples)
+    }
+
+    /// What style layer `styleIndex`'s symbols are at `zoom` over the whole data tile, made
+    /// once by `make` for every tile drawn from it at that zoom.
+    func symbols(styleIndex: Int, zoom: Double, make: () -> StyledTilePainter.Symbols) -> StyledTilePainter.Symbols {
+        lock.lock()
+        let known = symbols[styleIndex]
+        lock.unlock()
+        if let known, known.zoom == zoom { return known.set }
+        let set = make()
+        lock.lock()
+        symbols[styleIndex] = (zoom, set)
+        lock.unlock()
+        return set
     }
 
     /// Bytes held, for the decoded-tile cache's budget (an estimate).

@@ -10,16 +10,53 @@ import Platform
 /// colours, halo, spacing, wrapping), and where it goes — at a point (anchor and offset, with
 /// its icon when the style's sprite sheet is a local file) or along a line (street names).
 extension StyledTilePainter {
-    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ features: [Int], _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
-        let ext = Double(data.extent)
+    /// A symbol layer's labels over a whole data tile at one zoom: those at points, and the
+    /// lines to label, joined, by what they say and how (in the data tile's units).
+    struct Symbols {
+        var points: [PlaceLabel] = []
+        var lines: [(key: LineKey, lines: [[VectorTile.Point]])] = []
+    }
+
+    /// Lines labelled alike: a street comes as many ways, joined where they meet before a
+    /// place for its name is looked for (MapLibre's mergeLines).
+    struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double }
+
+    /// The labels `layer` asks for in `frame`'s tile: made once per data tile and zoom for
+    /// every tile drawn from it (`PreparedTile.symbols`), then cut to the tile — points in it,
+    /// and the stretches of lines whose middle is in it.
+    func symbols(_ layer: StyleLayer, order: Int, _ prepared: PreparedTile, layerIndex li: Int, _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
+        let data = prepared.tile.layers[li]
         let origin = frame.dataTile.mapRect
-        let unit = origin.size.width / ext
+        let unit = origin.size.width / Double(data.extent)
         let bounds = frame.tile.mapRect
         func mapPoint(_ p: VectorTile.Point) -> MapPoint { MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit) }
-        var out: [PlaceLabel] = []
-        // Lines to label, by what they say and how: a street comes as many ways, joined
-        // where they meet before a place for its name is looked for (MapLibre's mergeLines).
-        struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double }
+        let whole = prepared.symbols(styleIndex: order, zoom: zoom) {
+            // Every feature the filter lets through: the whole data tile's.
+            let all = prepared.features(layer: li, style: layer, styleIndex: order, zoom: zoom, square: (0, 0, 4096), margin: 0)
+            return symbols(layer, order: order, data, all, origin: origin, zoom)
+        }
+        var out = whole.points.filter { bounds.contains($0.point) }
+        // Only the stretch over this tile (and a little around it): an over-zoomed tile's data
+        // reaches far beyond it. Each piece is labelled once, by the tile holding its middle.
+        let reach = bounds.size.width * 0.5
+        let area = MapRect(x: bounds.minX - reach, y: bounds.minY - reach, width: bounds.size.width + 2 * reach,
+                           height: bounds.size.height + 2 * reach)
+        for (key, lines) in whole.lines {
+            for line in lines {
+                for piece in Clip.line(line.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
+                    out.append(PlaceLabel(name: key.text, point: piece[0], rank: key.rank, style: key.style,
+                                          placement: .line(piece, spacing: key.spacing)))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The labels of `features` over the data tile whose square is `origin`.
+    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ features: [Int], origin: MapRect, _ zoom: Double) -> Symbols {
+        let unit = origin.size.width / Double(data.extent)
+        func mapPoint(_ p: VectorTile.Point) -> MapPoint { MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit) }
+        var out = Symbols()
         var lines: [LineKey: [[VectorTile.Point]]] = [:]
         var keys: [LineKey] = []
         // The look is worked out once when no part of it depends on the feature.
@@ -33,9 +70,9 @@ extension StyledTilePainter {
             if text.isEmpty {
                 // An icon alone (a shop's, a station's), at its point; along lines not yet.
                 guard (layer.string("symbol-placement", c) ?? "point") == "point", let icon = icon(layer, c),
-                      let at = Self.anchorPoint(f, mapPoint), bounds.contains(at) else { continue }
-                out.append(PlaceLabel(name: "", point: at, rank: Self.rank(layer, order: order, c), style: .styled(sharedLook ?? Self.look(layer, c)),
-                                      placement: .point(anchor: .center, offset: ScreenPoint(x: 0, y: 0)), icon: icon))
+                      let at = Self.anchorPoint(f, mapPoint) else { continue }
+                out.points.append(PlaceLabel(name: "", point: at, rank: Self.rank(layer, order: order, c), style: .styled(sharedLook ?? Self.look(layer, c)),
+                                             placement: .point(anchor: .center, offset: ScreenPoint(x: 0, y: 0)), icon: icon))
                 continue
             }
             switch layer.string("text-transform", c) {
@@ -55,28 +92,16 @@ extension StyledTilePainter {
                 lines[key, default: []] += f.parts.filter { $0.count >= 2 }
                 continue
             }
-            guard let at = Self.anchorPoint(f, mapPoint), bounds.contains(at) else { continue }
+            guard let at = Self.anchorPoint(f, mapPoint) else { continue }
             let anchor = LabelAnchor(rawValue: layer.string("text-anchor", c) ?? "center") ?? .center
             let offset = layer.numbers("text-offset", c) ?? []
             let dx = offset.count > 0 && offset[0].isFinite ? min(max(offset[0], -20), 20) : 0
             let dy = offset.count > 1 && offset[1].isFinite ? min(max(offset[1], -20), 20) : 0
-            out.append(PlaceLabel(name: text, point: at, rank: rank, style: style,
-                                  placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size)),
-                                  icon: icon(layer, c)))
+            out.points.append(PlaceLabel(name: text, point: at, rank: rank, style: style,
+                                         placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size)),
+                                         icon: icon(layer, c)))
         }
-        // Only the stretch over this tile (and a little around it): an over-zoomed tile's data
-        // reaches far beyond it. Each piece is labelled once, by the tile holding its middle.
-        let reach = bounds.size.width * 0.5
-        let area = MapRect(x: bounds.minX - reach, y: bounds.minY - reach, width: bounds.size.width + 2 * reach,
-                           height: bounds.size.height + 2 * reach)
-        for key in keys {
-            for line in Self.joined(lines[key] ?? []) {
-                for piece in Clip.line(line.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
-                    out.append(PlaceLabel(name: key.text, point: piece[0], rank: key.rank, style: key.style,
-                                          placement: .line(piece, spacing: key.spacing)))
-                }
-            }
-        }
+        out.lines = keys.map { ($0, Self.joined(lines[$0] ?? [])) }
         return out
     }
 

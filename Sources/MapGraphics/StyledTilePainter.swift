@@ -102,7 +102,7 @@ struct StyledTilePainter {
             case .fill, .fillExtrusion: fill(layer, data, features, canvas, frame, zoom)
             case .line: line(layer, data, features, canvas, frame, zoom)
             case .circle: circles(layer, data, features, canvas, frame, zoom)
-            case .symbol: labels += symbols(layer, order: order, data, features, frame, zoom)
+            case .symbol: labels += symbols(layer, order: order, prepared, layerIndex: li, frame, zoom)
             default: continue
             }
         }
