@@ -2,6 +2,7 @@ import Foundation
 import MapCore
 import MapGeometry
 import Testing
+import TestSupport
 
 /// Every letter is 6 points wide plus its halo's padding (1 + 1 points a side at ratio 1), 16 high.
 struct LetterSprites: SpriteAvailability {
@@ -92,5 +93,31 @@ struct StyledLabelTests {
         let a = street("Mikonkatu", [(0, 0), (0, -300)]), b = street("Kaivokatu", [(0, 0), (300, 0)])
         let names = Set(LabelPlacer().place([a, b], camera: camera, sprites: LetterSprites()).map(\.place.name))
         #expect(names == ["Mikonkatu", "Kaivokatu"])
+    }
+
+    /// Streets that curl (loops, hairpins, the bend of a station's forecourt): a name on them
+    /// never reads upside down — most of its letters lean less than a right angle.
+    @Test func noNameIsSetUpsideDownOnACurlingStreet() {
+        var rng = SeededGenerator(seed: 7)
+        var placedAny = 0
+        for _ in 0..<60 {
+            // A gently turning line: each step of 12 points turns by up to 10 degrees, in one
+            // direction for a while, so it curls through 90–270 degrees.
+            var heading = Double.random(in: 0..<(2 * .pi), using: &rng)
+            let turn = Double.random(in: -0.17...0.17, using: &rng)
+            var p = (x: Double.random(in: -200...200, using: &rng), y: Double.random(in: -150...150, using: &rng))
+            var points = [p]
+            for _ in 0..<40 {
+                heading += turn
+                p = (p.x + 12 * cos(heading), p.y + 12 * sin(heading))
+                points.append(p)
+            }
+            for label in LabelPlacer().place([street("Elielinaukio", points, spacing: 120)], camera: camera, sprites: LetterSprites()) {
+                placedAny += 1
+                let upsideDown = label.glyphs.filter { abs($0.degrees) > 90 }.count
+                #expect(upsideDown * 2 <= label.glyphs.count, "\(label.glyphs.map { Int($0.degrees) })")
+            }
+        }
+        #expect(placedAny > 20)
     }
 }

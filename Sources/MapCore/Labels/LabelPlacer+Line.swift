@@ -127,41 +127,53 @@ extension LabelPlacer {
         let apart = max(step * 0.6, width)
         for anchor in anchors {
             guard anchor - width / 2 >= 0, anchor + width / 2 <= total else { continue }
+            /// The letters set from the line's `west`ern end (else its start), their boxes,
+            /// and whether they fit and turn gently enough.
+            func lay(_ west: Bool) -> (glyphs: [PlacedLabel.Glyph], boxes: [ScreenRect], here: ScreenPoint, fits: Bool) {
+                let (pts, lens, a) = west ? (backward, backLengths, total - anchor) : (forward, lengths, anchor)
+                let start = a - width / 2
+                var cursor = 0
+                let here = Self.point(at: a, pts, lens, &cursor)
+                if c.isShapedWhole, let run = letters.first {
+                    let (glyphs, boxes) = Self.run(run.key, from: start, width: width, height: height, here: here, pts, lens)
+                    return (glyphs, boxes, here, !boxes.contains { taken.intersects($0) })
+                }
+                var glyphs: [PlacedLabel.Glyph] = []
+                var boxes: [ScreenRect] = []
+                var offset = start, lastAngle: Double?, lastTurn = 0.0
+                cursor = 0
+                for l in letters {
+                    // Each letter sits on the chord between where it starts and ends on the line,
+                    // so a line with many short wiggles (a mapped kerb) still carries text.
+                    let a0 = Self.point(at: offset, pts, lens, &cursor)
+                    let mid = Self.point(at: offset + l.advance / 2, pts, lens, &cursor)
+                    let a1 = Self.point(at: offset + l.advance, pts, lens, &cursor)
+                    offset += l.advance
+                    let angle = l.advance > 0.5 ? atan2(a1.y - a0.y, a1.x - a0.x) : (lastAngle ?? atan2(a1.y - a0.y, a1.x - a0.x))
+                    if let last = lastAngle {
+                        var turn = abs(angle - last)
+                        if turn > .pi { turn = 2 * .pi - turn }
+                        guard turn + lastTurn <= Self.maxTurn else { return (glyphs, boxes, here, false) }
+                        lastTurn = turn
+                    }
+                    lastAngle = angle
+                    glyphs.append(PlacedLabel.Glyph(key: l.key, center: mid, degrees: angle * 180 / .pi))
+                    let side = max(height, l.advance)
+                    let box = ScreenRect(x: mid.x - side / 2, y: mid.y - height / 2, width: side, height: height)
+                    guard !taken.intersects(box) else { return (glyphs, boxes, here, false) }
+                    boxes.append(box)
+                }
+                return (glyphs, boxes, here, true)
+            }
             var cursor = 0
             let west = Self.point(at: anchor + width / 2, forward, lengths, &cursor).x < Self.point(at: anchor - width / 2, forward, lengths, &cursor).x
-            let (pts, lens, a) = west ? (backward, backLengths, total - anchor) : (forward, lengths, anchor)
-            let start = a - width / 2
-            cursor = 0
-            let here = Self.point(at: a, pts, lens, &cursor)
+            var (glyphs, boxes, here, fits) = lay(west)
             guard !(named[c.name] ?? []).contains(where: { hypot($0.x - here.x, $0.y - here.y) < apart }) else { continue }
-            var glyphs: [PlacedLabel.Glyph] = []
-            var boxes: [ScreenRect] = []
-            var offset = start, lastAngle: Double?, lastTurn = 0.0, fits = true
-            cursor = 0
-            if c.isShapedWhole, let run = letters.first {
-                (glyphs, boxes) = Self.run(run.key, from: start, width: width, height: height, here: here, pts, lens)
-                fits = !boxes.contains { taken.intersects($0) }
-            }
-            for l in letters where !c.isShapedWhole {
-                // Each letter sits on the chord between where it starts and ends on the line,
-                // so a line with many short wiggles (a mapped kerb) still carries text.
-                let a0 = Self.point(at: offset, pts, lens, &cursor)
-                let mid = Self.point(at: offset + l.advance / 2, pts, lens, &cursor)
-                let a1 = Self.point(at: offset + l.advance, pts, lens, &cursor)
-                offset += l.advance
-                let angle = l.advance > 0.5 ? atan2(a1.y - a0.y, a1.x - a0.x) : (lastAngle ?? atan2(a1.y - a0.y, a1.x - a0.x))
-                if let last = lastAngle {
-                    var turn = abs(angle - last)
-                    if turn > .pi { turn = 2 * .pi - turn }
-                    guard turn + lastTurn <= Self.maxTurn else { fits = false; break }
-                    lastTurn = turn
-                }
-                lastAngle = angle
-                glyphs.append(PlacedLabel.Glyph(key: l.key, center: mid, degrees: angle * 180 / .pi))
-                let side = max(height, l.advance)
-                let box = ScreenRect(x: mid.x - side / 2, y: mid.y - height / 2, width: side, height: height)
-                guard !taken.intersects(box) else { fits = false; break }
-                boxes.append(box)
+            // Where the line bends back under the label (a loop, a hairpin), its ends can say
+            // east while most letters face west: set from the other end, they read upright;
+            // where they do not fit so, the label is not put there upside down.
+            if fits, glyphs.filter({ abs($0.degrees) > 90 }).count * 2 > glyphs.count {
+                (glyphs, boxes, here, fits) = lay(!west)
             }
             guard fits, !boxes.isEmpty else { continue }
             var bounds = boxes[0]
