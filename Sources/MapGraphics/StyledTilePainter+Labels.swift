@@ -199,18 +199,34 @@ extension StyledTilePainter {
     }
 }
 
-/// A style's text-font (a list of font names, "Noto Sans Bold", "Open Sans Italic") as the
-/// family, weight and slant Pango draws with: the fonts a style names are rarely installed,
-/// so the first name's weight and slant are kept and the family is one that is.
+/// A style's text-font (a list of font names, "Noto Sans Bold", "Metropolis Regular") as the
+/// families, weight and slant Pango draws with: the families in the style's order (the words
+/// naming a weight or slant taken off), then DejaVu, so fontconfig takes the first installed
+/// (Noto Sans, which the setup installs, is what most OpenMapTiles styles name). The first
+/// name's weight and slant are kept.
 struct FontStack: Equatable {
     var family = "DejaVu Sans"
     var bold = false
     var italic = false
 
+    static let styleWords: Set<String> = ["regular", "bold", "italic", "oblique", "semibold", "medium", "light", "black", "heavy",
+                                          "extrabold", "extralight", "thin", "book", "normal"]
+
     init(_ names: [String]) {
         guard let first = names.first?.lowercased() else { return }
         bold = ["bold", "semibold", "black", "heavy", "extrabold"].contains { first.contains($0) }
         italic = first.contains("italic") || first.contains("oblique")
-        if first.contains("serif") && !first.contains("sans") { family = "DejaVu Serif" }
+        var families: [String] = []
+        for name in names.prefix(4) {
+            // A family name is a few plain words; anything else is not handed to fontconfig.
+            let words = name.split(separator: " ").filter { !Self.styleWords.contains($0.lowercased()) }
+            let family = words.joined(separator: " ")
+            guard !family.isEmpty, family.count <= 64, family.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }),
+                  !families.contains(family) else { continue }
+            families.append(family)
+        }
+        let serif = first.contains("serif") && !first.contains("sans")
+        families.append(serif ? "DejaVu Serif" : "DejaVu Sans")
+        family = families.joined(separator: ", ")
     }
 }

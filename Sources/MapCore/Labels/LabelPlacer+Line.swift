@@ -182,7 +182,7 @@ extension LabelPlacer {
                 bounds = ScreenRect(x: x0, y: y0, width: max(bounds.maxX, b.maxX) - x0, height: max(bounds.maxY, b.maxY) - y0)
             }
             guard area.intersects(bounds) else { continue }
-            for b in boxes { taken.insert(padded(b)) }
+            for b in boxes { taken.insert(b) }
             named[c.name, default: []].append(here)
             out.append(PlacedLabel(place: c, dot: ScreenRect(x: bounds.x, y: bounds.y, width: 0, height: 0), text: bounds,
                                    side: .right, ready: ready, glyphs: glyphs, anchor: here))

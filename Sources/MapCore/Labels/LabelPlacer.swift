@@ -10,11 +10,13 @@ import MapGeometry
 /// (`LabelMemory`), the labels placed there are placed first, where they were, so a label
 /// keeps its place while it fits: zooming in, where room only grows, drops none.
 public struct LabelPlacer {
-    /// Room kept free around each label, in points.
+    /// Room kept free around each of the basemap's labels, in points (a style's labels claim
+    /// their sprites' boxes, halo and all).
     public var padding = 3.0
     public var dotSize = 5.0
-    /// At most this many labels per million square points of screen: density follows zoom
-    /// through the data (more places appear in deeper tiles) and through collisions.
+    /// At most this many of the basemap's places per million square points of screen:
+    /// density follows zoom through the data (more places appear in deeper tiles) and
+    /// through collisions. A style's labels are limited by collisions alone.
     public var maxPerMegapoint = 80.0
 
     public init() {}
@@ -55,10 +57,15 @@ public struct LabelPlacer {
         // Those placed before go first, each where it was; then everyone, in rank order, as
         // if nothing had been placed before (a label held in the first round is not placed again).
         var held = Set<Int>()
+        var towns = 0
         for round in previous.isEmpty ? [false] : [true, false] {
         for o in order {
-            guard out.count < limit else { break }  // counted over the margin too
             let c = candidates[o.index]
+            // The basemap's towns are thinned to a density; a style's labels only by their
+            // room, as MapLibre places them. (Counted over the margin too.)
+            if !c.isStyled { guard towns < limit else { continue } }
+            let before = out.count
+            defer { if !c.isStyled { towns += out.count - before } }
             var side: PlacedLabel.Side?
             var anchors: [ScreenPoint]?
             if round {
@@ -96,8 +103,11 @@ public struct LabelPlacer {
                 // The icon, centred on the point, claims its room too; an icon alone, only its own.
                 let icon = c.icon.map { LabelAnchor.center.box(at: p + $0.offset, size: $0.size) }
                 guard let box = c.name.isEmpty ? icon : anchor.box(at: p + offset, size: size) else { continue }
-                guard area.intersects(box), !taken.intersects(padded(box)), !(icon.map { taken.intersects($0) } ?? false) else { continue }
-                taken.insert(padded(box))
+                // A style's text claims its sprite's box, which holds its halo and a point
+                // more: the letters of two labels stay four or five points apart, as
+                // MapLibre's text-padding keeps them.
+                guard area.intersects(box), !taken.intersects(box), !(icon.map { taken.intersects($0) } ?? false) else { continue }
+                taken.insert(box)
                 if let icon { taken.insert(icon) }
                 let text = c.name.isEmpty ? box : ready.map { anchor.box(at: p + offset, size: $0) } ?? box
                 let iconReady = c.icon.map { sprites.size(of: $0.key) != nil } ?? true
