@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory hot-code
+.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory hot-code compare
 
 # What building and running need; test tools, packaging tools and X come with setup-test.
 setup:
@@ -63,6 +63,12 @@ memory: setup-test build
 # writes scripts/hot-code.order. Run again when much of the code has changed.
 hot-code: setup-test build
 	scripts/hot-code.py
+
+# Meridian's render beside MapLibre Native's (PyPI mapli, software GL) over the Helsinki
+# extract: times and pixels differing per view (not part of make test).
+compare: setup-test build
+	python3 -m pip install -q mapli pillow
+	EGL_PLATFORM=surfaceless python3 scripts/maplibre-compare.py --meridian .build/release/meridian --json .build/compare.json
 
 # The README's screenshot.
 render: build

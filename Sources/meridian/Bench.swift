@@ -233,6 +233,10 @@ struct Bench: ParsableCommand {
             ]
         }
         rows.append(Row(name: "\(name) present intervals > 2 periods", value: Double(s.presentIntervals.count(above: 2 * period)), unit: "", target: "0"))
+        if !run.labelsMoved.isEmpty {
+            rows.append(Row(name: "\(name) labels moved per frame, mean", value: run.labelsMoved.reduce(0, +) / Double(run.labelsMoved.count), unit: "",
+                            target: String(cFormat: "max %.0f", run.labelsMoved.max() ?? 0)))
+        }
         return rows
     }
 
@@ -263,7 +267,13 @@ struct Bench: ParsableCommand {
         let before = cpuSeconds()
         var t0: Double?
         let duration = seconds
+        var last: (camera: Camera, labels: [PlacedLabel])?
+        var moved: [Double] = []
         host.script = { t in
+            // The frame just drawn against the one before it.
+            let drawn = (camera: host.session.camera, labels: host.session.lastFrame.placedLabels)
+            if let last, last.camera != drawn.camera { moved.append(Double(LabelMotion.moved(from: last, to: drawn))) }
+            last = drawn
             if t0 == nil { t0 = t }
             let e = t - t0!
             guard e <= duration else { return nil }
@@ -275,7 +285,7 @@ struct Bench: ParsableCommand {
         host.run()
         let cpu = cpuSeconds() - before
         let serverCPU = serverBefore.flatMap { b in server?.seconds.map { $0 - b } }
-        return MeasuredRun(stats: host.stats, processCPU: cpu, serverCPU: serverCPU)
+        return MeasuredRun(stats: host.stats, processCPU: cpu, serverCPU: serverCPU, labelsMoved: moved)
     }
 
     /// Ends the loop after `seconds` with a quit event from an SDL timer. A timer of an
@@ -309,6 +319,31 @@ struct MeasuredRun {
     var stats: FrameStats
     var processCPU: Double
     var serverCPU: Double? = nil
+    /// Labels that moved other than with the map, per frame (`LabelMotion`).
+    var labelsMoved: [Double] = []
+}
+
+/// How many of a frame's labels moved other than with the map since the frame before: a
+/// label drawn in both (its name within a few points of where the map took it) whose point
+/// or whose text beside it is more than a point from where the map took them.
+enum LabelMotion {
+    static func moved(from old: (camera: Camera, labels: [PlacedLabel]), to new: (camera: Camera, labels: [PlacedLabel])) -> Int {
+        var before: [String: [(anchor: ScreenPoint, offset: ScreenPoint)]] = [:]
+        for l in old.labels {
+            let a = new.camera.screenPoint(for: old.camera.mapPoint(for: l.anchor))
+            before[l.place.name, default: []].append((a, ScreenPoint(x: l.text.x - l.anchor.x, y: l.text.y - l.anchor.y)))
+        }
+        var moved = 0
+        for l in new.labels {
+            guard let near = before[l.place.name]?.min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
+                  distance(near.anchor, l.anchor) <= 6 else { continue }
+            let offset = ScreenPoint(x: l.text.x - l.anchor.x, y: l.text.y - l.anchor.y)
+            if distance(near.anchor, l.anchor) > 1 || distance(near.offset, offset) > 1 { moved += 1 }
+        }
+        return moved
+    }
+
+    static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
 }
 
 /// Runs `path` with `args` and `env` and waits for it; returns its exit status.
