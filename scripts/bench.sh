@@ -16,3 +16,9 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
 else
     xvfb-run -a -s "-screen 0 3840x2160x24" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 fi
+# MapLibre Native's times for the same street views (PyPI mapli, software GL), beside the
+# "street view" rows above, when mapli can be had.
+if python3 -m pip install -q mapli pillow 2>/dev/null && python3 -c "import mapli" 2>/dev/null; then
+    EGL_PLATFORM=surfaceless python3 scripts/maplibre-compare.py --meridian .build/release/meridian --zooms 15,16,16.5,17,18 \
+        --json .build/compare.json --out-dir .build/compare | sed -n '/^### Timings/,$p'
+fi
