@@ -19,7 +19,7 @@ extension StyledTilePainter {
 
     /// Lines labelled alike: a street comes as many ways, joined where they meet before a
     /// place for its name is looked for (MapLibre's mergeLines).
-    struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double }
+    struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double; var icon: LabelIcon? = nil }
 
     /// The labels `layer` asks for in `frame`'s tile: made once per data tile and zoom for
     /// every tile drawn from it (`PreparedTile.symbols`), then cut to the tile — points in it,
@@ -45,7 +45,7 @@ extension StyledTilePainter {
             for line in lines {
                 for piece in Clip.line(line.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
                     out.append(PlaceLabel(name: key.text, point: piece[0], rank: key.rank, style: key.style,
-                                          placement: .line(piece, spacing: key.spacing)))
+                                          placement: .line(piece, spacing: key.spacing), icon: key.icon))
                 }
             }
         }
@@ -68,10 +68,20 @@ extension StyledTilePainter {
             var text = layer.text(c) ?? ""
             guard text.unicodeScalars.count <= 256 else { continue }
             if text.isEmpty {
-                // An icon alone (a shop's, a station's), at its point; along lines not yet.
-                guard (layer.string("symbol-placement", c) ?? "point") == "point", let icon = icon(layer, c),
-                      let at = Self.anchorPoint(f, mapPoint) else { continue }
-                out.points.append(PlaceLabel(name: "", point: at, rank: Self.rank(layer, order: order, c), style: .styled(sharedLook ?? Self.look(layer, c)),
+                // An icon alone: at its point (a shop's, a station's), or along its line,
+                // turned with it (a one-way street's arrows).
+                guard let icon = icon(layer, c) else { continue }
+                let style = TextStyle.styled(sharedLook ?? Self.look(layer, c))
+                let rank = Self.rank(layer, order: order, c)
+                if (layer.string("symbol-placement", c) ?? "point") != "point" {
+                    guard f.type == .lineString || f.type == .polygon else { continue }
+                    let key = LineKey(text: "", style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40), icon: icon)
+                    if lines[key] == nil { keys.append(key) }
+                    lines[key, default: []] += f.parts.filter { $0.count >= 2 }
+                    continue
+                }
+                guard let at = Self.anchorPoint(f, mapPoint) else { continue }
+                out.points.append(PlaceLabel(name: "", point: at, rank: rank, style: style,
                                              placement: .point(anchor: .center, offset: ScreenPoint(x: 0, y: 0)), icon: icon))
                 continue
             }
@@ -101,7 +111,8 @@ extension StyledTilePainter {
                                          placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size)),
                                          icon: icon(layer, c)))
         }
-        out.lines = keys.map { ($0, Self.joined(lines[$0] ?? [])) }
+        // (Icons alone keep each line's own direction, which an arrow shows: not joined.)
+        out.lines = keys.map { ($0, $0.text.isEmpty ? lines[$0] ?? [] : Self.joined(lines[$0] ?? [])) }
         return out
     }
 

@@ -210,7 +210,8 @@ struct StreetMapIconTests {
     png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 16, 8, 6, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
     open(base + ".png", "wb").write(png)
     json.dump({"red": {"x": 0, "y": 0, "width": 16, "height": 16, "pixelRatio": 1},
-               "blue": {"x": 16, "y": 0, "width": 16, "height": 16, "pixelRatio": 1}}, open(base + ".json", "w"))
+               "blue": {"x": 16, "y": 0, "width": 16, "height": 16, "pixelRatio": 1},
+               "arrow": {"x": 0, "y": 0, "width": 32, "height": 16, "pixelRatio": 1}}, open(base + ".json", "w"))
     """#
 
     /// The railway station's point of interest (Tests/Fixtures/vector/README.md).
@@ -264,6 +265,37 @@ struct StreetMapIconTests {
         (png, stderr) = try render(style: style, env: ["XDG_CACHE_HOME": dir.appendingPathComponent("empty").path], dir: dir)
         #expect(png.pixel(100, 100) != (r: 255, g: 0, b: 0) && stderr.contains("icons are left out"), "\(stderr)")
         #expect(png.darkFraction(x: 50, y: 118, w: 100, h: 32, level: 120) > 0.02)
+    }
+
+    /// One-way streets' arrows: an icon alone along each line (symbol-placement line), repeated
+    /// and turned with it; the sheet's "arrow" is red behind, blue ahead.
+    @Test func iconsAloneRunAlongTheirLines() throws {
+        let dir = temporaryDirectory("street-icons-lines")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try makeSheet(in: dir)
+        let style = dir.appendingPathComponent("arrows.json")
+        try Data(##"""
+            {"version": 8, "sprite": "sprite", "sources": {"omt": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "oneway", "type": "symbol", "source": "omt", "source-layer": "transportation", "filter": ["==", ["get", "oneway"], 1],
+               "layout": {"symbol-placement": "line", "symbol-spacing": 120, "icon-image": "arrow", "icon-size": 0.75}}]}
+            """##.utf8).write(to: style)
+        let out = dir.appendingPathComponent("arrows.png").path
+        let r = try run(meridianBinary, ["render", "--tiles", StreetMapRenderTests.mbtiles, "--style", style.path, "--center", "60.1699,24.9441",
+                                         "--zoom", "17", "--size", "600x400", "--out", out, "--labels-out", dir.appendingPathComponent("l.json").path],
+                        env: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNG(out)
+        var red = 0, blue = 0
+        for y in stride(from: 60, to: 370, by: 1) { for x in stride(from: 0, to: 600, by: 1) {
+            let p = png.pixel(x, y)
+            if p.r > 200 && p.g < 60 && p.b < 60 { red += 1 } else if p.b > 200 && p.r < 60 && p.g < 60 { blue += 1 }
+        } }
+        // Several arrows (each 24×12 points: 144 of each colour), as many red as blue.
+        #expect(red > 400 && blue > 400 && abs(red - blue) < max(red, blue) / 3, "red \(red), blue \(blue)")
+        struct L: Decodable { var name: String; var along: Bool }
+        let labels = try JSONDecoder().decode([L].self, from: Data(contentsOf: dir.appendingPathComponent("l.json")))
+        #expect(labels.count >= 3 && labels.allSatisfy { $0.along && $0.name.isEmpty })
     }
 
     /// A symbol with an icon and no text (MapLibre draws it): the icon alone at the point.

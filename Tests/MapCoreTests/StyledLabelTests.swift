@@ -120,4 +120,18 @@ struct StyledLabelTests {
         }
         #expect(placedAny > 20)
     }
+
+    /// An icon alone along a line (a one-way arrow) goes the line's way, even westwards, where
+    /// a name would be set from the other end to read.
+    @Test func anIconAloneFollowsItsLinesDirection() throws {
+        let path = [(300.0, 0.0), (-300.0, 0.0)].map { camera.mapPoint(for: ScreenPoint(x: 400 + $0.0, y: 300 + $0.1)) }
+        let icon = LabelIcon(IconSprite(sheet: "s.png", x: 0, y: 0, width: 32, height: 16, sheetRatio: 1, scale: 1))
+        let arrow = PlaceLabel(name: "", point: path[0], rank: 0, style: .styled(look), placement: .line(path, spacing: 150), icon: icon)
+        let placed = LabelPlacer().place([arrow], camera: camera, sprites: LetterSprites())
+        try #require(placed.count >= 3)
+        for p in placed {
+            #expect(p.glyphs.count == 1 && p.glyphs[0].key == icon.key)
+            #expect(abs(abs(p.glyphs[0].degrees) - 180) < 1e-6, "\(p.glyphs[0].degrees)")
+        }
+    }
 }

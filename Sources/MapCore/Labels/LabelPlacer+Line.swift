@@ -27,6 +27,10 @@ extension LabelPlacer {
         guard case let .styled(look) = c.style else { return [] }
         let k = max(camera.pixelRatio, 0.5)
         let pad = ((look.haloWidth * k).rounded(.up) + 1) / k
+        if c.name.isEmpty, let icon = c.icon {
+            // An icon alone along the line (a one-way arrow), turned with it.
+            return [(icon.key, icon.size.width, sprites.size(of: icon.key) != nil)]
+        }
         if c.isShapedWhole {
             // One run, as Pango shapes and orders it.
             if let size = sprites.size(of: c.textKey) { return [(c.textKey, max(size.width - 2 * pad, 0), true)] }
@@ -120,7 +124,9 @@ extension LabelPlacer {
         // is set on it from its other end.
         let backward = Array(forward.reversed())
         let backLengths = lengths.reversed().map { total - $0 }
-        let height = look.size * 1.2 + 2 * look.haloWidth
+        let height = c.name.isEmpty ? max(c.icon?.size.height ?? 0, 1) : look.size * 1.2 + 2 * look.haloWidth
+        // Icons alone are kept apart by which icon they are, names by what they say.
+        let name = c.name.isEmpty ? c.icon.map { "\($0.key)" } ?? "" : c.name
         let ready = letters.allSatisfy(\.ready)
         var out: [PlacedLabel] = []
         // The same name no nearer than this to itself.
@@ -166,13 +172,14 @@ extension LabelPlacer {
                 return (glyphs, boxes, here, true)
             }
             var cursor = 0
-            let west = Self.point(at: anchor + width / 2, forward, lengths, &cursor).x < Self.point(at: anchor - width / 2, forward, lengths, &cursor).x
+            // An icon alone goes the line's way (an arrow shows its direction).
+            let west = !c.name.isEmpty && Self.point(at: anchor + width / 2, forward, lengths, &cursor).x < Self.point(at: anchor - width / 2, forward, lengths, &cursor).x
             var (glyphs, boxes, here, fits) = lay(west)
-            guard !(named[c.name] ?? []).contains(where: { hypot($0.x - here.x, $0.y - here.y) < apart }) else { continue }
+            guard !(named[name] ?? []).contains(where: { hypot($0.x - here.x, $0.y - here.y) < apart }) else { continue }
             // Where the line bends back under the label (a loop, a hairpin), its ends can say
             // east while most letters face west: set from the other end, they read upright;
             // where they do not fit so, the label is not put there upside down.
-            if fits, glyphs.filter({ abs($0.degrees) > 90 }).count * 2 > glyphs.count {
+            if fits, !c.name.isEmpty, glyphs.filter({ abs($0.degrees) > 90 }).count * 2 > glyphs.count {
                 (glyphs, boxes, here, fits) = lay(!west)
             }
             guard fits, !boxes.isEmpty else { continue }
@@ -183,7 +190,7 @@ extension LabelPlacer {
             }
             guard area.intersects(bounds) else { continue }
             for b in boxes { taken.insert(b) }
-            named[c.name, default: []].append(here)
+            named[name, default: []].append(here)
             out.append(PlacedLabel(place: c, dot: ScreenRect(x: bounds.x, y: bounds.y, width: 0, height: 0), text: bounds,
                                    side: .right, ready: ready, glyphs: glyphs, anchor: here))
         }
