@@ -21,13 +21,13 @@ public struct LabelMemory: Sendable {
     /// The labels of a placement (ready or still waiting for their sprites: both held room).
     public init(_ placed: [PlacedLabel], camera: Camera) {
         for p in placed {
-            byName[p.place.name, default: []].append(Entry(at: camera.mapPoint(for: p.anchor), side: p.side))
+            byName[p.place.identity, default: []].append(Entry(at: camera.mapPoint(for: p.anchor), side: p.side))
         }
     }
 
     public var isEmpty: Bool { byName.isEmpty }
 
-    /// The remembered labels of `name`, on screen at `camera`.
+    /// The remembered labels of `name` (a label's `identity`), on screen at `camera`.
     func entries(_ name: String, camera: Camera) -> [(point: ScreenPoint, side: PlacedLabel.Side)] {
         (byName[name] ?? []).map { (camera.screenPoint(for: $0.at), $0.side) }
     }

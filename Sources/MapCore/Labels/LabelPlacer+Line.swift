@@ -126,7 +126,7 @@ extension LabelPlacer {
         let backLengths = lengths.reversed().map { total - $0 }
         let height = c.name.isEmpty ? max(c.icon?.size.height ?? 0, 1) : look.size * 1.2 + 2 * look.haloWidth
         // Icons alone are kept apart by which icon they are, names by what they say.
-        let name = c.name.isEmpty ? c.icon.map { "\($0.key)" } ?? "" : c.name
+        let name = c.identity
         let ready = letters.allSatisfy(\.ready)
         var out: [PlacedLabel] = []
         // The same name no nearer than this to itself.

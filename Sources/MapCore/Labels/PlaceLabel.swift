@@ -33,6 +33,9 @@ public struct PlaceLabel: Hashable, Sendable {
     public let estimatedTextSize: ScreenSize
     /// Its text is set as one shaped run, not letter by letter (`needsShaping`).
     public let isShapedWhole: Bool
+    /// What tells it from its neighbours from frame to frame: its name, or for an icon
+    /// without text, which icon it is.
+    public let identity: String
 
     /// A town of the basemap: ranked and styled by its population.
     public init(name: String, point: MapPoint, population: Int, capital: Bool) {
@@ -49,6 +52,7 @@ public struct PlaceLabel: Hashable, Sendable {
         textKey = .text(name, style)
         estimatedTextSize = LabelPlacer.estimatedSize(name, style)
         isShapedWhole = Self.needsShaping(name)
+        identity = name.isEmpty ? icon.map { "icon \($0.key)" } ?? "" : name
     }
 
     /// Whether `text` has letters that change with their neighbours or read right to left —
@@ -62,9 +66,15 @@ public struct PlaceLabel: Hashable, Sendable {
                 || (0x0900...0x0DFF).contains(v)     // Devanagari … Sinhala
                 || (0x0E00...0x109F).contains(v)     // Thai, Lao, Tibetan, Myanmar
                 || (0x1780...0x18AF).contains(v)     // Khmer, Mongolian
+                || (0x1A20...0x1AAF).contains(v)     // Tai Tham
+                || (0x1B00...0x1B7F).contains(v)     // Balinese
+                || (0xA980...0xA9FF).contains(v)     // Javanese, Myanmar Extended-B
+                || (0xAA60...0xAA7F).contains(v)     // Myanmar Extended-A
                 || (0xFB1D...0xFDFF).contains(v)     // Hebrew and Arabic presentation forms
                 || (0xFE70...0xFEFF).contains(v)
-                || v == 0x200F || v == 0x202B || v == 0x202E  // right-to-left marks
+                || (0x10D00...0x10D3F).contains(v)   // Hanifi Rohingya
+                || (0x1E900...0x1E95F).contains(v)   // Adlam
+                || v == 0x200F || v == 0x202B || v == 0x202E || v == 0x2067  // right-to-left marks and isolates
         }
     }
 

@@ -16,9 +16,13 @@ public struct LabelsLayer: MapLayer {
     /// Seconds a label takes to fade in or out (`Scene.labelFadeSeconds`); 0 for a still
     /// picture (`render`, export), where every label is drawn at once.
     public var fadeSeconds = 0.0
-    private let memo = LockedValue<Memo.State>()
+    private var memo = LockedValue<Memo.State>()
 
     public init() {}
+
+    /// Forgets what this layer placed and faded: a copy of the scene drawn elsewhere (an
+    /// export, a page) places its own labels and leaves the window's alone.
+    public mutating func detach() { memo = LockedValue() }
 
     public var levels: [LayerLevel] { [.base] }
 
@@ -140,7 +144,12 @@ public struct LabelsLayer: MapLayer {
         // The camera moved: what was placed at the last one is what the labels hold to. While
         // it stays, every placement (as tiles and sprites come) holds to the same memory, so
         // a placement depends on the camera before, not on the order tiles arrived in.
-        if let last = state.last, last.camera != camera { state.memory = LabelMemory(last.placed, camera: last.camera) }
+        // A window resized (or moved to a screen of another density) is a new view, not a
+        // motion: placed afresh, so that the view returning to its size is the view it was.
+        if let last = state.last, last.camera != camera {
+            let resized = last.camera.viewportSize != camera.viewportSize || last.camera.pixelRatio != camera.pixelRatio
+            state.memory = resized ? LabelMemory() : LabelMemory(last.placed, camera: last.camera)
+        }
         let placed = candidates.isEmpty ? [] : placer.place(candidates, camera: camera, sprites: context.sprites, reserved: reserved,
                                                             previous: state.memory)
         let p = Memo.Placement(camera: camera, sources: sources, candidates: candidates, reserved: reserved, placed: placed)
@@ -153,13 +162,13 @@ public struct LabelsLayer: MapLayer {
     /// no longer placed fades out where it was, moving with the map.
     static func fade(_ fades: inout [Memo.Fade], to shown: [PlacedLabel], camera: Camera, at t: Double, seconds: Double) {
         var byName: [String: [Int]] = [:]
-        for (i, f) in fades.enumerated() { byName[f.label.place.name, default: []].append(i) }
+        for (i, f) in fades.enumerated() { byName[f.label.place.identity, default: []].append(i) }
         var matched = Array(repeating: false, count: fades.count)
         var next: [Memo.Fade] = []
         next.reserveCapacity(shown.count)
         for p in shown {
             var found: Int?
-            for i in byName[p.place.name] ?? [] where !matched[i] && Self.kind(fades[i].label) == Self.kind(p) {
+            for i in byName[p.place.identity] ?? [] where !matched[i] && Self.kind(fades[i].label) == Self.kind(p) {
                 let f = fades[i]
                 let q = f.camera == camera ? f.label.anchor : camera.screenPoint(for: f.camera.mapPoint(for: f.label.anchor))
                 if abs(q.x - p.anchor.x) <= 6, abs(q.y - p.anchor.y) <= 6 { found = i; break }
