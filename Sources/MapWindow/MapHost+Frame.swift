@@ -30,9 +30,13 @@ extension MapHost {
             let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
             if sprites.prepare(overlays) > 0 { list = session.frame(at: t, layers: layers, sprites: sprites) }
         }
-        // Settled at a zoom between whole zooms (no zoom under way, or the same as the last
-        // frame's, as in a pan), styled tiles are painted for it: the frame then wants them anew.
-        let settled = !session.isAnimating(at: t) || lastCamera?.zoom == session.camera.zoom
+        // Settled at a zoom (unchanged for a moment: a wheel's animation over, a touchpad's
+        // stream of small zooms paused; a pan keeps it), styled tiles are painted for it: the
+        // frame then wants them anew. The idle loop wakes when the moment is up (`nextWake`).
+        let now = MonotonicClock.now
+        if let last = lastCamera, last.zoom != session.camera.zoom { zoomSettles = now + Self.zoomSettling }
+        let settled = zoomSettles.map { now >= $0 } ?? true
+        if settled { zoomSettles = nil }
         if pipeline.follow(settledZoom: settled ? session.camera.zoom : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
         // Stand-ins wait while the tiles they stand in for are on their way (asked for first).
         pipeline.want(list, now: MonotonicClock.now)
@@ -213,8 +217,11 @@ extension MapHost {
     /// retry, a live position turning stale, or stand-ins for late tiles coming due.
     var nextWake: Double? {
         let stale = session.staleDeadline.map { $0 - clock.now + MonotonicClock.now }
-        return [pipeline.nextWake, stale].compactMap { $0 }.min()
+        return [pipeline.nextWake, stale, zoomSettles].compactMap { $0 }.min()
     }
+
+    /// How long the zoom stays the same before the view counts as settled there.
+    static let zoomSettling = 0.15
 
     /// What the stores hold, for MERIDIAN_MEMORY_LOG.
     var memoryLine: String {

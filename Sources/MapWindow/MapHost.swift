@@ -83,6 +83,8 @@ public final class MapHost {
     var fullyDrawnDone = false
     /// The camera of the last frame drawn: a frame with another one moves the map.
     var lastCamera: Camera?
+    /// When the zoom, changed last frame, counts as settled if it stays (`MonotonicClock`).
+    var zoomSettles: Double?
     /// What drew the last frame, for MERIDIAN_FRAME_LOG (said when it changes).
     var lastRendererName = ""
     /// The user has been told that the X server's drawing failed.
