@@ -24,8 +24,13 @@ final class PreparedTile: @unchecked Sendable {
     /// the filter's inputs → each feature's kind, and one feature of each kind).
     private var kinds: [KindKey: (kindOf: [Int32], examples: [Int])] = [:]
     private struct KindKey: Hashable { var layer: Int; var inputs: StyleExpression.FeatureInputs }
-    /// Style layer index → the zoom its symbols were last made for and them (`symbols`).
-    private var symbols: [Int: (zoom: Double, set: StyledTilePainter.Symbols)] = [:]
+    /// A symbol layer's labels by style layer index and zoom (`symbols`), the last few zooms
+    /// (a view's tiles and their stand-ins during a zoom are drawn at two or three); made
+    /// under their own lock, so the workers painting a data tile's children make them once.
+    private struct SymbolsKey: Hashable { var styleIndex: Int; var zoom: Double }
+    private var symbols: [SymbolsKey: StyledTilePainter.Symbols] = [:]
+    private var symbolZooms: [Double] = []
+    private let symbolsLock = Lock()
 
     init(_ decoded: VectorTile) {
         var tile = decoded
@@ -86,14 +91,19 @@ final class PreparedTile: @unchecked Sendable {
     /// What style layer `styleIndex`'s symbols are at `zoom` over the whole data tile, made
     /// once by `make` for every tile drawn from it at that zoom.
     func symbols(styleIndex: Int, zoom: Double, make: () -> StyledTilePainter.Symbols) -> StyledTilePainter.Symbols {
-        lock.lock()
-        let known = symbols[styleIndex]
-        lock.unlock()
-        if let known, known.zoom == zoom { return known.set }
+        symbolsLock.lock()
+        defer { symbolsLock.unlock() }
+        let key = SymbolsKey(styleIndex: styleIndex, zoom: zoom)
+        if let known = symbols[key] { return known }
+        if !symbolZooms.contains(zoom) {
+            symbolZooms.append(zoom)
+            if symbolZooms.count > 3 {
+                let oldest = symbolZooms.removeFirst()
+                symbols = symbols.filter { $0.key.zoom != oldest }
+            }
+        }
         let set = make()
-        lock.lock()
-        symbols[styleIndex] = (zoom, set)
-        lock.unlock()
+        symbols[key] = set
         return set
     }
 

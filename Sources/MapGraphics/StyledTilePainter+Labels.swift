@@ -14,7 +14,21 @@ extension StyledTilePainter {
     /// lines to label, joined, by what they say and how (in the data tile's units).
     struct Symbols {
         var points: [PlaceLabel] = []
-        var lines: [(key: LineKey, lines: [[VectorTile.Point]])] = []
+        var lines: [(key: LineKey, lines: [Line])] = []
+    }
+
+    /// A line to label and its box, in the data tile's units (a tile looks only at the lines
+    /// whose boxes reach it: one data tile feeds hundreds of over-zoomed tiles).
+    struct Line {
+        var points: [VectorTile.Point]
+        var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
+
+        init(_ points: [VectorTile.Point]) {
+            self.points = points
+            var x0 = Int32.max, y0 = Int32.max, x1 = Int32.min, y1 = Int32.min
+            for p in points { x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y) }
+            (minX, minY, maxX, maxY) = (x0, y0, x1, y1)
+        }
     }
 
     /// Lines labelled alike: a street comes as many ways, joined where they meet before a
@@ -43,7 +57,9 @@ extension StyledTilePainter {
                            height: bounds.size.height + 2 * reach)
         for (key, lines) in whole.lines {
             for line in lines {
-                for piece in Clip.line(line.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
+                let a = mapPoint(VectorTile.Point(x: line.minX, y: line.minY)), b = mapPoint(VectorTile.Point(x: line.maxX, y: line.maxY))
+                guard b.x >= area.minX, a.x <= area.maxX, b.y >= area.minY, a.y <= area.maxY else { continue }
+                for piece in Clip.line(line.points.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
                     out.append(PlaceLabel(name: key.text, point: piece[0], rank: key.rank, style: key.style,
                                           placement: .line(piece, spacing: key.spacing), icon: key.icon))
                 }
@@ -112,7 +128,7 @@ extension StyledTilePainter {
                                          icon: icon(layer, c)))
         }
         // (Icons alone keep each line's own direction, which an arrow shows: not joined.)
-        out.lines = keys.map { ($0, $0.text.isEmpty ? lines[$0] ?? [] : Self.joined(lines[$0] ?? [])) }
+        out.lines = keys.map { ($0, ($0.text.isEmpty ? lines[$0] ?? [] : Self.joined(lines[$0] ?? [])).map(Line.init)) }
         return out
     }
 
