@@ -93,7 +93,8 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
                          ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),
                          ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"]), ("fuzz-names", ["MapTiles", "MapCore"]),
-                         ("fuzz-geocoder", ["MapTiles", "MapCore"]), ("fuzz-dem", ["MapTiles", "MapGeometry"])] {
+                         ("fuzz-geocoder", ["MapTiles", "MapCore"]), ("fuzz-dem", ["MapTiles", "MapGeometry"]),
+                         ("fuzz-sprites", ["MapGraphics", "MapTiles", "MapCore"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

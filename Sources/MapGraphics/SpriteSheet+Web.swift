@@ -27,13 +27,13 @@ extension SpriteSheet {
                     let header = try ImageHeader(data, maxSide: IconPainter.maxSheetSide)
                     guard header.format == .png else { throw TileSourceError("the sprite sheet is \(header.format.rawValue), not PNG") }
                 }
-                // Plain copies beside what is kept, read as a sheet on disk is. Only this
-                // variant's: a sheet on disk prefers @2x.
-                let stem = "\(folder)/sheet"
-                for old in ["@2x.json", "@2x.png", ".json", ".png"] { unlink(stem + old) }
-                try AtomicFile.write(index, to: URL(fileURLWithPath: stem + variant + ".json"))
-                try AtomicFile.write(picture, to: URL(fileURLWithPath: stem + variant + ".png"))
-                try self.init(base: stem + variant)
+                // Plain copies beside what is kept, read as a sheet on disk is, named by what
+                // they hold: written once, never changed under a reader.
+                let stem = "\(folder)/sheet-" + String(FNV1a.hash(String(decoding: index, as: UTF8.self) + "\(picture.count)"), radix: 16) + variant
+                for (bytes, ext) in [(index, ".json"), (picture, ".png")] where (try? FileIO.read(stem + ext, limit: 1 << 26)) != bytes {
+                    try AtomicFile.write(bytes, to: URL(fileURLWithPath: stem + ext))
+                }
+                try self.init(base: stem)
                 return
             } catch {
                 failure = error

@@ -22,19 +22,32 @@ public struct SpriteSheet: Sendable {
         guard FileIO.exists(stem + ".json"), FileIO.exists(stem + ".png") else {
             throw TileSourceError("\(base): no sprite sheet there (\(base).json and \(base).png)")
         }
-        let json = try JSONValue.parse(try FileIO.read(stem + ".json", limit: 4 << 20))
-        guard case let .object(index) = json else { throw TileSourceError("\(stem).json: not a sprite index (an object of icons)") }
+        // Icons are kept only where they lie within the picture: one outside could never be
+        // cut, and its label would wait for it on every frame.
+        let header: ImageHeader
+        do { header = try ImageHeader(try FileIO.read(stem + ".png", limit: 1 << 26), maxSide: IconPainter.maxSheetSide) } catch let e as TileSourceError {
+            throw TileSourceError("\(stem).png: sprite sheet: \(e.description)")
+        }
+        guard header.format == .png else { throw TileSourceError("\(stem).png: sprite sheet is \(header.format.rawValue), not PNG") }
+        try self.init(index: try FileIO.read(stem + ".json", limit: 4 << 20), named: stem + ".json", picture: stem + ".png", header: header)
+    }
+
+    /// A sheet from its index (the JSON, `named` in errors) and its picture's header: the
+    /// icons that lie within the picture.
+    public init(index data: Data, named name: String, picture: String, header: ImageHeader) throws {
+        guard case let .object(index) = try JSONValue.parse(data) else { throw TileSourceError("\(name): not a sprite index (an object of icons)") }
         var entries: [String: Entry] = [:]
         for (name, value) in index.prefix(20_000) {
             func int(_ key: String) -> Int? {
                 guard let n = value[key]?.number, n.isFinite, n >= 0, n <= 16_384 else { return nil }
                 return Int(n)
             }
-            guard let x = int("x"), let y = int("y"), let w = int("width"), let h = int("height"), w > 0, h > 0, w <= 1024, h <= 1024 else { continue }
+            guard let x = int("x"), let y = int("y"), let w = int("width"), let h = int("height"), w > 0, h > 0, w <= 1024, h <= 1024,
+                  x + w <= header.width, y + h <= header.height else { continue }
             let r = value["pixelRatio"]?.number ?? 1
             entries[name] = Entry(x: x, y: y, width: w, height: h, ratio: r.isFinite ? min(max(r, 0.5), 8) : 1)
         }
-        picture = stem + ".png"
+        self.picture = picture
         self.entries = entries
     }
 
@@ -44,7 +57,7 @@ public struct SpriteSheet: Sendable {
     public func icon(_ name: String, scale: Double) -> IconSprite? {
         guard let e = entries[name] else { return nil }
         // No icon larger than 256 points, whatever icon-size asks.
-        let s = scale.isFinite ? min(max(scale, 0.1), 8, 256 / (Double(max(e.width, e.height)) / e.ratio)) : 1
+        let s = min(scale.isFinite ? max(scale, 0.1) : 1, 8, 256 / (Double(max(e.width, e.height)) / e.ratio))
         return IconSprite(sheet: picture, x: e.x, y: e.y, width: e.width, height: e.height, sheetRatio: e.ratio, scale: s)
     }
 }

@@ -37,6 +37,9 @@ final class MapStyles: @unchecked Sendable {
     private let lock = Lock()
     private var loaded: [String: MapStyle] = [:]
     private var sheets: [String: SpriteSheet] = [:]
+    /// Sheets that could not be had, and when they may be asked for again.
+    private var failedSheets: [String: Double] = [:]
+    private let fetching = Lock()
 
     func style(for choice: StyleChoice) throws -> MapStyle {
         let path: String
@@ -74,8 +77,14 @@ final class MapStyles: @unchecked Sendable {
         let web = base.hasPrefix("http://") || base.hasPrefix("https://")
         if base.hasPrefix("file://") { base = String(base.dropFirst(7)) }
         if !web, !base.hasPrefix("/") { base = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path }
+        // One sheet fetched at a time (the map and an overlay may ask together); one that
+        // could not be had is not asked for again for a minute, nor said again.
+        fetching.lock()
+        defer { fetching.unlock() }
         lock.lock()
         if let s = sheets[base] { lock.unlock(); return s }
+        if let until = failedSheets[base], MonotonicClock.now < until { lock.unlock(); return nil }
+        let told = failedSheets[base] != nil
         lock.unlock()
         do {
             let sheet: SpriteSheet
@@ -90,7 +99,10 @@ final class MapStyles: @unchecked Sendable {
             lock.unlock()
             return sheet
         } catch {
-            FileIO.printError("meridian: \(error); icons are left out")
+            if !told { FileIO.printError("meridian: \(error); icons are left out") }
+            lock.lock()
+            failedSheets[base] = MonotonicClock.now + 60
+            lock.unlock()
             return nil
         }
     }
