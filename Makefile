@@ -67,7 +67,7 @@ hot-code: setup-test build
 # Meridian's render beside MapLibre Native's (PyPI mapli, software GL) over the Helsinki
 # extract: times and pixels differing per view (not part of make test).
 compare: setup-test build
-	python3 -m pip install -q mapli pillow
+	python3 -m pip install -q mapli pillow || python3 -m pip install -q --break-system-packages mapli pillow
 	EGL_PLATFORM=surfaceless python3 scripts/maplibre-compare.py --meridian .build/release/meridian --json .build/compare.json
 
 # The README's screenshot.

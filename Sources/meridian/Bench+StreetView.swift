@@ -28,9 +28,11 @@ extension Bench {
         for z in Self.streetViewZooms {
             var cold: [Double] = [], warm: [Double] = []
             for _ in 0..<5 {
+                // Cold: a source and a painter of their own, nothing read or decoded yet.
+                let fresh = try MBTilesSource(path: src.database.path, vectorTileSize: 512)
                 let painter = VectorTilePainter(mapStyle: style)
-                cold.append(try drawView(src, painter: painter, centre: centre, zoom: z + 1))
-                warm.append(try drawView(src, painter: painter, centre: centre, zoom: z + 1.5))
+                cold.append(try drawView(fresh, painter: painter, centre: centre, zoom: z + 1))
+                warm.append(try drawView(fresh, painter: painter, centre: centre, zoom: z + 1.5))
             }
             let name = "street view 1024×768 at MapLibre z\(z == z.rounded() ? String(Int(z)) : String(z))"
             rows += [Row(name: name + ", cold p50", value: FrameStats.percentile(cold, 50) * 1000, unit: "ms", target: ""),

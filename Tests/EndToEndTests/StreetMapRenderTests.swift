@@ -268,7 +268,8 @@ struct StreetMapIconTests {
     }
 
     /// One-way streets' arrows: an icon alone along each line (symbol-placement line), repeated
-    /// and turned with it; the sheet's "arrow" is red behind, blue ahead.
+    /// and turned with it, with no text. (That an arrow keeps its line's direction is checked
+    /// in StyledLabelTests.)
     @Test func iconsAloneRunAlongTheirLines() throws {
         let dir = temporaryDirectory("street-icons-lines")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -8,7 +8,8 @@ import Testing
 struct ShapedTextTests {
     let style = TextStyle.styled(LabelLook(size: 12, haloWidth: 1))
 
-    /// Street names of Jerusalem, Cairo, Delhi and Bangkok (as OpenStreetMap spells them).
+    /// Street names of Jerusalem, Cairo, Delhi and Bangkok (as OpenStreetMap spells them):
+    /// DejaVu has Hebrew and Arabic, Noto (fonts-noto-core, which the setup installs) the rest.
     @Test func everyShapedScriptHasAFont() {
         for name in ["רחוב יפו", "شارع صلاح سالم", "राजपथ", "ถนนสุขุมวิท"] {
             #expect(TextRasterizer.missingGlyphs(in: name, style: style) == 0, "\(name)")
