@@ -59,10 +59,8 @@ public final class OffscreenRenderer {
         pipeline.follow(settledZoom: session.camera.zoom)
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
-        // A still picture: its labels are drawn at once, not faded in, and placed by a labels
-        // layer of its own (the session may be a copy of the window's).
+        // A still picture: its labels are drawn at once, not faded in.
         session.scene.labelFadeSeconds = 0
-        if session.scene.showsLabels { session.scene.modify(LabelsLayer.self, default: LabelsLayer()) { $0.detach() } }
         func compose() -> DrawList { session.frame(at: t, layers: pipeline.availability, sprites: sprites) }
         var list = compose()
         // Tracks over the overlays when one shows, before any tile is made.

@@ -79,7 +79,9 @@ struct RenderPipeline {
     /// painted for (nil: each at its own zoom, as while the zoom changes); and whether the
     /// pictures held include some painted for such a zoom.
     private(set) var viewZoom: Double?
-    private var heldFractional = false
+    /// Per layer, the tiles held that were painted for such a zoom (painted anew when the view
+    /// settles at a whole zoom; those painted for their own zoom meanwhile are right as they are).
+    private var paintedFractional: [Set<TileID>]
 
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
     /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
@@ -105,6 +107,7 @@ struct RenderPipeline {
         overlayRevisions = overlays.revisions
         painted = overlays.make()
         lanes = Array(repeating: nil, count: stack.layers.count)
+        paintedFractional = Array(repeating: [], count: stack.layers.count)
         rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
         _ = lane(stack.mapIndex)
     }
@@ -213,15 +216,19 @@ struct RenderPipeline {
     @discardableResult
     mutating func follow(settledZoom zoom: Double?) -> Bool {
         let key = zoom.flatMap { abs($0 - $0.rounded()) < 1e-9 ? nil : $0 }
-        let repaint = zoom != nil && (key != nil ? key != viewZoom : heldFractional)
-        let styled = made.filter { $0.layer.painter.mapStyle != nil }
+        let styled = lanes.indices.filter { lanes[$0]?.layer.painter.mapStyle != nil }
+        let repaint = zoom != nil && (key != nil ? key != viewZoom : styled.contains { !paintedFractional[$0].isEmpty })
         if key != viewZoom {
             viewZoom = key
-            for l in styled { renew(l) }
+            for i in styled { renew(lanes[i]!) }
         }
         guard repaint else { return false }
-        heldFractional = key != nil
-        for l in styled { l.store.invalidate() }
+        for i in styled {
+            // Between whole zooms every picture is for another zoom; at a whole zoom, only
+            // those painted for a fraction.
+            if key != nil { lanes[i]!.store.invalidate() } else { lanes[i]!.store.invalidate(where: paintedFractional[i].contains) }
+            paintedFractional[i] = []
+        }
         return !styled.isEmpty
     }
 
@@ -240,10 +247,14 @@ struct RenderPipeline {
 
     /// Takes up to one finished tile of any layer (the map's first); nil when none waits.
     /// Returns the message of a tile that failed.
-    func acceptTile() -> (accepted: Bool, message: String?) {
+    mutating func acceptTile() -> (accepted: Bool, message: String?) {
         let m = stack.mapIndex
         for i in [m] + lanes.indices.filter({ $0 != m }) {
-            if let l = lanes[i], let r = l.loader.drain(max: 1).first { return (true, l.store.accept(r)) }
+            guard let l = lanes[i], let r = l.loader.drain(max: 1).first else { continue }
+            // (The loader is renewed whenever the zoom it paints for changes: what it hands
+            // over was painted for the zoom now.)
+            if viewZoom != nil, l.layer.painter.mapStyle != nil { paintedFractional[i].insert(r.tile) } else { paintedFractional[i].remove(r.tile) }
+            return (true, l.store.accept(r))
         }
         return (false, nil)
     }

@@ -100,6 +100,9 @@ final class MapExporter: @unchecked Sendable {
     private func draw(to path: String, sheet: Bool, done: @escaping @Sendable (Bool) -> Void) {
         var session = host.session
         session.removeChrome()
+        // The page places its labels with a labels layer of its own: the copy would otherwise
+        // share the window's memory of what it placed and faded.
+        if session.scene.showsLabels { session.scene.modify(LabelsLayer.self, default: LabelsLayer()) { $0.detach() } }
         let view = session.camera.viewportSize
         let layout: PrintLayout
         if sheet {
