@@ -23,13 +23,13 @@ run: build
 
 # Unit tests run in parallel; end-to-end tests (real X server, compositor and binary) one at
 # a time, so that timing-sensitive input is not starved of CPU by other tests. Each fuzz
-# target gets 10 s here (18 targets: the whole run stays under 20 minutes on two cores);
+# target gets 8 s here (19 targets: the whole run stays under 20 minutes on two cores);
 # `make fuzz` hunts longer.
 test: setup-test
 	$(SWIFT) build
 	$(SWIFT) test --skip EndToEndTests
 	$(SWIFT) test --filter EndToEndTests --no-parallel
-	scripts/fuzz.sh 10
+	scripts/fuzz.sh 8
 	scripts/test-package.sh
 
 # Every fuzz target for SECONDS each (make fuzz FUZZ_SECONDS=300 for a longer hunt).

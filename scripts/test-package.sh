@@ -45,10 +45,12 @@ pass "the Swift runtime is linked statically"
 strings "$x/usr/bin/meridian" | grep -q -E "FoundationXML|_FoundationICU|icudt[0-9]+" && fail "the binary carries FoundationXML or ICU"
 size=$(stat -c %s "$x/usr/bin/meridian"); debsize=$(stat -c %s "$deb")
 # 16.5 MB: offline areas (the extract engine, a PMTiles writer, the save panel) took 255 KB
-# past the 16 MB this was; the point stays that the binary carries no ICU-sized weight.
-[ "$size" -le 16500000 ] || fail "the stripped binary is $size bytes (budget 16.5 MB)"
+# past the 16 MB this was; 17 MB: steady labels, exact zooms, shaped names, sprite sheets from
+# the web and the street-view bench took it 19 KB past 16.5. The point stays that the binary
+# carries no ICU-sized weight.
+[ "$size" -le 17000000 ] || fail "the stripped binary is $size bytes (budget 17 MB)"
 [ "$debsize" -le 10000000 ] || fail "the package is $debsize bytes (budget 10 MB)"
-pass "no ICU or FoundationXML; binary $size bytes (≤ 16.5 MB), package $debsize bytes (≤ 10 MB)"
+pass "no ICU or FoundationXML; binary $size bytes (≤ 17 MB), package $debsize bytes (≤ 10 MB)"
 
 # --- a clean Debian 12 (root for debootstrap, chroot and mounts: sudo when not root) ------
 if [ "$(id -u)" = 0 ]; then
