@@ -236,6 +236,8 @@ struct Bench: ParsableCommand {
         if !run.labelsMoved.isEmpty {
             rows.append(Row(name: "\(name) labels moved per frame, mean", value: run.labelsMoved.reduce(0, +) / Double(run.labelsMoved.count), unit: "",
                             target: String(cFormat: "max %.0f", run.labelsMoved.max() ?? 0)))
+            rows.append(Row(name: "\(name) labels resized per frame, mean", value: run.labelsResized.reduce(0, +) / Double(max(run.labelsResized.count, 1)),
+                            unit: "", target: String(cFormat: "max %.0f", run.labelsResized.max() ?? 0)))
         }
         return rows
     }
@@ -268,11 +270,15 @@ struct Bench: ParsableCommand {
         var t0: Double?
         let duration = seconds
         var last: (camera: Camera, labels: [PlacedLabel])?
-        var moved: [Double] = []
+        var moved: [Double] = [], resized: [Double] = []
         host.script = { t in
             // The frame just drawn against the one before it.
             let drawn = (camera: host.session.camera, labels: host.session.lastFrame.placedLabels)
-            if let last, last.camera != drawn.camera { moved.append(Double(LabelMotion.moved(from: last, to: drawn))) }
+            if let last, last.camera != drawn.camera {
+                let m = LabelMotion.moved(from: last, to: drawn)
+                moved.append(Double(m.moved))
+                resized.append(Double(m.resized))
+            }
             last = drawn
             if t0 == nil { t0 = t }
             let e = t - t0!
@@ -285,7 +291,7 @@ struct Bench: ParsableCommand {
         host.run()
         let cpu = cpuSeconds() - before
         let serverCPU = serverBefore.flatMap { b in server?.seconds.map { $0 - b } }
-        return MeasuredRun(stats: host.stats, processCPU: cpu, serverCPU: serverCPU, labelsMoved: moved)
+        return MeasuredRun(stats: host.stats, processCPU: cpu, serverCPU: serverCPU, labelsMoved: moved, labelsResized: resized)
     }
 
     /// Ends the loop after `seconds` with a quit event from an SDL timer. A timer of an
@@ -319,28 +325,31 @@ struct MeasuredRun {
     var stats: FrameStats
     var processCPU: Double
     var serverCPU: Double? = nil
-    /// Labels that moved other than with the map, per frame (`LabelMotion`).
+    /// Labels that moved other than with the map, and that changed size, per frame (`LabelMotion`).
     var labelsMoved: [Double] = []
+    var labelsResized: [Double] = []
 }
 
 /// How many of a frame's labels moved other than with the map since the frame before: a
 /// label drawn in both (its name within a few points of where the map took it) whose point
-/// or whose text beside it is more than a point from where the map took them.
+/// is more than a point from where the map took it, or whose text went to another side of
+/// its dot. (A label whose text changed size — its tiles' zoom changed, and with it the
+/// style's text-size — is counted apart, as resized.)
 enum LabelMotion {
-    static func moved(from old: (camera: Camera, labels: [PlacedLabel]), to new: (camera: Camera, labels: [PlacedLabel])) -> Int {
-        var before: [String: [(anchor: ScreenPoint, offset: ScreenPoint)]] = [:]
+    static func moved(from old: (camera: Camera, labels: [PlacedLabel]), to new: (camera: Camera, labels: [PlacedLabel])) -> (moved: Int, resized: Int) {
+        var before: [String: [(anchor: ScreenPoint, side: PlacedLabel.Side, size: ScreenSize)]] = [:]
         for l in old.labels {
             let a = new.camera.screenPoint(for: old.camera.mapPoint(for: l.anchor))
-            before[l.place.name, default: []].append((a, ScreenPoint(x: l.text.x - l.anchor.x, y: l.text.y - l.anchor.y)))
+            before[l.place.identity, default: []].append((a, l.side, ScreenSize(width: l.text.width, height: l.text.height)))
         }
-        var moved = 0
+        var moved = 0, resized = 0
         for l in new.labels {
-            guard let near = before[l.place.name]?.min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
+            guard let near = before[l.place.identity]?.min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
                   distance(near.anchor, l.anchor) <= 6 else { continue }
-            let offset = ScreenPoint(x: l.text.x - l.anchor.x, y: l.text.y - l.anchor.y)
-            if distance(near.anchor, l.anchor) > 1 || distance(near.offset, offset) > 1 { moved += 1 }
+            if distance(near.anchor, l.anchor) > 1 || near.side != l.side { moved += 1 }
+            else if abs(near.size.width - l.text.width) > 1 || abs(near.size.height - l.text.height) > 1 { resized += 1 }
         }
-        return moved
+        return (moved, resized)
     }
 
     static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
