@@ -88,11 +88,12 @@ public enum TrackProfilePainter: SpritePainter {
 
     /// A tick's value with as many decimals as its step needs: "5", "2.5", "0.25".
     static func tick(_ v: Double, step: Double) -> String {
+        guard v.isFinite, abs(v) < 1e12 else { return "–" }
         let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : 2
         let scale = pow(10, Double(decimals))
         let n = Int(saturating: (v * scale).rounded())
         guard decimals > 0 else { return "\(n)" }
-        let frac = String(abs(n) % Int(scale))
+        let frac = String(n.magnitude % UInt(scale))  // (abs of a saturated Int.min traps)
         return "\(n / Int(scale)).\(String(repeating: "0", count: decimals - frac.count) + frac)"
     }
 

@@ -82,6 +82,25 @@ struct TrackRenderTests {
     /// Colour modes: a climb east coloured by elevation runs from the ramp's blue to its
     /// red, by speed (slow, fast, slow) red in the middle; the legend names the mode, plain
     /// is the file's colour.
+    /// A track whose heights are beyond any real one (<ele>1e20</ele>, as a broken logger
+    /// writes) is coloured by them, its legend, profile and statistics written, with no trap
+    /// (an Int of 1e20 was one, and the abs of a height saturated to Int.min another).
+    @Test func absurdHeightsAreColouredWithoutATrap() throws {
+        let dir = temporaryDirectory("track-absurd")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gpx = dir.appendingPathComponent("absurd.gpx")
+        var text = "<gpx version=\"1.1\"><trk><trkseg>\n"
+        for i in 0..<50 { text += "<trkpt lat=\"35\" lon=\"\(-30.05 + 0.002 * Double(i))\"><ele>\(i % 2 == 0 ? "1e20" : "-3e25")</ele></trkpt>\n" }
+        try Data((text + "</trkseg></trk></gpx>").utf8).write(to: gpx)
+        // Coloured with its legend; with its profile; its callout's statistics; in feet too.
+        for extra in [[], ["--imperial"], ["--profile"], ["--select", "35,-30", "--imperial", "--profile", "--track-list"]] {
+            let out = dir.appendingPathComponent("absurd.png").path
+            let r = try run(meridianBinary, ["render", "--size", "600x400", "--no-labels", "--no-location", "--center", "35,-30", "--zoom", "12",
+                                             "--color-by", "elevation", "--out", out, gpx.path] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+    }
+
     @Test func colourModesFollowElevationAndSpeedWithALegend() throws {
         let dir = temporaryDirectory("track-colours")
         defer { try? FileManager.default.removeItem(at: dir) }

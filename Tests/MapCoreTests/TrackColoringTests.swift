@@ -91,4 +91,12 @@ struct TrackColoringTests {
         layer.close(at: 0)
         #expect(layer.colorMode == .plain && layer.ramp == nil)
     }
+
+    /// The legend writes a value beyond any real one as a dash.
+    @Test func theLegendWritesAbsurdValuesAsADash() {
+        let ramp = TrackColorRamp(mode: .elevation, low: -3e25, high: 1e20)
+        #expect(ramp.label(1e20, imperial: false) == "— m" && ramp.label(-3e25, imperial: true) == "— ft")
+        #expect(ramp.label(.infinity, imperial: false) == "— m" && ramp.label(812.4, imperial: false) == "812 m")
+        #expect(TrackColorRamp(mode: .speed, low: 0, high: 1e300).label(1e300, imperial: false) == "— km/h")
+    }
 }

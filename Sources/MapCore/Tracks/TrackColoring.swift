@@ -72,11 +72,14 @@ public struct TrackColorRamp: Sendable, Hashable {
     }
 
     /// A value as the legend writes it: km/h or mph, metres or feet.
+    /// Values come from files: one beyond any real speed or height (a GPX's <ele>1e20</ele>)
+    /// is written as a dash, not converted (an Int of it would trap).
     public func label(_ value: Double, imperial: Bool) -> String {
+        func whole(_ v: Double) -> String { v.isFinite && abs(v) < 1e9 ? "\(Int(v.rounded()))" : "—" }
         switch mode {
         case .plain: return ""
-        case .speed: return imperial ? "\(Int((value * 2.236936).rounded())) mph" : "\(Int((value * 3.6).rounded())) km/h"
-        case .elevation: return imperial ? "\(Int((value * 3.28084).rounded())) ft" : "\(Int(value.rounded())) m"
+        case .speed: return imperial ? "\(whole(value * 2.236936)) mph" : "\(whole(value * 3.6)) km/h"
+        case .elevation: return imperial ? "\(whole(value * 3.28084)) ft" : "\(whole(value)) m"
         }
     }
 }

@@ -66,9 +66,11 @@ extension TrackStatistics {
 
     /// A whole number with thousands separated by commas: "1,230".
     public static func grouped(_ v: Double) -> String {
-        guard v.isFinite else { return "–" }
+        // Beyond any real distance or height (a file's <ele>1e20</ele>): a dash.
+        guard v.isFinite, abs(v) < 1e12 else { return "–" }
         let n = Int(saturating: v.rounded())
-        let digits = String(abs(n))
+        // (The magnitude, not abs: a file's -1e25 saturates to Int.min, whose abs traps.)
+        let digits = String(n.magnitude)
         var out = ""
         for (i, ch) in digits.enumerated() {
             if i > 0, (digits.count - i) % 3 == 0 { out += "," }
