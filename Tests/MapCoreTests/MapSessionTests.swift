@@ -78,6 +78,27 @@ struct MapSessionTests {
         #expect(s.session.scene.layer(HelpLayer.self)?.isShown == false && s.session.scene.layer(MeasureLayer.self)?.isActive == true)
     }
 
+    /// A pin just under the + button: a press on + held half a second and released zooms in,
+    /// and the pin is neither lifted, moved nor selected (the button is drawn over it).
+    @Test func aPressOnAButtonOverAPinPressesTheButton() throws {
+        var s = standard()
+        let plus = try #require(s.frame().buttons.last { $0.id.as(ZoomControlsLayer.Button.self) == .zoomIn }).frame
+        let p = ScreenPoint(x: plus.x + plus.width / 2, y: plus.y + plus.height / 2)
+        let at = s.session.camera.coordinate(for: p)
+        s.session.pins = [Pin(coordinate: at, title: "under +")]
+        _ = s.frame()
+        let z = s.session.camera.zoom
+        s.t += 0.01
+        _ = s.session.handle(.pointerDown(.left, p, clicks: 1, []), at: s.t)
+        for _ in 0..<30 { _ = s.frame(); s.t -= 1 - 1.0 / 60 }  // half a second of frames
+        _ = s.session.handle(.pointerUp(.left, p), at: s.t)
+        s.t += 1
+        _ = s.frame()
+        #expect(abs(s.session.camera.zoom - (z + 1)) < 1e-9, "zoom \(s.session.camera.zoom)")
+        let pin = try #require(s.session.pins.first)
+        #expect(pin.coordinate == at && s.session.controller.pins.selected == nil)
+    }
+
     @Test func tabMovesTheFocusThroughTheControlsAndEnterPresses() {
         var s = standard()
         _ = s.frame()

@@ -101,8 +101,10 @@ public struct MapController: Sendable {
     }
 
     @discardableResult
-    public mutating func handle(_ event: InputEvent, at t: Double) -> [ControllerAction] {
-        if let actions = handlePinInput(event, at: t) { return actions }
+    /// `overButton`: the press is on a button drawn over the map, which takes it (a pin under
+    /// the + button is not lifted by a press on +).
+    public mutating func handle(_ event: InputEvent, at t: Double, overButton: Bool = false) -> [ControllerAction] {
+        if !overButton, let actions = handlePinInput(event, at: t) { return actions }
         switch event {
         case let .pointerDown(.left, p, clicks, mods):
             advance(to: t)

@@ -84,7 +84,11 @@ extension MapSession {
         // Typed text only matters while a title is being edited.
         if case .text = event, controller.pins.renameText == nil { return nil }
         var actions: [LayerAction] = []
-        for a in controller.handle(event, at: t) {
+        // A press on a button drawn over the map is the button's, not a pin's beneath it: it
+        // becomes the click that presses the button (the map's gestures still start there).
+        var overButton = false
+        if case let .pointerDown(_, p, _, _) = event { overButton = lastFrame.button(at: p) != nil }
+        for a in controller.handle(event, at: t, overButton: overButton) {
             switch a {
             case .redraw: actions.append(.changed)
             case .quit: pending.append(.quit)
