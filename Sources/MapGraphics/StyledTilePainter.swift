@@ -83,13 +83,15 @@ struct StyledTilePainter {
                 continue
             }
             guard let name = layer.sourceLayer, let li = prepared.layerIndex[name] else { continue }
+            // Symbols are made for the whole data tile and cut to this one (`symbols`): they
+            // need no features of their own here.
+            if layer.type == .symbol { labels += symbols(layer, order: order, prepared, layerIndex: li, frame, zoom); continue }
             let data = prepared.tile.layers[li]
             // How far beyond the tile a feature may lie and still show in it, in device
-            // pixels: a wide line's edge, a street name running on past the tile's edge.
+            // pixels: a wide line's edge.
             let reach: Double
             switch layer.type {
             case .line: reach = 160 * frame.k
-            case .symbol: reach = (layer.string("symbol-placement", EvaluationContext(zoom: zoom)) ?? "point") == "point" ? 0 : frame.pixels * 0.5
             case .circle: reach = 64 * frame.k
             default: reach = 2
             }
@@ -102,7 +104,6 @@ struct StyledTilePainter {
             case .fill, .fillExtrusion: fill(layer, data, features, canvas, frame, zoom)
             case .line: line(layer, data, features, canvas, frame, zoom)
             case .circle: circles(layer, data, features, canvas, frame, zoom)
-            case .symbol: labels += symbols(layer, order: order, prepared, layerIndex: li, frame, zoom)
             default: continue
             }
         }
