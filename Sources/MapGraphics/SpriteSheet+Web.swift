@@ -27,13 +27,15 @@ extension SpriteSheet {
                     let header = try ImageHeader(data, maxSide: IconPainter.maxSheetSide)
                     guard header.format == .png else { throw TileSourceError("the sprite sheet is \(header.format.rawValue), not PNG") }
                 }
-                // Plain copies beside what is kept, read as a sheet on disk is, named by what
-                // they hold: written once, never changed under a reader.
+                // A plain copy of the picture beside what is kept, for the icons to be cut from,
+                // named by what the sheet holds: written once, never changed under a reader.
+                // The index is read from the bytes at hand.
                 let stem = "\(folder)/sheet-" + String(FNV1a.hash(String(decoding: index, as: UTF8.self) + "\(picture.count)"), radix: 16) + variant
-                for (bytes, ext) in [(index, ".json"), (picture, ".png")] where (try? FileIO.read(stem + ext, limit: 1 << 26)) != bytes {
-                    try AtomicFile.write(bytes, to: URL(fileURLWithPath: stem + ext))
+                if (try? FileIO.read(stem + ".png", limit: 1 << 26)) != picture {
+                    try AtomicFile.write(picture, to: URL(fileURLWithPath: stem + ".png"))
                 }
-                try self.init(base: stem)
+                try self.init(index: index, named: address(variant + ".json"), picture: stem + ".png",
+                              header: try ImageHeader(picture, maxSide: IconPainter.maxSheetSide))
                 return
             } catch {
                 failure = error
