@@ -75,7 +75,7 @@ public struct LabelsLayer: MapLayer {
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         var state = memo.get() ?? Memo.State()
         let sprites = context.sprites
-        let placement = placement(&state, context)
+        let (placement, fresh) = placement(&state, context)
         var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
         func want(_ k: SpriteKey) { if sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) } }
         var shown: [PlacedLabel] = []
@@ -97,10 +97,13 @@ public struct LabelsLayer: MapLayer {
             shown.append(p)
         }
         let t = context.time
-        if fadeSeconds > 0 {
-            Self.fade(&state.fades, to: shown, camera: context.camera, at: t, seconds: fadeSeconds)
-        } else {
-            state.fades = shown.map { Memo.Fade(label: $0, camera: context.camera, from: 1, start: t, target: 1) }
+        // A placement used again (a frame of a pulse, of a fade) was faded to when it was made.
+        if fresh {
+            if fadeSeconds > 0 {
+                Self.fade(&state.fades, to: shown, camera: context.camera, at: t, seconds: fadeSeconds)
+            } else {
+                state.fades = shown.map { Memo.Fade(label: $0, camera: context.camera, from: 1, start: t, target: 1) }
+            }
         }
         for f in state.fades {
             if t < f.start + fadeSeconds { list.animating = true }
@@ -115,12 +118,14 @@ public struct LabelsLayer: MapLayer {
         memo.set(state)
     }
 
-    /// This frame's placement: the last one again when nothing it depends on changed, else a
-    /// new one held to the placement at the camera before.
-    private func placement(_ state: inout Memo.State, _ context: LayerContext) -> Memo.Placement {
+    /// This frame's placement: the last one again when nothing it depends on changed (not
+    /// `fresh`), else a new one held to the placement at the camera before.
+    private func placement(_ state: inout Memo.State, _ context: LayerContext) -> (placement: Memo.Placement, fresh: Bool) {
         let camera = context.camera, reserved = context.labelExclusions
         let sources = Self.sources(context)
-        if let sources, let last = state.last, last.complete, last.sources == sources, last.camera == camera, last.reserved == reserved { return last }
+        if let sources, let last = state.last, last.complete, last.sources == sources, last.camera == camera, last.reserved == reserved {
+            return (last, false)
+        }
         var candidates: [PlaceLabel] = []
         var used = Set<TileID>()
         for source in context.labelSources {
@@ -139,7 +144,7 @@ public struct LabelsLayer: MapLayer {
             // frame need not compare them again.
             last.sources = sources
             state.last = last
-            return last
+            return (last, false)
         }
         // The camera moved: what was placed at the last one is what the labels hold to. While
         // it stays, every placement (as tiles and sprites come) holds to the same memory, so
@@ -154,7 +159,7 @@ public struct LabelsLayer: MapLayer {
                                                             previous: state.memory)
         let p = Memo.Placement(camera: camera, sources: sources, candidates: candidates, reserved: reserved, placed: placed)
         state.last = p
-        return p
+        return (p, true)
     }
 
     /// Brings the fades up to date with the labels drawn now: a label already drawn (the same
