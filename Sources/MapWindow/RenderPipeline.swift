@@ -76,8 +76,7 @@ struct RenderPipeline {
     /// rather than the map's own tiles.
     private var drawingsOnTop = false
     /// The zoom between whole zooms the view has settled at, which styled vector tiles are
-    /// painted for (nil: each at its own zoom, as while the zoom changes); and whether the
-    /// pictures held include some painted for such a zoom.
+    /// painted for (nil: each at its own zoom, as while the zoom changes).
     private(set) var viewZoom: Double?
     /// Per layer, the tiles held that were painted for such a zoom (painted anew when the view
     /// settles at a whole zoom; those painted for their own zoom meanwhile are right as they are).
