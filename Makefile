@@ -27,6 +27,7 @@ run: build
 # `make fuzz` hunts longer.
 test: setup-test
 	$(SWIFT) build
+	scripts/lint-conversions.sh
 	$(SWIFT) test --skip EndToEndTests
 	$(SWIFT) test --filter EndToEndTests --no-parallel
 	scripts/fuzz.sh 8

@@ -1,9 +1,15 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
 // One-way dependencies, as ../shared/DESIGN.md draws them:
 // MapGeometry ← MapCore ← MapTiles/MapData/MapPosition ← MapGraphics ← MapWindow ← meridian.
+// Every conversion from Double or Float to an integer that could trap is refused by the
+// compiler: Platform/Saturating.swift shadows the standard library's with deprecated ones, and
+// this makes using them an error (issue 39's lint; scripts/lint-conversions.sh shows it).
+let refuseTraps: [SwiftSetting] = [.treatWarning("DeprecatedDeclaration", as: .error)]
+let small: [SwiftSetting] = refuseTraps + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
 let package = Package(
     name: "Meridian",
     products: [
@@ -35,36 +41,36 @@ let package = Package(
         // The software compositor's loops: optimised in every build, so that debug-built
         // tests draw at a useful speed too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O3"])]),
-        .target(name: "Platform", dependencies: ["CSystem"]),
+        .target(name: "Platform", dependencies: ["CSystem"], swiftSettings: refuseTraps),
         // Plain geometry, the bottom of the house: it imports nothing.
-        .target(name: "MapGeometry"),
+        .target(name: "MapGeometry", swiftSettings: refuseTraps),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+                swiftSettings: small),
         // The app's chrome over the map (search box, help, map switcher, zoom and locate
         // buttons, hints): an app embedding the map picks its own.
         .target(name: "MapChrome", dependencies: ["Platform", "MapGeometry", "MapCore"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+                swiftSettings: small),
         .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "CSQLite", "CZlib", "CCurl", "CSystem"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+                swiftSettings: small),
         // MapLibre style JSON: parsed once, its expressions evaluated per zoom and feature.
         .target(name: "MapStyle", dependencies: ["Platform", "MapCore", "MapTiles"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
-        .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"]),
+                swiftSettings: small),
+        .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"], swiftSettings: refuseTraps),
         .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+                swiftSettings: small),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "CCairo", "CPango"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+                swiftSettings: small),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CImage", "CSystem", "CPixels", "CXlib"],
-                swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+                swiftSettings: small),
         .executableTarget(name: "meridian", dependencies: [
             "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
-        swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
+        swiftSettings: small),
 
-        .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"]),
-        .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"]),
+        .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"], swiftSettings: refuseTraps),
+        .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"], swiftSettings: refuseTraps),
 
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "Platform", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),

@@ -100,9 +100,9 @@ extension SaveAreaLayer {
     /// "850 KB", "12.3 MB", "1.2 GB".
     public static func bytes(_ n: UInt64) -> String {
         let v = Double(n)
-        if v < 1_000_000 { return "\(max(1, Int((v / 1000).rounded()))) KB" }
+        if v < 1_000_000 { return "\(max(1, Int(saturating: (v / 1000).rounded()))) KB" }
         if v < 100_000_000 { return String(cFormat: "%.1f MB", v / 1_000_000) }
-        if v < 1_000_000_000 { return "\(Int((v / 1_000_000).rounded())) MB" }
+        if v < 1_000_000_000 { return "\(Int(saturating: (v / 1_000_000).rounded())) MB" }
         return String(cFormat: "%.1f GB", v / 1_000_000_000)
     }
 
@@ -110,8 +110,8 @@ extension SaveAreaLayer {
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "" }
         if seconds < 10 { return "a few seconds left" }
-        if seconds < 90 { return "about \(Int((seconds / 10).rounded()) * 10) s left" }
-        if seconds < 5400 { return "about \(Int((seconds / 60).rounded())) min left" }
+        if seconds < 90 { return "about \(Int(saturating: (seconds / 10).rounded()) * 10) s left" }
+        if seconds < 5400 { return "about \(Int(saturating: (seconds / 60).rounded())) min left" }
         return String(cFormat: "about %.1f h left", seconds / 3600)
     }
 }

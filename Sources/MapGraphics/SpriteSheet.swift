@@ -40,7 +40,7 @@ public struct SpriteSheet: Sendable {
         for (name, value) in index.prefix(20_000) {
             func int(_ key: String) -> Int? {
                 guard let n = value[key]?.number, n.isFinite, n >= 0, n <= 16_384 else { return nil }
-                return Int(n)
+                return Int(saturating: n)
             }
             guard let x = int("x"), let y = int("y"), let w = int("width"), let h = int("height"), w > 0, h > 0, w <= 1024, h <= 1024,
                   x + w <= header.width, y + h <= header.height else { continue }
@@ -77,7 +77,7 @@ public enum IconPainter: SpritePainter {
             throw CairoError(description: "\(spec.sheet): icon at \(spec.x),\(spec.y) \(spec.width)×\(spec.height) lies outside the \(sw)×\(sh) sheet")
         }
         let size = spec.size
-        let canvas = try CairoCanvas(width: max(1, Int((size.width * k).rounded(.up))), height: max(1, Int((size.height * k).rounded(.up))))
+        let canvas = try CairoCanvas(width: max(1, Int(saturating: (size.width * k).rounded(.up))), height: max(1, Int(saturating: (size.height * k).rounded(.up))))
         let cr = canvas.context
         let f = spec.scale / spec.sheetRatio * k
         cairo_scale(cr, f, f)

@@ -203,7 +203,7 @@ extension StyledTilePainter {
         if abs(a) > 1e-9 {
             let x = cx / (3 * a), y = cy / (3 * a)
             if x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 {
-                return map(VectorTile.Point(x: Int32(x.rounded()), y: Int32(y.rounded())))
+                return map(VectorTile.Point(x: Int32(saturating: x.rounded()), y: Int32(saturating: y.rounded())))
             }
         }
         return map(first)

@@ -136,7 +136,7 @@ enum Socket {
                 var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 var err: Int32 = 0
                 var len = socklen_t(MemoryLayout<Int32>.size)
-                guard poll(&p, 1, Int32(timeout * 1000)) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0, err == 0 else {
+                guard poll(&p, 1, Int32(saturating: timeout * 1000)) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0, err == 0 else {
                     reason = err != 0 ? FileIO.reason(err) : "timed out"
                     close(fd)
                     continue

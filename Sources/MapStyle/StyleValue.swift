@@ -91,7 +91,7 @@ public enum StyleValue: Hashable, Sendable {
     static func jsString(_ d: Double) -> String {
         if d.isNaN { return "NaN" }
         if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
-        if d == d.rounded(), abs(d) < 1e18 { return String(Int64(d)) }
+        if d == d.rounded(), abs(d) < 1e18 { return String(Int64(saturating: d)) }
         return d.description
     }
 }

@@ -139,11 +139,11 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
         _ = mc_easy_long(h, CURLOPT_MAXREDIRS, 3)
         _ = mc_easy_long(h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         _ = mc_easy_long(h, CURLOPT_PIPEWAIT, 1)
-        _ = mc_easy_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        _ = mc_easy_long(h, CURLOPT_TIMEOUT_MS, Int(options.totalTimeout * 1000))
+        _ = mc_easy_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(saturating: options.connectTimeout * 1000))
+        _ = mc_easy_long(h, CURLOPT_TIMEOUT_MS, Int(saturating: options.totalTimeout * 1000))
         // Fewer than one byte a second for the stall timeout: given up.
         _ = mc_easy_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
-        _ = mc_easy_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.stallTimeout.rounded(.up))))
+        _ = mc_easy_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(saturating: options.stallTimeout.rounded(.up))))
         _ = mc_easy_offset(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(t.limit))
         for line in t.request.headers {
             t.list = mc_slist_append(t.list, line)

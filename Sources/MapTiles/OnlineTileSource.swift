@@ -280,6 +280,6 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     /// A short wait before a second try, jittered so that tiles do not retry in step.
     private static func backOff(attempt: Int) {
         let seconds = 0.5 * Double(1 << attempt) * Double.random(in: 0.75...1.25)
-        usleep(useconds_t(seconds * 1_000_000))
+        usleep(useconds_t(saturating: seconds * 1_000_000))
     }
 }

@@ -62,7 +62,7 @@ final class PlainHTTPConnection {
             let left = deadline - MonotonicClock.now
             guard left > 0 else { return false }
             var p = pollfd(fd: fd, events: events, revents: 0)
-            let n = poll(&p, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
+            let n = poll(&p, 1, Int32(saturating: min(left * 1000, 60_000).rounded(.up)))
             if n > 0 { return true }
             if n < 0 && errno != EINTR { return true } // the next call says what is wrong
         }

@@ -55,7 +55,7 @@ public struct TileJSON: Sendable, Equatable {
         func zoom(_ v: Double?, _ fallback: Int, _ what: String) throws -> Int {
             guard let v else { return fallback }
             guard v.rounded() == v, (0...30).contains(v) else { throw fail("\(what) \(v) is not a zoom of 0…30") }
-            return Int(v)
+            return Int(saturating: v)
         }
         minZoom = try zoom(doc.minzoom, 0, "minzoom")
         maxZoom = try zoom(doc.maxzoom, 22, "maxzoom")

@@ -110,8 +110,8 @@ public final class Compositor {
     /// Draws the `src` part of a tile's `region` of `tex` into `dst` (points).
     private func copyTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double, _ k: Double) {
         let w = Double(region.w), h = Double(region.h)
-        var s = SDL_Rect(x: region.x + Int32((src.x * w).rounded()), y: region.y + Int32((src.y * h).rounded()),
-                         w: Int32(max(1, (src.width * w).rounded())), h: Int32(max(1, (src.height * h).rounded())))
+        var s = SDL_Rect(x: region.x + Int32(saturating: (src.x * w).rounded()), y: region.y + Int32(saturating: (src.y * h).rounded()),
+                         w: Int32(saturating: max(1, (src.width * w).rounded())), h: Int32(saturating: max(1, (src.height * h).rounded())))
         var d = pixelRect(dst, k)
         SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
         SDL_RenderCopy(renderer.raw, tex.raw, &s, &d)

@@ -39,7 +39,7 @@ struct DeviceRect: Equatable {
         let a = max(x0 - margin, 0), b = max(y0 - margin, 0)
         let c = min(x1 + margin, Double(width)), d = min(y1 + margin, Double(height))
         guard c > a, d > b else { return nil }
-        return PixelBox(x0: Int32(a.rounded(.down)), y0: Int32(b.rounded(.down)), x1: Int32(c.rounded(.up)), y1: Int32(d.rounded(.up)))
+        return PixelBox(x0: Int32(saturating: a.rounded(.down)), y0: Int32(saturating: b.rounded(.down)), x1: Int32(saturating: c.rounded(.up)), y1: Int32(saturating: d.rounded(.up)))
     }
 }
 

@@ -242,7 +242,7 @@ public final class MapHost {
             } else if !hidden, !needsFrame, let wake = nextWake {
                 // Tiles that failed are asked for again when their wait is over (a minute at
                 // most): the network may be back. A live position turns grey on time.
-                let wait = Int32(clamping: Int(max(0, wake - MonotonicClock.now) * 1000) + 1)
+                let wait = Int32(clamping: Int(saturating: max(0, wake - MonotonicClock.now) * 1000) + 1)
                 if SDL_WaitEventTimeout(&event, wait) != 0 { needsFrame = process(&event, translator) || needsFrame } else { needsFrame = true }
                 cpuStart = MonotonicClock.threadCPU
             } else if !needsFrame || hidden {
@@ -269,10 +269,10 @@ public final class MapHost {
                 // events when pumped, so a flick's speed is measured on frame times: over the
                 // 100 ms it is measured across, within a frame's worth.
                 let wait = latch - clock.now
-                if wait > 0.0005 { usleep(useconds_t(min(wait, 0.1) * 1_000_000)) }
+                if wait > 0.0005 { usleep(useconds_t(saturating: min(wait, 0.1) * 1_000_000)) }
                 cpuStart = MonotonicClock.threadCPU
             } else if let until = settleUntil {
-                let wait = Int32(clamping: Int(max(0, until - clock.now) * 1000))
+                let wait = Int32(clamping: Int(saturating: max(0, until - clock.now) * 1000))
                 if wait > 0, SDL_WaitEventTimeout(&event, wait) != 0 {
                     cpuStart = MonotonicClock.threadCPU
                     // Anything but more pictures arriving ends the wait.

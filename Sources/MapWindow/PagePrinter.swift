@@ -39,7 +39,7 @@ public enum PagePrinter {
             surface = cairo_svg_surface_create(temporary, w, h)
             cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PT)
         case .png:
-            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((w * pixelRatio).rounded()), Int32((h * pixelRatio).rounded()))
+            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(saturating: (w * pixelRatio).rounded()), Int32(saturating: (h * pixelRatio).rounded()))
         }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {

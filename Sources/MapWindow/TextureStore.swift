@@ -66,8 +66,8 @@ public final class TextureStore: TileAvailability {
         // At zoom n.49 tiles are shown at 1/√2 of their size.
         let shown = Double(tilePixels) / 2.0.squareRoot()
         let margin = ring ? 3 : 1
-        let cols = Int((Double(viewport.width) / shown).rounded(.up)) + margin
-        let rows = Int((Double(viewport.height) / shown).rounded(.up)) + margin
+        let cols = Int(saturating: (Double(viewport.width) / shown).rounded(.up)) + margin
+        let rows = Int(saturating: (Double(viewport.height) / shown).rounded(.up)) + margin
         let slots = cols * rows * (ring ? 3 : 2) / 2
         if let renderer {
             let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels)

@@ -34,7 +34,7 @@ extension Bench {
                 cold.append(try drawView(fresh, painter: painter, centre: centre, zoom: z + 1))
                 warm.append(try drawView(fresh, painter: painter, centre: centre, zoom: z + 1.5))
             }
-            let name = "street view 1024×768 at MapLibre z\(z == z.rounded() ? String(Int(z)) : String(z))"
+            let name = "street view 1024×768 at MapLibre z\(z == z.rounded() ? String(Int(saturating: z)) : String(z))"
             rows += [Row(name: name + ", cold p50", value: FrameStats.percentile(cold, 50) * 1000, unit: "ms", target: ""),
                      Row(name: name + ", cold p99", value: FrameStats.percentile(cold, 99) * 1000, unit: "ms", target: ""),
                      Row(name: name + ", warm (+0.5) p50", value: FrameStats.percentile(warm, 50) * 1000, unit: "ms", target: ""),

@@ -43,7 +43,7 @@ extension Bench {
                     _ = try shared.paint(t, data: data, dataTile: dataTile, pixelSize: pixels)
                     warm.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
                 } }
-                let name = "street map: dense \(label) tile raster at \(Int(ratio))×"
+                let name = "street map: dense \(label) tile raster at \(Int(saturating: ratio))×"
                 let target = ratio == 1 ? "≤ 15 ms" : "≤ 40 ms"
                 rows += [Row(name: name + ", cold p50", value: FrameStats.percentile(cold, 50) * 1000, unit: "ms", target: ""),
                          Row(name: name + ", cold p99", value: FrameStats.percentile(cold, 99) * 1000, unit: "ms", target: target),

@@ -300,7 +300,7 @@ struct Bench: ParsableCommand {
     func quit(after seconds: Double) {
         if let previous = Self.quitTimer.value { SDL_RemoveTimer(previous) }
         SDL_FlushEvent(SDL_QUIT.rawValue)
-        Self.quitTimer.value = SDL_AddTimer(UInt32(seconds * 1000), { _, _ in
+        Self.quitTimer.value = SDL_AddTimer(UInt32(saturating: seconds * 1000), { _, _ in
             var e = SDL_Event()
             e.type = SDL_QUIT.rawValue
             SDL_PushEvent(&e)

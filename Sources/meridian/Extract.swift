@@ -163,9 +163,9 @@ private final class ProgressLine: @unchecked Sendable {
         last = now
         let fraction = p.tilesTotal > 0 ? Double(p.tilesDone) / Double(p.tilesTotal) : 1
         var text = "\(TrackStatistics.grouped(Double(p.tilesDone)))/\(TrackStatistics.grouped(Double(p.tilesTotal))) tiles · \(Extract.size(p.bytesDone)) · \(TrackStatistics.grouped(p.tilesPerSecond)) tiles/s"
-        if let left = p.secondsLeft, left.isFinite, !complete { text += " · \(Int(left.rounded()) / 60):" + String(cFormat: "%02d", Int(left.rounded()) % 60) + " left" }
+        if let left = p.secondsLeft, left.isFinite, !complete { text += " · \(Int(saturating: left.rounded()) / 60):" + String(cFormat: "%02d", Int(saturating: left.rounded()) % 60) + " left" }
         if tty {
-            let width = 30, filled = min(width, max(0, Int((min(1, fraction) * Double(width)).rounded(.down))))
+            let width = 30, filled = min(width, max(0, Int(saturating: (min(1, fraction) * Double(width)).rounded(.down))))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             print("\r\u{1B}[K\(bar) \(String(cFormat: "%3.0f", fraction * 100))% \(text)", terminator: "")
         } else {

@@ -85,7 +85,7 @@ final class MapExporter: @unchecked Sendable {
                     }
                 case let .unavailable(reason):
                     warn("no file chooser: \(reason)")
-                    let path = FileIO.homeDirectory + "/map-\(Int(WallClock.now)).pdf"
+                    let path = FileIO.homeDirectory + "/map-\(Int(saturating: WallClock.now)).pdf"
                     draw(to: path, sheet: sheet) { [self] ok in
                         if ok { host.perform { $0.showNotice("There is no file chooser here: the map is saved as \(path)") } }
                         end()
@@ -119,8 +119,8 @@ final class MapExporter: @unchecked Sendable {
         startThread(name: "export") {
             var (session, host) = job.value
             do {
-                let r = try OffscreenRenderer(pixelWidth: Int((layout.mapFrame.width * k).rounded()),
-                                              pixelHeight: Int((layout.mapFrame.height * k).rounded()), pixelRatio: k)
+                let r = try OffscreenRenderer(pixelWidth: Int(saturating: (layout.mapFrame.width * k).rounded()),
+                                              pixelHeight: Int(saturating: (layout.mapFrame.height * k).rounded()), pixelRatio: k)
                 try r.render(&session, stack: tiles.stack, at: t, timeout: 60)
                 let page = PageRenderer(stack: tiles.stack, overlays: session.tileOverlays)
                 // The share drawn, a few times a second at most (a dense sheet takes a while).
@@ -129,7 +129,7 @@ final class MapExporter: @unchecked Sendable {
                                       camera: session.camera, to: path) { share in
                     guard MonotonicClock.now - said > 0.25, share < 1 else { return }
                     said = MonotonicClock.now
-                    host.showNotice("Making the page… \(Int(share * 100)) %")
+                    host.showNotice("Making the page… \(Int(saturating: share * 100)) %")
                 }
                 done(true)
             } catch {

@@ -93,7 +93,7 @@ struct Render: ParsableCommand {
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard thenZoom.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Camera.maxZoom }) else {
-            throw ValidationError("--then-zoom must be a zoom from 0 to \(Int(Camera.maxZoom))")
+            throw ValidationError("--then-zoom must be a zoom from 0 to \(Int(saturating: Camera.maxZoom))")
         }
         guard thenZoom.isEmpty || (paper == nil && PagePrinter.Format(path: out) == .png) else { throw ValidationError("--then-zoom draws PNG views: leave --paper out") }
         guard (size == nil) != (paper == nil) else { throw ValidationError("give --size or --paper (one of them)") }
@@ -111,7 +111,7 @@ struct Render: ParsableCommand {
             let z = PrintLayout.zoom(forScale: n, latitude: lat)
             guard z >= 0, z <= Camera.maxZoom else {
                 let bound = PrintLayout.statedScale(PrintLayout.scale(zoom: z < 0 ? 0 : Camera.maxZoom, latitude: lat))
-                throw ValidationError("--map-scale 1:\(Int(n)) is beyond what the map draws at latitude \(lat): \(z < 0 ? "at most" : "at least") \(bound)")
+                throw ValidationError("--map-scale 1:\(Int(saturating: n)) is beyond what the map draws at latitude \(lat): \(z < 0 ? "at most" : "at least") \(bound)")
             }
         }
     }
@@ -139,8 +139,8 @@ struct Render: ParsableCommand {
         let zoom = scaleN.map { PrintLayout.zoom(forScale: $0, latitude: center.latitude) } ?? view.zoom ?? ViewOptions.defaultZoom
         let camera = Camera(center: center, zoom: zoom, viewportSize: frame, pixelRatio: k)
         do {
-            let r = try OffscreenRenderer(pixelWidth: Int((frame.width * k).rounded()),
-                                          pixelHeight: Int((frame.height * k).rounded()), pixelRatio: k)
+            let r = try OffscreenRenderer(pixelWidth: Int(saturating: (frame.width * k).rounded()),
+                                          pixelHeight: Int(saturating: (frame.height * k).rounded()), pixelRatio: k)
             var problems: [String] = []
             let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
             for p in problems { warn(p) }

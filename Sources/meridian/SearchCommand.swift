@@ -80,7 +80,7 @@ struct Search: ParsableCommand {
                 let archive = try NameArchive(path: path)
                 var last = -10
                 let outcome = try NameIndexBuilder(archive: archive, folder: folder).build { share in
-                    let percent = Int(share * 100)
+                    let percent = Int(saturating: share * 100)
                     if percent >= last + 10 { last = percent; warn("Indexing \(archive.title)… \(percent) %") }
                 }
                 if !outcome.broken.isEmpty { warn("\(path): \(outcome.broken.count) broken tile(s) skipped (\(outcome.broken[0]))") }

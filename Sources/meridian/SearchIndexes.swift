@@ -88,7 +88,7 @@ final class SearchIndexes: @unchecked Sendable {
                 progress(title, 0)
                 var last = -1
                 let outcome = try builder.build { share in
-                    let percent = Int(share * 100)
+                    let percent = Int(saturating: share * 100)
                     if percent != last { last = percent; self.progress(title, share) }
                 }
                 progress(title, nil)

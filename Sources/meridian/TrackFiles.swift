@@ -87,7 +87,7 @@ final class TrackFileOpener: @unchecked Sendable {
             host.pendingLoads += 1
             let logFrames = host.configuration.logFrames
             activity.id = host.activities.begin(text: {
-                let percent = progress.fraction.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
+                let percent = progress.fraction.map { " \(Int(saturating: ($0 * 100).rounded()))%" } ?? ""
                 return "Opening \(name)…\(percent)   Esc cancels"
             }, cancel: {
                 progress.cancel()

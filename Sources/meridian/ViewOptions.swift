@@ -58,7 +58,7 @@ struct ViewOptions: ParsableArguments {
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
-            throw ValidationError("--zoom must be between \(Int(Camera.minZoom)) and \(Int(Camera.maxZoom)), got \(z)")
+            throw ValidationError("--zoom must be between \(Int(saturating: Camera.minZoom)) and \(Int(saturating: Camera.maxZoom)), got \(z)")
         }
         if style != nil {
             do { _ = try styleChoice.style() } catch { throw ValidationError("--style: \(error)") }

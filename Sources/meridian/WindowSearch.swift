@@ -31,7 +31,7 @@ final class WindowSearch: @unchecked Sendable {
             self?.publish()
         }
         indexes.progress = { [weak self] title, share in
-            let text = share.map { "Indexing \(title)… \(Int(($0 * 100).rounded(.down))) %" }
+            let text = share.map { "Indexing \(title)… \(Int(saturating: ($0 * 100).rounded(.down))) %" }
             self?.host.value.perform { host in
                 host.session.update(SearchLayer.self, at: host.clock.now) { $0.indexing = text; return [.changed] }
             }

@@ -88,7 +88,7 @@ extension LabelPlacer {
         }
         let centre = straight ? ScreenPoint(x: (a0.x + a1.x) / 2, y: (a0.y + a1.y) / 2) : here
         let (ux, uy) = straight ? (dx / chord, dy / chord) : (1.0, 0.0)
-        let n = max(Int((width / height).rounded(.up)), 1)
+        let n = max(Int(saturating: (width / height).rounded(.up)), 1)
         let boxes = (0..<n).map { i -> ScreenRect in
             let s = (Double(i) + 0.5) * width / Double(n) - width / 2
             return ScreenRect(x: centre.x + ux * s - height / 2, y: centre.y + uy * s - height / 2, width: height, height: height)

@@ -35,6 +35,6 @@ public struct ScaleBar: Hashable, Sendable {
     }
 
     static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(cFormat: "%g", v)
+        v == v.rounded() ? String(Int(saturating: v)) : String(cFormat: "%g", v)
     }
 }

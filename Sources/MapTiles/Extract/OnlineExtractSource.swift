@@ -119,7 +119,7 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
         while !isStopped() {
             lock.lock(); let left = pausedUntil - MonotonicClock.now; lock.unlock()
             guard left > 0 else { return }
-            usleep(useconds_t(min(left, 0.1) * 1_000_000))
+            usleep(useconds_t(saturating: min(left, 0.1) * 1_000_000))
         }
     }
 

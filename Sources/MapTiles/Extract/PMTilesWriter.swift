@@ -137,7 +137,7 @@ public struct PMTilesWriter {
         var h = [UInt8]("PMTiles".utf8) + [3]
         func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
         func i32(_ v: Double) {
-            let e7 = Int32(clamping: Int64((v * 1e7).rounded()))
+            let e7 = Int32(clamping: Int64(saturating: (v * 1e7).rounded()))
             for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: e7) >> (8 * UInt32(i)))) }
         }
         for section in s { u64(section.offset); u64(section.length) }

@@ -58,10 +58,10 @@ public struct TileArea: Sendable, Equatable, CustomStringConvertible {
     /// across the antimeridian).
     public func ranges(atZoom z: Int) -> (columns: [ClosedRange<Int>], rows: ClosedRange<Int>) {
         let n = 1 << z
-        func column(_ lon: Double) -> Int { min(n - 1, max(0, Int(floor((lon + 180) / 360 * Double(n))))) }
+        func column(_ lon: Double) -> Int { min(n - 1, max(0, Int(saturating: floor((lon + 180) / 360 * Double(n))))) }
         func row(_ lat: Double) -> Int {
             let y = WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y / WebMercator.worldSize * Double(n)
-            return min(n - 1, max(0, Int(floor(y))))
+            return min(n - 1, max(0, Int(saturating: floor(y))))
         }
         let rows = row(north)...row(south)
         let (w, e) = (column(west), column(east))

@@ -73,7 +73,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
 
     static func cellWord(_ c: Coordinate, _ dy: Int = 0, _ dx: Int = 0) -> String {
         // Whole cells from the south-west corner of the world: never negative.
-        let y = Int((c.latitude + 90) / cellHeight) + dy, x = (Int((c.longitude + 180) / cellWidth) + dx + 9000) % 9000
+        let y = Int(saturating: (c.latitude + 90) / cellHeight) + dy, x = (Int(saturating: (c.longitude + 180) / cellWidth) + dx + 9000) % 9000
         return "qqc\(y)y\(x)x"
     }
 

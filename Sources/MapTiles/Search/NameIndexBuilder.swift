@@ -245,7 +245,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
 
 /// Degrees as whole 1e-7 degrees (a centimetre): four bytes in SQLite where a REAL takes eight.
 /// Only valid coordinates reach here (|degrees| ≤ 180 fits an Int32 at this scale).
-func e7(_ degrees: Double) -> SQLiteDatabase.Value { .int(Int64((degrees * 1e7).rounded())) }
+func e7(_ degrees: Double) -> SQLiteDatabase.Value { .int(Int64(saturating: (degrees * 1e7).rounded())) }
 
 /// A street's line as stored: for each piece its point count (u32), then latitude and
 /// longitude in 1e-7 degrees (i32), little-endian. Read back with every length checked.
@@ -256,8 +256,8 @@ public enum LineCoding {
         for piece in pieces {
             put(UInt32(piece.count))
             for c in piece {
-                put(Int32((c.latitude * 1e7).rounded()))
-                put(Int32((c.longitude * 1e7).rounded()))
+                put(Int32(saturating: (c.latitude * 1e7).rounded()))
+                put(Int32(saturating: (c.longitude * 1e7).rounded()))
             }
         }
         return out

@@ -90,7 +90,7 @@ public struct TileNames: Sendable, Equatable {
         var x = 0.0, y = 0.0
         for p in part { x += Double(p.x); y += Double(p.y) }
         // Int32 points: their mean is an Int32 too.
-        return VectorTile.Point(x: Int32(x / Double(part.count)), y: Int32(y / Double(part.count)))
+        return VectorTile.Point(x: Int32(saturating: x / Double(part.count)), y: Int32(saturating: y / Double(part.count)))
     }
 
     static func text(_ v: VectorTile.Value?) -> String? {
@@ -169,7 +169,7 @@ public struct TileNames: Sendable, Equatable {
 
     /// "1,245 m" (whole metres).
     static func metres(_ v: Double) -> String {
-        let m = Int(v.rounded())
+        let m = Int(saturating: v.rounded())
         let digits = String(abs(m))
         var grouped = ""
         for (i, ch) in digits.enumerated() {
