@@ -35,7 +35,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         // Two doubles of any size fit: %.6f of the largest is 316 characters.
         var buffer = [CChar](repeating: 0, count: 1024)
         _ = withVaList([latitude, longitude]) { vsnprintf(&buffer, buffer.count, "%.6f,%.6f", $0) }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Parses "LAT,LON" as typed on a command line; spaces around each number are allowed.

@@ -24,7 +24,7 @@ public enum ImageDecoder {
         let rc = data.withUnsafeBytes { bytes in
             pixels.withUnsafeMutableBufferPointer { mi_png_decode(bytes.baseAddress, bytes.count, $0.baseAddress, w, h, &why) }
         }
-        guard rc == 0 else { throw SDLError(message: "not a decodable png picture (\(String(cString: why)))") }
+        guard rc == 0 else { throw SDLError(message: "not a decodable png picture (\(String(cBuffer: why)))") }
         return Bitmap(width: header.width, height: header.height, pixels: pixels, premultiplied: false)
     }
 

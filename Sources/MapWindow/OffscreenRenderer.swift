@@ -122,7 +122,7 @@ public final class OffscreenRenderer {
         var why = [CChar](repeating: 0, count: 128)
         guard let w = UInt32(exactly: surface.pointee.w), let h = UInt32(exactly: surface.pointee.h),
               mi_png_write(path, surface.pointee.pixels, w, h, surface.pointee.pitch, &why) == 0 else {
-            throw SDLError(message: "cannot write \(path) (\(String(cString: why)))")
+            throw SDLError(message: "cannot write \(path) (\(String(cBuffer: why)))")
         }
     }
 }

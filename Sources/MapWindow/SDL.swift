@@ -16,7 +16,8 @@ public struct SDLError: Error, CustomStringConvertible {
 
 /// SDL's process-wide state: initialised once, with the video driver chosen as DESIGN.md says.
 public enum SDL {
-    private static var videoReady = false
+    // SDL's state is touched by the thread that runs SDL only (the main thread, SDL's rule).
+    nonisolated(unsafe) private static var videoReady = false
     /// The application id: the .desktop file's name, the Wayland app_id and the X11 window
     /// class, so that docks and task switchers show Meridian's icon for its window.
     public static let appID = "io.github.meridian.Meridian"
@@ -62,7 +63,7 @@ public enum SDL {
         throw SDLError(message: "cannot open a display (" + failures.joined(separator: "; ") + ")")
     }
 
-    private static var signalSources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
 
     /// SIGTERM (logout) and SIGINT become an SDL_QUIT event, so the app quits the normal way
     /// and saves. SDL's own handlers are off: the signal may land on a tile worker, which

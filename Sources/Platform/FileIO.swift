@@ -176,6 +176,8 @@ public enum FileIO {
     /// Writes a line to standard error (messages for whoever started the app).
     public static func printError(_ line: String) {
         let text = line.hasSuffix("\n") ? line : line + "\n"
-        _ = text.withCString { fputs($0, stderr) }
+        // Straight to the descriptor: C's `stderr` is a global variable Swift 6 will not share.
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { writeAll(2, $0) }
     }
 }

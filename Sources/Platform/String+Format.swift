@@ -11,7 +11,12 @@ extension String {
             buffer = [CChar](repeating: 0, count: Int(needed) + 1)
             _ = withVaList(args) { vsnprintf(&buffer, buffer.count, format, $0) }
         }
-        self = String(cString: buffer)
+        self.init(cBuffer: buffer)
+    }
+
+    /// The text a C function wrote into `buffer`, up to its first NUL (all of it if none).
+    public init(cBuffer buffer: [CChar]) {
+        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Without leading and trailing spaces, tabs and line breaks.

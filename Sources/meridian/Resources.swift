@@ -22,7 +22,7 @@ enum Resources {
     static var executablePath: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return n > 0 ? String(cString: buffer) : CommandLine.arguments[0]
+        return n > 0 ? String(cBuffer: buffer) : CommandLine.arguments[0]
     }
 
     static func candidates(_ name: String) -> [URL] {

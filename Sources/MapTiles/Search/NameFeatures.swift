@@ -226,7 +226,7 @@ public enum NameFeatures {
 /// Which district or town a point lies in: the nearest district or neighbourhood within a
 /// few kilometres, else the nearest village, town or city within twenty. Places are kept in
 /// cells of a tenth of a degree, so that a row asks the few around it, not a country's.
-public struct AreaFinder {
+public struct AreaFinder: Sendable {
     private let near: [Int64: [TileNames.Point]], far: [Int64: [TileNames.Point]]
     static let cell = 0.1
 
