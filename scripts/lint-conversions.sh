@@ -3,7 +3,8 @@
 # saturating helpers. The compiler does the finding (Platform/Saturating.swift shadows the
 # trapping conversions with deprecated ones; Package.swift makes using them an error). This
 # script checks that the net is in place and that it catches: every Swift target of Sources/
-# has the setting, and a planted conversion is refused while its saturating twin is not.
+# has the setting, every file of them imports Platform, and a planted conversion is refused
+# while its saturating twin is not.
 # Needs a debug build (make test has made one).
 set -eu
 cd "$(dirname "$0")/.."
@@ -27,6 +28,18 @@ for t in pkg["targets"]:
         missing.append(t["name"])
 if missing:
     sys.exit("lint-conversions: these targets let trapping conversions through: " + ", ".join(missing))
+# The shadows apply only in files that import Platform (Swift looks for shadowing among a
+# file's own imports), so every file of those targets imports it; MapGeometry has its own.
+unguarded = []
+for t in pkg["targets"]:
+    if t["type"] not in ("regular", "executable") or t.get("path") or t["name"] in ("Platform", "MapGeometry"):
+        continue
+    for d, _, fs in os.walk("Sources/" + t["name"]):
+        for f in fs:
+            if f.endswith(".swift") and "\nimport Platform\n" not in "\n" + open(os.path.join(d, f)).read():
+                unguarded.append(os.path.join(d, f))
+if unguarded:
+    sys.exit("lint-conversions: these files do not import Platform, so trapping conversions pass unseen in them: " + ", ".join(sorted(unguarded)))
 PY
 
 # 2. The net catches: a planted Int(Double), in a module that imports Platform and in

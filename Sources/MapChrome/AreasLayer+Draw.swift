@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// How "Saved areas" looks: a light panel under the map switcher, a row of two lines per area
 /// (its name, then its size, zooms and days, faint) with its buttons at the row's end, and

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// Every key and gesture (F1, ?, or the ? button under the zoom buttons): the bindings table
 /// that MapController binds by, listed in a panel over the map. Esc, F1, ? or a click close it.

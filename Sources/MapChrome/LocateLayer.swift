@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// The locate button, bottom right above the credit: shows whether the map follows the
 /// location (a blue dot) or not (grey); a click starts or ends following (as key F does).

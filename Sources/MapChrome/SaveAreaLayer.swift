@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// "Save this area offline…" (key A, or the map switcher's last row). Choosing: the part of
 /// the map that will be saved is outlined (what is in view, less a margin; pan and zoom to
@@ -32,7 +33,7 @@ public struct SaveAreaLayer: MapLayer {
         /// About how many bytes saving `area` takes.
         public func bytes(in area: Area) -> UInt64 {
             let b = Double(tiles(in: area)) * bytesPerTile
-            return b.isFinite && b < 1.8e19 ? UInt64(b) : .max
+            return b.isFinite && b < 1.8e19 ? UInt64(saturating: b) : .max
         }
 
         /// Why `area` is not offered for saving: too many tiles or bytes for one area, or

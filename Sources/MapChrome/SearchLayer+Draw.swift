@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// How the search box, its list and the mark of the place gone to are drawn.
 extension SearchLayer {
@@ -137,7 +138,7 @@ extension SearchLayer {
             guard let detail = row.detail else { continue }
             let x = r.x + 12 + nameWidth + 8
             // As much as fits (DejaVu Sans at 9.5 points: about 5.4 points a letter).
-            let dk = SpriteKey.text(Self.cut(detail, max(8, Int((r.maxX - 10 - x) / 5.4))), .chrome)
+            let dk = SpriteKey.text(Self.cut(detail, max(8, Int(saturating: (r.maxX - 10 - x) / 5.4))), .chrome)
             guard let d = context.sprites.size(of: dk) else { list.want(dk); continue }
             list.commands.append(.sprite(dk, destination: ScreenRect(x: x, y: r.y + (r.height - d.height) / 2 + 1,
                                                                      width: min(d.width, r.maxX - 10 - x), height: d.height), opacity: 0.75))

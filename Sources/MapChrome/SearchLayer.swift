@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// Finding a place: the search button (top right), and once opened (Ctrl+F, /) a box whose
 /// results follow each key typed — the built-in places and every name the street maps hold

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// The layer switcher, top left: a button naming the map shown (with how its tiles are
 /// coming: loading, or the server out of reach), which opens the list of maps to choose from
@@ -35,7 +36,7 @@ public struct SourcesLayer: MapLayer {
             self.opacity = opacity.isFinite ? min(max(opacity, 0.05), 1) : 1
         }
         /// The opacity in whole percent, as shown and stepped.
-        var percent: Int { Int((opacity * 100).rounded()) }
+        var percent: Int { Int(saturating: (opacity * 100).rounded()) }
     }
 
     /// The buttons' identities (`DrawList.buttons`).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// Zoom in and out buttons on the right, under the search button: one level about the
 /// centre each, as + and − do.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// Reads a route from CSV: `lat,lon` per line as the original route sample had it, or any
 /// table with a header naming its columns (lat/latitude, lon/lng/long/longitude,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import Platform
 
 /// The text inside GPX elements: numbers, times, names and Garmin's colour names.
 extension GPXParser {
@@ -18,7 +19,7 @@ extension GPXParser {
                 if point != nil { point!.time = t }
             case .hr, .cad:
                 guard let v = TextNumbers.double(value), v.isFinite, v >= 0, v < 1000 else { return }
-                if name == .hr { point?.hr = UInt16(v) } else { point?.cad = UInt16(v) }
+                if name == .hr { point?.hr = UInt16(saturating: v) } else { point?.cad = UInt16(saturating: v) }
             case .name:
                 let s = Self.decodeEntities(value)
                 if waypoint != nil { waypoint!.name = s } else if track != nil {

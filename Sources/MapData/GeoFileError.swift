@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// What is wrong with a file of tracks or shapes: the file, the line (or none when the whole
 /// file is at fault) and the reason, as "FILE:LINE: REASON".

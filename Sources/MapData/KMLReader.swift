@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// Reads KML: each Placemark's LineString (a track), Polygon (an area, with holes), Point
 /// (a named point) and gx:Track (a track with times), also inside MultiGeometry, with the

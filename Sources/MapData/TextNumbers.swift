@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Numbers and times read straight from bytes, without making strings: a million-point GPX
 /// has three million of them, and `Double(String)` costs more than the rest of the parse.

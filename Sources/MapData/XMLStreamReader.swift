@@ -1,6 +1,7 @@
 import CLibXML2
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// What is wrong with an XML document, and on which line.
 public struct XMLReadError: Error, CustomStringConvertible, Sendable {

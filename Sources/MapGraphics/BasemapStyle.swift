@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapCore
+import Platform
 
 /// The look of the embedded basemap: a calm palette in which water, land and borders are
 /// told apart at a glance and nothing shouts. Widths are in points at the tile's zoom.

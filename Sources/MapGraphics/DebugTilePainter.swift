@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapTiles
+import Platform
 
 /// Paints the debug grid: a tinted square per tile, its border, and its z/x/y in the middle.
 public enum DebugTilePainter {

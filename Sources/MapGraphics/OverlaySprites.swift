@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapTiles
+import Platform
 
 /// The overlay sprites, drawn with Cairo's vector operations at the size and density they
 /// are shown at, once; the compositor then only scales and fades them.
@@ -10,7 +11,7 @@ public enum OverlaySprites {
     /// A pulsing circle of radius `r` points: a filled disc and a crisp rim, inside an image
     /// exactly 2r points across.
     public static func circle(_ style: CircleStyle, radius r: Int, pixelRatio k: Double) throws -> Bitmap {
-        let size = Int((Double(2 * r) * k).rounded())
+        let size = Int(saturating: (Double(2 * r) * k).rounded())
         let canvas = try CairoCanvas(width: size, height: size)
         let cr = canvas.context, c = Double(size) / 2, stroke = style.lineWidth * k
         cairo_arc(cr, c, c, max(c - stroke / 2 - 0.5, 0.5), 0, 2 * .pi)
@@ -32,7 +33,7 @@ public enum OverlaySprites {
     /// The halo at one of its raster sizes: a ripple, faint inside and brightest near its edge.
     public static func halo(_ color: Color, raster: Int, pixelRatio k: Double) throws -> Bitmap {
         let diameter = HaloPulse.diameter * HaloPulse.rasterFractions[min(max(raster, 0), 2)]
-        let size = max(Int((diameter * k).rounded()), 2)
+        let size = max(Int(saturating: (diameter * k).rounded()), 2)
         let canvas = try CairoCanvas(width: size, height: size)
         let cr = canvas.context, c = Double(size) / 2
         let g = cairo_pattern_create_radial(c, c, 0, c, c, c)!
@@ -50,7 +51,7 @@ public enum OverlaySprites {
     /// The 23-point dot: a soft shadow, a white ring and the coloured disc, lit from above.
     public static func locationDot(_ color: Color, pixelRatio k: Double) throws -> Bitmap {
         let half = LocationAnnotation.dotDiameter / 2 + 4
-        let size = Int((2 * half * k).rounded())
+        let size = Int(saturating: (2 * half * k).rounded())
         let canvas = try CairoCanvas(width: size, height: size)
         let cr = canvas.context, c = Double(size) / 2
         let ring = LocationAnnotation.dotDiameter / 2 * k
@@ -79,7 +80,7 @@ public enum OverlaySprites {
     /// A cone of light pointing up (north), 60° wide, fading outwards.
     public static func headingCone(_ color: Color, pixelRatio k: Double) throws -> Bitmap {
         let half = LocationAnnotation.dotDiameter * 1.6
-        let size = Int((2 * half * k).rounded())
+        let size = Int(saturating: (2 * half * k).rounded())
         let canvas = try CairoCanvas(width: size, height: size)
         let cr = canvas.context, c = Double(size) / 2
         let g = cairo_pattern_create_radial(c, c, 0, c, c, c)!

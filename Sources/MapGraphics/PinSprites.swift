@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapTiles
+import Platform
 
 /// The pin, its shadow, its ground mark and its callout, drawn with Cairo at the density they
 /// are shown at, once per colour (or per text, for callouts).
@@ -11,7 +12,7 @@ public enum PinSprites {
     /// A classic pin: a glossy round head on a steel needle whose tip is the bottom centre.
     public static func pin(_ color: Color, pixelRatio k: Double) throws -> Bitmap {
         let size = Pin.imageSize
-        let canvas = try CairoCanvas(width: Int((size.width * k).rounded()), height: Int((size.height * k).rounded()))
+        let canvas = try CairoCanvas(width: Int(saturating: (size.width * k).rounded()), height: Int(saturating: (size.height * k).rounded()))
         cairo_scale(canvas.context, k, k)
         drawPin(canvas.context, color)
         return canvas.bitmap()
@@ -56,7 +57,7 @@ public enum PinSprites {
     /// A soft, slanted ellipse falling to the right of the tip.
     public static func shadow(pixelRatio k: Double) throws -> Bitmap {
         let size = Pin.shadowSize, tip = Pin.shadowTip
-        let canvas = try CairoCanvas(width: Int((size.width * k).rounded()), height: Int((size.height * k).rounded()))
+        let canvas = try CairoCanvas(width: Int(saturating: (size.width * k).rounded()), height: Int(saturating: (size.height * k).rounded()))
         let cr = canvas.context
         cairo_scale(cr, k, k)
         cairo_save(cr)
@@ -78,7 +79,7 @@ public enum PinSprites {
     /// Where a carried pin will land: a small dark ring with a white outline and a centre dot.
     public static func groundMark(pixelRatio k: Double) throws -> Bitmap {
         let side = Pin.groundMarkSize
-        let canvas = try CairoCanvas(width: Int((side * k).rounded()), height: Int((side * k).rounded()))
+        let canvas = try CairoCanvas(width: Int(saturating: (side * k).rounded()), height: Int(saturating: (side * k).rounded()))
         let cr = canvas.context
         cairo_scale(cr, k, k)
         let c = side / 2
@@ -98,7 +99,7 @@ public enum PinSprites {
     /// larger for larger counts.
     public static func cluster(_ label: String, pixelRatio k: Double) throws -> Bitmap {
         let d = label.count <= 2 ? 24.0 : label.count <= 3 ? 28.0 : 34.0
-        let canvas = try CairoCanvas(width: Int(((d + 4) * k).rounded()), height: Int(((d + 4) * k).rounded()))
+        let canvas = try CairoCanvas(width: Int(saturating: ((d + 4) * k).rounded()), height: Int(saturating: ((d + 4) * k).rounded()))
         let cr = canvas.context
         cairo_scale(cr, k, k)
         let c = (d + 4) / 2
@@ -144,7 +145,7 @@ public enum PinSprites {
         let bubbleH = PinCallout.height - PinCallout.arrowHeight
         // The image holds the bubble and arrow plus room for the shadow on each side.
         let w = bubbleW + 2 * shadow, h = PinCallout.height + shadow
-        let canvas = try CairoCanvas(width: Int((w * k).rounded()), height: Int((h * k).rounded()))
+        let canvas = try CairoCanvas(width: Int(saturating: (w * k).rounded()), height: Int(saturating: (h * k).rounded()))
         let cr = canvas.context
         cairo_scale(cr, k, k)
         func bubblePath(_ dx: Double, _ dy: Double) {
@@ -178,7 +179,7 @@ public enum PinSprites {
             defer { g_object_unref(UnsafeMutableRawPointer(l)) }
             if ellipsize {
                 // A long title keeps its end in view while typing, its start otherwise.
-                pango_layout_set_width(l, Int32(maxText * Double(PANGO_SCALE)))
+                pango_layout_set_width(l, Int32(saturating: maxText * Double(PANGO_SCALE)))
                 pango_layout_set_ellipsize(l, editing ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END)
             }
             var ink = PangoRectangle(), logical = PangoRectangle()

@@ -2,6 +2,7 @@ import CCairo
 import FoundationEssentials
 import MapGeometry
 import MapTiles
+import Platform
 
 /// The part of an ancestor tile's picture under one of its descendants, enlarged to a whole
 /// tile (filtered, as the compositor would scale it), for raster sources beyond their

@@ -2,6 +2,7 @@ import CCairo
 import FoundationEssentials
 import MapCore
 import MapTiles
+import Platform
 
 /// Draws one kind of sprite (a layer's `SpriteSpec`) with Cairo at a pixel density.
 public protocol SpritePainter {
@@ -80,7 +81,7 @@ public enum PinPainter: SpritePainter {
 public enum TrackLegendPainter: SpritePainter {
     public static func paint(_ spec: TrackLegendSprite, pixelRatio k: Double) throws -> Bitmap {
         let size = TracksLayer.legendRampSize
-        let canvas = try CairoCanvas(width: Int((size.width * k).rounded()), height: Int((size.height * k).rounded()))
+        let canvas = try CairoCanvas(width: Int(saturating: (size.width * k).rounded()), height: Int(saturating: (size.height * k).rounded()))
         let cr = canvas.context, w = Double(canvas.width), h = Double(canvas.height)
         let gradient = cairo_pattern_create_linear(0, 0, w, 0)!
         let stops = TrackColorRamp.stops

@@ -5,6 +5,7 @@ import MapCore
 import MapGeometry
 import MapStyle
 import MapTiles
+import Platform
 
 /// The pictures of a style's raster and raster-dem sources for one tile, decoded on first use
 /// (a style may draw one source in several layers).

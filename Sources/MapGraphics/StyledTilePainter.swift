@@ -5,6 +5,7 @@ import MapCore
 import MapGeometry
 import MapStyle
 import MapTiles
+import Platform
 
 /// Draws a vector tile as a MapLibre style says: background, fill, line, circle and
 /// fill-extrusion (flat) layers into the tile's pixels; symbol layers become labels, placed

@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapTiles
+import Platform
 
 /// A terrain tile as a hiker's map draws it: the hillshading of a DEM tile, and over it contour
 /// lines above the sea at an interval that suits the zoom, every fifth (the index contours)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapTiles
+import Platform
 
 /// Renders text sprites with Pango: a white halo under the glyphs so names stay legible on
 /// any background. Each sprite is drawn once per device pixel ratio and then only placed.
@@ -45,7 +46,7 @@ public enum TextRasterizer {
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, &ink, &logical)
-        let pad = Int((f.halo * k).rounded(.up)) + 1
+        let pad = Int(saturating: (f.halo * k).rounded(.up)) + 1
         let w = max(Int(logical.width), 1) + 2 * pad, h = max(Int(logical.height), 1) + 2 * pad
         let canvas = try CairoCanvas(width: w, height: h)
         let cr = canvas.context
@@ -76,13 +77,13 @@ public enum TextRasterizer {
         pango_font_description_free(desc)
         if f.letterSpacing != 0 {
             let attrs = pango_attr_list_new()
-            pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Int32(f.letterSpacing * f.size * k * Double(PANGO_SCALE))))
+            pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Int32(saturating: f.letterSpacing * f.size * k * Double(PANGO_SCALE))))
             pango_layout_set_attributes(layout, attrs)
             pango_attr_list_unref(attrs)
         }
         if f.maxWidth > 0 {
             // A style's text-max-width: wrapped at spaces, lines centred on each other.
-            pango_layout_set_width(layout, Int32(f.maxWidth * f.size * k * Double(PANGO_SCALE)))
+            pango_layout_set_width(layout, Int32(saturating: f.maxWidth * f.size * k * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
             pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         }
@@ -107,7 +108,7 @@ public enum TextRasterizer {
 
     /// A round dot with a thin light rim: marks a place under its label.
     public static func placeDot(capital: Bool, pixelRatio k: Double, basemap: BasemapStyle = .standard) throws -> Bitmap {
-        let d = 5.0, size = Int((d + 3) * k + 0.5)
+        let d = 5.0, size = Int(saturating: (d + 3) * k + 0.5)
         let canvas = try CairoCanvas(width: size, height: size)
         let cr = canvas.context
         let c = Double(size) / 2

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import Platform
 
 /// Draws tracks into a tile's picture with Cairo: only the runs of points near the tile,
 /// simplified to half a device pixel at its zoom (`TrackGeometry`), so a tile of a
@@ -79,7 +80,7 @@ public enum TrackPainter {
         cairo_set_line_width(cr, width)
         func step(_ i: Int) -> Int {
             let f = ramp.fraction(Double(values[i]))
-            return f.isFinite ? min(Int(f * Double(rampSteps)), rampSteps - 1) : -1
+            return f.isFinite ? min(Int(saturating: f * Double(rampSteps)), rampSteps - 1) : -1
         }
         func stroke(_ s: Int) {
             canvas.setColor(TrackColorRamp.color(at: s < 0 ? .nan : (Double(s) + 0.5) / Double(rampSteps)))

@@ -4,13 +4,14 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapTiles
+import Platform
 
 /// Draws the elevation profile panel's picture with Cairo and Pango: the track's name,
 /// heights on the left at round steps, distances below, the elevation filled under its line
 /// in the track's colour, and speed as a dashed line on its own scale.
 public enum TrackProfilePainter: SpritePainter {
     public static func paint(_ spec: TrackProfileSprite, pixelRatio k: Double) throws -> Bitmap {
-        let canvas = try CairoCanvas(width: max(Int((Double(spec.width) * k).rounded()), 1), height: max(Int((Double(spec.height) * k).rounded()), 1))
+        let canvas = try CairoCanvas(width: max(Int(saturating: (Double(spec.width) * k).rounded()), 1), height: max(Int(saturating: (Double(spec.height) * k).rounded()), 1))
         let cr = canvas.context
         cairo_scale(cr, k, k)
         let profile = spec.profile
@@ -93,8 +94,8 @@ public enum TrackProfilePainter: SpritePainter {
         let scale = pow(10, Double(decimals))
         let n = Int(saturating: (v * scale).rounded())
         guard decimals > 0 else { return "\(n)" }
-        let frac = String(n.magnitude % UInt(scale))  // (abs of a saturated Int.min traps)
-        return "\(n / Int(scale)).\(String(repeating: "0", count: decimals - frac.count) + frac)"
+        let frac = String(n.magnitude % UInt(saturating: scale))  // (abs of a saturated Int.min traps)
+        return "\(n / Int(saturating: scale)).\(String(repeating: "0", count: decimals - frac.count) + frac)"
     }
 
     /// 1, 2 or 5 times a power of ten, giving about `count` steps over `range`.

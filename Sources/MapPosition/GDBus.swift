@@ -1,5 +1,6 @@
 import CGio
 import FoundationEssentials
+import Platform
 
 /// The few GDBus and GVariant calls Meridian makes (GeoClue here; the desktop portal's file
 /// chooser and settings in the app), with Swift types and the reference counting in one place.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// One line of gpsd's JSON protocol. Only TPV ("time-position-velocity") reports matter here:
 /// `mode` (0/1 no fix, 2 2D, 3 3D), `lat`, `lon`, `eph` or `epx`/`epy` (meters), `track`

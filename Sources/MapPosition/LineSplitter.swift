@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// Splits a byte stream into lines, never holding more than `maxLine` bytes: a line longer
 /// than that (a flood, or a peer that never sends a newline) is dropped whole, and counted.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import Platform
 
 /// NMEA 0183 as GPS receivers (and gpsfake's logs) speak it: `$GPRMC` gives position, time,
 /// speed and course and whether there is a fix; `$GPGGA` the fix quality, HDOP and altitude.

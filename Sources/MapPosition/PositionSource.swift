@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import Platform
 
 /// Where fixes come from. A source does its I/O on a thread of its own and hands every event
 /// to `deliver` (on that thread); the window passes them to the frame through its inbox.

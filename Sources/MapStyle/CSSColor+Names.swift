@@ -1,3 +1,5 @@
+import Platform
+
 extension CSSColor {
     /// CSS Color 4's named colours (the 148 of the X11 list, with grey/gray twins).
     static let named: [String: UInt32] = [

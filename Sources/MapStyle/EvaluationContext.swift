@@ -1,4 +1,5 @@
 import MapTiles
+import Platform
 
 /// What an expression may read: the zoom, and the feature being drawn (nil for the
 /// background and for layer-level evaluation, where feature data reads as missing).

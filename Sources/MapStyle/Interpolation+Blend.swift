@@ -1,5 +1,6 @@
 import Glibc
 import MapCore
+import Platform
 
 extension Interpolation {
     /// How far x is from `lower` to `upper`, 0...1, shaped by the curve. Never NaN: a base

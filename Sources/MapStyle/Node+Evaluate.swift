@@ -1,4 +1,5 @@
 import MapTiles
+import Platform
 
 extension Node {
     /// The value in `ctx`; `scope` holds the values of the enclosing `let`s.

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// `number-format` without ICU: an "en" number with grouping commas and between `min` and
 /// `max` fraction digits (currency and other locales are not supported).
@@ -9,7 +10,7 @@ enum NumberText {
         let scaled = (abs(n) * scale).rounded()
         // Beyond 2^53 the digits are not exact anyway; JavaScript's own text is as good.
         guard n.isFinite, scaled < 9_007_199_254_740_992 else { return StyleValue.jsString(n) }
-        let value = UInt64(scaled), divisor = UInt64(scale)
+        let value = UInt64(saturating: scaled), divisor = UInt64(saturating: scale)
         var whole = String(value / divisor)
         var fraction = maxDigits > 0 ? String(value % divisor) : ""
         if maxDigits > 0 { fraction = String(repeating: "0", count: maxDigits - fraction.count) + fraction }

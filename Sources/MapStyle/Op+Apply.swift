@@ -1,5 +1,6 @@
 import Glibc
 import MapCore
+import Platform
 
 extension Op {
     /// The operator on evaluated arguments (their count checked at compile). What MapLibre
@@ -29,7 +30,7 @@ extension Op {
         case .at:
             guard case let .number(i) = a[0], case let .array(items) = a[1], i >= 0, i == i.rounded(),
                   i < Double(items.count) else { return .null }
-            return items[Int(i)]
+            return items[Int(saturating: i)]
         case .toString: return a[0].displayString.map { .string($0) } ?? .null
         case .toNumber:
             for v in a {
@@ -206,7 +207,7 @@ extension Op {
     }
 
     private static func clampIndex(_ d: Double, _ count: Int) -> Int {
-        d.isNaN ? 0 : Int(Swift.min(Double(count), Swift.max(0, d.rounded(.towardZero))))
+        d.isNaN ? 0 : Int(saturating: Swift.min(Double(count), Swift.max(0, d.rounded(.towardZero))))
     }
 }
 

@@ -1,3 +1,5 @@
+import Platform
+
 /// The paint and layout properties of the layer types drawn here, from the MapLibre style
 /// spec (v8): kinds, defaults, ranges. `-opacity`, `-translate`, `-pattern` and `-sort-key`
 /// properties are alike for every type (see `lookup`).

@@ -1,4 +1,5 @@
 import MapCore
+import Platform
 
 /// What the style spec says of one paint or layout property: the kind of value it takes,
 /// its default, and its range (values outside are clamped, as MapLibre clamps them).

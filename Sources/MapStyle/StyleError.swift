@@ -1,3 +1,5 @@
+import Platform
+
 /// What is wrong with a style, and where: the JSON path of the value ("layers[12].paint.line-width")
 /// and why ("expected a number"). Thrown for what makes a whole style unusable; a layer with
 /// one becomes a notice and is left out.

@@ -1,4 +1,5 @@
 import MapCore
+import Platform
 
 /// Typed reads of paint and layout properties: the value evaluated in `ctx`, or the style
 /// spec's default when the property is absent or its value is not of the property's kind

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Pixels in memory: 32-bit words, row after row with no padding. Cairo draws ARGB words
 /// (0xAARRGGBB in native order, as SDL's ARGB8888); OpenGL keeps textures as RGBA bytes

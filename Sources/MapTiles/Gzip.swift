@@ -1,5 +1,6 @@
 import CZlib
 import FoundationEssentials
+import Platform
 
 /// Inflates gzip (or zlib) streams, as most third-party vector MBTiles store their tiles.
 /// The output is bounded: a small tile that inflates to gigabytes is bad input, not a task.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// Why an answer could not be read: the reason as the user is told it, and whether asking
 /// again later may help (the network failed, not the server's speech).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The format and pixel size of an encoded picture, read from its first bytes in plain Swift,
 /// before any decoder sees it. A decoder allocates what the header declares: a 1 MB PNG may

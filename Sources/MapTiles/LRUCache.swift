@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A least-recently-used cache bounded by the summed cost (bytes) of its values.
 /// Lookups and inserts are O(1): a hash map onto a doubly linked list of nodes. Inlinable,

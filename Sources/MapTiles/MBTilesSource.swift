@@ -2,6 +2,7 @@ import CSQLite
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Tiles from an MBTiles file (SQLite; rows in TMS order). Vector tiles are served beyond
 /// the file's deepest zoom from their ancestor there, to be drawn larger (vector over-zoom).

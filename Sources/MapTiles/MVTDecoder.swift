@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Decodes MVT bytes. Every count, index and length is checked: a malformed tile is a
 /// `ProtobufError` naming what is wrong, never a crash.

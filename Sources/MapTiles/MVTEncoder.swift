@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Encodes vector tiles (MVT 2.1): the basemap builder writes them, tests build tiles with it.
 public enum MVTEncoder {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// A tile server the map can stream from: its address, the zooms it serves, what the map
 /// must say about it, and how big its tiles are. The two well-known ones are built in; others

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// One directory of a PMTiles v3 archive (root or leaf), decoded: entries sorted by tile id,
 /// each pointing at tile data (a run of `runLength` consecutive ids sharing one tile) or, with

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The fixed 127-byte header that starts a PMTiles v3 archive
 /// (https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md): where the root

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 public struct ProtobufError: Error, CustomStringConvertible, Equatable {
     public let description: String

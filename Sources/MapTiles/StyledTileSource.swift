@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The tiles of a MapLibre style's several sources, for one tile: the vector tiles of the
 /// map's source, and for each raster or raster-dem source the style draws, the picture over the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// An XYZ tile address with placeholders, as Leaflet and every tile server document them:
 /// `{z}` `{x}` `{y}`, `{-y}` (rows counted from the south, TMS), `{s}` (one of a few

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A decoded Mapbox Vector Tile (spec 2.1): layers of features whose geometry is in tile
 /// coordinates, 0…extent across the tile (beyond it in the buffer).

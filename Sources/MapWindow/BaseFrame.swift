@@ -1,4 +1,5 @@
 import MapCore
+import Platform
 
 /// What a frame's base layer shows: its commands, and the pictures they draw (counted by the
 /// stores). Two frames with equal ones have the same base pixels, so a compositor may keep

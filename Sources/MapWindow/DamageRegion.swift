@@ -1,3 +1,5 @@
+import Platform
+
 /// The part of a picture a frame changed, as a few boxes: what a pulse over a still map
 /// redraws and presents instead of the whole window. Overlapping boxes merge into one, so
 /// no pixel is drawn twice; past `maxBoxes`, or when the boxes cover most of the picture,

@@ -1,4 +1,5 @@
 import MapCore
+import Platform
 
 extension DrawCommand {
     /// The pixels of a `width`×`height` frame at `k` pixels per point the command may touch

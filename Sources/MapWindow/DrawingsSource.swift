@@ -1,6 +1,7 @@
 import MapCore
 import MapGeometry
 import MapTiles
+import Platform
 
 /// The tiles of the drawings layer (`TileLayerSpec.Role.drawings`): a transparent tile where
 /// something the map's layers paint into tiles touches it (a track), none elsewhere. Whoever

@@ -2,6 +2,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
+import Platform
 
 /// What the frame loop must do about an SDL event besides passing input on.
 enum WindowChange {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The parts of a frame's CPU: until the frame starts (events, inbox), composing the scene,
 /// drawing it, presenting it, and taking in pictures after the present.
@@ -43,7 +44,7 @@ public struct FrameStats: Sendable {
     public static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }
         let s = values.sorted()
-        let i = min(s.count - 1, max(0, Int((p / 100 * Double(s.count - 1)).rounded())))
+        let i = min(s.count - 1, max(0, Int(saturating: (p / 100 * Double(s.count - 1)).rounded())))
         return s[i]
     }
 

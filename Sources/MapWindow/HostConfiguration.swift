@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// How the window host runs, read once at start: the test and diagnosis hooks that come from
 /// the environment, in one typed place rather than read here and there.

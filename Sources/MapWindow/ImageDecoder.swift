@@ -3,6 +3,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapTiles
+import Platform
 
 /// Decodes PNG (libpng), JPEG and WebP (SDL2_image, loaded the first time one comes) into ARGB
 /// bitmaps. Thread-safe for distinct data.

@@ -1,5 +1,6 @@
 import CSDL2
 import FoundationEssentials
+import Platform
 
 /// Keys that were already down when the window got the keyboard, so that they do nothing in
 /// it: a Ctrl+Q still held from the last window's quit must not quit this one.

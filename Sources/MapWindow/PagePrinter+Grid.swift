@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapGraphics
+import Platform
 
 extension PagePrinter {
     /// Degrees between graticule lines: the first of these that gives at most `most` lines

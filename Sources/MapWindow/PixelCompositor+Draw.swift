@@ -2,6 +2,7 @@ import CPixels
 import FoundationEssentials
 import MapCore
 import MapTiles
+import Platform
 
 extension PixelCompositor {
     /// How one frame is drawn: at `k` device pixels per point into `target`; `filter`: scaled

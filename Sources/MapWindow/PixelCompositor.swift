@@ -2,6 +2,7 @@ import CPixels
 import FoundationEssentials
 import MapCore
 import MapTiles
+import Platform
 
 /// Executes a draw list into 32-bit pixels in memory (the window's surface, or a picture for
 /// `render`) with the loops of CPixels: the software path, in place of SDL's software

@@ -1,5 +1,6 @@
 import CPixels
 import CSDL2
+import Platform
 
 /// 32-bit pixels to draw into: the window's own surface (X11 shared memory), or a picture
 /// in memory for `render`. Borrowed, not owned: valid until its surface changes.

@@ -4,6 +4,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapTiles
+import Platform
 
 /// What draws the frames: SDL's GPU renderer, or the software compositor into pixels.
 enum FrameDrawer {

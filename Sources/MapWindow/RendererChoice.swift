@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// What draws the window: SDL's OpenGL renderer, or software: the X server with RENDER
 /// (`XRenderCompositor`) where there is one, else the app itself (`PixelCompositor`).

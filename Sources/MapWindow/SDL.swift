@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapTiles
 import Dispatch
+import Platform
 
 public struct SDLError: Error, CustomStringConvertible {
     public let description: String

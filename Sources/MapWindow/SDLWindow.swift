@@ -2,6 +2,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
+import Platform
 
 /// Owns the SDL_Window itself; the renderer holds it so the window outlives the renderer.
 final class WindowHandle {
@@ -148,7 +149,7 @@ public final class SDLWindow {
         let k = pixelRatio, s = size
         let index = SDL_GetWindowDisplayIndex(raw)
         if index < 0 || SDL_GetDisplayBounds(index, &r) != 0 { r = SDL_Rect(x: 0, y: 0, w: 1920, h: 1080) }
-        return (Int(max(Double(r.w), s.width) * k), Int(max(Double(r.h), s.height) * k))
+        return (Int(saturating: max(Double(r.w), s.width) * k), Int(saturating: max(Double(r.h), s.height) * k))
     }
 
     public var isHiddenOrMinimized: Bool {

@@ -1,5 +1,6 @@
 import MapCore
 import MapTiles
+import Platform
 
 extension Scene {
     /// Takes the map's settings from its stack of tile layers: each layer's zooms, opacity

@@ -2,6 +2,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
+import Platform
 
 /// Sprites that share a texture, drawn with one SDL_RenderGeometry call instead of one copy
 /// each: thousands of pins or labels cost one draw, not thousands (on llvmpipe every draw

@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGraphics
 import MapTiles
+import Platform
 
 /// Sprites (text, dots) rasterized once with Cairo/Pango and packed into one atlas texture
 /// in shelves (rows of similar height). The window has them drawn by a `SpriteRasterizer`
@@ -38,7 +39,7 @@ public final class SpriteStore: SpriteAvailability {
     public init(renderer: SDLRenderer?, pixelRatio: Double) {
         self.renderer = renderer
         self.pixelRatio = pixelRatio
-        side = Int32(min(4096, 1024 * max(1, Int(pixelRatio.rounded(.up)))))
+        side = Int32(min(4096, 1024 * max(1, Int(saturating: pixelRatio.rounded(.up)))))
     }
 
     /// Software sprites held, and the bytes they take (what the memory account reads).

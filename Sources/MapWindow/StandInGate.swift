@@ -1,4 +1,5 @@
 import MapGeometry
+import Platform
 
 /// When tiles that stand in for missing ones are loaded: a missing tile's parent, or a
 /// fallback layer's under the map's own tiles (the embedded basemap under online tiles). While the tiles

@@ -2,6 +2,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapTiles
+import Platform
 
 /// Large textures cut into equal slots, one tile each. Creating a texture costs ~0.85 ms on
 /// Mesa's llvmpipe while updating part of one costs a fraction of that, so tiles are

@@ -4,12 +4,13 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapTiles
+import Platform
 
 /// Turns any payload into pixels at a device pixel ratio, on a loader's worker thread:
 /// Cairo for drawn tiles, SDL2_image for encoded rasters.
 public enum TileRasterizer {
     /// Drawn tiles are this many pixels across at a pixel ratio.
-    public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int((256 * pixelRatio).rounded())) }
+    public static func tilePixels(pixelRatio: Double) -> Int { max(64, Int(saturating: (256 * pixelRatio).rounded())) }
 
     /// `order`: the channel order of the textures the tiles go into; `background`: the layer's
     /// colour, which tiles are laid over here so that they are opaque and drawn without blending

@@ -2,6 +2,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapTiles
+import Platform
 
 /// One layer of the map's stack as the host draws it: how the scene lays it out (`spec`),
 /// where its tiles come from, how its vector tiles are painted, and the colour an opaque

@@ -1,4 +1,5 @@
 import MapCore
+import Platform
 
 /// The tile pictures a compositor draws from, one store per tile layer (by its index in the
 /// scene's stack); a layer's store comes when its tiles are first wanted.

@@ -1,6 +1,7 @@
 import CSDL2
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// The frame clock of DESIGN.md: presents are stamped with the performance counter, the period
 /// is the median of recent present intervals (the display's refresh rate is only a hint), and
@@ -75,7 +76,7 @@ public final class VsyncClock {
     public func beforePresent(slot: Double) {
         guard !presentsBlock else { return }
         let wait = slot - now
-        if wait > 0.0002 { usleep(useconds_t(min(wait, 0.1) * 1_000_000)) }
+        if wait > 0.0002 { usleep(useconds_t(saturating: min(wait, 0.1) * 1_000_000)) }
     }
 
     /// `wall`: how long the present call took.

@@ -3,6 +3,7 @@ import CXlib
 import MapCore
 import MapGeometry
 import MapTiles
+import Platform
 
 /// Executes a draw list in the X server (`XRenderFrame`): tiles and sprites are uploaded
 /// once as server pictures and each frame is a few dozen composite requests, so a pan or a

@@ -1,4 +1,5 @@
 import CXlib
+import Platform
 
 /// An X11 window's frame drawn by the X server with RENDER (see XRender.h): the window's
 /// software path when the server has the extension. Shared by the window, which presents it,

@@ -12,9 +12,11 @@ extension FixedWidthInteger {
 
 // The lint of issue 39, run by the compiler: in every module that sees Platform, these shadow
 // the standard library's trapping conversions from Double and Float, and Package.swift makes
-// their use an error (DeprecatedDeclaration). `Self(d)` in the generic initialiser above is
-// the one unchecked conversion left; a value known to be in range uses `Int(exactly:)` or the
-// saturating form. scripts/lint-conversions.sh shows a planted conversion refused.
+// their use an error (DeprecatedDeclaration). Swift shadows only among a file's own imports,
+// so every file of those targets imports Platform (the lint checks that too). `Self(d)` in
+// the generic initialiser above is the one unchecked conversion left; a value known to be in
+// range uses `Int(exactly:)` or the saturating form. scripts/lint-conversions.sh shows a
+// planted conversion refused.
 extension Int {
     @available(*, deprecated, message: "Int(Double) traps on NaN and out of range: use Int(saturating:)")
     public init(_ d: Double) { self.init(saturating: d) }

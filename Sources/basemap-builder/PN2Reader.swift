@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import Platform
 
 /// One geometry from a Marble .pn2 file (Natural Earth in Marble's compact format).
 struct PN2Geometry {

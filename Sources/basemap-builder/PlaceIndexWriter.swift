@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Writes the search index of places (Resources/places.tsv) from the same GeoNames cities as
 /// the basemap's labels: each place's name, country, population and position, with its

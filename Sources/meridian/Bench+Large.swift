@@ -1,4 +1,5 @@
 import MapWindow
+import Platform
 
 extension Bench {
     /// The zoom script in large windows drawn in software (no GPU): a 1440p and a 4K screen,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import MapPosition
+import Platform
 
 /// `--location-source auto|gpsd[:HOST:PORT]|geoclue|nmea:FILE[@SPEED]|none`: where the live
 /// position comes from. `auto` is gpsd when it answers on 127.0.0.1:2947, else GeoClue when the

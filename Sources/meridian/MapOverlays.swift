@@ -6,6 +6,7 @@ import MapData
 import MapGraphics
 import MapTiles
 import MapWindow
+import Platform
 
 /// The overlays offered over any map, as check boxes in the switcher and with `--overlay`:
 /// the built-in terrain (hillshading and contour lines with their heights, from the AWS

@@ -4,6 +4,7 @@ import MapCore
 import MapData
 import MapGeometry
 import MapTiles
+import Platform
 
 /// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// The CPU the X server of $DISPLAY has used (a local Xvfb, Xorg or Xwayland the bench can
 /// read in /proc): where the software path's frames are drawn now that the server draws

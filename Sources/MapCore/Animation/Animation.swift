@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A value going from `from` to `to` over `duration` seconds along a timing curve, starting
 /// `beginTime` seconds into its group. Before it begins it holds `from`; after it ends it

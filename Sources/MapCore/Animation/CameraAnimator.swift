@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// The camera's motions in flight: at most one zoom, one glide and one key pan.
 /// `apply` moves a camera to where the motions put it at time t.

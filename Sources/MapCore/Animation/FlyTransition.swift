@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// A flight from one view to another: out, across and in, along the path that feels
 /// shortest (van Wijk and Nuij, "Smooth and efficient zooming and panning", 2003 — the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Momentum after a flick: velocity decays exponentially, v(t) = v0·e^(−t/τ), so the
 /// distance travelled is v0·τ·(1 − e^(−t/τ)) and the map glides to a stop at v0·τ.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A timing function as Core Animation defines them: a cubic Bézier from (0,0) to (1,1)
 /// with control points (x1,y1) and (x2,y2), mapping elapsed fraction to progress.

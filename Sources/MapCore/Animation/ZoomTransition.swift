@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// An animated zoom that keeps one map point fixed under one screen point (the cursor).
 public struct ZoomTransition: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Where the map looks: a centre on the Mercator plane and a fractional zoom, seen through a
 /// viewport measured in logical points. Pure value; every conversion between screen and map

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A position in the window in logical points (origin top-left, y down).
 public struct ScreenPoint: Hashable, Sendable {
@@ -44,5 +45,5 @@ public struct Color: Hashable, Sendable {
     /// The same colour with another opacity.
     public func withAlpha(_ alpha: Double) -> Color { Color(r: r, g: g, b: b, a: alpha) }
     /// A component as a byte, clamped (Swift traps on out-of-range conversions).
-    public static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+    public static func byte(_ v: Double) -> UInt8 { UInt8(saturating: max(0, min(255, (v * 255).rounded()))) }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 public enum MouseButton: Hashable, Sendable { case left, middle, right, other }
 

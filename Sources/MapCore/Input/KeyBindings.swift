@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// What a key does: one table that both binds the keys (MapController looks every key up
 /// here) and explains them (the help overlay lists it), so the two cannot drift apart.

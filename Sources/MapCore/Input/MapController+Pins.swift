@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Pins come first: a press on a pin never pans the map, keys act on the selected pin, and
 /// while a title is being typed the keyboard belongs to it.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Turns input into camera motion: drag to pan with momentum, wheel and double-click to zoom
 /// around the cursor, keys to pan and zoom. Pure: time comes with every call.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// How a style asks for a label's text to look (MapLibre's text-font, text-size, text-color,
 /// text-halo-*, text-letter-spacing, text-max-width), already evaluated for one feature at

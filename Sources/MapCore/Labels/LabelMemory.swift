@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Where labels were placed at the camera before this one: the placer tries them there first,
 /// so a label that still fits keeps its place (and its side of the dot, its spot along the

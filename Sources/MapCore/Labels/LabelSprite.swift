@@ -1,3 +1,5 @@
+import Platform
+
 /// Text and the dots beside place names (labels, chrome and notices draw text).
 public enum LabelSprite: SpriteSpec {
     case text(String, TextStyle)

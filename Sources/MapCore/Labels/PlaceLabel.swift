@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// A named place, or a feature a map style labels, that may get a label.
 public struct PlaceLabel: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import Platform
+
 /// How a piece of text is drawn.
 public enum TextStyle: Hashable, Sendable {
     case place

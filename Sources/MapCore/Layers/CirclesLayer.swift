@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// A circle rasterized at `radius` points (a power of two), scaled and faded when placed.
 public struct CircleSprite: SpriteSpec {

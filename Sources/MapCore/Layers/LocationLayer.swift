@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The parts of the "you are here" annotation, each rasterized once.
 public enum LocationSprite: SpriteSpec {

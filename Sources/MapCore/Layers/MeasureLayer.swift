@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Measuring (key M): each click adds a point; the line between them is drawn, each stretch
 /// says its length and the last point the total, great-circle distances in the scale bar's

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// A message the user must see (a pins file that could not be read, a save that failed),
 /// on a dark plate at the top centre, above everything, until clicked away. The notices are

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// What the tracks layer does with input: keys T, E and C, Esc, a click on a track (its
 /// statistics), the pointer over a track or its profile.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The list of open files (key T), top right: each file's colour and name, a click on the
 /// name flies to it, "Hide"/"Show" and "✕" (close: the file on disk stays as it is).

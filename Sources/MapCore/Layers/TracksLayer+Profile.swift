@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// The elevation profile panel (key E): the selected track's elevation over distance (and
 /// speed, when it has times) along the bottom of the window. The pointer over the graph
@@ -48,7 +49,7 @@ extension TracksLayer {
             if panel.contains(p) {
                 if p.x >= graph.x - 4, p.x <= graph.maxX + 4 {
                     let f = min(max((p.x - graph.x) / graph.width, 0), 1)
-                    new = profile.point[Int((f * Double(TrackProfile.columns - 1)).rounded())]
+                    new = profile.point[Int(saturating: (f * Double(TrackProfile.columns - 1)).rounded())]
                 }
             } else if let hit = hit(at: p, camera: camera), hit.fileID == file.id,
                       file.lines.indices.contains(hit.line), file.lines[hit.line].geometry === line.geometry {
@@ -68,7 +69,7 @@ extension TracksLayer {
         list.commands.append(.fillRect(ScreenRect(x: panel.x, y: panel.y - 1, width: panel.width, height: 1), Color(hex: 0x000000, alpha: 0.2)))
         list.commands.append(.fillRect(panel, Color(hex: 0xFFFFFF)))
         let title = file.title(of: line)
-        let key = SpriteKey(TrackProfileSprite(profile: profile, width: Int(panel.width.rounded()), height: Int(panel.height),
+        let key = SpriteKey(TrackProfileSprite(profile: profile, width: Int(saturating: panel.width.rounded()), height: Int(saturating: panel.height),
                                                color: line.style.color, title: title, imperial: imperialUnits))
         context.place(key, rect: panel, opacity: 1, into: &list)
         guard let point = profileHover else { return }

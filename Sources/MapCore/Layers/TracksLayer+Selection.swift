@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// The place on a track the user clicked: the callout there shows the track's statistics.
 public struct TrackSelection: Sendable, Equatable {

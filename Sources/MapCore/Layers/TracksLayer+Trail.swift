@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 extension TracksLayer {
     /// Takes the trail's new points: its file is added the first time it has a line (listed

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Lines, shapes and named points from opened files (GPX, KML, GeoJSON, CSV).
 ///

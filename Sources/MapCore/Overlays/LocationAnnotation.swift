@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// A value that glides from its old to its new setting instead of jumping.
 public struct Glide<Value: Hashable & Sendable>: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// One report of where the device is, from any position source (gpsd, GeoClue, an NMEA log):
 /// what the location annotation, follow mode and the trail are made from.

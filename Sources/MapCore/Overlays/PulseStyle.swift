@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// The pulse of a circle overlay (after YHAnimatedCircleView): scale and opacity animate
 /// together over one period, then restart — the bigger it is, the fainter.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// A pin on the map: where, what it is called, what colour its head is. `id` is stable
 /// across saves, so edits, undo and other programs can refer to the same pin.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Pins gathered into one bubble where they crowd (see Scene+Pins).
 struct PinCluster {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// MapKit's drag states for an annotation view.
 public enum PinDragState: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// What happened to the pins, as an embedding app hears it (MapKit's delegate calls): every
 /// drag-state change, selection, and every change to the collection.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// A printed map's page: the paper (or a size of one's own), its margins, and where on it go
 /// the title, the map's frame and the footer (stated scale, north arrow). In points (1/72 in),
@@ -83,9 +84,9 @@ public struct PrintLayout: Sendable, Equatable {
     /// "1:25 000": the denominator rounded to three significant figures, in groups of three.
     public static func statedScale(_ n: Double) -> String {
         guard n.isFinite, n >= 1 else { return "" }
-        let digits = Int(floor(log10(n))) + 1
+        let digits = Int(saturating: floor(log10(n))) + 1
         let unit = digits > 3 ? pow(10, Double(digits - 3)) : 1
-        let rounded = Int((n / unit).rounded() * unit)
+        let rounded = Int(saturating: (n / unit).rounded() * unit)
         var text = String(rounded), grouped = ""
         while text.count > 3 { grouped = " " + text.suffix(3) + grouped; text = String(text.dropLast(3)) }
         return "1:" + text + grouped

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The plates chrome stands on, drawn the same way by every layer that has one.
 extension DrawList {

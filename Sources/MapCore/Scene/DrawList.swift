@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// A sub-rectangle of a texture in unit coordinates (0…1 across the texture).
 public struct UnitRect: Hashable, Sendable {

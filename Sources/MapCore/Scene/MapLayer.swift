@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Where in the picture a layer draws, bottom to top. Base content is the map itself (what a
 /// compositor may keep while only overlays animate); callouts sit above all map content;

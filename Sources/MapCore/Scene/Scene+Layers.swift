@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The standard layers' models, read and written through the scene. Conveniences only: a
 /// layer of any kind is reached the same way, with `layer(_:)` and `modify(_:default:_:)`.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Which tiles already have pixels. The window answers from its texture store.
 public protocol TileAvailability {

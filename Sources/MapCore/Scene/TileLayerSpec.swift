@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// One layer of the map's stack of tile layers, as the scene lays it out (where its tiles
 /// come from and how they are painted is the host's). The stack is ordered bottom to top.

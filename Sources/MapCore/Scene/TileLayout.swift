@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Which tiles a camera shows, and what stands in for those not ready: the nearest ready
 /// ancestor's matching part underneath and any ready children on top, so the map never

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// What a layer paints into the map's tile pictures, as of one state of the layer: tracks,
 /// the trail, a measured line, shapes. Painted by the tile workers (MapGraphics'

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Lays out a scene's stack of tile layers for one frame (see `TileLayout` for one layer):
 /// the map over the clear; under it, each fallback only where those above it have nothing

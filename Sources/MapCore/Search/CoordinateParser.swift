@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// A place typed or pasted as coordinates: decimal degrees (`48.8566, 2.3522`,
 /// `48.8566 N 2.3522 E`), degrees–minutes–seconds (`48°51′24″N 2°21′8″E`, or with ASCII

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// The embedded places (Resources/places.tsv, made by basemap-builder from GeoNames), searched
 /// as a person types: every word of every name (and of the alternate names) is a key, folded

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// What the search box asks as each key is typed: the best results for the text, near the
 /// view. The box asks on the frame's thread, as a text field filters a list: an answer must

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// The one order of search results, whatever found them: first how well the name matches
 /// what was typed (the whole name, its start, whole words, the starts of words, then letters
@@ -102,7 +103,7 @@ public enum SearchRanking {
         let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
         let sector = ((degrees + 360 + 22.5).truncatingRemainder(dividingBy: 360)) / 45
         guard sector.isFinite else { return distance }
-        return "\(distance) \(points[min(max(0, Int(sector)), 7)])"
+        return "\(distance) \(points[min(max(0, Int(saturating: sector)), 7)])"
     }
 
     /// What a row says of a result: what it is, where, how far ("street · Kluuvi, 350 m NE"),

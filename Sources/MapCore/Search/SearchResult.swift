@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// One thing a search found — a built-in place, a name from a street map's own tiles, or an
 /// online geocoder's answer — in the one form the search box, `meridian search` and the

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// How names are compared in search: lower case, without diacritics ("Töölönkatu" →
 /// "toolonkatu"), punctuation as spaces, and — for keys — runs of one letter as one, so that

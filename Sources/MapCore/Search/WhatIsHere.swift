@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The nearest address or street to a point, and the district or town around it: what a
 /// right-click or a pin's callout says of where it is.

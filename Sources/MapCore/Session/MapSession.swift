@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// The one owner of the map: camera, pins, following, notices, the keyboard's focus, the live
 /// position and the layers. Input goes in (`handle`), fixes go in (`receive`), frames come

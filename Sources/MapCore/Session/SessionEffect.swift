@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// What the session asks of its host: what a pure model cannot do itself (windows, files,
 /// the clipboard, the network, the desktop) and what the embedder wants to hear of.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// What a layer wants rasterized once and then placed by the compositor: a hashable
 /// description that its painter (registered in MapGraphics' `SpritePainters`) can draw.
@@ -43,6 +44,6 @@ public struct SpriteKey: Hashable, Sendable, CustomStringConvertible {
     public static func circleBucket(forRadius radius: Double) -> Int {
         // Clamped first: a circle at the pole is infinitely many points wide.
         let r = radius.isNaN ? 4 : min(max(radius, 4), 256)
-        return 1 << Int(log2(r).rounded(.up))
+        return 1 << Int(saturating: log2(r).rounded(.up))
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Points of tracks, stored column by column: a million points take 28 MB (latitude and
 /// longitude as doubles, elevation as a float, time as a double), not the 40 of an array of

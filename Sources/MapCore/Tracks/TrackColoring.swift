@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// What a track's colour shows: the file's colour, or each stretch's speed or elevation on a
 /// ramp (key C). GPXSee declined this, its most-asked feature.
@@ -46,7 +47,7 @@ public struct TrackColorRamp: Sendable, Hashable {
     public static func color(at f: Double) -> Color {
         guard f.isFinite else { return Color(hex: 0x8A8A8A) }
         let x = min(max(f, 0), 1) * Double(stops.count - 1)
-        let i = min(Int(x), stops.count - 2), t = x - Double(i)
+        let i = min(Int(saturating: x), stops.count - 2), t = x - Double(i)
         let a = stops[i], b = stops[i + 1]
         return Color(r: a.r + (b.r - a.r) * t, g: a.g + (b.g - a.g) * t, b: a.b + (b.b - a.b) * t, a: 1)
     }
@@ -67,7 +68,7 @@ public struct TrackColorRamp: Sendable, Hashable {
         }
         guard !sample.isEmpty else { return nil }
         sample.sort()
-        let lo = sample[Int(Double(sample.count - 1) * 0.02)], hi = sample[Int(Double(sample.count - 1) * 0.98)]
+        let lo = sample[Int(saturating: Double(sample.count - 1) * 0.02)], hi = sample[Int(saturating: Double(sample.count - 1) * 0.98)]
         return TrackColorRamp(mode: mode, low: lo, high: max(hi, lo))
     }
 
@@ -75,7 +76,7 @@ public struct TrackColorRamp: Sendable, Hashable {
     /// Values come from files: one beyond any real speed or height (a GPX's <ele>1e20</ele>)
     /// is written as a dash, not converted (an Int of it would trap).
     public func label(_ value: Double, imperial: Bool) -> String {
-        func whole(_ v: Double) -> String { v.isFinite && abs(v) < 1e9 ? "\(Int(v.rounded()))" : "—" }
+        func whole(_ v: Double) -> String { v.isFinite && abs(v) < 1e9 ? "\(Int(saturating: v.rounded()))" : "—" }
         switch mode {
         case .plain: return ""
         case .speed: return imperial ? "\(whole(value * 2.236936)) mph" : "\(whole(value * 3.6)) km/h"

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A track's elevation (and speed) over distance, sampled at `columns` even steps of
 /// distance: what the profile panel draws, worked out once when the track is read. Small

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 extension TrackStatistics {
     /// The callout's lines: distance and times, climbing and heights, speeds. A value the
@@ -59,7 +60,7 @@ extension TrackStatistics {
         let places = v < 10 ? 2 : 1
         let scale = places == 2 ? 100.0 : 10.0
         let n = Int(saturating: (v * scale).rounded())
-        let whole = n / Int(scale), frac = n % Int(scale)
+        let whole = n / Int(saturating: scale), frac = n % Int(saturating: scale)
         let fracText = places == 2 && frac < 10 ? "0\(frac)" : "\(frac)"
         return "\(whole).\(fracText)"
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// What the callout of a track says: distance, times, climbing and speeds. Values the file
 /// cannot support (no times, no elevations) are nil, never zero pretending to be a measure.

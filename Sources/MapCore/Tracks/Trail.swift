@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Where the live position has been: fixes recorded as they come, shown by the tracks layer
 /// as a file of its own ("Trail"). The line is kept in parts of at most `partSize` points;

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Days as a saved area keeps them ("2026-11-26"): when it was saved, and when its map's data
 /// is from, found in what sources say (ISO times, HTTP dates, a planet's date in an address).
@@ -7,7 +8,7 @@ public enum ExtractDates {
     /// The day of `seconds` since 1970 (UTC).
     public static func day(of seconds: Double) -> String? {
         guard seconds.isFinite, abs(seconds) < 1e11 else { return nil }
-        var t = time_t(seconds.rounded(.down)), parts = tm()
+        var t = time_t(saturating: seconds.rounded(.down)), parts = tm()
         guard gmtime_r(&t, &parts) != nil else { return nil }
         return String(cFormat: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }

@@ -2,6 +2,7 @@ import CSQLite
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Writes an MBTiles 1.3 file: metadata and tiles (rows in TMS order) in one transaction, the
 /// index made at the end. What the basemap builder makes, and `meridian extract --out X.mbtiles`.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// Why an online search found nothing to show, in words the search box can say as they are.
 public enum GeocoderError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import Platform
 
 /// What the search index holds once every tile is read: whole streets (the pieces of one
 /// name that lie near each other, merged across tiles, with their line), named points, and
@@ -53,7 +54,7 @@ public enum NameFeatures {
     /// The grid cell of `c` (cells `size` degrees square), `dy`, `dx` cells away: the key every
     /// grid here (street pieces, streets for addresses, districts) files things under.
     static func cell(_ c: Coordinate, size: Double, _ dy: Int64 = 0, _ dx: Int64 = 0) -> Int64 {
-        (Int64((c.latitude / size).rounded(.down)) + dy) << 32 ^ (Int64((c.longitude / size).rounded(.down)) + dx) & 0xFFFF_FFFF
+        (Int64(saturating: (c.latitude / size).rounded(.down)) + dy) << 32 ^ (Int64(saturating: (c.longitude / size).rounded(.down)) + dx) & 0xFFFF_FFFF
     }
 
     // MARK: - Streets
@@ -187,7 +188,7 @@ public enum NameFeatures {
             for part in s.line where part.count >= 2 {
                 for j in 1..<part.count {
                     // A segment longer than a cell is entered in each cell along it.
-                    let steps = max(1, min(1000, Int((flatDistance(part[j - 1], part[j]) / addressMetres).rounded(.up))))
+                    let steps = max(1, min(1000, Int(saturating: (flatDistance(part[j - 1], part[j]) / addressMetres).rounded(.up))))
                     var keys = Set<Int64>()
                     for k in 0...steps {
                         let t = Double(k) / Double(steps)
@@ -250,8 +251,8 @@ public struct AreaFinder: Sendable {
         guard c.isValid else { return nil }
         // Cells reached: a tenth of a degree of latitude is 11 km; of longitude, less.
         func nearest(_ cells: [Int64: [TileNames.Point]], within metres: Double) -> String? {
-            let dy = Int64((metres / 11_000).rounded(.up))
-            let dx = Int64(min(1800, (metres / (11_000 * max(cos(c.latitude * .pi / 180), 0.01))).rounded(.up)))
+            let dy = Int64(saturating: (metres / 11_000).rounded(.up))
+            let dx = Int64(saturating: min(1800, (metres / (11_000 * max(cos(c.latitude * .pi / 180), 0.01))).rounded(.up)))
             var best: String?, bestD = metres
             for y in -dy...dy {
                 for x in -dx...dx {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import Platform
 
 /// Everything the search box finds offline, in one order: the built-in places and every
 /// street map index there is (`SearchRanking` ranks them together). Immutable: a new index

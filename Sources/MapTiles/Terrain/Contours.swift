@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Contour lines from a DEM tile: marching squares over the grid of pixel centres, the
 /// crossings of each level found by linear interpolation along the cells' edges, pieces

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The pixels of a DEM tile's PNG: 8-bit RGB or RGBA, not interlaced, as every terrain tile
 /// set writes them. Read here rather than by the picture decoder, whose colour handling

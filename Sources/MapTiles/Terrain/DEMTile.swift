@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import Platform
 
 /// Why a DEM tile was refused: what was wrong with it, for the user to read.
 public struct DEMError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -91,14 +92,14 @@ public struct DEMTile: Sendable {
         columns.reserveCapacity(n)
         for i in 0..<n {
             let gx = ox + (Double(i - border) + 0.5) * step - 0.5
-            let x0 = Int(gx.rounded(.down))
+            let x0 = Int(saturating: gx.rounded(.down))
             columns.append((x0, weights(Float(gx - Double(x0)))))
         }
         var out = [Float](repeating: 0, count: n * n)
         for j in 0..<n {
             // The sample's centre in this tile's pixels, then in the grid of pixel centres.
             let gy = oy + (Double(j - border) + 0.5) * step - 0.5
-            let y0 = Int(gy.rounded(.down)), wy = weights(Float(gy - Double(y0)))
+            let y0 = Int(saturating: gy.rounded(.down)), wy = weights(Float(gy - Double(y0)))
             for i in 0..<n {
                 let (x0, wx) = columns[i]
                 func row(_ y: Int) -> Float {

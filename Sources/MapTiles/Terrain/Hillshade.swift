@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import Platform
 
 /// How a `hillshade` layer shades, with the style spec's defaults.
 public struct HillshadeLook: Sendable, Equatable {

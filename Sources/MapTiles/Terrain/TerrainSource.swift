@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import Platform
 
 /// Terrain as a map: the DEM tiles of another source (an archive of terrarium PNGs, a DEM tile
 /// server) handed over as `TilePayload.terrain`, which the graphics layer shades and traces
