@@ -17,7 +17,7 @@ extension MapHost {
             case let .copy(text):
                 if SDL_SetClipboardText(text) == 0 { showNotice("Copied \(text)") }
                 else { showNotice("Cannot copy: \(String(cString: SDL_GetError()))") }
-            case let .notice(text): FileIO.printError("meridian: " + text); changed = true
+            case let .notice(text): onMessage(text); changed = true
             case .cancelWork: changed = activities.cancelAll() || changed
             case let .pin(e):
                 if configuration.logFrames { FileIO.printError("pin \(e)") }

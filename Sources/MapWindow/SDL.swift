@@ -19,9 +19,28 @@ public struct SDLError: Error, CustomStringConvertible {
 public enum SDL {
     // SDL's state is touched by the thread that runs SDL only (the main thread, SDL's rule).
     nonisolated(unsafe) private static var videoReady = false
-    /// The application id: the .desktop file's name, the Wayland app_id and the X11 window
-    /// class, so that docks and task switchers show Meridian's icon for its window.
-    public static let appID = "io.github.meridian.Meridian"
+    /// Who the program is to the desktop, and whether SDL may take its signals: the app's to
+    /// decide, before its first window (`identity`).
+    public struct Identity: Sendable {
+        /// The application id: the .desktop file's name, the Wayland app_id and the X11 window
+        /// class, so that docks and task switchers show the app's icon for its window (nil:
+        /// SDL's default).
+        public var appID: String?
+        /// The name SDL gives the app (its audio and screensaver requests).
+        public var name: String?
+        /// SIGTERM (logout) and SIGINT quit the frame loop the normal way (an SDL_QUIT event),
+        /// so the app saves; false leaves the signals alone.
+        public var quitsOnSignals: Bool
+
+        public init(appID: String? = nil, name: String? = nil, quitsOnSignals: Bool = false) {
+            self.appID = appID
+            self.name = name
+            self.quitsOnSignals = quitsOnSignals
+        }
+    }
+
+    /// Set by the app before its first window; the library claims no name and no signal.
+    nonisolated(unsafe) public static var identity = Identity()
 
     /// The drivers to try, in order: the user's choice, else Wayland inside a Wayland session
     /// (SDL 2.26 would pick X11 there), else X11. Never SDL's invisible fallbacks (offscreen,
@@ -38,10 +57,12 @@ public enum SDL {
         guard !videoReady else { return }
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
-        SDL_SetHint("SDL_APP_NAME", "Meridian")
-        // SDL 2.26 reads these two from the environment (as hints they are ignored).
-        setenv("SDL_VIDEO_WAYLAND_WMCLASS", appID, 0)
-        setenv("SDL_VIDEO_X11_WMCLASS", appID, 0)
+        if let name = identity.name { SDL_SetHint("SDL_APP_NAME", name) }
+        if let appID = identity.appID {
+            // SDL 2.26 reads these two from the environment (as hints they are ignored).
+            setenv("SDL_VIDEO_WAYLAND_WMCLASS", appID, 0)
+            setenv("SDL_VIDEO_X11_WMCLASS", appID, 0)
+        }
         let candidates = videoDriverCandidates(environment: ProcessInfo.processInfo.environment)
         guard !candidates.isEmpty else {
             throw SDLError(message: "no display to open a window on (neither WAYLAND_DISPLAY nor DISPLAY is set)")
@@ -55,7 +76,7 @@ public enum SDL {
             if driver == "x11" { meridian_tolerate_stale_wakeups() }
             if SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER)) == 0 {
                 videoReady = true
-                quitOnSignals()
+                if identity.quitsOnSignals { quitOnSignals() }
                 return
             }
             failures.append("\(driver): \(String(cString: SDL_GetError()))")

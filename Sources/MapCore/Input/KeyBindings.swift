@@ -59,6 +59,13 @@ public enum KeyBindings {
         KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: "quit"),
     ]
 
+    /// The map's own keys, for an app that embeds the map (`MapView`): zoom, pan, the focus,
+    /// Esc and the pins' keys, none of the app's (no Ctrl+Q, no F11, no L).
+    public static let map: [KeyBinding] = all.filter {
+        [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .focusNext, .focusPrevious, .cancel,
+         .deletePin, .renamePin, .undo, .redo].contains($0.command)
+    }
+
     /// What the mouse does (handled by the controller's gestures; listed here for the help).
     public static let gestures: [(label: String, help: String)] = [
         ("Drag", "pan (flick to glide)"),
@@ -69,12 +76,12 @@ public enum KeyBindings {
         ("Drop files", "open tracks and shapes"),
     ]
 
-    /// The command `key` with `modifiers` is bound to: the binding with exactly these
-    /// modifiers, else one that ignores a Shift the layout needed ("+" is Shift+= on many).
-    public static func command(for key: Key, _ modifiers: KeyModifiers) -> KeyBinding.Command? {
-        if let b = all.first(where: { $0.keys.contains(key) && $0.modifiers == modifiers }) { return b.command }
+    /// The command `key` with `modifiers` is bound to in `table`: the binding with exactly
+    /// these modifiers, else one that ignores a Shift the layout needed ("+" is Shift+= on many).
+    public static func command(for key: Key, _ modifiers: KeyModifiers, in table: [KeyBinding] = all) -> KeyBinding.Command? {
+        if let b = table.first(where: { $0.keys.contains(key) && $0.modifiers == modifiers }) { return b.command }
         let unshifted = modifiers.subtracting(.shift)
-        return all.first { $0.keys.contains(key) && $0.modifiers == unshifted && !$0.modifiers.contains(.shift) }?.command
+        return table.first { $0.keys.contains(key) && $0.modifiers == unshifted && !$0.modifiers.contains(.shift) }?.command
     }
 
     /// The rows of the help: every binding that explains itself, then the gestures.

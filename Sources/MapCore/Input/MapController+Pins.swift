@@ -83,7 +83,7 @@ extension MapController {
             }
             return [.redraw]
         }
-        switch KeyBindings.command(for: key, mods) {
+        switch KeyBindings.command(for: key, mods, in: keys) {
         case .cancel?:
             if pins.drag.isActive { pinEvents += pins.cancelDrag(t: t); return [.redraw] }
             guard pins.selected != nil else { return nil }

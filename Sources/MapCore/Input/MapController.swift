@@ -10,6 +10,9 @@ public struct MapController: Sendable {
     public internal(set) var animator = CameraAnimator()
     /// The scale bar in miles and feet instead of kilometres and metres (key U).
     public var imperialUnits = false
+    /// The keys this map answers: the app's whole table, or only the map's own
+    /// (`KeyBindings.map`) in an app that binds the rest itself.
+    public var keys = KeyBindings.all
     private var drag: Drag?
     private var velocity = VelocityTracker()
     /// The pins on the map and what the user is doing to them.
@@ -171,7 +174,7 @@ public struct MapController: Sendable {
     /// A key, by the bindings table (`KeyBindings`, which the help lists).
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [ControllerAction] {
         advance(to: t)
-        guard let command = KeyBindings.command(for: key, mods) else { return [] }
+        guard let command = KeyBindings.command(for: key, mods, in: keys) else { return [] }
         switch command {
         case .units: imperialUnits.toggle(); return [.redraw]
         case .panLeft, .panRight, .panUp, .panDown:
