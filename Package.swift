@@ -20,7 +20,7 @@ let package = Package(
     products: [
         .executable(name: "meridian", targets: ["meridian"]),
         // The library beneath the app, for other programs to embed the map.
-        .library(name: "MeridianKit", targets: ["MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapPosition", "MapGraphics", "MapWindow"]),
+        .library(name: "MeridianKit", targets: ["MeridianKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -67,14 +67,21 @@ let package = Package(
                 swiftSettings: small),
         .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CImage", "CSystem", "CPixels", "CXlib"],
                 swiftSettings: small),
+        // The library's front door: one import, the map in a window of an app's own (MapView),
+        // the files the map ships with (Resources) and the maps built in.
+        .target(name: "MeridianKit", dependencies: ["Platform", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData",
+                                                    "MapPosition", "MapGraphics", "MapWindow"],
+                swiftSettings: small),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition",
+            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition", "MeridianKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
         swiftSettings: refuseTraps + osize),
 
         .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"], swiftSettings: refuseTraps),
+        // An app of its own that embeds the map with one button (built and run by make test).
+        .executableTarget(name: "hello-map", dependencies: ["MeridianKit"], path: "Examples/HelloMap", swiftSettings: library),
         .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"], swiftSettings: refuseTraps),
 
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "Platform", "CSQLite", "CZlib"], path: "Tests/TestSupport"),

@@ -31,10 +31,13 @@ public final class MapHost {
     /// Called once, after the first frame with every visible tile and label drawn and the ring
     /// of tiles around the view in (their places label the edges).
     public var onFullyDrawn: (() -> Void)?
+    /// Called each time the loop goes to sleep: nothing moves and nothing is left to draw
+    /// until an event (MapLibre's "map became idle"); on the frame thread.
+    public var onIdle: (() -> Void)?
     /// Drives the camera instead of the user (benchmarks); returns nil when the script is over.
     public var script: ((Double) -> Camera?)?
     /// Messages a person should see (failed tiles…), also printed to stderr.
-    public var onMessage: (String) -> Void = { FileIO.printError("meridian: " + $0) }
+    public var onMessage: (String) -> Void = { FileIO.printError($0) }
     /// The session's effects the host does not carry out itself (files, maps, links, pins'
     /// news), on the frame thread, in order.
     public var onEffect: (SessionEffect) -> Void = { _ in }
@@ -115,7 +118,7 @@ public final class MapHost {
 
     /// Shows `session` (its camera fitted to the window) with the tile layers of `stack`
     /// (whose settings the session's scene has: `Scene.showTiles(from:)`).
-    public init(window: SDLWindow, session: MapSession, stack: TileStack, configuration: HostConfiguration = .current) throws {
+    public init(window: SDLWindow, session: MapSession, stack: TileStack, configuration: HostConfiguration = HostConfiguration()) throws {
         self.window = window
         self.stack = stack
         self.configuration = configuration
@@ -255,6 +258,7 @@ public final class MapHost {
                 // left: a zoom back finds its tiles and labels).
                 upkeep(at: clock.now, idle: true, resting: true)
                 if configuration.logFrames { FileIO.printError(String(cFormat: "idle %.4f", clock.now)) }
+                if !hidden { onIdle?() }
                 if configuration.logMemory { FileIO.printError(memoryLine) }
                 guard SDL_WaitEvent(&event) != 0 else { continue }
                 cpuStart = MonotonicClock.threadCPU

@@ -3,31 +3,37 @@ import Glibc
 import MapCore
 import Platform
 
-/// Finds files Meridian ships: installed under /usr/share/meridian (the .deb), next to a
-/// relocated binary (BIN/../share/meridian), or in the source tree's Resources/ for a
-/// development build (.build/CONFIG/meridian). $MERIDIAN_DATA_DIR overrides all.
-enum Resources {
-    static func url(_ name: String) -> URL? {
+/// Finds the files the map ships with (the basemap, places, styles): installed under
+/// /usr/share/meridian (the .deb), next to a relocated binary (BIN/../share/meridian), or in
+/// the source tree's Resources/ for a development build (.build/CONFIG/NAME). An app that
+/// keeps them elsewhere says where (`directory`).
+public enum Resources {
+    /// Looked in before all the others (the Meridian app sets it from $MERIDIAN_DATA_DIR).
+    nonisolated(unsafe) public static var directory: String?
+
+    /// The file `name` (a path under the resources folder) where it is found first.
+    public static func url(_ name: String) -> URL? {
         candidates(name).first { FileManager.default.isReadableFile(atPath: $0.path) }
     }
 
     /// The 34,000 built-in places (places.tsv), read and indexed (a tenth of a second: on a
     /// worker where a frame could wait); nil when the file is missing or unreadable.
-    static func places() -> PlaceIndex? {
+    public static func places() -> PlaceIndex? {
         guard let url = url("places.tsv"), let data = try? FileIO.read(url.path) else { return nil }
         return PlaceIndex(reading: data)
     }
 
     /// The running binary's own path, from /proc/self/exe.
-    static var executablePath: String {
+    public static var executablePath: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         return n > 0 ? String(cBuffer: buffer) : CommandLine.arguments[0]
     }
 
-    static func candidates(_ name: String) -> [URL] {
+    /// Where `name` is looked for, in order.
+    public static func candidates(_ name: String) -> [URL] {
         var dirs: [URL] = []
-        if let d = ProcessInfo.processInfo.environment["MERIDIAN_DATA_DIR"], !d.isEmpty { dirs.append(URL(fileURLWithPath: d)) }
+        if let d = directory, !d.isEmpty { dirs.append(URL(fileURLWithPath: d)) }
         // The running binary itself, wherever PATH found it (argv[0] may be a bare name).
         let exe = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
         dirs.append(exe.appendingPathComponent("../share/meridian"))

@@ -5,6 +5,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapTiles
+import MeridianKit
 import MapWindow
 import Platform
 
@@ -83,7 +84,7 @@ extension Bench {
             let tiles = try MapSources.tiles(over: src)
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
-            let host = try MapHost(window: window, session: makeSession(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
+            let host = try appHost(window: window, session: makeSession(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),
                                    stack: tiles.stack.replacingMapSource(src))
             quit(after: 1)
             host.run()

@@ -3,6 +3,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapWindow
+import MeridianKit
 import Platform
 
 /// Search's numbers: the index's size in the package and the time to read it, the time each

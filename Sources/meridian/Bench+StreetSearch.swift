@@ -3,6 +3,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapTiles
+import MeridianKit
 import MapWindow
 import Platform
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapData
+import MeridianKit
 import Platform
 
 extension Bench {

@@ -78,7 +78,7 @@ extension Bench {
         var start = Camera(center: WebMercator.project(at), zoom: 8, viewportSize: window.size)
         start.setZoom(8)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-        let host = try MapHost(window: window, session: session, stack: made.stack.replacingMapSource(counted))
+        let host = try appHost(window: window, session: session, stack: made.stack.replacingMapSource(counted))
         quit(after: 1)
         host.run()
         let run = zoomScript(host, from: start, around: at, zooms: 8...17, drift: (0.004, 0.008))

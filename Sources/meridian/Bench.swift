@@ -7,6 +7,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapTiles
+import MeridianKit
 import MapWindow
 import Platform
 
@@ -250,7 +251,7 @@ struct Bench: ParsableCommand {
         let start = Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: 3, viewportSize: window.size)
         let made = try MapSources.tiles(tiles, pixelRatio: window.pixelRatio)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
-        let host = try MapHost(window: window, session: session, stack: made.stack)
+        let host = try appHost(window: window, session: session, stack: made.stack)
         quit(after: 1)
         host.run()
         return (host, start)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapTiles
+import MeridianKit
 import Platform
 
 /// What `--from` (and the window's "Save this area offline…") may name as the source of an

@@ -5,6 +5,7 @@ import MapCore
 import MapGraphics
 import MapStyle
 import MapTiles
+import MeridianKit
 import MapWindow
 import Platform
 
@@ -106,10 +107,7 @@ enum MapSources {
         case "debug":
             return DebugGridSource()
         case basemap:
-            guard let url = Resources.url("basemap.mbtiles") else {
-                throw TileSourceError("the embedded basemap is missing (looked in: \(Resources.candidates("basemap.mbtiles").map(\.path).joined(separator: ", ")))")
-            }
-            return try MBTilesSource(path: url.path)
+            return try BuiltInMaps.basemapSource()
         case let path where path.hasSuffix(".mbtiles"):
             // Vector tiles in a schema other than the basemap's are a street map's
             // (OpenMapTiles'), made for 512 points and drawn with a style.

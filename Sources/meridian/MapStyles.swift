@@ -3,6 +3,7 @@ import MapCore
 import MapGraphics
 import MapStyle
 import MapTiles
+import MeridianKit
 import Platform
 
 /// Which MapLibre style draws street maps (OpenMapTiles-schema vector tiles): the built-in

@@ -2,6 +2,8 @@ import ArgumentParser
 import CSystem
 import FoundationEssentials
 import Glibc
+import MapWindow
+import MeridianKit
 import Platform
 
 @main
@@ -23,6 +25,8 @@ struct Meridian: ParsableCommand {
         // A file size limit must be an error the writer handles (a save says the disk is
         // full and keeps what it has), not a killing signal.
         signal(SIGXFSZ, SIG_IGN)
+        SDL.identity = SDL.Identity(appID: "io.github.meridian.Meridian", name: "Meridian", quitsOnSignals: true)
+        Resources.directory = ProcessInfo.processInfo.environment["MERIDIAN_DATA_DIR"]
         main(nil)
     }
 }

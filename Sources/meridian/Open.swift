@@ -159,7 +159,7 @@ struct Open: ParsableCommand {
         if positions != nil { session.scene.layers.append(LocateLayer()) }
         session.position.color = overlays.pulseColor
         session.position.halo = overlays.halo
-        let host = try MapHost(window: window, session: session, stack: tiles.stack)
+        let host = try appHost(window: window, session: session, stack: tiles.stack)
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
         if live == nil, let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }

@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapTiles
+import MeridianKit
 import Platform
 
 /// `meridian search`: what the search box finds, printed, for scripts.

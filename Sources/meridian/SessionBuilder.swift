@@ -4,6 +4,7 @@ import MapCore
 import MapData
 import MapGeometry
 import MapTiles
+import MapWindow
 import Platform
 
 /// The one place where the command line becomes a map session: the window and `render` both
@@ -25,6 +26,14 @@ func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, ov
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
     return MapSession(scene: scene)
+}
+
+/// The window's host as the app runs it: its test and diagnosis hooks read from the
+/// environment (`HostConfiguration.current`), its messages said as the app's.
+func appHost(window: SDLWindow, session: MapSession, stack: TileStack) throws -> MapHost {
+    let host = try MapHost(window: window, session: session, stack: stack, configuration: .current)
+    host.onMessage = { warn($0) }
+    return host
 }
 
 extension MapSession {

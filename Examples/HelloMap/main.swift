@@ -1,0 +1,29 @@
+// Hello map: an app of its own with Meridian's map in its window and one button of its own,
+// which flies to Helsinki; it says where the map comes to rest. Its name, signals and keys
+// are its own. Run: swift run hello-map
+import MeridianKit
+
+/// The app's button, drawn over the map at the top left; pressing it flies to Helsinki.
+struct HelsinkiButton: MapLayer {
+    var levels: [LayerLevel] { [.chrome] }
+
+    func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        list.textButton("helsinki", title: "Fly to Helsinki", frame: ScreenRect(x: 10, y: 10, width: 130, height: 36), sprites: context.sprites)
+    }
+
+    mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        button.as(String.self) == "helsinki" ? [.goTo(Coordinate(latitude: 60.17, longitude: 24.94), zoom: 11)] : nil
+    }
+}
+
+SDL.identity = SDL.Identity(appID: "org.example.HelloMap", name: "Hello map", quitsOnSignals: true)
+do {
+    let window = try SDLWindow(title: "Hello map", width: 800, height: 600)
+    let view = try MapView(window: window, center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: 4,
+                           layers: [ZoomControlsLayer(), HelsinkiButton()])
+    view.onIdle = { [unowned view] in print("Resting at \(view.camera.centerCoordinate), zoom \(view.camera.zoom)") }
+    view.run()
+    view.close()
+    print("Hello map closed at \(view.camera.centerCoordinate), zoom \(view.camera.zoom)")
+}
+SDL.quit()

@@ -1,0 +1,67 @@
+import FoundationEssentials
+import MapChrome
+import MapCore
+import MapGeometry
+import MapWindow
+import Platform
+
+/// A map in a window of the app's own: the basemap (or the tiles given) with the app's
+/// layers over it, panned, zoomed and animated like Meridian's. The app keeps its name, its
+/// signals and its keys: the map answers only its own (`KeyBindings.map`) unless given more,
+/// and reads nothing from the environment.
+///
+/// ```swift
+/// let window = try SDLWindow(title: "My map", width: 800, height: 600)
+/// let view = try MapView(window: window, center: Coordinate(latitude: 60.17, longitude: 24.94), zoom: 5)
+/// view.run()
+/// ```
+public final class MapView {
+    /// The window's frame loop, tile pipeline and session: for what this class does not say.
+    public let host: MapHost
+
+    /// The map of `tiles` (nil: the embedded basemap) in `window`, centred on `center` at
+    /// `zoom`, with `layers` drawn over it in order (the app's buttons among them) and the
+    /// keys of `keys` answered.
+    public init(window: SDLWindow, center: Coordinate, zoom: Double, tiles: TileStack? = nil, layers: [any MapLayer] = [ZoomControlsLayer()],
+                keys: [KeyBinding] = KeyBindings.map) throws {
+        let stack = try tiles ?? BuiltInMaps.basemap()
+        var scene = Scene(camera: Camera(center: center, zoom: zoom, viewportSize: window.size))
+        scene.showTiles(from: stack)
+        scene.layers += layers
+        var session = MapSession(scene: scene)
+        session.controller.keys = keys
+        host = try MapHost(window: window, session: session, stack: stack)
+    }
+
+    /// What the map shows now.
+    public var camera: Camera { host.camera }
+
+    /// What the map asks of the app, on the frame thread: a layer's `.effect(…)`, pins
+    /// dropped and moved, a file dropped on the window, a link to open.
+    public var onEffect: (SessionEffect) -> Void {
+        get { host.onEffect }
+        set { host.onEffect = newValue }
+    }
+
+    /// Called each time the map comes to rest: nothing moves, nothing is left to draw until
+    /// an event. On the frame thread.
+    public var onIdle: (() -> Void)? {
+        get { host.onIdle }
+        set { host.onIdle = newValue }
+    }
+
+    /// Shows the map until the window is closed (or the app calls `quit`), in the map's own
+    /// loop: frames on vsync while something moves, asleep otherwise.
+    public func run() {
+        host.run()
+    }
+
+    /// Ends `run` after the frame under way.
+    public func quit() { host.requestQuit() }
+
+    /// Runs `body` with the map before the next frame; may be called from any thread.
+    public func perform(_ body: @escaping @Sendable (MapHost) -> Void) { host.perform(body) }
+
+    /// Stops the map's workers; call before the window goes (after `run`).
+    public func close() { host.close() }
+}

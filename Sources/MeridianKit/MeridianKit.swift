@@ -1,0 +1,13 @@
+// MeridianKit: the map of Meridian, for an app of one's own. One import brings the map's
+// geometry, its session and layers, the app's chrome (buttons, search, help), tiles and
+// styles, tracks and positions, and the SDL window that shows it all.
+@_exported import MapChrome
+@_exported import MapCore
+@_exported import MapData
+@_exported import MapGeometry
+@_exported import MapGraphics
+@_exported import MapPosition
+@_exported import MapStyle
+@_exported import MapTiles
+@_exported import MapWindow
+import Platform
