@@ -82,6 +82,8 @@ let package = Package(
         .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"], swiftSettings: refuseTraps),
         // An app of its own that embeds the map with one button (built and run by make test).
         .executableTarget(name: "hello-map", dependencies: ["MeridianKit"], path: "Examples/HelloMap", swiftSettings: library),
+        // An app that runs its own event loop and gives the map its turn frame by frame.
+        .executableTarget(name: "own-loop", dependencies: ["MeridianKit", "CSDL2"], path: "Examples/OwnLoop", swiftSettings: library),
         .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"], swiftSettings: refuseTraps),
 
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "Platform", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
@@ -112,7 +114,8 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),
                          ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"]), ("fuzz-names", ["MapTiles", "MapCore"]),
                          ("fuzz-geocoder", ["MapTiles", "MapCore"]), ("fuzz-dem", ["MapTiles", "MapGeometry"]),
-                         ("fuzz-sprites", ["MapGraphics", "MapTiles", "MapCore"])] {
+                         ("fuzz-sprites", ["MapGraphics", "MapTiles", "MapCore"]),
+                         ("fuzz-track-render", ["MapData", "MapCore", "MapGeometry", "MapTiles", "MapWindow"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
                                                  path: "Fuzz/Targets/\(name)"))
     }

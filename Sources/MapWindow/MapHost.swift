@@ -99,6 +99,11 @@ public final class MapHost {
     /// Work posted from other threads, run on the frame thread before the next frame.
     private var inbox: [@Sendable (MapHost) -> Void] = []
     var textInputOn = false
+    /// For an app that runs its own loop (`MapHost+OwnLoop.swift`): whether the map wants a
+    /// frame, whether it has said it rests, and the translator of its events.
+    var wantsFrame = true
+    var saidResting = false
+    lazy var ownLoopTranslator = EventTranslator(wakeEventType: wakeType)
     /// Reasons tiles failed for that were said already (`tell(tileFailure:)`).
     var toldFailures = Set<String>()
     /// Tiles taken in since memory was last trimmed (before an idle wait).
@@ -195,7 +200,7 @@ public final class MapHost {
         return !inbox.isEmpty
     }
 
-    private func runInbox() -> Bool {
+    func runInbox() -> Bool {
         postLock.lock()
         let work = inbox
         inbox.removeAll()
@@ -318,6 +323,12 @@ public final class MapHost {
 
     /// Handles one SDL event; true when the picture may have changed.
     private func process(_ event: inout SDL_Event, _ translator: EventTranslator) -> Bool {
+        take(&event, translator).changed
+    }
+
+    /// Handles one SDL event: whether the picture may have changed, and whether the event was
+    /// the map's at all (input to its window, a change of it, its wake-up).
+    func take(_ event: inout SDL_Event, _ translator: EventTranslator) -> (changed: Bool, taken: Bool) {
         let (input, change) = translator.translate(&event)
         var changed = false
         switch change {
@@ -331,9 +342,9 @@ public final class MapHost {
             pipeline.drawer.invalidate()
         case nil: break
         }
-        guard let input else { return changed }
+        guard let input else { return (changed, change != nil) }
         let t = clock.eventTime(sdlTicks: event.common.timestamp)
-        return carryOut(session.handle(input, at: t)) || changed
+        return (carryOut(session.handle(input, at: t)) || changed, true)
     }
 
     private func resized() {

@@ -1,3 +1,4 @@
+import CSDL2
 import FoundationEssentials
 import MapChrome
 import MapCore
@@ -55,6 +56,16 @@ public final class MapView {
     public func run() {
         host.run()
     }
+
+    /// For an app that runs its own event loop: hands the map one SDL event; true when it
+    /// was the map's (`MapHost.handle`).
+    @discardableResult
+    public func handle(_ event: inout SDL_Event) -> Bool { host.handle(&event) }
+
+    /// For an app that runs its own event loop: the map's turn, a frame if the picture
+    /// changed; how long the app may wait for events before the next turn, nil for until
+    /// one comes (`MapHost.update`).
+    public func update() -> Double? { host.update() }
 
     /// Ends `run` after the frame under way.
     public func quit() { host.requestQuit() }

@@ -39,19 +39,24 @@ struct ExampleAppTests {
         }
     }
 
-    @Test func theExampleShowsTheMapWithAButtonOfItsOwnAndKeepsItsKeys() throws {
-        let x = try Xvfb()
-        let example = packageRoot.appendingPathComponent(".build/debug/hello-map").path
+    /// Starts the example `name` on `x`, its stdout line-buffered so that each resting place
+    /// reaches the test as it is said.
+    static func start(_ name: String, on x: Xvfb, output out: Output, errors err: Pipe) throws -> Process {
         let p = Process()
-        // Line-buffered, so that each resting place reaches the test as it is said.
         p.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        p.arguments = ["-oL", example]
+        p.arguments = ["-oL", packageRoot.appendingPathComponent(".build/debug/\(name)").path]
         p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display, "WAYLAND_DISPLAY": "",
                                                                      "DBUS_SESSION_BUS_ADDRESS": "disabled:"]) { $1 }
-        let out = Output(), err = Pipe()
         p.standardOutput = out.pipe
         p.standardError = err
         try p.run()
+        return p
+    }
+
+    @Test func theExampleShowsTheMapWithAButtonOfItsOwnAndKeepsItsKeys() throws {
+        let x = try Xvfb()
+        let out = Output(), err = Pipe()
+        let p = try Self.start("hello-map", on: x, output: out, errors: err)
         defer { stop(p) }
         let id = try x.waitForWindow("Hello map")
         try x.moveToOrigin(id)
@@ -80,6 +85,34 @@ struct ExampleAppTests {
         // SIGTERM quits it the normal way, as it asked (SDL.Identity.quitsOnSignals).
         kill(p.processIdentifier, SIGTERM)
         #expect(out.read { $0.contains("Hello map closed at 60.1") }, "\(out.text)")
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+    }
+
+    /// Examples/OwnLoop runs its own event loop: the map answers the events handed to it and
+    /// draws in its turns; the app's own key (Q) is the app's.
+    @Test func anAppWithItsOwnLoopDrivesTheMapFrameByFrame() throws {
+        let x = try Xvfb()
+        let out = Output(), err = Pipe()
+        let p = try Self.start("own-loop", on: x, output: out, errors: err)
+        defer { stop(p) }
+        let id = try x.waitForWindow("Own loop")
+        try x.moveToOrigin(id)
+        #expect(out.read { Self.rests($0).contains { abs($0.lat - 51.5) < 0.01 && abs($0.lon + 0.12) < 0.01 && $0.zoom == 6 } }, "\(out.text)")
+        _ = try x.xdotool("windowfocus", "--sync", id)
+        // The map's keys, handed over by the app's loop: a zoom, then a pan east.
+        _ = try x.xdotool("key", "plus")
+        #expect(out.read { Self.rests($0).contains { $0.zoom == 7 } }, "\(out.text)")
+        _ = try x.xdotool("key", "Right")
+        #expect(out.read { Self.rests($0).contains { $0.zoom == 7 && $0.lon > 0.1 } }, "\(out.text)")
+        // The picture follows: the map is drawn (not the window's black) in its turns.
+        let shot = try screenshot(x, to: temporaryDirectory("own-loop").appendingPathComponent("own.png").path, size: "640x480") { png in
+            png.distinctColours > 20
+        }
+        #expect(shot.distinctColours > 20, "the map is not drawn")
+        // Q is the app's own: its loop ends, and the map rests where it was taken.
+        _ = try x.xdotool("key", "q")
+        #expect(out.read { $0.contains("Own loop closed at") }, "\(out.text)")
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
     }
