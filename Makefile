@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory hot-code compare
+.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory hot-code compare docs
 
 # What building and running need; test tools, packaging tools and X come with setup-test.
 setup:
@@ -18,6 +18,12 @@ build: setup
 debug: setup
 	$(SWIFT) build
 
+# MeridianKit's API documentation from the debug build's doc comments, with its coverage:
+# .build/docs/MeridianKit.doccarchive and .build/docs/coverage.txt (scripts/docs.sh).
+docs: setup
+	$(SWIFT) build
+	scripts/docs.sh
+
 run: build
 	.build/release/meridian
 
@@ -28,6 +34,7 @@ run: build
 test: setup-test
 	$(SWIFT) build
 	scripts/lint-conversions.sh
+	scripts/docs.sh
 	$(SWIFT) test --skip EndToEndTests
 	$(SWIFT) test --filter EndToEndTests --no-parallel
 	scripts/fuzz.sh 8
