@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
-        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
+        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]

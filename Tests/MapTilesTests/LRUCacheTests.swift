@@ -63,4 +63,25 @@ struct LRUCacheTests {
             #expect(c.keysByRecency.count == c.count)
         }
     }
+
+    /// A cache let go of lets go of its values (each pair of neighbours in its list held the
+    /// other, so every tile store dropped kept its pictures: 4 MiB a render).
+    @Test func valuesAreFreedWithTheCache() {
+        final class Picture {}
+        var watched: [() -> Bool] = []
+        do {
+            var cache = LRUCache<Int, Picture>(capacity: 5)
+            for i in 0..<8 {
+                let p = Picture()
+                weak var w = p
+                watched.append { w != nil }
+                cache.insert(p, for: i, cost: 1)
+            }
+            _ = cache.value(for: 4)   // moved to the front
+            cache.insert(Picture(), for: 5, cost: 1)   // replaced
+            #expect(cache.count == 5)
+        }
+        #expect(watched.filter { $0() }.isEmpty, "values outlive their cache")
+    }
 }
+
