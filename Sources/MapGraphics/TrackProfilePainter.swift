@@ -26,24 +26,20 @@ public enum TrackProfilePainter: SpritePainter {
         let (lo, hi) = profile.elevationScale
         let unit = spec.imperial ? 0.3048 : 1.0
         let step = niceStep((hi - lo) / unit, count: 4) * unit
-        var h = (lo / step).rounded(.up) * step
-        while h <= hi {
+        for h in Ticks.multiples(of: step, from: lo, through: hi, limit: 12) {
             let y = gy + gh - (h - lo) / (hi - lo) * gh
             rect(gx, y - 0.5, gw, 1, faint, cr)
             let label = TrackStatistics.heightText(h, imperial: spec.imperial)
             text(label, at: (gx - 8, y - 7), size: 9, bold: false, color: ink, cr: cr, k: k, rightAligned: true)
-            h += step
         }
         // Distances below, at round steps.
         let dUnit = spec.imperial ? 1609.344 : 1000.0
         let dStep = niceStep(profile.distance / dUnit, count: 6) * dUnit
-        var d = 0.0
-        while d <= profile.distance + 1e-6 {
+        for d in Ticks.multiples(of: dStep, from: 0, through: profile.distance + 1e-6, limit: 16) {
             let x = gx + d / profile.distance * gw
             rect(x - 0.5, gy + gh, 1, 4, ink, cr)
             let label = d == 0 ? "0" : tick(d / dUnit, step: dStep / dUnit) + (spec.imperial ? " mi" : " km")
             text(label, at: (x, gy + gh + 6), size: 9, bold: false, color: ink, cr: cr, k: k, centered: true)
-            d += dStep
         }
 
         // The elevation, filled down to the graph's bottom.

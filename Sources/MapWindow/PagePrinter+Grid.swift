@@ -35,16 +35,13 @@ extension PagePrinter {
         cairo_save(cr)
         cairo_set_source_rgba(cr, 0.2, 0.25, 0.4, 0.55)
         cairo_set_line_width(cr, 0.4)
-        var lon = (nw.longitude / step).rounded(.up) * step
-        while lon <= se.longitude {
+        for lon in Ticks.multiples(of: step, from: nw.longitude, through: se.longitude) {
             let x = x(lon)
             cairo_move_to(cr, x, frame.y); cairo_line_to(cr, x, frame.y + frame.height); cairo_stroke(cr)
             let label = gridLabel(Coordinate.wrapLongitude(lon), step: step, positive: "E", negative: "W")
             text(label, look, in: cr, x: x + 1.5, baselineBox: ScreenRect(x: x, y: frame.y - 10, width: 60, height: 10))
-            lon += step
         }
-        var lat = (se.latitude / step).rounded(.up) * step
-        while lat <= nw.latitude {
+        for lat in Ticks.multiples(of: step, from: se.latitude, through: nw.latitude) {
             let y = frame.y + camera.screenPoint(for: Coordinate(latitude: lat, longitude: nw.longitude)).y
             cairo_move_to(cr, frame.x, y); cairo_line_to(cr, frame.x + frame.width, y); cairo_stroke(cr)
             // Up the left margin, read from below.
@@ -53,7 +50,6 @@ extension PagePrinter {
             cairo_rotate(cr, -.pi / 2)
             text(gridLabel(lat, step: step, positive: "N", negative: "S"), look, in: cr, x: 0, baselineBox: ScreenRect(x: 0, y: 0, width: 60, height: 10))
             cairo_restore(cr)
-            lat += step
         }
         cairo_restore(cr)
     }
