@@ -10,7 +10,6 @@ public struct ChromeLayer: MapLayer {
     public var attribution = ""
     /// Where a click on the attribution leads (the copyright page); nil: nowhere.
     public var attributionURL: String?
-    public var imperialUnits = false
     public var showsScaleBar = true
     private struct LastScaleBar { let camera: Camera; let imperial: Bool; let bar: ScaleBar; let key: SpriteKey }
     private let lastScaleBar = LockedValue<LastScaleBar>()
@@ -41,7 +40,7 @@ public struct ChromeLayer: MapLayer {
     /// The scale bar, its label's rectangle and its plate, when the label is ready.
     private func scaleBarFrames(_ context: LayerContext) -> (bar: ScaleBar, label: ScreenRect, plate: ScreenRect)? {
         guard showsScaleBar else { return nil }
-        let (bar, key) = scaleBar(context.camera)
+        let (bar, key) = scaleBar(context.camera, imperial: context.facts.imperialUnits)
         guard let s = context.sprites.size(of: key) else { return nil }
         let x = 10.0, base = context.camera.viewportSize.height - context.bottomInset - 10
         let plate = ScreenRect(x: x - 4, y: base - s.height - 8, width: bar.width + s.width + 14, height: s.height + 12)
@@ -50,11 +49,11 @@ public struct ChromeLayer: MapLayer {
 
     /// The scale bar for `camera` and its label's sprite, made once per camera: a frame asks
     /// twice (what labels keep clear of, then what is drawn), and a label's key hashes its text.
-    private func scaleBar(_ camera: Camera) -> (ScaleBar, SpriteKey) {
-        if let last = lastScaleBar.get(), last.camera == camera, last.imperial == imperialUnits { return (last.bar, last.key) }
-        let bar = ScaleBar.make(camera: camera, imperial: imperialUnits)
+    private func scaleBar(_ camera: Camera, imperial: Bool) -> (ScaleBar, SpriteKey) {
+        if let last = lastScaleBar.get(), last.camera == camera, last.imperial == imperial { return (last.bar, last.key) }
+        let bar = ScaleBar.make(camera: camera, imperial: imperial)
         let key = SpriteKey.text(bar.label, .chrome)
-        lastScaleBar.set(LastScaleBar(camera: camera, imperial: imperialUnits, bar: bar, key: key))
+        lastScaleBar.set(LastScaleBar(camera: camera, imperial: imperial, bar: bar, key: key))
         return (bar, key)
     }
 
@@ -78,7 +77,7 @@ public struct ChromeLayer: MapLayer {
         }
         guard showsScaleBar else { return }
         guard let (bar, label, plate) = scaleBarFrames(context) else {
-            list.wantedSprites.insert(scaleBar(context.camera).1, at: 0)
+            list.wantedSprites.insert(scaleBar(context.camera, imperial: context.facts.imperialUnits).1, at: 0)
             return
         }
         let x = 10.0, base = context.camera.viewportSize.height - context.bottomInset - 10
@@ -86,7 +85,7 @@ public struct ChromeLayer: MapLayer {
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 3, width: bar.width, height: 2), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x, y: base - 9, width: 1.5, height: 8), Self.ink))
         list.commands.append(.fillRect(ScreenRect(x: x + bar.width - 1.5, y: base - 9, width: 1.5, height: 8), Self.ink))
-        list.commands.append(.sprite(scaleBar(context.camera).1, destination: label, opacity: 1))
+        list.commands.append(.sprite(scaleBar(context.camera, imperial: context.facts.imperialUnits).1, destination: label, opacity: 1))
     }
 
     /// The attribution's identity as a button (a link to the data's copyright page).

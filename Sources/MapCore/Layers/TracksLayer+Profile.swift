@@ -70,7 +70,7 @@ extension TracksLayer {
         list.commands.append(.fillRect(panel, Color(hex: 0xFFFFFF)))
         let title = file.title(of: line)
         let key = SpriteKey(TrackProfileSprite(profile: profile, width: Int(saturating: panel.width.rounded()), height: Int(saturating: panel.height),
-                                               color: line.style.color, title: title, imperial: imperialUnits))
+                                               color: line.style.color, title: title, imperial: context.facts.imperialUnits))
         context.place(key, rect: panel, opacity: 1, into: &list)
         guard let point = profileHover else { return }
         let column = profile.column(ofPoint: point)
@@ -83,10 +83,10 @@ extension TracksLayer {
             context.placeRound(SpriteKey(LocationSprite.dot(line.style.color)), center: ScreenPoint(x: x, y: y), radius: 7, opacity: 1, into: &list)
         }
         // "12.3 km · 1,234 m · 24.0 km/h", top right of the panel.
-        var parts = [TrackStatistics.distanceText(profile.distance * Double(column) / Double(TrackProfile.columns - 1), imperial: imperialUnits)]
-        if e.isFinite { parts.append(TrackStatistics.heightText(e, imperial: imperialUnits)) }
+        var parts = [TrackStatistics.distanceText(profile.distance * Double(column) / Double(TrackProfile.columns - 1), imperial: context.facts.imperialUnits)]
+        if e.isFinite { parts.append(TrackStatistics.heightText(e, imperial: context.facts.imperialUnits)) }
         if !profile.speed.isEmpty, profile.speed[column].isFinite {
-            parts.append(TrackStatistics.speedText(Double(profile.speed[column]), imperial: imperialUnits))
+            parts.append(TrackStatistics.speedText(Double(profile.speed[column]), imperial: context.facts.imperialUnits))
         }
         let readout = SpriteKey.text(parts.joined(separator: " · "), .chrome)
         if let s = context.sprites.size(of: readout) {

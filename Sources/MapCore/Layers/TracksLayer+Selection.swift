@@ -71,10 +71,11 @@ extension TracksLayer {
         return (file, line, s.point)
     }
 
-    /// The callout's text: the track's name, then its statistics (or that they are coming).
-    public func calloutText(_ file: TrackFile, _ line: TrackLine) -> String {
+    /// The callout's text: the track's name, then its statistics (or that they are coming),
+    /// in miles and feet when `imperial`.
+    public func calloutText(_ file: TrackFile, _ line: TrackLine, imperial: Bool = false) -> String {
         let name = file.title(of: line)
-        let body = line.statistics.map { $0.summary(imperial: imperialUnits) } ?? ["measuring…"]
+        let body = line.statistics.map { $0.summary(imperial: imperial) } ?? ["measuring…"]
         return ([name] + body).joined(separator: "\n")
     }
 
@@ -84,7 +85,7 @@ extension TracksLayer {
         guard let (file, line, point) = selectedLine else { return }
         let at = context.camera.screenPoint(for: line.geometry.points[point])
         context.placeRound(SpriteKey(LocationSprite.dot(line.style.color)), center: at, radius: 9, opacity: 1, into: &list)
-        let key = SpriteKey.text(calloutText(file, line), .callout)
+        let key = SpriteKey.text(calloutText(file, line, imperial: context.facts.imperialUnits), .callout)
         guard let s = context.sprites.size(of: key) else { list.want(key); return }
         let view = context.viewRect
         let x = min(max(at.x - s.width / 2, 10), view.width - s.width - 10)

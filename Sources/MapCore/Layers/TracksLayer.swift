@@ -23,8 +23,6 @@ public struct TracksLayer: MapLayer {
     /// plain, or when no line has the values).
     public private(set) var colorMode = TrackColorMode.plain
     public private(set) var ramp: TrackColorRamp?
-    /// Units of the legend and the callout.
-    public var imperialUnits = false
     /// The track clicked, whose statistics the callout shows.
     public var selection: TrackSelection?
     /// The elevation profile panel along the bottom (key E), and the point of its track
@@ -153,16 +151,16 @@ public struct TracksLayer: MapLayer {
     private func composeLegend(into list: inout DrawList, context: LayerContext) {
         guard let ramp else { return }
         guard let frames = legendFrames(context) else {
-            for key in legendKeys(ramp) where context.sprites.size(of: key) == nil { list.want(key) }
+            for key in legendKeys(ramp, imperial: context.facts.imperialUnits) where context.sprites.size(of: key) == nil { list.want(key) }
             return
         }
         list.commands.append(.fillRect(frames.plate, Color(hex: 0xFFFFFF, alpha: 0.85)))
         for (key, rect) in frames.parts { list.commands.append(.sprite(key, destination: rect, opacity: 1)) }
     }
 
-    private func legendKeys(_ ramp: TrackColorRamp) -> [SpriteKey] {
+    private func legendKeys(_ ramp: TrackColorRamp, imperial: Bool) -> [SpriteKey] {
         [.text(ramp.mode.title, .chrome), SpriteKey(TrackLegendSprite.ramp),
-         .text(ramp.label(ramp.low, imperial: imperialUnits), .chrome), .text(ramp.label(ramp.high, imperial: imperialUnits), .chrome)]
+         .text(ramp.label(ramp.low, imperial: imperial), .chrome), .text(ramp.label(ramp.high, imperial: imperial), .chrome)]
     }
 
     public static let legendRampSize = ScreenSize(width: 120, height: 8)
@@ -170,7 +168,7 @@ public struct TracksLayer: MapLayer {
     /// The legend's plate and parts, when all its sprites are ready (else they are asked for).
     private func legendFrames(_ context: LayerContext) -> (plate: ScreenRect, parts: [(SpriteKey, ScreenRect)])? {
         guard let ramp else { return nil }
-        let keys = legendKeys(ramp)
+        let keys = legendKeys(ramp, imperial: context.facts.imperialUnits)
         let sizes = keys.map { context.sprites.size(of: $0) }
         guard sizes.allSatisfy({ $0 != nil }) else { return nil }
         let title = sizes[0]!, low = sizes[2]!, high = sizes[3]!, bar = Self.legendRampSize

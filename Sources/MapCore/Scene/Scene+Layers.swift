@@ -32,14 +32,6 @@ extension Scene {
         set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.attributionURL = newValue } }
     }
 
-    public var imperialUnits: Bool {
-        get { layer(ChromeLayer.self)?.imperialUnits ?? false }
-        set {
-            modify(ChromeLayer.self, default: ChromeLayer()) { $0.imperialUnits = newValue }
-            if layer(TracksLayer.self)?.imperialUnits != nil { modify(TracksLayer.self, default: TracksLayer()) { $0.imperialUnits = newValue } }
-        }
-    }
-
     public var showsScaleBar: Bool {
         get { layer(ChromeLayer.self)?.showsScaleBar ?? false }
         set { modify(ChromeLayer.self, default: ChromeLayer()) { $0.showsScaleBar = newValue } }

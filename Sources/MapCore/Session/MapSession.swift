@@ -35,7 +35,6 @@ public struct MapSession {
         self.scene = scene
         controller = MapController(camera: scene.camera)
         controller.pins = scene.pins
-        controller.imperialUnits = scene.imperialUnits
     }
 
     public var camera: Camera { controller.camera }
@@ -114,7 +113,6 @@ public struct MapSession {
         controller.follow(scene.location?.point(at: t), at: t)
         scene.camera = controller.camera
         scene.pins = controller.pins
-        if scene.imperialUnits != controller.imperialUnits { scene.imperialUnits = controller.imperialUnits }
         var list = scene.compose(at: t, layers: layers, sprites: sprites, facts: facts)
         controller.pins.calloutFrame = list.calloutFrame
         controller.pins.calloutTitleFrame = list.calloutTitleFrame
