@@ -11,6 +11,9 @@ public protocol SpritePainter {
 }
 
 extension SpritePainter {
+    /// The kind of sprite it draws (`SpriteKey.kind`).
+    static var specKind: ObjectIdentifier { ObjectIdentifier(Spec.self) }
+
     /// The bitmap for `key` when it is this painter's kind; nil otherwise.
     static func paintIfMine(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap? {
         guard let spec = key.spec(as: Spec.self) else { return nil }
@@ -23,18 +26,32 @@ public struct UnknownSpriteError: Error, CustomStringConvertible {
     public var description: String { "no painter registered for sprite \(key)" }
 }
 
-/// Every kind of sprite and what draws it: a new layer registers its painter here, once.
+/// Every kind of sprite and what draws it, by the kind: the map's own are there from the
+/// start; a layer of an app's own with sprites of its own kind registers their painter.
 public enum SpritePainters {
-    public static let registered: [any SpritePainter.Type] = [
-        LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self, TrackProfilePainter.self,
-        IconPainter.self,
-    ]
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var painters: [ObjectIdentifier: any SpritePainter.Type] = {
+        var all: [ObjectIdentifier: any SpritePainter.Type] = [:]
+        for p: any SpritePainter.Type in [LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self,
+                                          TrackProfilePainter.self, IconPainter.self] {
+            all[p.specKind] = p
+        }
+        return all
+    }()
+
+    /// Draws sprites of `P.Spec` with `painter` from now on (replacing any painter of that
+    /// kind); may be called from any thread, best before the first frame that wants one.
+    public static func register<P: SpritePainter>(_ painter: P.Type) {
+        lock.lock(); defer { lock.unlock() }
+        painters[P.specKind] = painter
+    }
 
     public static func paint(_ key: SpriteKey, pixelRatio: Double) throws -> Bitmap {
-        for painter in registered {
-            if let bitmap = try painter.paintIfMine(key, pixelRatio: pixelRatio) { return bitmap }
-        }
-        throw UnknownSpriteError(key: key)
+        lock.lock()
+        let painter = painters[key.kind]
+        lock.unlock()
+        guard let bitmap = try painter?.paintIfMine(key, pixelRatio: pixelRatio) else { throw UnknownSpriteError(key: key) }
+        return bitmap
     }
 }
 

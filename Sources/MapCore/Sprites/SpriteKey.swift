@@ -28,6 +28,9 @@ public struct SpriteKey: Hashable, Sendable, CustomStringConvertible {
         hash = spec.hashValue
     }
 
+    /// The kind of sprite: its spec's type (what its painter is registered by).
+    public var kind: ObjectIdentifier { ObjectIdentifier(type(of: spec)) }
+
     /// The spec, when it is of the given kind.
     public func spec<S: SpriteSpec>(as type: S.Type) -> S? { spec as? S }
 
