@@ -78,6 +78,9 @@ struct ExampleAppTests {
         _ = try x.xdotool("windowfocus", "--sync", id)
         _ = try x.xdotool("key", "ctrl+q", "F11", "plus")
         #expect(out.read { Self.rests($0).contains { $0.zoom == 12 } }, "\(out.text)")
+        // Its own key, H, bound to its own command, which its layer carries out.
+        _ = try x.xdotool("key", "h")
+        #expect(out.read { Self.rests($0).last?.zoom == 11 }, "\(out.text)")
         #expect(p.isRunning, "Ctrl+Q quit an app that did not bind it")
         let geometry = try x.xdotool("getwindowgeometry", id)
         #expect(geometry.contains("800x600"), "F11 made the window full screen: \(geometry)")

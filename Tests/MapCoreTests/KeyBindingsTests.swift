@@ -46,4 +46,23 @@ struct KeyBindingsTests {
         #expect(c.handle(.keyDown(.letter("m"), []), at: 0) == [.command(.measure, .letter("m"))])
         #expect(c.handle(.keyDown(.letter("4"), []), at: 0) == [.command(.digit, .letter("4"))])
     }
+
+    /// An embedder's table: the map's own keys answer, the app's are not bound (Ctrl+Q, F11,
+    /// L), and a key of its own goes to its own command: to the layer that performs it, else
+    /// to the app as a request.
+    @Test func anEmbeddersTableBindsItsOwnKeysOnly() {
+        var driver = SessionDriver(layers: [])
+        let own = KeyBinding(keys: [.letter("h")], modifiers: [], command: .custom("home"), label: "H", help: "home")
+        driver.session.controller.keys = KeyBindings.map + [own]
+        #expect(driver.key(.letter("q"), .control).isEmpty)
+        #expect(driver.key(.f11).isEmpty)
+        #expect(driver.key(.letter("l")).isEmpty)
+        let effects = driver.key(.letter("h"))
+        #expect(effects.contains { if case let .layer(r) = $0 { return r.as(KeyBinding.Command.self) == .custom("home") }; return false }, "\(effects)")
+        driver.key(.plus)
+        driver.session.controller.advance(to: driver.t + 5)
+        #expect(driver.session.camera.zoom == 6)
+        var app = SessionDriver(layers: [])
+        #expect(app.key(.letter("q"), .control).contains(.quit))
+    }
 }

@@ -4,11 +4,15 @@ import Platform
 /// What a key does: one table that both binds the keys (MapController looks every key up
 /// here) and explains them (the help overlay lists it), so the two cannot drift apart.
 public struct KeyBinding: Sendable {
-    public enum Command: Sendable, Equatable {
+    public enum Command: Sendable, Hashable {
         case quit, openFiles, saveTrail, exportMap, printMap, search, help, fullscreen, units, trackColors, profile, trackList
         case sources, saveArea, savedAreas, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
         case focusNext, focusPrevious, whatIsHere
         case cancel, deletePin, renamePin, undo, redo
+        /// A command of an app's own: bound by the app (`MapController.keys`), carried out by
+        /// its layer (`MapLayer.perform`) or, when no layer takes it, by the app
+        /// (`SessionEffect.command`).
+        case custom(String)
     }
 
     public var keys: [Key]
@@ -17,6 +21,14 @@ public struct KeyBinding: Sendable {
     /// How the help shows the key ("Ctrl+O"), and what it does.
     public var label: String
     public var help: String
+
+    public init(keys: [Key], modifiers: KeyModifiers, command: Command, label: String, help: String) {
+        self.keys = keys
+        self.modifiers = modifiers
+        self.command = command
+        self.label = label
+        self.help = help
+    }
 }
 
 public enum KeyBindings {

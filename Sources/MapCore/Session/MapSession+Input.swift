@@ -128,6 +128,8 @@ extension MapSession {
         case .whatIsHere: return [.effect(.whatIsHereOnline(pointedAt))]
         case .focusNext: moveFocus(forward: true); return [.changed]
         case .focusPrevious: moveFocus(forward: false); return [.changed]
+        // An app's own command no layer took is the app's: `request.as(KeyBinding.Command.self)`.
+        case .custom: return [.effect(.layer(LayerRequest(command)))]
         default: return []
         }
     }
