@@ -1,7 +1,7 @@
 #!/bin/sh
 # MeridianKit's API documentation, from the doc comments of the debug build's modules (no
 # rebuild: the symbol graphs are read from .build/debug/Modules/*.swiftmodule):
-#   .build/docs/MeridianKit.doccarchive  DocC archive for static hosting (Docs/MeridianKit.docc
+#   .build/docs/MeridianKit.doccarchive  DocC archive for static hosting (Sources/MeridianKit/MeridianKit.docc
 #                                        plus every public symbol MeridianKit re-exports)
 #   .build/docs/coverage.txt             public declarations with a doc comment, per module
 #   .build/docs/docc.log                 docc's output (its warnings)
@@ -70,7 +70,15 @@ swift symbolgraph-extract -module-name MeridianKit -I "$BUILD/Modules" -target x
 [ -f "$OUT/symbol-graphs/MeridianKit.symbols.json" ] || fail "no symbol graph was written"
 
 # The catalogue and the symbols, into an archive a static web server can serve as it is.
-if ! docc convert Docs/MeridianKit.docc --additional-symbol-graph-dir "$OUT/symbol-graphs" \
+# The getting started page quotes the example whole: it must be the example as it is.
+python3 - <<'PY' || fail "Sources/MeridianKit/MeridianKit.docc/GettingStarted.md quotes Examples/HelloMap/main.swift as it is no longer: copy it again"
+page = open("Sources/MeridianKit/MeridianKit.docc/GettingStarted.md").read()
+start = page.index("This is `Examples/HelloMap/main.swift`:\n\n```swift\n")
+start = page.index("```swift\n", start) + len("```swift\n")
+raise SystemExit(page[start:page.index("```", start)] != open("Examples/HelloMap/main.swift").read())
+PY
+
+if ! docc convert Sources/MeridianKit/MeridianKit.docc --additional-symbol-graph-dir "$OUT/symbol-graphs" \
         --output-path "$OUT/MeridianKit.doccarchive" --fallback-display-name MeridianKit \
         --fallback-bundle-identifier io.github.meridian.MeridianKit --transform-for-static-hosting \
         >"$OUT/docc.log" 2>&1; then
