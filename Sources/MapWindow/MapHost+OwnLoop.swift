@@ -33,13 +33,14 @@ extension MapHost {
     public func update() -> Double? {
         wantsFrame = runInbox() || wantsFrame
         wantsFrame = carryOut(session.takeEffects()) || wantsFrame
+        wantsFrame = takeChanged() || wantsFrame
         hidden = window.isHiddenOrMinimized
         if !hidden, wantsFrame {
             saidResting = false
             let (t, spritesMade, animating) = frame(cpuStart: MonotonicClock.threadCPU)
             _ = carryOut(session.takeEffects())
             let moves = session.isAnimating(at: t) || animating
-            wantsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0
+            wantsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0 || takeChanged()
             // In motion, the next frame starts as late as it safely can (`run` does the same).
             if moves { return configuration.lateLatch ? clock.latchTime(margin: latchMargin).map { max(0, $0 - clock.now) } ?? 0 : 0 }
             if wantsFrame { return pipeline.isLoading || pipeline.rasterizer.isBusy ? settleInterval : 0 }

@@ -15,8 +15,10 @@ import MapTiles
 /// session's effects. It names no kind of layer.
 public final class MapHost {
     public let window: SDLWindow
-    /// The map: camera, pins, layers, notices. Changed on the frame thread only (`perform`).
-    public var session: MapSession
+    /// The map: camera, pins, layers, notices. Read on the frame thread; changed with
+    /// `change` (from another thread, within `perform`): the one way in from outside, with
+    /// one rule for drawing again.
+    public internal(set) var session: MapSession
     /// The map's tile layers: where their tiles come from and how they are drawn (`setTiles`).
     public private(set) var stack: TileStack
     /// Where the chosen map's tiles come from.
@@ -99,6 +101,8 @@ public final class MapHost {
     /// Work posted from other threads, run on the frame thread before the next frame.
     private var inbox: [@Sendable (MapHost) -> Void] = []
     var textInputOn = false
+    /// The session was changed from outside (`change`) since the loop last looked.
+    var changed = false
     /// For an app that runs its own loop (`MapHost+OwnLoop.swift`): whether the map wants a
     /// frame, whether it has said it rests, and the translator of its events.
     var wantsFrame = true
@@ -184,6 +188,20 @@ public final class MapHost {
     /// May be called from any thread.
     public func showNotice(_ message: String) {
         perform { $0.session.post(notice: message) }
+    }
+
+    /// Changes the map, on the frame thread (an effect's handler, a host callback, the work
+    /// of `perform`), and has the next frame show it. Returns what `body` returns.
+    @discardableResult
+    public func change<R>(_ body: (inout MapSession) throws -> R) rethrows -> R {
+        defer { changed = true }
+        return try body(&session)
+    }
+
+    /// Whether the session was changed from outside since last asked (`change`).
+    func takeChanged() -> Bool {
+        defer { changed = false }
+        return changed
     }
 
     /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
@@ -297,6 +315,7 @@ public final class MapHost {
             }
             needsFrame = runInbox() || needsFrame
             needsFrame = carryOut(session.takeEffects()) || needsFrame
+            needsFrame = takeChanged() || needsFrame
             if quitting { break }
             hidden = window.isHiddenOrMinimized
             if hidden || !needsFrame { continue }
@@ -305,7 +324,7 @@ public final class MapHost {
             _ = carryOut(session.takeEffects())
             // Frames go on only while something moves on screen; otherwise the loop sleeps.
             let moves = session.isAnimating(at: t) || script != nil || animating
-            needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0
+            needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0 || takeChanged()
             let making = pipeline.isLoading || pipeline.rasterizer.isBusy
             settleUntil = needsFrame && !moves && making ? clock.now + settleInterval : nil
             latchUntil = moves && configuration.lateLatch ? clock.latchTime(margin: latchMargin) : nil

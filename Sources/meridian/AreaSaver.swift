@@ -47,11 +47,11 @@ final class AreaSaver: @unchecked Sendable {
         let choices = MapSources.choices(current: current, saved: saved), under = !(backed?.areas.isEmpty ?? true)
         let offer = Self.offer(for: current, source: host.source, choices: choices)
         let (rows, total) = Self.rows(titles: Dictionary(choices.map { ($0.name, $0.title) }) { a, _ in a }, saved: saved)
-        host.session.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offer = offer }
-        host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) {
+        host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offer = offer } }
+        host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) {
             $0.choices = choices; $0.savedAreasUnder = under; $0.savedAreasCount = rows.count
-        }
-        host.session.scene.modify(AreasLayer.self, default: AreasLayer()) { $0.list(rows, total: total) }
+        } }
+        host.change { $0.scene.modify(AreasLayer.self, default: AreasLayer()) { $0.list(rows, total: total) } }
     }
 
     /// "Saved areas": every saved area and unfinished save, and the total they take on disk.
@@ -124,7 +124,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Opens the panel (the switcher's row; key A opens it in the session).
     func open() {
-        host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.open(); return [.changed] }
+        host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.open(); return [.changed] } }
     }
 
     /// An area was saved or deleted (or saving stopped): what lists saved areas may look
@@ -248,7 +248,7 @@ final class AreaSaver: @unchecked Sendable {
         running = true
         cancelRequested = false
         lock.unlock()
-        if let shown { host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.progress = shown; return [.changed] } }
+        if let shown { self.host.change { $0.update(SaveAreaLayer.self, at: self.host.clock.now) { $0.progress = shown; return [.changed] } } }
         let host = UncheckedSendable(self.host)
         let job = UncheckedSendable(prepare)
         startThread(name: "save-area") { [self] in
@@ -277,7 +277,7 @@ final class AreaSaver: @unchecked Sendable {
             lock.lock(); extractor = nil; lock.unlock()
             let done = whole
             host.value.perform { [self] host in
-                host.session.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] }
+                host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] } }
                 // Only now may the next job begin: its panel must not be cleared by this one's end.
                 lock.lock(); cancelRequested = false; running = false; lock.unlock()
                 refresh()
@@ -296,10 +296,10 @@ final class AreaSaver: @unchecked Sendable {
         return { progress in
             guard pace.due() || progress.tilesDone == progress.tilesTotal else { return }
             host.value.perform { host in
-                host.session.update(SaveAreaLayer.self, at: host.clock.now) {
+                host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
                     $0.report(done: progress.tilesDone, total: progress.tilesTotal, bytes: progress.bytesDone, secondsLeft: progress.secondsLeft)
                     return [.changed]
-                }
+                } }
             }
         }
     }
@@ -316,7 +316,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Opens or closes "Saved areas" (the switcher's row; Shift+A opens it in the session).
     func openList() {
-        host.session.update(AreasLayer.self, at: host.clock.now) { $0.open(); return [.changed] }
+        host.change { $0.update(AreasLayer.self, at: host.clock.now) { $0.open(); return [.changed] } }
     }
 
     /// Deletes the saved area at `path`; if it is the map shown, its map is shown instead.

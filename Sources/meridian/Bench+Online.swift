@@ -97,7 +97,7 @@ extension Bench {
             var step = 0
             while src.requestCount < 500, step < 40 {
                 cam.setCenter(WebMercator.project(Coordinate(latitude: 48.85 + 0.03 * Double(step / 8), longitude: 2.2 + 0.06 * Double(step % 8))))
-                host.session.controller.camera = cam
+                host.change { $0.controller.camera = cam }
                 quit(after: 0.4)
                 host.run()
                 step += 1

@@ -36,13 +36,13 @@ extension Bench {
     /// `start`: the camera to begin from (it flies to the position, then follows).
     func followRows(_ host: MapHost, from start: Camera, period: Double) -> [Row] {
         let origin = Coordinate(latitude: 48.85, longitude: 2.35)
-        host.session.controller.camera = start
-        host.session.scene.location = nil
+        host.change { $0.controller.camera = start }
+        host.change { $0.scene.location = nil }
         let latencies = Latencies()
         host.onPresented = { latencies.presented() }
         // The first fix, and following it: the flight there settles before the measure.
         host.receive(.fix(PositionFix(coordinate: origin, accuracy: 10, course: 90, speed: 30)), from: "bench")
-        host.session.controller.startFollowing(WebMercator.project(origin), at: host.clock.now)
+        host.change { $0.controller.startFollowing(WebMercator.project(origin), at: host.clock.now) }
         quit(after: 3); host.run()
         let metresPerDegree = 111_320 * cos(origin.latitude * .pi / 180)
         let feeder = Joinable(name: "bench-fixes") {
@@ -65,9 +65,9 @@ extension Bench {
         feeder.join()
         let stats = host.stats
         host.onPresented = nil
-        host.session.controller.following = false
+        host.change { $0.controller.following = false }
         // What follows shows a fixed location: no live source to fall silent and grey it.
-        host.session.position.staleAfter = nil
+        host.change { $0.position.staleAfter = nil }
         let lat = latencies.measured
         return frameRows("following a fix at 30 m/s, z15:", MeasuredRun(stats: stats, processCPU: cpu), period: period, withIntervals: false) + [
             Row(name: "fix to screen latency p50 (\(lat.count) fixes)", value: FrameStats.percentile(lat, 50) * 1000, unit: "ms", target: ""),

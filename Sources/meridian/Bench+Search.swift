@@ -44,11 +44,11 @@ extension Bench {
         var cam = start
         cam.setZoom(12)
         cam.setCenter(WebMercator.project(Coordinate(latitude: 48.8534, longitude: 2.3488)))
-        host.session.controller.camera = cam
+        host.change { $0.controller.camera = cam }
         quit(after: 1); host.run()
         host.resetStats()
         let before = cpuSeconds()
-        host.session.controller.fly(to: Coordinate(latitude: 47.3667, longitude: 8.55), zoom: 12, at: host.clock.now)
+        host.change { $0.controller.fly(to: Coordinate(latitude: 47.3667, longitude: 8.55), zoom: 12, at: host.clock.now) }
         quit(after: 3); host.run()
         return frameRows("fly-to Paris → Zürich:", MeasuredRun(stats: host.stats, processCPU: cpuSeconds() - before), period: period, withIntervals: false)
     }

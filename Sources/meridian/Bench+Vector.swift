@@ -87,7 +87,7 @@ extension Bench {
         var step = 0
         while counted.count < 1000, step < 200 {
             cam.setCenter(WebMercator.project(Coordinate(latitude: at.latitude + 0.004 * Double(step / 10 - 5), longitude: at.longitude + 0.008 * Double(step % 10 - 5))))
-            host.session.controller.camera = cam
+            host.change { $0.controller.camera = cam }
             quit(after: 0.3)
             host.run()
             step += 1

@@ -139,46 +139,46 @@ struct Bench: ParsableCommand {
 
         let plain = zoomScript(host, from: start)
         // The same with the location annotation and 50 pulsing circles around it.
-        host.session.scene.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
+        host.change { $0.scene.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30) }
         var rng = SystemRandomNumberGenerator()
-        host.session.scene.circles = (0..<50).map { i in
+        host.change { $0.scene.circles = (0..<50).map { i in
             CircleOverlay(center: Coordinate(latitude: 48.85 + .random(in: -0.6...0.6, using: &rng), longitude: 2.35 + .random(in: -1...1, using: &rng)),
                           radiusMeters: .random(in: 300...3000, using: &rng), color: Color(hex: [0xFF3B30, 0x34C759, 0xFF9500, 0xAF52DE][i % 4]),
                           start: Double(i) * 0.016)
-        }
+        } }
         let overlays = zoomScript(host, from: start)
-        host.session.scene.circles = []
-        host.session.scene.location = nil
+        host.change { $0.scene.circles = [] }
+        host.change { $0.scene.location = nil }
         // 10,000 pins over Europe in four colours, the same zoom script.
-        host.session.pins = (0..<10_000).map { i in
+        host.change { $0.pins = (0..<10_000).map { i in
             Pin(id: "\(i)", coordinate: Coordinate(latitude: .random(in: 35...60, using: &rng), longitude: .random(in: -10...30, using: &rng)),
                 title: "Pin \(i)", color: Color(hex: [0xFF3B30, 0x34C759, 0x007AFF, 0xAF52DE][i % 4]))
-        }
+        } }
         let manyPins = zoomScript(host, from: start)
-        host.session.pins = []
+        host.change { $0.pins = [] }
         // The million-point track on screen, the same script over it.
         let (file, _) = try TrackFile.read(URL(fileURLWithPath: track), color: TrackStyle.palette[0])
-        host.session.scene.tracks.add(file)
+        host.change { $0.scene.tracks.add(file) }
         let alps = Coordinate(latitude: 46, longitude: 7)
         var overTrack = start
         overTrack.setCenter(WebMercator.project(alps))
         quit(after: 1); host.run()
         let withTrack = zoomScript(host, from: overTrack, around: alps)
-        host.session.scene.tracks = TracksLayer()
+        host.change { $0.scene.tracks = TracksLayer() }
         let following = followRows(host, from: start, period: host.clock.period)
         let flying = flyRows(host, from: start, period: host.clock.period)
-        host.session.scene.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30)
+        host.change { $0.scene.location = LocationAnnotation(coordinate: paris, accuracy: 800, heading: 30) }
 
         // Idle, twice as long as the script: first with the location pulsing in view, then
         // with nothing animating. Tiles settle for a second before each.
         let idleSeconds = 2 * seconds
-        host.session.controller.camera = { var c = start; c.setZoom(12); c.setCenter(WebMercator.project(paris)); return c }()
+        host.change { $0.controller.camera = { var c = start; c.setZoom(12); c.setCenter(WebMercator.project(paris)); return c }() }
         quit(after: 1); host.run()
         var before = cpuSeconds()
         host.resetStats()
         quit(after: idleSeconds); host.run() // the pulse keeps the loop drawing, as it would have
         let pulseCPU = cpuSeconds() - before, pulseFrames = host.stats.presents, pulseStats = host.stats
-        host.session.scene.location = nil
+        host.change { $0.scene.location = nil }
         quit(after: 1); host.run()
         host.resetStats()
         before = cpuSeconds()

@@ -17,10 +17,10 @@ final class LivePosition {
         self.source = source
         self.host = host
         self.recorder = recorder
-        host.session.position.staleAfter = source.staleAfter
+        host.change { $0.position.staleAfter = source.staleAfter }
         if let notice = recorder.recover() {
             host.showNotice(notice)
-            recorder.handOver(into: &host.session.scene.tracks, now: WallClock.now)
+            host.change { recorder.handOver(into: &$0.scene.tracks, now: WallClock.now) }
         }
     }
 
@@ -35,8 +35,8 @@ final class LivePosition {
                     if frameLog {
                         FileIO.printError(String(cFormat: "fix %.6f %.6f %.1f", f.coordinate.latitude, f.coordinate.longitude, f.accuracy))
                     }
-                    if let problem = recorder.record(f, now: WallClock.now, into: &host.session.scene.tracks) { host.showNotice(problem) }
-                case .noFix: recorder.lostFix(into: &host.session.scene.tracks, now: WallClock.now)
+                    if let problem = host.change { recorder.record(f, now: WallClock.now, into: &$0.scene.tracks) } { host.showNotice(problem) }
+                case .noFix: host.change { recorder.lostFix(into: &$0.scene.tracks, now: WallClock.now) }
                 case .unavailable: break
                 }
             }
@@ -45,7 +45,7 @@ final class LivePosition {
 
     /// Ctrl+S: the trail as GPX, said in a notice.
     func save() {
-        recorder.handOver(into: &host.session.scene.tracks, now: WallClock.now)
+        host.change { recorder.handOver(into: &$0.scene.tracks, now: WallClock.now) }
         do {
             let url = try recorder.save()
             host.showNotice("Trail saved to \(url.path)")

@@ -174,7 +174,7 @@ struct Open: ParsableCommand {
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
         search.start(shown: shownName)
-        host.session.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] }
+        host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host, tiles: tiles)
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
@@ -184,7 +184,7 @@ struct Open: ParsableCommand {
                 for p in problems { host.showNotice(p) }
                 host.setTiles(made.stack)
                 exporter.tiles = made
-                host.session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil }
+                host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil } }
                 areas.shown(name, source: made.source)
                 search.met(name)
                 end.tiles = name
@@ -214,8 +214,10 @@ struct Open: ParsableCommand {
                     // Shown or hidden, faded or not, over the map as it is: nothing is loaded again.
                     if let i = end.overlays.firstIndex(where: { $0.name == name }) { end.overlays[i].on = on; end.overlays[i].opacity = opacity }
                     if let i = host.session.scene.tileLayers.firstIndex(where: { $0.name == name && $0.role == .overlay }) {
-                        host.session.scene.tileLayers[i].isVisible = on
-                        host.session.scene.tileLayers[i].opacity = opacity
+                        host.change {
+                            $0.scene.tileLayers[i].isVisible = on
+                            $0.scene.tileLayers[i].opacity = opacity
+                        }
                     } else if on {
                         host.showNotice("Cannot lay \(name) over the map: its tiles cannot be had")
                     }

@@ -106,7 +106,7 @@ final class TrackFileOpener: @unchecked Sendable {
                 for n in outcome.notices { host.showNotice(n) }
                 for var f in outcome.files {
                     f.hidden = hidden.contains(f.path)
-                    host.session.scene.tracks.add(f)
+                    host.change { $0.scene.tracks.add(f) }
                 }
                 if moveView, let rect = outcome.bounds { host.show(rect, animated: animated) }
             }
@@ -116,7 +116,7 @@ final class TrackFileOpener: @unchecked Sendable {
             if !outcome.files.isEmpty, let host = currentHost { host.waitUntilDrawn(timeout: 3) }
             for file in outcome.files {
                 let details = file.lines.map(TrackDetails.init)
-                post { host in host.session.scene.tracks.setDetails(details, forFile: file.id) }
+                post { host in host.change { $0.scene.tracks.setDetails(details, forFile: file.id) } }
             }
         }
     }

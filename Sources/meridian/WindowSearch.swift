@@ -34,7 +34,7 @@ final class WindowSearch: @unchecked Sendable {
         indexes.progress = { [weak self] title, share in
             let text = share.map { "Indexing \(title)… \(Int(saturating: ($0 * 100).rounded(.down))) %" }
             self?.host.value.perform { host in
-                host.session.update(SearchLayer.self, at: host.clock.now) { $0.indexing = text; return [.changed] }
+                host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.indexing = text; return [.changed] } }
             }
         }
         indexes.failure = { [weak self] message in self?.host.value.showNotice(message) }
@@ -71,7 +71,7 @@ final class WindowSearch: @unchecked Sendable {
         host.value.perform { [self] host in
             guard let places = places.get() else { return }
             let finder = StreetSearch(places: places, indexes: indexes.indexes)
-            host.session.update(SearchLayer.self, at: host.clock.now) { $0.setSearcher(finder) }
+            host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.setSearcher(finder) } }
         }
     }
 
@@ -80,7 +80,7 @@ final class WindowSearch: @unchecked Sendable {
         let host = self.host
         let deliver: @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void = { outcome in
             host.value.perform { host in
-                host.session.update(SearchLayer.self, at: host.clock.now) { $0.setOnline(query: query, outcome) }
+                host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.setOnline(query: query, outcome) } }
             }
         }
         guard let geocoder else { deliver(.failure(SearchLayer.OnlineFailure("No online geocoder is configured"))); return }
@@ -101,7 +101,7 @@ final class WindowSearch: @unchecked Sendable {
                 host.value.perform { host in
                     guard let text else { host.showNotice("The geocoder knows nothing here"); return }
                     if host.session.pins.contains(where: { $0.coordinate == c }) {
-                        host.session.controller.pins.setWhereabouts(text, at: c)
+                        host.change { $0.controller.pins.setWhereabouts(text, at: c) }
                     }
                     host.showNotice("Here: \(text) (\(geocoder.config.credit))")
                 }
@@ -134,8 +134,8 @@ final class WindowSearch: @unchecked Sendable {
             host.value.perform { [self] host in
                 lookingUp.remove(coordinate)
                 guard let text else { return }
-                host.session.controller.pins.setWhereabouts(text, at: coordinate)
-                host.session.update(SearchLayer.self, at: host.clock.now) { _ in [.changed] }
+                host.change { $0.controller.pins.setWhereabouts(text, at: coordinate) }
+                host.change { $0.update(SearchLayer.self, at: host.clock.now) { _ in [.changed] } }
             }
         }
     }
