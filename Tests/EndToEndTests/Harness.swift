@@ -312,9 +312,27 @@ func waitUntil(_ what: String, deadline: Double = 30, interval: Double = 0.05, d
 }
 
 extension App {
-    /// How many frames the frame log (MERIDIAN_FRAME_LOG) has shown presented so far: a mark
-    /// to wait past.
+    /// How many frames the frame log (MERIDIAN_FRAME_LOG) read so far shows presented.
     var presents: Int { frameEvents.reduce(0) { $0 + ($1.kind == "present" ? 1 : 0) } }
+
+    /// Reads what the app has written to stderr and not yet been read, without waiting.
+    func readAvailable() {
+        let fd = stderr.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { return }
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return }
+            logBytes += chunk[0..<n]
+        }
+    }
+
+    /// The frames presented so far, all the app has written read: a mark to wait past.
+    var presentMark: Int {
+        readAvailable()
+        return presents
+    }
 
     /// Waits until the app's stderr says what `done` looks for; throws naming `what`, with
     /// the end of what it said, if it does not within `deadline` seconds.
@@ -355,7 +373,7 @@ extension App {
     /// and comes to rest: what the action brought about is drawn, any animation it started
     /// is over. Needs the frame log; the action must change the picture.
     func settle(after what: String, _ action: () throws -> Void) throws {
-        let mark = presents
+        let mark = presentMark
         try action()
         try waitForRest(after: mark, what)
     }
