@@ -36,7 +36,7 @@ import Testing
         _ = try x.xdotool("key", "Return")
         // The flight takes about a second and a half (and the places may still be loading in
         // a debug build): done when the mark stands at the centre.
-        let shot = try screenshot(x, to: dir.appendingPathComponent("zurich.png").path, timeout: 15) { Self.marked($0) }
+        let shot = try screenshot(x, to: dir.appendingPathComponent("zurich.png").path) { Self.marked($0) }
         let landed = Self.marked(shot)
         #expect(landed, "no mark at the centre")
         // The centre comes before the last of the zoom: the flight is over when the loop rests.
