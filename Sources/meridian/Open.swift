@@ -300,7 +300,10 @@ struct Open: ParsableCommand {
             host.perform { host in
                 opener.choosing = false
                 switch outcome {
-                case let .chosen(paths): opener.open(paths, animated: true)
+                case let .chosen(paths):
+                    // With MERIDIAN_FRAME_LOG, tests hear that the chooser answered (cancelled: nothing else is said).
+                    if host.configuration.logFrames { FileIO.printError("chooser: \(paths.count) chosen") }
+                    opener.open(paths, animated: true)
                 case let .unavailable(reason):
                     warn("no file chooser: \(reason)")
                     host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")

@@ -298,3 +298,89 @@ func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: D
         Thread.sleep(forTimeInterval: 0.3)
     }
 }
+
+/// Waits, polling every `interval` seconds, until `ok` holds; throws naming `what` (and what
+/// `detail` says of the state then) if it does not within `deadline` seconds. For state the
+/// app keeps outside its stderr: files it saves, the cache it fills.
+func waitUntil(_ what: String, deadline: Double = 30, interval: Double = 0.05, detail: () -> String = { "" },
+               _ ok: () throws -> Bool) throws {
+    let end = Date().addingTimeInterval(deadline)
+    while try !ok() {
+        if Date() > end { throw HarnessError("waited \(Int(deadline)) s for \(what) in vain. \(detail())") }
+        Thread.sleep(forTimeInterval: interval) // poll
+    }
+}
+
+extension App {
+    /// How many frames the frame log (MERIDIAN_FRAME_LOG) read so far shows presented.
+    var presents: Int { frameEvents.reduce(0) { $0 + ($1.kind == "present" ? 1 : 0) } }
+
+    /// Reads what the app has written to stderr and not yet been read, without waiting.
+    func readAvailable() {
+        let fd = stderr.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { return }
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return }
+            logBytes += chunk[0..<n]
+        }
+    }
+
+    /// The frames presented so far, all the app has written read: a mark to wait past.
+    var presentMark: Int {
+        readAvailable()
+        return presents
+    }
+
+    /// Waits until the app's stderr says what `done` looks for; throws naming `what`, with
+    /// the end of what it said, if it does not within `deadline` seconds.
+    func waitForLog(_ what: String, deadline: Double = 30, until done: (String) -> Bool) throws {
+        guard readLog(deadline: deadline, until: done) else {
+            throw HarnessError("waited \(Int(deadline)) s for the app to say \(what) in vain; it said: \(log.suffix(1500))")
+        }
+    }
+
+    /// Waits until the app's stderr holds `text`.
+    func waitForLog(_ text: String, deadline: Double = 30) throws {
+        try waitForLog("“\(text)”", deadline: deadline) { $0.contains(text) }
+    }
+
+    /// Waits until the app has presented a frame after its first `mark` presents and its loop
+    /// then settles (`settles`): what came before that frame is on screen and at rest. Needs
+    /// the frame log (MERIDIAN_FRAME_LOG).
+    func waitForRest(after mark: Int, _ what: String, deadline: Double = 30) throws {
+        try waitForLog("a frame after \(what)", deadline: deadline) { _ in presents > mark }
+        guard settles(deadline: deadline) else {
+            throw HarnessError("the app did not come to rest after \(what): \(frameEvents.suffix(5))")
+        }
+    }
+
+    /// Waits until the app has presented a frame after saying `text` on stderr, and its loop
+    /// then settles.
+    func waitForRest(afterSaying text: String, deadline: Double = 30) throws {
+        try waitForLog("a frame after “\(text)”", deadline: deadline) { log in
+            guard let r = log.range(of: text) else { return false }
+            return log[r.upperBound...].contains("\npresent ")
+        }
+        guard settles(deadline: deadline) else {
+            throw HarnessError("the app did not come to rest after “\(text)”: \(frameEvents.suffix(5))")
+        }
+    }
+
+    /// Does `action` (keys, a click) and waits until the app has presented a frame after it
+    /// and comes to rest: what the action brought about is drawn, any animation it started
+    /// is over. Needs the frame log; the action must change the picture.
+    func settle(after what: String, _ action: () throws -> Void) throws {
+        let mark = presentMark
+        try action()
+        try waitForRest(after: mark, what)
+    }
+
+    /// Waits for the first frame and then for the loop to rest (tiles in, nothing moving):
+    /// the window is ready for keys and for pictures of it. Needs the frame log.
+    func waitUntilReady(deadline: Double = 30) throws {
+        try waitForRest(after: 0, "the start", deadline: deadline)
+    }
+}

@@ -63,13 +63,13 @@ final class GPSFake {
         let x = try Xvfb()
         let (app, id) = try Self.window(x, dir, ["--center", "46,7.05", "--zoom", "12", "--location-source", "gpsd:127.0.0.1:\(port)"])
         // Once fixes come (gpsfake takes a second or two to start), follow them.
-        Thread.sleep(forTimeInterval: 3)
+        try app.waitForLog("a fix") { !Self.fixes(in: $0).isEmpty }
         _ = try x.xdotool("windowfocus", "--sync", id)
         _ = try x.xdotool("key", "f")
-        // The drive ends about now; ten seconds after its last fix the position turns grey.
-        Thread.sleep(forTimeInterval: 16)
+        // Ten seconds after the drive's last fix the position turns grey, and the window says so.
+        try app.waitForLog("No position fix for 10 s", deadline: 60)
         try quit(x, id, app)
-        let stderr = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = app.wholeLog
         let fixes = stderr.split(separator: "\n").filter { $0.hasPrefix("fix ") }.map { $0.split(separator: " ").compactMap { Double($0) } }
         #expect(fixes.count >= 6, "\(stderr)")
         #expect(fixes.allSatisfy { $0.count == 3 && abs($0[0] - 46) < 1e-6 }, "\(fixes)")
@@ -101,17 +101,21 @@ final class GPSFake {
         var fake: GPSFake? = try GPSFake(first, port: port, once: false)
         let x = try Xvfb()
         let (app, id) = try Self.window(x, dir, ["--center", "46,7.05", "--zoom", "10", "--location-source", "gpsd:127.0.0.1:\(port)"])
-        Thread.sleep(forTimeInterval: 4)
+        try app.waitForLog("a fix at 46° N") { Self.fixes(in: $0).contains { $0.first == 46 } }
         // gpsd goes away (as when it is restarted) and comes back on the same port with
-        // another receiver's log, at 47° N.
+        // another receiver's log, at 47° N: once the window has said it lost it.
+        let lost = "meridian: gpsd at 127.0.0.1:\(port): "
+        app.readAvailable()
+        let toldBefore = app.log.components(separatedBy: lost).count
         fake?.kill()
         fake = nil
-        Thread.sleep(forTimeInterval: 1)
+        try app.waitForLog("that gpsd went away") { $0.components(separatedBy: lost).count > toldBefore }
         let again = try GPSFake(second, port: port, once: false)
         defer { withExtendedLifetime(again) {} }
-        Thread.sleep(forTimeInterval: 7)
+        // The window tries again after a second, then two, then four…: three fixes from the new gpsd.
+        try app.waitForLog("three fixes at 47° N", deadline: 60) { Self.fixes(in: $0).filter { $0.first == 47 }.count >= 3 }
         try quit(x, id, app)
-        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = app.wholeLog
         let lats = Self.fixes(in: log).map { $0[0] }
         #expect(lats.contains(46) && lats.contains(47), "fixes from before and after the restart: \(lats)")
         #expect(lats.firstIndex(of: 47).map { k in lats[k...].allSatisfy { $0 == 47 } } == true, "\(lats)")
@@ -135,9 +139,9 @@ final class GPSFake {
         #expect(dotShown(shot), "no location dot at the centre: \(shot.pixel(400, 300))")
         // It moves when GeoClue says so.
         try mock.move(latitude: 45.765, longitude: 4.836, accuracy: 20)
-        Thread.sleep(forTimeInterval: 1)
+        try app.waitForLog("a second fix") { Self.fixes(in: $0).count >= 2 }
         try quit(x, id, app)
-        let fixes = Self.fixes(in: String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let fixes = Self.fixes(in: app.wholeLog)
         #expect(fixes == [[45.764, 4.8357, 40], [45.765, 4.836, 20]], "\(fixes)")
     }
 }

@@ -60,8 +60,10 @@ import TestSupport
         _ = try x.xdotool("windowfocus", "--sync", id)
         let panned = app.frameEvents.count
         for key in ["Right", "Right", "Down", "plus", "Left"] {
+            // Each key, then ten frames (the pulse goes on): tiles of each view are asked for.
+            let mark = app.presentMark
             _ = try x.xdotool("key", key)
-            Thread.sleep(forTimeInterval: 0.3)
+            try app.waitForLog("ten frames after \(key)") { _ in app.presents >= mark + 10 }
         }
         // Frames keep coming while the server misbehaves: 60 more presents. (A frame that
         // waited on the network would stall the loop as long as the server does: 5 s, or for
@@ -93,20 +95,19 @@ import TestSupport
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         let sources = #"{"sources": [{"name": "loop", "title": "Loopback streets", "url": "\#(server.url("/street/{z}/{x}/{y}.png"))", "maxZoom": 19}]}"#
         try sources.write(to: config.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
-        let env = ["MERIDIAN_HTTP_LOG": "1"]
+        let env = ["MERIDIAN_HTTP_LOG": "1", "MERIDIAN_FRAME_LOG": "1"]
         // The basemap first (nothing chosen yet); the button opens the list, and 5 picks the
         // fifth map: basemap, OpenStreetMap, OpenTopoMap, OpenFreeMap, then sources.json's.
         var (app, id) = try start(x, dir, ["--no-location"], env: env)
-        Thread.sleep(forTimeInterval: 1)
-        _ = try x.xdotool("mousemove", "--window", id, "40", "24", "click", "1")
-        Thread.sleep(forTimeInterval: 0.5)
+        try app.waitUntilReady()
+        try app.settle(after: "the click on the switcher") { _ = try x.xdotool("mousemove", "--window", id, "40", "24", "click", "1") }
         _ = try x.xdotool("key", "5")
         // The server's street tiles: mostly ground, streets and their edges.
         let street = [(r: 242, g: 239, b: 233), (r: 255, g: 255, b: 255), (r: 190, g: 185, b: 180)]
         func streets(_ png: PNG) -> Bool { share(of: street, in: png) > 0.6 }
         #expect(streets(try screenshot(x, to: dir.appendingPathComponent("chosen.png").path, until: streets)))
         try quit(x, id, app)
-        let first = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let first = app.wholeLog
         let fetched = first.split(separator: "\n").filter { $0.hasPrefix("http GET") && $0.hasSuffix(" 200") }
         #expect(fetched.count >= 12, "\(first)")
         #expect(Set(fetched).count == fetched.count, "a tile was fetched twice: \(first)")
@@ -116,9 +117,10 @@ import TestSupport
         // Started again: the same map, all from the disk cache (every tile is fresh for a day).
         (app, id) = try start(x, dir, ["--no-location"], env: env)
         #expect(streets(try screenshot(x, to: dir.appendingPathComponent("again.png").path, until: streets)))
-        Thread.sleep(forTimeInterval: 1)
+        // At rest: every tile of the view is in, whether from the disk or fetched.
+        #expect(app.settles(), "the window did not come to rest")
         try quit(x, id, app)
-        let second = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let second = app.wholeLog
         let again = second.split(separator: "\n").filter { $0.hasPrefix("http GET") }
         #expect(Set(again).isDisjoint(with: Set(fetched)), "fresh tiles fetched again: \(again)")
     }
@@ -141,13 +143,21 @@ import TestSupport
         let browser = dir.appendingPathComponent("browser.sh")
         try "#!/bin/sh\necho \"$1\" > \(opened)\n".write(to: browser, atomically: true, encoding: .utf8)
         chmod(browser.path, 0o755)
-        (app, id) = try start(x, dir, ["--no-location", "--zoom", "9", "--tiles", "osm"], env: ["MERIDIAN_BROWSER": browser.path])
-        Thread.sleep(forTimeInterval: 2)
-        #expect(!darkBelowButton(try screenshot(x, to: dir.appendingPathComponent("nohint.png").path) { _ in true }))
-        // The credit's plate is at the bottom right corner.
+        // OpenStreetMap's tiles through a dead proxy: they fail at once, wherever the test
+        // runs, and the basemap stands in (its credit after OpenStreetMap's). Each change of
+        // the credit's text leaves it undrawn (and not clickable) until its letters are made.
+        let offline = ["https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9", "all_proxy": "http://127.0.0.1:9"]
+        (app, id) = try start(x, dir, ["--no-location", "--zoom", "9", "--tiles", "osm"], env: ["MERIDIAN_BROWSER": browser.path].merging(offline) { $1 })
+        // Once the chrome is drawn to the end (the credit, OpenStreetMap's and the basemap's,
+        // at the bottom right corner, where the click goes next), no hint with it.
+        func credited(_ png: PNG) -> Bool {
+            png.darkFraction(x: 520, y: 586, w: 100, h: 10, level: 120) > 0.05 && png.darkFraction(x: 650, y: 586, w: 140, h: 10, level: 120) > 0.05
+        }
+        let chrome = try screenshot(x, to: dir.appendingPathComponent("nohint.png").path, until: credited)
+        #expect(credited(chrome), "no credit drawn")
+        #expect(!darkBelowButton(chrome))
         _ = try x.xdotool("mousemove", "--window", id, "760", "592", "click", "1")
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: opened), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        try waitUntil("the browser to be handed a link", detail: { app.errorOutput }) { ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").hasSuffix("\n") }
         try quit(x, id, app)
         #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "https://www.openstreetmap.org/copyright\n")
     }
@@ -157,20 +167,20 @@ import TestSupport
         let x = try Xvfb()
         let dir = temporaryDirectory("script")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (app, id) = try start(x, dir, ["--no-location", "--tiles", server.url("/street/{z}/{x}/{y}.png")], env: ["MERIDIAN_HTTP_LOG": "1"])
-        Thread.sleep(forTimeInterval: 1)
+        let (app, id) = try start(x, dir, ["--no-location", "--tiles", server.url("/street/{z}/{x}/{y}.png")],
+                                  env: ["MERIDIAN_HTTP_LOG": "1", "MERIDIAN_FRAME_LOG": "1"])
+        try app.waitUntilReady()
         _ = try x.xdotool("windowfocus", "--sync", id)
-        // In, about, out and back: the way back crosses tiles already fetched.
+        // In, about, out and back: the way back crosses tiles already fetched. Each step's
+        // tiles are in (the window at rest) before the next key.
         for key in ["plus", "plus", "Right", "Right", "Down", "Left", "Left", "Up", "minus", "minus", "plus", "minus"] {
-            _ = try x.xdotool("key", key)
-            Thread.sleep(forTimeInterval: 0.4)
+            try app.settle(after: key) { _ = try x.xdotool("key", key) }
         }
-        Thread.sleep(forTimeInterval: 1)
         // A plain-http map never loads libcurl, nor the TLS stack it brings (8 MiB).
         let maps = try String(contentsOfFile: "/proc/\(app.process.processIdentifier)/maps", encoding: .utf8)
         #expect(!maps.contains("libcurl") && !maps.contains("libssl"), "libcurl loaded for http://")
         try quit(x, id, app)
-        let log = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = app.wholeLog
         let fetched = log.split(separator: "\n").filter { $0.hasPrefix("http GET") && $0.hasSuffix(" 200") }
         #expect(fetched.count > 40, "\(log)")
         var seen: [Substring: Int] = [:]
@@ -186,8 +196,10 @@ import TestSupport
         let dir = temporaryDirectory("killed")
         defer { try? FileManager.default.removeItem(at: dir) }
         let template = server.url("/street/{z}/{x}/{y}.png")
-        // Renders of a large view, killed at different moments while tiles stream into the cache.
-        for (i, delay) in [0.15, 0.3, 0.45, 0.6, 0.8].enumerated() {
+        // Renders of a large view, killed at different moments while tiles stream into the cache:
+        // once 1, 2, 4, 8, 16 more tiles are in.
+        for (i, more) in [1, 2, 4, 8, 16].enumerated() {
+            let before = cachedTiles(dir).count
             let p = Process()
             p.executableURL = URL(fileURLWithPath: meridianBinary)
             p.arguments = ["render", "--tiles", template, "--center", "\(40 + i),\(i * 3)", "--zoom", "9", "--size", "1600x1200",
@@ -195,7 +207,10 @@ import TestSupport
             p.environment = ["XDG_CACHE_HOME": dir.path, "HOME": dir.path]
             p.standardError = FileHandle.nullDevice
             try p.run()
-            Thread.sleep(forTimeInterval: delay)
+            try waitUntil("\(more) more tiles cached in round \(i)", interval: 0.01, detail: { "\(cachedTiles(dir).count - before) are" }) {
+                cachedTiles(dir).count >= before + more || !p.isRunning
+            }
+            #expect(p.isRunning, "round \(i): the render ended before \(more) more tiles were cached")
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
         }

@@ -21,9 +21,14 @@ struct PinCrashTests {
                               env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
             let id = try app.window(on: x)
             try x.moveToOrigin(id)
-            Thread.sleep(forTimeInterval: 0.3)
+            // The clicks once the map and its pin are drawn: the test pin's red head above the centre.
+            func pinShown(_ png: PNG) -> Bool {
+                (264..<286).contains { y in (392..<408).contains { x in let c = png.pixel(x, y); return c.r > 200 && c.g < 100 && c.b < 100 } }
+            }
+            let shown = try screenshot(x, to: dir.appendingPathComponent("start.png").path) { pinShown($0) }
+            try #require(pinShown(shown), "round \(round): the pin was never drawn")
             // A stream of right-clicks, each adding a pin and so saving the file (`click` would
-            // wait 100 ms after each).
+            // wait 100 ms after each; the 5 ms between clicks only paces the stream).
             var script: [String] = []
             for i in 0..<300 {
                 script += ["mousemove", "--window", id, "\(60 + (i * 37) % 680)", "\(80 + (i * 53) % 480)", "mousedown", "3", "mouseup", "3", "sleep", "0.005"]
@@ -34,7 +39,12 @@ struct PinCrashTests {
             clicker.environment = ["DISPLAY": x.display]
             clicker.standardError = FileHandle.nullDevice
             try clicker.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.4, using: &rng))
+            // Killed at a moment the file does not choose: once it holds a random 25 to 60 more
+            // pins than at the start, while the clicks (and saves) go on.
+            let more = Int.random(in: 25...60, using: &rng)
+            try waitUntil("round \(round): \(more) more pins saved", interval: 0.01, detail: { "it holds \((try? PinWindowTests.read(file).count) ?? 0)" }) {
+                ((try? PinWindowTests.read(file).count) ?? 0) >= count + more
+            }
             kill(app.process.processIdentifier, SIGKILL)
             app.process.waitUntilExit()
             stop(clicker)

@@ -39,7 +39,7 @@ struct PinWindowTests {
         let id = try app.window(on: x)
         try x.moveToOrigin(id)
         _ = try x.xdotool("windowfocus", "--sync", id)
-        Thread.sleep(forTimeInterval: 0.5)
+        try app.waitForLog("the first frame") { _ in app.presents > 0 }
         return (app, id, file)
     }
 
@@ -49,33 +49,37 @@ struct PinWindowTests {
         #expect(app.process.terminationStatus == 0)
     }
 
-    /// Waits until the saved file satisfies `ok` (saves happen off the frame thread).
-    func waitFor(_ file: URL, timeout: Double = 5, _ ok: ([FilePin]) -> Bool) throws -> [FilePin] {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// Waits until the saved file satisfies `ok` (saves happen off the frame thread); throws,
+    /// with what the file last held, if it never does.
+    func waitFor(_ file: URL, _ what: String, _ ok: ([FilePin]) -> Bool) throws -> [FilePin] {
         var last: [FilePin] = []
-        while Date() < deadline {
-            if let pins = try? Self.read(file) { last = pins; if ok(pins) { return pins } }
-            Thread.sleep(forTimeInterval: 0.05)
+        try waitUntil("\(file.lastPathComponent) to hold \(what)", detail: { "It holds \(last)" }) {
+            guard let pins = try? Self.read(file) else { return false }
+            last = pins
+            return ok(pins)
         }
         return last
     }
 
-    /// Presses the pin's head, holds 0.4 s, optionally moves, optionally presses Esc, releases.
-    func drag(_ x: Xvfb, _ id: String, by d: (Int, Int)?, escape: Bool = false) throws {
-        _ = try x.xdotool("mousemove", "--window", id, "\(Self.head.x)", "\(Self.head.y)")
-        Thread.sleep(forTimeInterval: 0.15)
-        _ = try x.xdotool("mousedown", "1")
-        Thread.sleep(forTimeInterval: 0.4)
+    /// Presses the pin's head and holds it until the pin lifts, optionally moves, optionally
+    /// presses Esc, releases; then waits until the pin is down (each step as the frame log's
+    /// pin events say).
+    func drag(_ x: Xvfb, _ app: App, _ id: String, by d: (Int, Int)?, escape: Bool = false) throws {
+        // One xdotool: the pointer is on the head before the press (the X server keeps the order).
+        _ = try x.xdotool("mousemove", "--window", id, "\(Self.head.x)", "\(Self.head.y)", "mousedown", "1")
+        // gesture: held still until the pin lifts (the app lifts it once held 0.25 s).
+        try app.waitForLog("PinDragState.starting")
         if let d {
             _ = try x.xdotool("mousemove_relative", "--", "\(d.0)", "\(d.1)")
-            Thread.sleep(forTimeInterval: 0.2)
+            try app.waitForLog("PinDragState.dragging")
         }
         if escape {
             _ = try x.xdotool("key", "Escape")
-            Thread.sleep(forTimeInterval: 0.1)
+            try app.waitForLog("PinDragState.canceling")
         }
         _ = try x.xdotool("mouseup", "1")
-        Thread.sleep(forTimeInterval: 0.5)   // the drop takes 0.3 s
+        // The drop (or the float back) takes 0.3 s.
+        try app.waitForLog("PinDragState.none")
     }
 
     @Test func pressHoldMoveReleaseMovesThePinByExactlyTheDrag() throws {
@@ -83,7 +87,7 @@ struct PinWindowTests {
         let dir = temporaryDirectory("pin-drag")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id, file) = try start(x, dir: dir)
-        try drag(x, id, by: (80, 40))
+        try drag(x, app, id, by: (80, 40))
         try quit(x, app)
         let pins = try Self.read(file)
         #expect(pins.count == 1 && pins[0].id == "test-pin" && pins[0].title == "Test pin")
@@ -92,7 +96,7 @@ struct PinWindowTests {
         // The view did not pan: a press on a pin is the pin's.
         let v = try SavedView.read(dir)
         #expect(abs(v.center.lat - Self.lat) < 1e-9 && abs(v.center.lon - Self.lon) < 1e-9)
-        let log = app.errorOutput
+        let log = app.wholeLog
         for state in ["starting", "dragging", "ending", "none"] { #expect(log.contains("PinDragState.\(state)"), "no \(state) in the log") }
     }
 
@@ -102,11 +106,11 @@ struct PinWindowTests {
         let dir = temporaryDirectory("pin-still")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id, file) = try start(x, dir: dir)
-        try drag(x, id, by: escape ? (80, 40) : nil, escape: escape)
+        try drag(x, app, id, by: escape ? (80, 40) : nil, escape: escape)
         try quit(x, app)
         // Not a byte changed: nothing was saved.
         #expect(try String(contentsOf: file, encoding: .utf8) == Self.original)
-        let log = app.errorOutput
+        let log = app.wholeLog
         #expect(log.contains(escape ? "PinDragState.canceling" : "PinDragState.ending"))
     }
 
@@ -116,18 +120,17 @@ struct PinWindowTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id, file) = try start(x, dir: dir)
         // (Clear of the buttons at the right edge: a right-click on one adds no pin under it.)
-        _ = try x.xdotool("mousemove", "--window", id, "520", "150")
-        Thread.sleep(forTimeInterval: 0.15)
-        _ = try x.xdotool("click", "3")
-        let added = try waitFor(file) { $0.count == 2 }
+        // One xdotool: the pointer is there before the click (the X server keeps the order).
+        _ = try x.xdotool("mousemove", "--window", id, "520", "150", "click", "3")
+        let added = try waitFor(file, "2 pins") { $0.count == 2 }
         #expect(added.count == 2)
         guard let new = added.first(where: { $0.id != "test-pin" }) else { return }
         let o = Self.offset(new)
         #expect(abs(o.x - 120) <= 1 && abs(o.y - (-150)) <= 1, "added at \(o)")
         _ = try x.xdotool("key", "Delete")
-        #expect(try waitFor(file) { $0.count == 1 }.map(\.id) == ["test-pin"])
+        #expect(try waitFor(file, "1 pin") { $0.count == 1 }.map(\.id) == ["test-pin"])
         _ = try x.xdotool("key", "ctrl+z")
-        #expect(try waitFor(file) { $0.count == 2 }.contains(new))
+        #expect(try waitFor(file, "2 pins again") { $0.count == 2 }.contains(new))
         try quit(x, app)
         #expect(try Self.read(file).contains(new))
     }
@@ -142,14 +145,13 @@ struct PinWindowTests {
         func noticeShown(_ png: PNG) -> Bool { png.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5 }
         let png = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { noticeShown($0) }
         // A right-click adds a pin: the new file is written, the corrupt one is kept aside.
-        _ = try x.xdotool("mousemove", "--window", id, "300", "300")
-        _ = try x.xdotool("click", "3")
-        #expect(try waitFor(file) { $0.count == 1 }.count == 1)
+        _ = try x.xdotool("mousemove", "--window", id, "300", "300", "click", "3")
+        #expect(try waitFor(file, "1 pin") { $0.count == 1 }.count == 1)
         try quit(x, app)
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("pins.geojson.corrupt-") }
         #expect(aside.count == 1)
         #expect(try String(contentsOf: dir.appendingPathComponent(aside[0]), encoding: .utf8) == "{\"type\": \"FeatureCollection\", \"features\": [{")
-        #expect(app.errorOutput.contains("moved aside to pins.geojson.corrupt-"))
+        #expect(app.wholeLog.contains("moved aside to pins.geojson.corrupt-"))
         let p = png.pixel(400, 16)
         #expect(p.r < 70 && p.g < 70 && p.b < 70, "top centre is \(p)")
         #expect(noticeShown(png))

@@ -78,13 +78,13 @@ struct PortalTests {
     func window(_ x: Xvfb, dir: URL, bus: String) throws -> (App, String) {
         try startWindow(x, dir: dir, ["--size", "800x600", "--tiles", "debug", "--no-location", "--center", "0.75,0", "--zoom", "8",
                                       "--pins", dir.appendingPathComponent("pins.geojson").path],
-                        env: ["DBUS_SESSION_BUS_ADDRESS": bus])
+                        env: ["DBUS_SESSION_BUS_ADDRESS": bus, "MERIDIAN_FRAME_LOG": "1"])
     }
 
     /// Quits the window and gives what it said on stderr.
     func quitSaying(_ x: Xvfb, _ id: String, _ app: App) throws -> String {
         try quit(x, id, app)
-        return String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return app.wholeLog
     }
 
     @Test func ctrlOOpensWhatThePortalsChooserReturns() throws {
@@ -118,11 +118,12 @@ struct PortalTests {
         let portal = try startPortal(bus: bus, dir: dir, code: 1, uris: [])
         let (app, id) = try window(x, dir: dir, bus: bus.address)
         _ = try x.xdotool("key", "ctrl+o")
-        Thread.sleep(forTimeInterval: 1)
+        // The chooser's answer in (until then a second Ctrl+O is not asked).
+        try app.waitForLog("chooser: 0 chosen")
         stop(portal)
         // Then no portal on the bus at all: the notice says how to open files.
         _ = try x.xdotool("key", "ctrl+o")
-        Thread.sleep(forTimeInterval: 1)
+        try app.waitForLog("To open tracks, drop")
         let log = try quitSaying(x, id, app)
         #expect(!log.contains("opened"), "\(log)")
         #expect(log.contains("no file chooser:") && log.contains("To open tracks, drop"), "\(log)")

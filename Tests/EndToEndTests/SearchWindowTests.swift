@@ -9,27 +9,38 @@ import Testing
         (270..<300).contains { y in let c = png.pixel(400, y); return c.r > 220 && c.g > 120 && c.g < 180 && c.b < 60 }
     }
 
+    /// The window, logging its frames (MERIDIAN_FRAME_LOG) and writing what it drew whole to
+    /// `drawList(dir)` (MERIDIAN_DRAWLIST_OUT), once it has drawn and come to rest.
     func window(_ x: Xvfb, _ dir: URL, _ args: [String]) throws -> (App, String) {
-        try startWindow(x, dir: dir, ["--size", "800x600", "--no-location"] + args)
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location"] + args,
+                                        env: ["MERIDIAN_FRAME_LOG": "1", "MERIDIAN_DRAWLIST_OUT": Self.drawList(dir)])
+        try app.waitUntilReady()
+        return (app, id)
     }
+
+    /// Where the window writes the draw list of its last frame drawn whole.
+    static func drawList(_ dir: URL) -> String { dir.appendingPathComponent("drawlist.txt").path }
 
     @Test func typingZurAndEnterFliesToZurich() throws {
         let x = try Xvfb()
         let dir = temporaryDirectory("search")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try window(x, dir, ["--center", "40,-3", "--zoom", "5"])
-        Thread.sleep(forTimeInterval: 1)
-        _ = try x.xdotool("key", "slash")
+        // The box open (and taking text) before the letters come.
+        try app.settle(after: "/") { _ = try x.xdotool("key", "slash") }
         _ = try x.xdotool("type", "--delay", "60", "zur")
-        Thread.sleep(forTimeInterval: 0.5)
+        // Enter once the results are drawn (the places are read when the box first opens).
+        try waitUntil("Zürich among the results drawn", detail: { app.log.suffix(500).description }) {
+            ((try? String(contentsOfFile: Self.drawList(dir), encoding: .utf8)) ?? "").contains(#"text("Zürich""#)
+        }
         _ = try x.xdotool("key", "Return")
         // The flight takes about a second and a half (and the places may still be loading in
         // a debug build): done when the mark stands at the centre.
-        let shot = try screenshot(x, to: dir.appendingPathComponent("zurich.png").path, timeout: 15) { Self.marked($0) }
+        let shot = try screenshot(x, to: dir.appendingPathComponent("zurich.png").path) { Self.marked($0) }
         let landed = Self.marked(shot)
         #expect(landed, "no mark at the centre")
-        // The centre comes before the last of the zoom: a flight lasts at most 2.5 s.
-        Thread.sleep(forTimeInterval: 2.5)
+        // The centre comes before the last of the zoom: the flight is over when the loop rests.
+        #expect(app.settles(), "the flight did not come to rest")
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.center.lat - 47.3667) < 0.001 && abs(view.center.lon - 8.55) < 0.001, "\(view.center)")
@@ -41,15 +52,15 @@ import Testing
         let dir = temporaryDirectory("search-coordinates")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try window(x, dir, ["--center", "40,-3", "--zoom", "5"])
-        Thread.sleep(forTimeInterval: 1)
-        _ = try x.xdotool("key", "ctrl+f")
-        _ = try x.xdotool("type", "--delay", "40", "95, 2")
-        _ = try x.xdotool("key", "Return")
-        Thread.sleep(forTimeInterval: 0.5)
+        try app.settle(after: "Ctrl+F") { _ = try x.xdotool("key", "ctrl+f") }
+        try app.settle(after: "“95, 2” and Enter") {
+            _ = try x.xdotool("type", "--delay", "40", "95, 2")
+            _ = try x.xdotool("key", "Return")
+        }
         for _ in 0..<5 { _ = try x.xdotool("key", "BackSpace") }
         _ = try x.xdotool("type", "--delay", "40", "48 51 24 N, 2 21 8 E")
-        _ = try x.xdotool("key", "Return")
-        Thread.sleep(forTimeInterval: 3)
+        // The flight there is over when the loop rests.
+        try app.settle(after: "the coordinates and Enter") { _ = try x.xdotool("key", "Return") }
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.center.lat - (48 + 51 / 60.0 + 24 / 3600.0)) < 1e-4 && abs(view.center.lon - (2 + 21 / 60.0 + 8 / 3600.0)) < 1e-4, "\(view.center)")
@@ -79,13 +90,11 @@ import Testing
         func ringed(_ png: PNG) -> Bool { let c = png.pixel(752, 105); return c.b > 180 && c.r < 80 }
         var ok = false
         for i in 0..<6 where !ok {
-            _ = try x.xdotool("key", "Tab")
-            Thread.sleep(forTimeInterval: 0.3)
+            try app.settle(after: "Tab") { _ = try x.xdotool("key", "Tab") }
             ok = ringed(try screenshot(x, to: dir.appendingPathComponent("tab\(i).png").path, timeout: 0) { _ in true })
         }
         #expect(ok, "Tab never reached −")
-        _ = try x.xdotool("key", "Return")
-        Thread.sleep(forTimeInterval: 1)
+        try app.settle(after: "Enter on −") { _ = try x.xdotool("key", "Return") }
         try quit(x, id, app)
         #expect(abs(try SavedView.read(dir).zoom - 5) < 1e-9)
     }
@@ -95,10 +104,8 @@ import Testing
         let dir = temporaryDirectory("zoom-button")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try window(x, dir, ["--center", "47,8", "--zoom", "6", "--tiles", "debug"])
-        Thread.sleep(forTimeInterval: 1)
         // The + button: 36 points square, 10 from the right edge, 50 from the top.
-        _ = try x.xdotool("mousemove", "--window", id, "772", "68", "click", "1")
-        Thread.sleep(forTimeInterval: 1)
+        try app.settle(after: "the click on +") { _ = try x.xdotool("mousemove", "--window", id, "772", "68", "click", "1") }
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(abs(view.zoom - 7) < 1e-9 && abs(view.center.lat - 47) < 1e-6 && abs(view.center.lon - 8) < 1e-6, "\(view)")
@@ -120,18 +127,19 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // z6 at 46° N: two clicks 300 px apart along the same row, and one 200 px below.
         let (app, id) = try SearchWindowTests().window(x, dir, ["--center", "46,8", "--zoom", "6", "--tiles", "debug"])
-        Thread.sleep(forTimeInterval: 1)
-        _ = try x.xdotool("key", "m")
+        try app.settle(after: "M") { _ = try x.xdotool("key", "m") }
         for (px, py) in [(250, 300), (550, 300), (550, 500)] {
-            _ = try x.xdotool("mousemove", "--window", id, "\(px)", "\(py)", "click", "1")
-            Thread.sleep(forTimeInterval: 0.3)
+            try app.settle(after: "the click at \(px), \(py)") { _ = try x.xdotool("mousemove", "--window", id, "\(px)", "\(py)", "click", "1") }
         }
-        // Backspace takes the third point back; Ctrl+S keeps the line.
+        // Backspace takes the third point back; Ctrl+S keeps the line: the window says so once
+        // the file is written.
         _ = try x.xdotool("key", "BackSpace")
         _ = try x.xdotool("key", "ctrl+s")
-        Thread.sleep(forTimeInterval: 1)
+        try app.waitForLog("kept as")
+        let file = dir.appendingPathComponent("meridian/tracks/measured-line.gpx")
+        try waitUntil("\(file.path) written whole") { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains("</gpx>") }
         try quit(x, id, app)
-        let gpx = try String(contentsOf: dir.appendingPathComponent("meridian/tracks/measured-line.gpx"), encoding: .utf8)
+        let gpx = try String(contentsOf: file, encoding: .utf8)
         let points = gpx.components(separatedBy: "<trkpt ").dropFirst().compactMap { s -> (Double, Double)? in
             let lat = s.components(separatedBy: "lat=\"").dropFirst().first?.prefix { $0 != "\"" }
             let lon = s.components(separatedBy: "lon=\"").dropFirst().first?.prefix { $0 != "\"" }
@@ -152,7 +160,7 @@ import Testing
         // The length the window showed is the geodesic between them, within 0.1 %.
         let shown = haversine(points[0], points[1]), expected = haversine(a, b)
         #expect(abs(shown - expected) / expected < 0.001, "\(shown) m vs \(expected) m")
-        let said = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = app.wholeLog
         #expect(said.contains("kept as"), "\(said)")
     }
 
@@ -162,11 +170,9 @@ import Testing
         let dir = temporaryDirectory("copy")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try SearchWindowTests().window(x, dir, ["--center", "46,8", "--zoom", "6", "--tiles", "debug"])
-        Thread.sleep(forTimeInterval: 1)
-        _ = try x.xdotool("mousemove", "--window", id, "400", "300")
-        Thread.sleep(forTimeInterval: 0.3)
-        _ = try x.xdotool("key", "ctrl+c")
-        Thread.sleep(forTimeInterval: 0.5)
+        // One xdotool: the pointer is there before the keys come (the X server keeps the order).
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "key", "ctrl+c")
+        try app.waitForLog("Copied ")
         // The app owns the clipboard while it runs: read it now.
         let clip = try run(xclip, ["-o", "-selection", "clipboard"], env: ["DISPLAY": x.display], timeout: 5)
         try quit(x, id, app)

@@ -25,15 +25,18 @@ struct StreetMapWindowTests {
         let (app, id) = try window(x, dir)
         let shot = dir.appendingPathComponent("shot.png").path
         // The carriageway's node at the window's centre, in the primary road's colour.
-        var png = try screenshot(x, to: shot, timeout: 15) { near($0.pixel(400, 300), Self.primary) }
+        var png = try screenshot(x, to: shot) { near($0.pixel(400, 300), Self.primary) }
         #expect(near(png.pixel(400, 300), Self.primary), "\(png.pixel(400, 300))")
         // Dark letters of street names somewhere on the map.
         #expect(png.darkFraction(x: 0, y: 60, w: 800, h: 480, level: 120) > 0.002)
         // Drag the map 120 points left: the node follows.
         _ = try x.xdotool("mousemove", "400", "300", "mousedown", "1")
-        for step in 1...6 { _ = try x.xdotool("mousemove", "\(400 - 20 * step)", "300"); Thread.sleep(forTimeInterval: 0.05) }
+        for step in 1...6 {
+            _ = try x.xdotool("mousemove", "\(400 - 20 * step)", "300")
+            Thread.sleep(forTimeInterval: 0.05) // gesture: a drag, 20 points each 50 ms (the app measures the pointer's speed)
+        }
         _ = try x.xdotool("mouseup", "1")
-        png = try screenshot(x, to: shot, timeout: 10) { near($0.pixel(280, 300), Self.primary) }
+        png = try screenshot(x, to: shot) { near($0.pixel(280, 300), Self.primary) }
         #expect(near(png.pixel(280, 300), Self.primary), "\(png.pixel(280, 300))")
         try quit(x, id, app)
         let view = try SavedView.read(dir)

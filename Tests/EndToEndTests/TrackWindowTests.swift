@@ -180,10 +180,12 @@ struct TrackWindowTests {
         // A file that was hidden comes back hidden: open (and listed), not drawn.
         try Data(#"{"center":{"lat":0.75,"lon":0},"zoom":8,"files":[{"path":"\#(dir.path)/up.gpx","hidden":true}]}"#.utf8).write(to: state)
         let third = try App(["--size", "800x600", "--tiles", "debug", "--no-location", "--pins", dir.appendingPathComponent("pins.geojson").path],
-                            env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path])
+                            env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "XDG_DATA_HOME": dir.path,
+                                  "MERIDIAN_FRAME_LOG": "1"])
         let id3 = try third.window(on: x)
         try x.moveToOrigin(id3)
-        Thread.sleep(forTimeInterval: 1)
+        // The file read, and the frames after it drawn: were it shown, it would be by now.
+        try third.waitForRest(afterSaying: "opened up.gpx")
         let hiddenShot = try screenshot(x, to: dir.appendingPathComponent("hidden.png").path) { _ in true }
         #expect(!isTrack(hiddenShot.pixel(400, 300)), "a hidden file was drawn")
         try quit(x, id3, third)

@@ -38,15 +38,18 @@ import Testing
         try Self.drive(300).write(to: log, atomically: true, encoding: .utf8)
         let x = try Xvfb()
         let (app, id) = try window(x, dir, "nmea:\(log.path)@10")
-        Thread.sleep(forTimeInterval: 3)
+        // Saved once twenty fixes are in (each moved 45 m: each is a point of the trail).
+        try app.waitForLog("20 fixes") { LivePositionTests.fixes(in: $0).count >= 20 }
         _ = try x.xdotool("windowfocus", "--sync", id)
         _ = try x.xdotool("key", "ctrl+s")
-        Thread.sleep(forTimeInterval: 0.5)
+        try app.waitForLog("Trail saved to ")
+        let fixesSaved = LivePositionTests.fixes(in: app.log).count
         let saved = savedTrails(dir)
         #expect(saved.count == 1, "\(saved)")
         let first = try saved.first.map(trackPoints) ?? 0
         #expect(first >= 10, "\(first) points saved")
-        Thread.sleep(forTimeInterval: 1.5)
+        // Ten more fixes, for the quit to save.
+        try app.waitForLog("10 more fixes") { LivePositionTests.fixes(in: $0).count >= fixesSaved + 10 }
         try quit(x, id, app)
         // The quit saved the rest into the same file, and the journal is gone.
         #expect(savedTrails(dir) == saved)
@@ -72,10 +75,10 @@ import Testing
         try Self.drive(300).write(to: log, atomically: true, encoding: .utf8)
         let x = try Xvfb()
         var (app, id) = try window(x, dir, "nmea:\(log.path)@10")
-        Thread.sleep(forTimeInterval: 4)
+        try app.waitForLog("30 fixes") { LivePositionTests.fixes(in: $0).count >= 30 }
         kill(app.process.processIdentifier, SIGKILL)
         #expect(app.waitForExit(timeout: 5))
-        let logged = LivePositionTests.fixes(in: String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let logged = LivePositionTests.fixes(in: app.wholeLog)
         let journal = dir.appendingPathComponent("meridian/trail.journal")
         let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
         let points = lines.filter { $0.hasPrefix("p ") }.count
@@ -84,9 +87,9 @@ import Testing
         #expect(points <= logged.count && points >= logged.count - 10, "\(points) points kept of \(logged.count) fixes")
         // The next start (with no live position) saves what the journal kept, and says so.
         (app, id) = try window(x, dir, "none")
-        Thread.sleep(forTimeInterval: 1)
+        try app.waitForLog("was recovered and saved")
         try quit(x, id, app)
-        let said = String(decoding: app.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = app.wholeLog
         #expect(said.contains("was recovered and saved"), "\(said.suffix(500))")
         let saved = savedTrails(dir)
         let kept = try saved.first.map(trackPoints)

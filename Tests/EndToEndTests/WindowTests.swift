@@ -34,14 +34,13 @@ struct WindowTests {
         let state = temporaryDirectory("pan")
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state)
-        _ = try x.xdotool("mousemove", "--window", id, "400", "300")
-        Thread.sleep(forTimeInterval: 0.2)
-        _ = try x.xdotool("mousedown", "1")
+        // One xdotool: the pointer is there before the press (the X server keeps the order).
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "mousedown", "1")
         for i in 1...20 {
             _ = try x.xdotool("mousemove", "--window", id, "\(400 + i * 5)", "\(300 + i * 5 / 2)")
-            Thread.sleep(forTimeInterval: 0.03)
+            Thread.sleep(forTimeInterval: 0.03) // gesture: a slow drag, 5 px each 30 ms (the app measures the pointer's speed)
         }
-        Thread.sleep(forTimeInterval: 0.4) // pause: no flick
+        Thread.sleep(forTimeInterval: 0.4) // gesture: held still, so the release is not a flick (speed over the last 100 ms)
         _ = try x.xdotool("mouseup", "1")
         #expect(app.settles())
         try quit(x, id, app)
@@ -58,9 +57,8 @@ struct WindowTests {
         let state = temporaryDirectory("wheel")
         defer { try? FileManager.default.removeItem(at: state) }
         let (app, id) = try start(x, state: state)
-        _ = try x.xdotool("mousemove", "--window", id, "600", "300")
-        Thread.sleep(forTimeInterval: 0.2)
-        _ = try x.xdotool("click", "4") // wheel up
+        // One xdotool: the pointer is there before the notch (the X server keeps the order).
+        _ = try x.xdotool("mousemove", "--window", id, "600", "300", "click", "4") // wheel up
         #expect(app.settles(), "the zoom did not come to rest")
         try quit(x, id, app)
         let v = try SavedView.read(state)
@@ -79,9 +77,10 @@ struct WindowTests {
         let saved = state.appendingPathComponent("meridian/view.json")
         try FileManager.default.createDirectory(at: saved.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(#"{"center":{"lat":51.5,"lon":-0.12},"zoom":9.25}"#.utf8).write(to: saved)
-        let app = try App(["--size", "640x480", "--tiles", "debug"], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path])
+        let app = try App(["--size", "640x480", "--tiles", "debug"], env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path,
+                                                                   "MERIDIAN_FRAME_LOG": "1"])
         let id = try app.window(on: x)
-        Thread.sleep(forTimeInterval: 0.3)
+        try app.waitForLog("the first frame") { _ in app.presents > 0 }
         try quit(x, id, app)
         let v = try SavedView.read(state)
         #expect(abs(v.center.lat - 51.5) < 1e-9 && abs(v.center.lon + 0.12) < 1e-9 && v.zoom == 9.25)
@@ -198,8 +197,11 @@ struct WindowTests {
         // Drag the map 500 px to the right: the location (at the centre) leaves the window.
         _ = try x.xdotool("mousemove", "--window", id, "100", "300")
         _ = try x.xdotool("mousedown", "1")
-        for i in 1...10 { _ = try x.xdotool("mousemove", "--window", id, "\(100 + i * 60)", "300"); Thread.sleep(forTimeInterval: 0.02) }
-        Thread.sleep(forTimeInterval: 0.3) // held still: a release, not a flick
+        for i in 1...10 {
+            _ = try x.xdotool("mousemove", "--window", id, "\(100 + i * 60)", "300")
+            Thread.sleep(forTimeInterval: 0.02) // gesture: a drag, 60 px each 20 ms (the app measures the pointer's speed)
+        }
+        Thread.sleep(forTimeInterval: 0.3) // gesture: held still, so the release is not a flick (speed over the last 100 ms)
         _ = try x.xdotool("mouseup", "1")
         // Then the loop sleeps until an event and no frame wakes it.
         #expect(app.settles(), "frames went on with nothing on screen moving: \(app.frameEvents.suffix(5))")
