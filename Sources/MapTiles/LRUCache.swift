@@ -81,6 +81,9 @@ public struct LRUCache<Key: Hashable, Value> {
     }
 
     public mutating func removeAll() {
+        // Unlinked one by one: dropping the head alone would free the list one nested call
+        // per node.
+        while let n = head { head = n.next; n.next = nil }
         nodes.removeAll()
         head = nil; tail = nil; totalCost = 0
     }

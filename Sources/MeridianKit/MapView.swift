@@ -73,6 +73,10 @@ public final class MapView {
     /// Runs `body` with the map before the next frame; may be called from any thread.
     public func perform(_ body: @escaping @Sendable (MapHost) -> Void) { host.perform(body) }
 
-    /// Stops the map's workers; call before the window goes (after `run`).
-    public func close() { host.close() }
+    /// Ends the pins' gestures (as `run` does when it ends) and stops the map's workers;
+    /// call before the window goes, after `run` or the app's own loop.
+    public func close() {
+        host.finish()
+        host.close()
+    }
 }
