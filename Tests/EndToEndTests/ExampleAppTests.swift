@@ -9,23 +9,12 @@ struct ExampleAppTests {
     /// What the example writes to stdout (where the map comes to rest), read as it comes.
     final class Output {
         let pipe = Pipe()
-        private(set) var text = ""
+        private var bytes: [UInt8] = []
+        var text: String { String(decoding: bytes, as: UTF8.self) }
 
         /// Reads until `done` holds for all said so far; false at the deadline or at the end.
         func read(deadline seconds: Double = 30, until done: (String) -> Bool) -> Bool {
-            let fd = pipe.fileHandleForReading.fileDescriptor
-            let end = Date().addingTimeInterval(seconds)
-            var chunk = [UInt8](repeating: 0, count: 1 << 14)
-            while !done(text) {
-                let left = end.timeIntervalSinceNow
-                if left <= 0 { return false }
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                if poll(&p, 1, Int32(min(left, 1) * 1000)) <= 0 { continue }
-                let n = Glibc.read(fd, &chunk, chunk.count)
-                if n <= 0 { return done(text) }
-                text += String(decoding: chunk[0..<n], as: UTF8.self)
-            }
-            return true
+            readAsWritten(pipe.fileHandleForReading.fileDescriptor, deadline: seconds, said: { text }, take: { bytes += $0 }, until: done)
         }
     }
 

@@ -209,19 +209,7 @@ final class App {
     /// it came to that. The deadline (seconds) only guards against waiting forever.
     @discardableResult
     func readLog(deadline seconds: Double = 30, until done: (String) -> Bool) -> Bool {
-        let fd = stderr.fileHandleForReading.fileDescriptor
-        let end = Date().addingTimeInterval(seconds)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while !done(log) {
-            let left = end.timeIntervalSinceNow
-            if left <= 0 { return false }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, Int32(min(left, 1) * 1000)) <= 0 { continue }
-            let n = read(fd, &chunk, chunk.count)
-            if n <= 0 { return done(log) } // the app has ended
-            logBytes += chunk[0..<n]
-        }
-        return true
+        readAsWritten(stderr.fileHandleForReading.fileDescriptor, deadline: seconds, said: { log }, take: { logBytes += $0 }, until: done)
     }
 
     /// All the app wrote to stderr, once it has ended.
@@ -383,4 +371,24 @@ extension App {
     func waitUntilReady(deadline: Double = 30) throws {
         try waitForRest(after: 0, "the start", deadline: deadline)
     }
+}
+
+/// Reads what a process writes to `fd` as it writes it, handing each piece to `take`, until
+/// `done` holds for all it has `said`; whether it came to that. (Closures, not an inout
+/// buffer: `done` may read the same buffer.) The deadline (seconds) only guards against
+/// waiting forever; a process that ends is asked once more.
+func readAsWritten(_ fd: Int32, deadline seconds: Double, said: () -> String, take: ([UInt8]) -> Void,
+                   until done: (String) -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while !done(said()) {
+        let left = end.timeIntervalSinceNow
+        if left <= 0 { return false }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&p, 1, Int32(min(left, 1) * 1000)) <= 0 { continue }
+        let n = read(fd, &chunk, chunk.count)
+        if n <= 0 { return done(said()) } // it has ended
+        take(Array(chunk[0..<n]))
+    }
+    return true
 }
