@@ -26,10 +26,10 @@ public final class MapView {
     public init(window: SDLWindow, center: Coordinate, zoom: Double, tiles: TileStack? = nil, layers: [any MapLayer] = [ZoomControlsLayer()],
                 keys: [KeyBinding] = KeyBindings.map) throws {
         let stack = try tiles ?? BuiltInMaps.basemap()
-        var scene = Scene(camera: Camera(center: center, zoom: zoom, viewportSize: window.size))
+        var scene = Scene()
         scene.showTiles(from: stack)
         scene.layers += layers
-        var session = MapSession(scene: scene)
+        var session = MapSession(scene: scene, camera: Camera(center: center, zoom: zoom, viewportSize: window.size))
         session.controller.keys = keys
         host = try MapHost(window: window, session: session, stack: stack)
     }

@@ -11,7 +11,7 @@ import Platform
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
 func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
-    var scene = Scene(camera: camera)
+    var scene = Scene()
     scene.showTiles(from: tiles.stack)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
@@ -25,7 +25,7 @@ func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, ov
     scene.layers.append(HelpLayer())
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
-    return MapSession(scene: scene)
+    return MapSession(scene: scene, camera: camera)
 }
 
 /// The window's host as the app runs it: its test and diagnosis hooks read from the

@@ -101,7 +101,7 @@ final class WindowSearch: @unchecked Sendable {
                 host.value.perform { host in
                     guard let text else { host.showNotice("The geocoder knows nothing here"); return }
                     if host.session.pins.contains(where: { $0.coordinate == c }) {
-                        host.change { $0.controller.pins.setWhereabouts(text, at: c) }
+                        host.change { $0.scene.pins.setWhereabouts(text, at: c) }
                     }
                     host.showNotice("Here: \(text) (\(geocoder.config.credit))")
                 }
@@ -119,11 +119,11 @@ final class WindowSearch: @unchecked Sendable {
         switch event {
         case let .added(pin), let .moved(pin, _): coordinate = pin.coordinate
         case let .selected(id?):
-            guard let pin = host.value.session.controller.pins.pin(id) else { return }
+            guard let pin = host.value.session.scene.pins.pin(id) else { return }
             coordinate = pin.coordinate
         default: return
         }
-        guard host.value.session.controller.pins.whereabouts[coordinate] == nil else { return }
+        guard host.value.session.scene.pins.whereabouts[coordinate] == nil else { return }
         let finder = StreetSearch(places: nil, indexes: indexes.indexes)
         guard !finder.indexes.isEmpty, lookingUp.insert(coordinate).inserted else { return }
         let host = self.host
@@ -134,7 +134,7 @@ final class WindowSearch: @unchecked Sendable {
             host.value.perform { [self] host in
                 lookingUp.remove(coordinate)
                 guard let text else { return }
-                host.change { $0.controller.pins.setWhereabouts(text, at: coordinate) }
+                host.change { $0.scene.pins.setWhereabouts(text, at: coordinate) }
                 host.change { $0.update(SearchLayer.self, at: host.clock.now) { _ in [.changed] } }
             }
         }

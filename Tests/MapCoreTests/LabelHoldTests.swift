@@ -72,7 +72,7 @@ struct LabelHoldTests {
     /// In a window labels fade in as they come and out as they go, over `labelFadeSeconds`,
     /// and the frames keep coming until the fades end; the one going moves with the map.
     @Test func labelsFadeInAndOut() throws {
-        var scene = Scene(camera: camera(6))
+        var scene = Still(camera: camera(6))
         scene.labelFadeSeconds = 0.2
         let paris = town("Paris", -100, 0, population: 2_000_000), lyon = town("Lyon", 100, 80, population: 500_000)
         let tiles = RevisedTiles([paris], revision: 1)
@@ -99,7 +99,7 @@ struct LabelHoldTests {
 
     /// A still picture (the default) draws every label at once.
     @Test func withoutFadesLabelsAreDrawnAtOnce() {
-        let scene = Scene(camera: camera(6))
+        let scene = Still(camera: camera(6))
         let list = scene.compose(at: 0, tiles: RevisedTiles([town("Paris", 0, 0, population: 2_000_000)], revision: 1), sprites: FixedSprites())
         #expect(opacity(list, "Paris") == 1 && !list.animating)
     }

@@ -25,8 +25,8 @@ struct LabelsMemoTests {
     let paris = PlaceLabel(name: "Paris", point: WebMercator.project(Coordinate(latitude: 48.85, longitude: 2.35)), population: 2_000_000, capital: true)
     let lyon = PlaceLabel(name: "Lyon", point: WebMercator.project(Coordinate(latitude: 45.76, longitude: 4.84)), population: 500_000, capital: false)
 
-    func scene() -> Scene {
-        Scene(camera: Camera(center: Coordinate(latitude: 47, longitude: 3), zoom: 4.2, viewportSize: ScreenSize(width: 800, height: 600)))
+    func scene() -> Still {
+        Still(camera: Camera(center: Coordinate(latitude: 47, longitude: 3), zoom: 4.2, viewportSize: ScreenSize(width: 800, height: 600)))
     }
 
     @Test func theSameRevisionKeepsThePlacementAndANewOnePlacesAgain() {

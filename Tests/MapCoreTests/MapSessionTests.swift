@@ -96,7 +96,7 @@ struct MapSessionTests {
         _ = s.frame()
         #expect(abs(s.session.camera.zoom - (z + 1)) < 1e-9, "zoom \(s.session.camera.zoom)")
         let pin = try #require(s.session.pins.first)
-        #expect(pin.coordinate == at && s.session.controller.pins.selected == nil)
+        #expect(pin.coordinate == at && s.session.scene.pins.selected == nil)
     }
 
     @Test func tabMovesTheFocusThroughTheControlsAndEnterPresses() {

@@ -81,8 +81,8 @@ struct OverlayTests {
 
     // MARK: composition
 
-    func scene(zoom: Double) -> Scene {
-        Scene(camera: Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: zoom,
+    func scene(zoom: Double) -> Still {
+        Still(camera: Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: zoom,
                              viewportSize: ScreenSize(width: 800, height: 600)))
     }
 

@@ -1,7 +1,40 @@
 import Foundation
-import MapCore
+@testable import MapCore
 import MapGeometry
 import Testing
+
+/// The map as the window drives it, seen from its pins: a session whose pins' layer takes
+/// the input meant for the pins, and whatever else the camera.
+struct PinMap {
+    var session: MapSession
+    /// The pins' events the session passed on, not yet taken.
+    private var heard: [PinEvent] = []
+
+    init(camera: Camera, pins: [Pin]) {
+        session = MapSession(scene: Scene(), camera: camera)
+        session.pins = pins
+    }
+
+    var camera: Camera { session.camera }
+    var pins: PinEditor { session.scene.pins }
+    var imperialUnits: Bool { session.imperialUnits }
+    var isAutoPanning: Bool { session.scene.layer(PinsLayer.self)!.isAutoPanning(in: camera.viewportSize) }
+    func isAnimating(at t: Double) -> Bool { session.isAnimating(at: t) }
+
+    mutating func handle(_ event: InputEvent, at t: Double) { hear(session.handle(event, at: t)) }
+    mutating func advance(to t: Double) { session.advance(to: t); hear(session.takeEffects()) }
+    mutating func finishPinGestures(at t: Double) { session.finish(at: t); hear(session.takeEffects()) }
+
+    mutating func takePinEvents() -> [PinEvent] {
+        hear(session.takeEffects())
+        defer { heard.removeAll() }
+        return heard
+    }
+
+    private mutating func hear(_ effects: [SessionEffect]) {
+        for case let .pin(e) in effects { heard.append(e) }
+    }
+}
 
 /// The pins as a user edits them through the map's input: press, drag, drop, add, delete,
 /// rename, undo, redo — and what the embedder hears of it.
@@ -9,10 +42,8 @@ struct PinEditorTests {
     static let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
 
     /// A 800×600 view at z10 centred on Paris, with one pin there.
-    func controller(pins: [Pin] = [Pin(id: "p", coordinate: paris, title: "Paris")]) -> MapController {
-        var c = MapController(camera: Camera(center: Self.paris, zoom: 10, viewportSize: ScreenSize(width: 800, height: 600)))
-        c.pins = PinEditor(pins: pins)
-        return c
+    func controller(pins: [Pin] = [Pin(id: "p", coordinate: paris, title: "Paris")]) -> PinMap {
+        PinMap(camera: Camera(center: Self.paris, zoom: 10, viewportSize: ScreenSize(width: 800, height: 600)), pins: pins)
     }
 
     let head = ScreenPoint(x: 400, y: 300 - 26)   // the pin's head, 26 points above its tip
@@ -118,8 +149,8 @@ struct PinEditorTests {
         var c = controller()
         c.handle(.pointerDown(.left, head, clicks: 1, []), at: 0)
         c.handle(.pointerUp(.left, head), at: 0.1)
-        c.pins.calloutFrame = ScreenRect(x: 340, y: 200, width: 120, height: 62)
-        c.pins.calloutTitleFrame = ScreenRect(x: 340, y: 200, width: 120, height: 30)
+        c.session.lastFrame.calloutFrame = ScreenRect(x: 340, y: 200, width: 120, height: 62)
+        c.session.lastFrame.calloutTitleFrame = ScreenRect(x: 340, y: 200, width: 120, height: 30)
         let camera = c.camera
         c.handle(.pointerDown(.left, ScreenPoint(x: 400, y: 240), clicks: 2, []), at: 1) // the coordinates line
         #expect(c.pins.renameText == nil && c.camera == camera)  // no rename, no zoom
@@ -185,13 +216,13 @@ struct PinEditorTests {
 extension PinEditorTests {
     @Test func aClickOnABubbleZoomsInTwoLevelsAroundItAndHiddenPinsCannotBePressed() {
         var c = controller()
-        c.pins.clusterFrames = [ScreenRect(x: 600, y: 100, width: 30, height: 30)]
-        c.pins.pressablePins = []                               // the test pin is inside a bubble
+        c.session.lastFrame.pinClusters = [PlacedPinCluster(frame: ScreenRect(x: 600, y: 100, width: 30, height: 30), count: 2)]
+        c.session.lastFrame.pressablePins = []                  // the test pin is inside a bubble
         c.handle(.pointerDown(.left, ScreenPoint(x: 615, y: 115), clicks: 1, []), at: 0)
         c.advance(to: 1)
         #expect(abs(c.camera.zoom - 12) < 1e-9)
         var d = controller()
-        d.pins.pressablePins = []
+        d.session.lastFrame.pressablePins = []
         d.handle(.pointerDown(.left, head, clicks: 1, []), at: 0)
         #expect(!d.pins.drag.isActive)                          // the press pans the map instead
     }

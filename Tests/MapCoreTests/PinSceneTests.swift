@@ -8,8 +8,8 @@ import TestSupport
 struct PinSceneTests {
     static let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
 
-    func scene(_ pins: [Pin], zoom: Double = 10) -> Scene {
-        var s = Scene(camera: Camera(center: Self.paris, zoom: zoom, viewportSize: ScreenSize(width: 800, height: 600)))
+    func scene(_ pins: [Pin], zoom: Double = 10) -> Still {
+        var s = Still(camera: Camera(center: Self.paris, zoom: zoom, viewportSize: ScreenSize(width: 800, height: 600)))
         s.showsLabels = false
         s.showsScaleBar = false   // the chrome goes above everything; these tests look under it
         s.pins = PinEditor(pins: pins)
@@ -76,16 +76,14 @@ struct PinSceneTests {
     }
 
     @Test func theCarriedPinFloatsOverItsGroundMarkAboveTheOthers() {
-        var c = MapController(camera: Camera(center: Self.paris, zoom: 10, viewportSize: ScreenSize(width: 800, height: 600)))
-        c.pins = PinEditor(pins: [Pin(id: "a", coordinate: Self.paris, title: "A"),
-                                  Pin(id: "s", coordinate: Coordinate(latitude: 48.70, longitude: 2.3522), title: "S")])
-        c.handle(.pointerDown(.left, ScreenPoint(x: 400, y: 274), clicks: 1, []), at: 0)
-        c.handle(.pointerMoved(ScreenPoint(x: 460, y: 274)), at: 0.1)
-        c.advance(to: 0.5)                                     // fully lifted
-        var s = scene([])
-        s.camera = c.camera
-        s.pins = c.pins
-        let list = s.compose(at: 0.5, tiles: NoTiles(), sprites: AllSprites())
+        var d = SessionDriver(layers: Scene.standardLayers, zoom: 10, center: Self.paris)
+        d.session.scene.showsLabels = false
+        d.session.scene.showsScaleBar = false
+        d.session.pins = [Pin(id: "a", coordinate: Self.paris, title: "A"),
+                          Pin(id: "s", coordinate: Coordinate(latitude: 48.70, longitude: 2.3522), title: "S")]
+        _ = d.session.handle(.pointerDown(.left, ScreenPoint(x: 400, y: 274), clicks: 1, []), at: 0)
+        _ = d.session.handle(.pointerMoved(ScreenPoint(x: 460, y: 274)), at: 0.1)
+        let list = d.session.frame(at: 0.5, tiles: NoTiles(), sprites: AllSprites())   // fully lifted
         let k = keys(list)
         let mark = k.firstIndex(of: .pinGroundMark)!
         let lastPin = k.lastIndex { if case .pin? = $0.spec(as: PinSprite.self) { return true } else { return false } }!
@@ -99,12 +97,12 @@ struct PinSceneTests {
     }
 
     @Test func theSelectedPinHasACalloutAboveItsHeadWithItsTitleAndCoordinates() {
-        var c = MapController(camera: Camera(center: Self.paris, zoom: 10, viewportSize: ScreenSize(width: 800, height: 600)))
-        c.pins = PinEditor(pins: [Pin(id: "a", coordinate: Self.paris, title: "Paris")])
-        c.handle(.pointerDown(.left, ScreenPoint(x: 400, y: 274), clicks: 1, []), at: 0)
-        c.handle(.pointerUp(.left, ScreenPoint(x: 400, y: 274)), at: 0.1)
+        var d = SessionDriver(layers: Scene.standardLayers, zoom: 10, center: Self.paris)
+        d.session.pins = [Pin(id: "a", coordinate: Self.paris, title: "Paris")]
+        _ = d.session.handle(.pointerDown(.left, ScreenPoint(x: 400, y: 274), clicks: 1, []), at: 0)
+        _ = d.session.handle(.pointerUp(.left, ScreenPoint(x: 400, y: 274)), at: 0.1)
         var s = scene([])
-        s.pins = c.pins
+        s.pins = d.session.scene.pins
         s.location = LocationAnnotation(coordinate: Self.paris, accuracy: 10)
         let list = s.compose(at: 1, tiles: NoTiles(), sprites: AllSprites())
         let k = keys(list)

@@ -66,7 +66,7 @@ struct SaveAreaLayerTests {
         let saved = requests(s.click(Layer.Button.save))
         guard case let .save(area)? = saved.first else { Issue.record("no save request: \(saved)"); return }
         // The outlined area: around the centre, inside the view, the zooms chosen.
-        let view = s.session.scene.camera
+        let view = s.session.camera
         let nw = view.coordinate(for: ScreenPoint(x: 0, y: 0)), se = view.coordinate(for: ScreenPoint(x: 800, y: 600))
         #expect(area.west > nw.longitude && area.east < se.longitude && area.north < nw.latitude && area.south > se.latitude)
         #expect(area.west < 13.74 && area.east > 13.74 && area.south < 46.37 && area.north > 46.37)

@@ -19,8 +19,8 @@ struct EmptyHere: TileAvailability {
 struct SceneTests {
     let size = ScreenSize(width: 800, height: 600)
 
-    func scene(zoom: Double, center: Coordinate = Coordinate(latitude: 10, longitude: 10)) -> Scene {
-        Scene(camera: Camera(center: center, zoom: zoom, viewportSize: size), tileZoomRange: 0...18)
+    func scene(zoom: Double, center: Coordinate = Coordinate(latitude: 10, longitude: 10)) -> Still {
+        Still(camera: Camera(center: center, zoom: zoom, viewportSize: size), tileZoomRange: 0...18)
     }
 
     @Test func readyTilesCoverTheViewportWithoutGapsOrOverlaps() {

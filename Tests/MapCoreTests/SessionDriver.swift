@@ -9,8 +9,7 @@ struct SessionDriver {
     var t = 0.0
 
     init(layers: [any MapLayer], zoom: Double = 5, center: Coordinate = Coordinate(latitude: 48, longitude: 2)) {
-        session = MapSession(scene: Scene(camera: Camera(center: center, zoom: zoom, viewportSize: ScreenSize(width: 800, height: 600)),
-                                          layers: layers))
+        session = MapSession(scene: Scene(layers: layers), camera: Camera(center: center, zoom: zoom, viewportSize: ScreenSize(width: 800, height: 600)))
     }
 
     @discardableResult

@@ -11,20 +11,20 @@ struct TileLayerStackTests {
     let size = ScreenSize(width: 800, height: 600)
     static let fallback = 0, map = 1, overlay = 2
 
-    func scene(zoom: Double = 12.2, fallbackZooms: ClosedRange<Int> = 0...20) -> Scene {
-        var s = Scene(camera: Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: zoom, viewportSize: size),
+    func scene(zoom: Double = 12.2, fallbackZooms: ClosedRange<Int> = 0...20) -> Still {
+        var s = Still(camera: Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: zoom, viewportSize: size),
                       tileZoomRange: 0...19)
         s.tileLayers.insert(TileLayerSpec(name: "basemap", role: .fallback, zoomRange: fallbackZooms, attribution: "Natural Earth"), at: 0)
         return s
     }
 
-    func withOverlay(_ s: Scene, opacity: Double = 0.6, zooms: ClosedRange<Int> = 0...15, visible: Bool = true) -> Scene {
+    func withOverlay(_ s: Still, opacity: Double = 0.6, zooms: ClosedRange<Int> = 0...15, visible: Bool = true) -> Still {
         var s = s
         s.tileLayers.append(TileLayerSpec(name: "terrain", role: .overlay, zoomRange: zooms, opacity: opacity, isVisible: visible, attribution: "Terrain Tiles"))
         return s
     }
 
-    func visible(_ s: Scene, z: Int) -> [TileID] { TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: z).map(\.wrapped) }
+    func visible(_ s: Still, z: Int) -> [TileID] { TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: z).map(\.wrapped) }
 
     func layersOf(_ list: DrawList) -> [Int] {
         list.commands.compactMap { c -> Int? in if case let .tile(_, l, _, _, _) = c { return l } else { return nil } }
@@ -84,7 +84,7 @@ struct TileLayerStackTests {
         s.tileLayers[Self.fallback].isVisible = false
         let list = s.compose(at: 0, layers: [ReadyTiles(ready: Set(visible(s, z: 12))), NoTiles()])
         #expect(list.tileCommands(layer: Self.fallback).isEmpty && list.wants(Self.fallback).isEmpty)
-        let alone = Scene(camera: s.camera, tileZoomRange: 0...19).compose(at: 0, tiles: NoTiles())
+        let alone = Still(camera: s.camera, tileZoomRange: 0...19).compose(at: 0, tiles: NoTiles())
         #expect(layersOf(alone).isEmpty && alone.tileWants.count == 1)
     }
 

@@ -50,7 +50,7 @@ struct TrackProfileTests {
         shown = layer.toggleProfile()
         #expect(shown && layer.showsProfile)
         #expect(layer.profileLine?.file.name == "climb.gpx")
-        var scene = Scene(camera: Camera(center: Coordinate(latitude: 46.05, longitude: 7), zoom: 12, viewportSize: size))
+        var scene = Still(camera: Camera(center: Coordinate(latitude: 46.05, longitude: 7), zoom: 12, viewportSize: size))
         scene.tracks = layer
         let list = scene.compose(at: 0, tiles: NoTiles(), sprites: AllSprites())
         // The panel's plate spans the bottom 150 points; the scale bar's plate is above it.

@@ -41,7 +41,7 @@ struct TracksLayerTests {
 
     @Test func waypointsArePinsWithNames() {
         let here = Coordinate(latitude: 46, longitude: 7)
-        var scene = Scene(camera: Camera(center: here, zoom: 10, viewportSize: size))
+        var scene = Still(camera: Camera(center: here, zoom: 10, viewportSize: size))
         scene.tracks.add(file("w.gpx", waypoints: [Waypoint(latitude: 46, longitude: 7, name: "Hut"),
                                                     Waypoint(latitude: 10, longitude: 7, name: "Far away")]))
         let list = scene.compose(at: 0, tiles: ReadyTiles(ready: []))
@@ -52,7 +52,7 @@ struct TracksLayerTests {
     }
 
     @Test func aStalePictureIsDrawnButAskedForAgain() {
-        let scene = Scene(camera: Camera(center: Coordinate(latitude: 10, longitude: 10), zoom: 4, viewportSize: size), tileZoomRange: 0...18)
+        let scene = Still(camera: Camera(center: Coordinate(latitude: 10, longitude: 10), zoom: 4, viewportSize: size), tileZoomRange: 0...18)
         let visible = TileCover.tiles(covering: scene.camera.visibleMapRect, tileZoom: 4).map(\.wrapped)
         let all = ReadyTiles(ready: Set(visible))
         let fresh = scene.compose(at: 0, tiles: all)

@@ -22,13 +22,13 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     defer { unlink(path) }
     guard let (file, _) = try? TrackFile.read(URL(fileURLWithPath: path), color: TrackStyle.palette[0]), let bounds = file.bounds else { return 0 }
     let size = ScreenSize(width: 320, height: 240)
-    var scene = Scene(camera: Camera(center: WebMercator.unproject(bounds.center), zoom: 10, viewportSize: size))
+    var scene = Scene()
     let stack = TileStack(map: DebugGridSource(), background: Color(hex: 0xE8E6E1))
     scene.showTiles(from: stack)
     scene.tracks.add(file)
     scene.tracks.setDetails(file.lines.map(TrackDetails.init), forFile: file.id)
     scene.tracks.showsList = choice & 4 != 0
-    var session = MapSession(scene: scene)
+    var session = MapSession(scene: scene, camera: Camera(center: WebMercator.unproject(bounds.center), zoom: 10, viewportSize: size))
     session.imperialUnits = choice & 8 != 0
     session.show(bounds, animated: false, at: 0)
     if choice & 16 != 0, let first = file.lines.first?.track.points, first.count > 0 {

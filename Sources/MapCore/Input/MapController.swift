@@ -3,8 +3,10 @@ import Glibc
 import MapGeometry
 import Platform
 
-/// Turns input into camera motion: drag to pan with momentum, wheel and double-click to zoom
-/// around the cursor, keys to pan and zoom. Pure: time comes with every call.
+/// The camera and its gestures: drag to pan with momentum, wheel and double-click to zoom
+/// around the cursor, keys to pan and zoom. The camera's one owner, and the bottom of the input
+/// stack: the session offers it what no layer above took (`MapSession.handle`). Pure: time
+/// comes with every call.
 public struct MapController: Sendable {
     public var camera: Camera
     public internal(set) var animator = CameraAnimator()
@@ -15,13 +17,6 @@ public struct MapController: Sendable {
     public var keys = KeyBindings.all
     private var drag: Drag?
     private var velocity = VelocityTracker()
-    /// The pins on the map and what the user is doing to them.
-    public var pins = PinEditor()
-    /// What happened to the pins since the host last asked (`takePinEvents`).
-    var pinEvents: [PinEvent] = []
-    /// The pointer, while a pin is carried (auto-pan near the edges needs it between events).
-    var pinPointer: ScreenPoint?
-    var lastAutoPan: Double?
 
     /// One wheel notch, in zoom levels.
     public static let wheelStep = 0.5
@@ -62,9 +57,16 @@ public struct MapController: Sendable {
         animator.zoom(by: levels, around: camera.screenCenter, camera: camera, at: t, duration: Self.keyZoomDuration)
     }
 
-    /// A pin at `coordinate` named `title` (the search's mark kept), undoable as any other.
-    public mutating func addPin(at coordinate: Coordinate, title: String, at t: Double) {
-        pinEvents += pins.add(at: coordinate, title: title, t: t)
+    /// Zooms by `levels` about `p` (a bubble of pins spread).
+    public mutating func zoom(by levels: Double, around p: ScreenPoint, at t: Double) {
+        advance(to: t)
+        animator.zoom(by: levels, around: p, camera: camera, at: t, duration: Self.doubleClickDuration)
+    }
+
+    /// Stops where it is now (a pin was taken hold of: the map stays under it).
+    public mutating func hold(at t: Double) {
+        advance(to: t)
+        animator.stopAll()
     }
 
     /// Keeps the camera on the location (where its glide is at this frame) while following.
@@ -74,12 +76,11 @@ public struct MapController: Sendable {
     }
 
     /// True while the camera moves by itself: the host must keep producing frames.
-    public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) || pins.isAnimating(at: t) }
+    public func isAnimating(at t: Double) -> Bool { animator.isAnimating(at: t) }
 
-    /// Advances the camera's animations and the pins' gestures to time t.
+    /// Advances the camera's animations to time t.
     public mutating func advance(to t: Double) {
         animator.apply(to: &camera, at: t)
-        advancePins(to: t)
     }
 
     /// The zoom that shows `rect` with a margin, no closer than a street (a single point
@@ -104,11 +105,10 @@ public struct MapController: Sendable {
         camera.pixelRatio = pixelRatio
     }
 
+    /// Takes `event` as the map's own gesture; what it leaves (a click, a command of the key
+    /// table) comes back as actions.
     @discardableResult
-    /// `overButton`: the press is on a button drawn over the map, which takes it (a pin under
-    /// the + button is not lifted by a press on +).
-    public mutating func handle(_ event: InputEvent, at t: Double, overButton: Bool = false) -> [ControllerAction] {
-        if !overButton, let actions = handlePinInput(event, at: t) { return actions }
+    public mutating func handle(_ event: InputEvent, at t: Double) -> [ControllerAction] {
         switch event {
         case let .pointerDown(.left, p, clicks, mods):
             advance(to: t)
@@ -133,16 +133,10 @@ public struct MapController: Sendable {
         case let .pointerUp(.left, p):
             guard let d = drag else { return [] }
             drag = nil
-            // A click on the map (no drag) puts the selected pin away; the host may select
-            // what else lies there.
-            if !d.moved {
-                pinEvents += pins.select(nil)
-                return [.clicked(p)]
-            }
-            if d.moved {
-                camera.keep(d.pressMap, at: p)
-                animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)
-            }
+            // A click on the map (no drag): the layers may take it (select what lies there).
+            guard d.moved else { return [.clicked(p)] }
+            camera.keep(d.pressMap, at: p)
+            animator.fling(velocity: velocity.velocity(releasedAt: t), at: t)
         case .pointerLeft:
             return [.hovered(nil)]
         case .focusLost:
@@ -182,7 +176,7 @@ public struct MapController: Sendable {
             return panKey(key, at: t)
         case .zoomIn: zoom(by: 1, at: t)
         case .zoomOut: zoom(by: -1, at: t)
-        case .deletePin, .renamePin, .undo, .redo: return [] // the pins' own, taken before (handlePinKey)
+        case .deletePin, .renamePin, .undo, .redo: return [] // the pins' own, offered to them before
         default: return [.command(command, key)]
         }
         return []

@@ -58,7 +58,7 @@ public struct MeasureLayer: MapLayer {
     /// While measuring: Esc ends, Backspace takes the last point back, Ctrl+S keeps the line.
     public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
         guard isActive, case let .keyDown(key, mods) = event else { return nil }
-        switch KeyBindings.command(for: key, mods) {
+        switch KeyBindings.command(for: key, mods, in: context.keys) {
         case .cancel?: end()
         case .deletePin?: removeLast()
         case .saveTrail?:

@@ -4,13 +4,14 @@ import Platform
 
 /// A message the user must see (a pins file that could not be read, a save that failed),
 /// on a dark plate at the top centre, above everything, until clicked away. The notices are
-/// the session's (`MapSession.post(notice:)`); this draws the first.
+/// the session's (`MapSession.post(notice:)`); this draws the first, and takes the click on
+/// it and Esc (when the pins want none) to put it away.
 public struct NoticeLayer: MapLayer {
     static let suffix = "   ✕"
 
     public init() {}
 
-    public var levels: [LayerLevel] { [.chrome] }
+    public var levels: [LayerLevel] { [.notice] }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         guard let text = context.facts.notice, !text.isEmpty else { return }
@@ -25,5 +26,14 @@ public struct NoticeLayer: MapLayer {
         list.commands.append(.fillRect(plate, Color(hex: 0x2C2C2E, alpha: 0.92)))
         list.commands.append(.sprite(key, destination: rect, opacity: 1))
         list.noticeFrame = plate
+    }
+
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        guard let frame = context.lastFrame.noticeFrame else { return nil }
+        switch event {
+        case let .pointerDown(_, p, _, _) where frame.contains(p): return [.dismissNotice]
+        case .keyDown(.escape, _) where !context.pinsBusy: return [.dismissNotice]
+        default: return nil
+        }
     }
 }

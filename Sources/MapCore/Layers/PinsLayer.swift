@@ -33,7 +33,13 @@ extension SpriteKey {
 /// falls in the same few-point cell as a pin drawn over it is left out: it would be hidden
 /// anyway, and 10,000 pins seen from afar stay cheap.
 public struct PinsLayer: MapLayer {
+    /// The pins themselves: this layer is their one owner.
     public var pins: PinEditor
+    /// What happened to the pins since the session last asked (`takeEvents`).
+    var events: [PinEvent] = []
+    /// The pointer, while a pin is carried (auto-pan near the edges needs it between events).
+    var pointer: ScreenPoint?
+    var lastAutoPan: Double?
 
     public init(pins: PinEditor = PinEditor()) { self.pins = pins }
 

@@ -33,9 +33,18 @@ extension TracksLayer {
         return [.changed]
     }
 
-    /// A click on a track selects it (its callout); elsewhere, puts the selection away.
+    /// A click on a track selects it (its callout); a click elsewhere is not the tracks'.
     public mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]? {
-        select(at: p, camera: context.camera) ? [.changed] : nil
+        guard let hit = hit(at: p, camera: context.camera) else { return nil }
+        selection = hit
+        return [.changed]
+    }
+
+    /// A click went elsewhere: the callout goes.
+    public mutating func clearSelection() -> Bool {
+        guard selection != nil else { return false }
+        selection = nil
+        return true
     }
 
     public mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool {

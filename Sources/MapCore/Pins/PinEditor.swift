@@ -20,12 +20,6 @@ public struct PinEditor: Sendable {
     public private(set) var renameText: String?
     /// Renaming has just begun: the old title is selected, and typing replaces it.
     public private(set) var renameSelectsAll = false
-    /// The selected pin's callout and its title line as last drawn (for clicks on them).
-    public var calloutFrame: ScreenRect?
-    public var calloutTitleFrame: ScreenRect?
-    /// As last drawn: the cluster bubbles, and which pins stood alone while clustered.
-    public var clusterFrames: [ScreenRect] = []
-    public var pressablePins: Set<String>?
     /// The colour and title of pins added with a right-click.
     public var newPinColor = Color(hex: 0xFF3B30)
     public var newPinTitle = "Dropped Pin"
@@ -46,11 +40,12 @@ public struct PinEditor: Sendable {
     public func index(of id: String) -> Int? { pins.firstIndex { $0.id == id } }
     public func pin(_ id: String) -> Pin? { index(of: id).map { pins[$0] } }
 
-    /// The topmost pin whose hit area holds `p`.
-    public func hit(_ p: ScreenPoint, camera: Camera) -> Pin? {
+    /// The topmost pin whose hit area holds `p`; of `pressable` only, when given (the pins the
+    /// last frame drew standing alone, while others were gathered into bubbles).
+    public func hit(_ p: ScreenPoint, camera: Camera, pressable: Set<String>? = nil) -> Pin? {
         for i in pins.indices.reversed() {
             let tip = camera.screenPoint(for: points[i])
-            if Pin.hitRect(tip: tip).contains(p), pressablePins?.contains(pins[i].id) ?? true { return pins[i] }
+            if Pin.hitRect(tip: tip).contains(p), pressable?.contains(pins[i].id) ?? true { return pins[i] }
         }
         return nil
     }

@@ -4,9 +4,10 @@ import Platform
 
 /// Where in the picture a layer draws, bottom to top. Base content is the map itself (what a
 /// compositor may keep while only overlays animate); callouts sit above all map content;
-/// chrome (scale bar, attribution, controls, notices) above everything.
+/// chrome (scale bar, attribution, controls, panels) above them; the notice above everything.
+/// Input goes the other way: the top level first (`MapSession.handle`).
 public enum LayerLevel: Int, Comparable, CaseIterable, Sendable {
-    case base, overlay, callout, chrome
+    case base, overlay, callout, chrome, notice
     public static func < (a: LayerLevel, b: LayerLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -28,14 +29,20 @@ public protocol MapLayer {
     /// One of the buttons this layer drew (`DrawList.Button.id`, a value of its own type) was
     /// pressed; nil when the button is not one of its own.
     mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]?
-    /// Keys and text before the map sees them (a box being typed in takes them all); nil
-    /// leaves the event to the layers below and the map.
+    /// Any event, offered to the layers top first (those typing before the rest): a box being
+    /// typed in takes keys and text, the pins take presses on themselves, the notice the click
+    /// that closes it. Nil leaves it to the layers below and then the camera.
     mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]?
     /// A command of the key table (`KeyBindings`) the map does not do itself; `key` is the key
     /// pressed (which digit). Nil leaves it to the layers below.
     mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]?
-    /// A click on the map that no button and no pin took (measuring, selecting a track).
+    /// A click on the map (pressed and released without a drag) that no button took, offered
+    /// top first until one takes it (measuring adds a point, a track is selected); the others
+    /// then put their selections away (`clearSelection`).
     mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]?
+    /// A click on the map went to another layer, or to none: what this layer has selected is
+    /// put away (the map has one selection at a time). True when the picture changed.
+    mutating func clearSelection() -> Bool
     /// The pointer moved over the map (nil: it left the window); true when the picture changed.
     mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool
     /// The keyboard's text is wanted (a box is being typed in).
@@ -52,6 +59,7 @@ extension MapLayer {
     public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? { nil }
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? { nil }
     public mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]? { nil }
+    public mutating func clearSelection() -> Bool { false }
     public mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool { false }
     public var wantsText: Bool { false }
     public var tileContent: TileContent? { nil }
@@ -71,6 +79,12 @@ public enum LayerAction: Sendable, Equatable {
     case keepAsPin(Coordinate, title: String)
     /// Zoom in or out by this many levels about the centre (the zoom buttons).
     case zoomBy(Double)
+    /// Zoom in or out by this many levels about this point (a bubble of pins spread).
+    case zoom(by: Double, around: ScreenPoint)
+    /// Stop the camera where it is (a pin taken hold of: the map must stay under it).
+    case holdCamera
+    /// Put the notice shown away (clicked, or Esc).
+    case dismissNotice
     /// Tell the user (a notice at the top).
     case notice(String)
     /// Something only the host can do (show another map, open a link, save a file).
@@ -89,6 +103,8 @@ public struct InputContext {
     public let pinsBusy: Bool
     /// The button the keyboard's focus is on (Enter presses it), if any.
     public var focused: ButtonID? = nil
+    /// The keys this map answers (`MapController.keys`): layers read commands through it.
+    public var keys = KeyBindings.all
 }
 
 /// What the session knows that layers draw: one place, read by every layer, so no layer keeps

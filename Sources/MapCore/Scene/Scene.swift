@@ -37,11 +37,12 @@ public struct NoTiles: TileAvailability {
     public func isReady(_ tile: TileID) -> Bool { false }
 }
 
-/// What the map shows: a camera, the stack of tile layers, and the layers drawn over it in
-/// paint order. Owned by a `MapSession`, which composes every frame from it (the window's
-/// and `meridian render`'s alike). Pure: no drawing, no I/O.
+/// What the map shows: the stack of tile layers and the layers drawn over it in paint order.
+/// Where it is seen from is not its own: the camera is the session's (`MapSession.camera`),
+/// given to every composition, so there is one camera and nothing to keep in step. Owned by a
+/// `MapSession`, which composes every frame from it (the window's and `meridian render`'s
+/// alike). Pure: no drawing, no I/O.
 public struct Scene {
-    public var camera: Camera
     public var background: Color
     /// The tile layers, bottom to top: fallbacks (the embedded basemap under online tiles),
     /// the chosen map, then overlays. One rule lays out each: a missing tile shows its
@@ -67,9 +68,8 @@ public struct Scene {
         [TracksLayer(), LabelsLayer(), CirclesLayer(), PinsLayer(), LocationLayer(), ChromeLayer(), NoticeLayer()]
     }
 
-    public init(camera: Camera, background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19,
+    public init(background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19,
                 layers: [any MapLayer] = Scene.standardLayers) {
-        self.camera = camera
         self.background = background
         tileLayers = [TileLayerSpec(name: "map", role: .map, zoomRange: tileZoomRange)]
         self.layers = layers
@@ -101,14 +101,19 @@ public struct Scene {
 
     /// Changes the first layer of a kind (adding one on top of the others when there is none).
     public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
-        if let i = index(of: kind), var m = layers[i] as? L {
-            body(&m)
-            layers[i] = m
-        } else {
-            var m = make()
-            body(&m)
-            layers.append(m)
-        }
+        if let i = index(of: kind), let _: Void = change(at: i, as: kind, body) { return }
+        var m = make()
+        body(&m)
+        layers.append(m)
+    }
+
+    /// Changes the layer at `i` when it is of `kind`; nil when it is not. The layer is taken
+    /// out while it changes, so what it holds (10,000 pins) is changed in place, not copied.
+    public mutating func change<L: MapLayer, R>(at i: Int, as kind: L.Type, _ body: (inout L) -> R) -> R? {
+        guard layers.indices.contains(i), var m = layers[i] as? L else { return nil }
+        layers[i] = Vacant()
+        defer { layers[i] = m }
+        return body(&m)
     }
 
     /// What each tile layer has ready when only the map's tiles are known (`tiles`).
@@ -117,19 +122,20 @@ public struct Scene {
         return tileLayers.indices.map { $0 == m ? tiles : NoTiles() }
     }
 
-    /// The frame with only the map layer's tiles known (every other tile layer has none ready).
-    public func compose(at t: Double, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites(),
+    /// The frame seen through `camera` with only the map layer's tiles known (every other tile
+    /// layer has none ready).
+    public func compose(at t: Double, camera: Camera, tiles: TileAvailability, sprites: SpriteAvailability = NoSprites(),
                         facts: SessionFacts = SessionFacts()) -> DrawList {
-        compose(at: t, layers: mapOnly(tiles), sprites: sprites, facts: facts)
+        compose(at: t, camera: camera, layers: mapOnly(tiles), sprites: sprites, facts: facts)
     }
 
     /// `layers`: what each of `tileLayers` has ready, by index (missing ones have none).
     /// `facts`: what the session knows that layers draw (`MapSession.facts`).
-    public func compose(at t: Double, layers stores: [TileAvailability], sprites: SpriteAvailability = NoSprites(),
+    public func compose(at t: Double, camera: Camera, layers stores: [TileAvailability], sprites: SpriteAvailability = NoSprites(),
                         facts: SessionFacts = SessionFacts()) -> DrawList {
         var list = DrawList()
         list.commands.append(.clear(background))
-        let stack = TileStackLayout(scene: self, stores: stores, into: &list)
+        let stack = TileStackLayout(scene: self, camera: camera, stores: stores, into: &list)
         var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: stack.store(list.mapLayer), shownTiles: stack.shown[list.mapLayer])
         context.facts = facts
         context.labelSources = stack.labelSources(in: list)
@@ -146,8 +152,9 @@ public struct Scene {
         }
         return list
     }
+}
 
-    /// The screen rectangle of a tile, its edges computed from tile indices so that
-    /// neighbours share edges exactly (no seams after rounding).
-    public func screenRect(of tile: TileID) -> ScreenRect { TileLayout.screenRect(of: tile, camera: camera) }
+/// What stands in a layer's place while the layer changes (`Scene.change`).
+private struct Vacant: MapLayer {
+    func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {}
 }

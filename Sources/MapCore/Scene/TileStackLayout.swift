@@ -14,7 +14,7 @@ struct TileStackLayout {
     private(set) var credits: [String] = []
     private let specs: [TileLayerSpec]
 
-    init(scene: Scene, stores given: [TileAvailability], into list: inout DrawList) {
+    init(scene: Scene, camera: Camera, stores given: [TileAvailability], into list: inout DrawList) {
         specs = scene.tileLayers
         let count = max(specs.count, 1)
         stores = (0..<count).map { given.indices.contains($0) ? given[$0] : NoTiles() }
@@ -22,7 +22,6 @@ struct TileStackLayout {
         var wants = Array(repeating: TileWants(), count: count)
         let m = scene.mapLayerIndex
         list.mapLayer = m
-        let camera = scene.camera
         let range = specs.indices.contains(m) ? specs[m].zoomRange : scene.tileZoomRange
         let map = TileLayout(camera: camera, zoomRange: range, bufferRing: scene.bufferRing, tiles: stores[m]) {
             .tile($0, layer: m, source: $1, destination: $2, opacity: 1)

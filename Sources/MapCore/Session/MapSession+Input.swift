@@ -2,16 +2,20 @@ import FoundationEssentials
 import MapGeometry
 import Platform
 
-/// Input through the session: the notice, then layers typing or using a tool, then the
-/// keyboard's focus, then the map (pins first, then the camera); what the map leaves — a
-/// click, a command of the key table — goes to the layers top first, then to the session.
+/// Input through the session, in the order things are drawn, top first: a layer being typed in
+/// (a search box, a pin's title) takes keys and text before all; a press on a button drawn
+/// over the map is the button's; then each layer in z-order (the notice, the pins, measuring…),
+/// then the keyboard's focus; what no layer took is the camera's own, the bottom of the stack
+/// (`MapController`: pan, zoom, the key table). What the camera leaves — a click, a command —
+/// goes back to the layers top first, then to the session.
 extension MapSession {
     /// Handles one event at time `t`; returns what the host must do (`.redraw` among them
     /// when the picture may have changed).
     public mutating func handle(_ event: InputEvent, at t: Double) -> [SessionEffect] {
+        advance(to: t)
         let before = controller.camera
         if let actions = route(event, at: t) { run(actions, at: t) }
-        if controller.camera != before || controller.isAnimating(at: t) { pending.append(.redraw) }
+        if controller.camera != before || isAnimating(at: t) { pending.append(.redraw) }
         return takeEffects()
     }
 
@@ -24,8 +28,11 @@ extension MapSession {
             case let .show(rect): controller.show(rect, animated: true, at: t)
             case .toggleFollow: toggleFollow(at: t)
             case let .goTo(c, zoom): controller.fly(to: c, zoom: zoom, at: t)
-            case let .keepAsPin(c, title): controller.addPin(at: c, title: title, at: t)
+            case let .keepAsPin(c, title): changePins { $0.add(at: c, title: title, at: t) }
             case let .zoomBy(levels): controller.zoom(by: levels, at: t)
+            case let .zoom(levels, p): controller.zoom(by: levels, around: p, at: t)
+            case .holdCamera: controller.hold(at: t)
+            case .dismissNotice: dismissNotice()
             case let .notice(text): post(notice: text)
             case let .effect(e): pending.append(e)
             }
@@ -36,16 +43,15 @@ extension MapSession {
     /// Changes the first layer of a kind and carries out what it asks (a box given its
     /// places, a worker's result).
     public mutating func update<L: MapLayer>(_ kind: L.Type, at t: Double, _ body: (inout L) -> [LayerAction]) {
-        guard let i = scene.index(of: kind), var layer = scene.layers[i] as? L else { return }
-        let actions = body(&layer)
-        scene.layers[i] = layer
+        guard let i = scene.index(of: kind), let actions = scene.change(at: i, as: kind, body) else { return }
         run(actions, at: t)
     }
 
     private func inputContext(at t: Double) -> InputContext {
-        let pins = controller.pins
-        return InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
-                            pinsBusy: pins.drag.isActive || pins.renameText != nil || pins.selected != nil, focused: focused)
+        var context = InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
+                                   pinsBusy: scene.layer(PinsLayer.self)?.isBusy ?? false, focused: focused)
+        context.keys = controller.keys
+        return context
     }
 
     /// The layers' indices, the one drawn on top first (by its highest level, then its place).
@@ -55,40 +61,33 @@ extension MapSession {
         return top.indices.sorted { a, b in top[a] != top[b] ? top[a] > top[b] : a > b }
     }
 
-    /// Offers `ask` to each layer top first (those typing before the rest when `typingFirst`);
-    /// returns the first answer.
-    private mutating func offer(typingFirst: Bool = false, _ ask: (inout any MapLayer) -> [LayerAction]?) -> [LayerAction]? {
-        var order = inputOrder
-        if typingFirst { order = order.filter { scene.layers[$0].wantsText } + order.filter { !scene.layers[$0].wantsText } }
-        for i in order {
+    /// Offers `ask` to the layers at `indices` in turn; returns the first answer.
+    private mutating func offer(_ indices: [Int], _ ask: (inout any MapLayer) -> [LayerAction]?) -> [LayerAction]? {
+        for i in indices {
             if let actions = ask(&scene.layers[i]) { return actions }
         }
         return nil
     }
 
+    /// Offers `ask` to every layer, top first.
+    private mutating func offer(_ ask: (inout any MapLayer) -> [LayerAction]?) -> [LayerAction]? {
+        offer(inputOrder, ask)
+    }
+
     /// Who takes `event`; nil when nobody needs anything done.
     private mutating func route(_ event: InputEvent, at t: Double) -> [LayerAction]? {
         let context = inputContext(at: t)
-        // The notice takes the click that closes it, and Esc when the pins want none.
-        if let frame = lastFrame.noticeFrame {
-            switch event {
-            case let .pointerDown(_, p, _, _) where frame.contains(p):
-                dismissNotice(); return [.changed]
-            case .keyDown(.escape, _) where !context.pinsBusy:
-                dismissNotice(); return [.changed]
-            default: break
-            }
-        }
-        if let actions = offer(typingFirst: true, { $0.take(event, context: context) }) { return actions }
+        let order = inputOrder
+        let typing = order.filter { scene.layers[$0].wantsText }
+        if let actions = offer(typing, { $0.take(event, context: context) }) { return actions }
+        if let actions = buttonInput(event, context: context) { return actions }
+        let rest = typing.isEmpty ? order : order.filter { !typing.contains($0) }
+        if let actions = offer(rest, { $0.take(event, context: context) }) { return actions }
         if let actions = focusInput(event, context: context) { return actions }
-        // Typed text only matters while a title is being edited.
-        if case .text = event, controller.pins.renameText == nil { return nil }
+        // Typed text only matters to what is being typed in, which took it above.
+        if case .text = event { return nil }
         var actions: [LayerAction] = []
-        // A press on a button drawn over the map is the button's, not a pin's beneath it: it
-        // becomes the click that presses the button (the map's gestures still start there).
-        var overButton = false
-        if case let .pointerDown(_, p, _, _) = event { overButton = lastFrame.button(at: p) != nil }
-        for a in controller.handle(event, at: t, overButton: overButton) {
+        for a in controller.handle(event, at: t) {
             switch a {
             case .redraw: actions.append(.changed)
             case .quit: pending.append(.quit)
@@ -105,10 +104,41 @@ extension MapSession {
         return actions
     }
 
-    /// A click no pin took: a button drawn there, else the layers top first.
+    /// A click on the map: the layers top first until one takes it; every other layer puts its
+    /// selection away (a click on a track puts the selected pin away, a click on nothing both).
     private mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction] {
-        if let id = lastFrame.button(at: p), let actions = offer({ $0.press(id, context: context) }) { return actions }
-        return offer { $0.click(at: p, context: context) } ?? []
+        var taken: [LayerAction]?, taker: Int?
+        for i in inputOrder {
+            taken = scene.layers[i].click(at: p, context: context)
+            if taken != nil { taker = i; break }
+        }
+        var cleared = false
+        for i in scene.layers.indices where i != taker { cleared = scene.layers[i].clearSelection() || cleared }
+        return (taken ?? []) + (cleared ? [.changed] : [])
+    }
+
+    /// A press on a button drawn over the map is the button's, whatever lies beneath (a pin
+    /// under the + button is not lifted by a press on +): the button is pressed when the
+    /// pointer is released over it, and nothing under it sees the press, the moves or the
+    /// release. Nil for what is not a button's.
+    private mutating func buttonInput(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        switch event {
+        case let .pointerDown(.left, p, _, _):
+            pressedButton = lastFrame.button(at: p)
+            return pressedButton == nil ? nil : []
+        case .pointerMoved:
+            return pressedButton == nil ? nil : []
+        case let .pointerUp(.left, p):
+            guard let id = pressedButton else { return nil }
+            pressedButton = nil
+            guard lastFrame.button(at: p) == id else { return [.changed] }
+            return offer { $0.press(id, context: context) } ?? [.changed]
+        case .focusLost:
+            pressedButton = nil
+            return nil
+        default:
+            return nil
+        }
     }
 
     /// A command of the key table: the layers' first, then the session's own.
@@ -136,7 +166,8 @@ extension MapSession {
 
     /// The selected pin's point, else the one under the pointer, else the centre's.
     private var pointedAt: Coordinate {
-        if let id = controller.pins.selected, let pin = controller.pins.pin(id) { return pin.coordinate }
+        let pins = scene.pins
+        if let id = pins.selected, let pin = pins.pin(id) { return pin.coordinate }
         if let p = pointer { return controller.camera.coordinate(for: p) }
         return controller.camera.centerCoordinate
     }
@@ -146,7 +177,8 @@ extension MapSession {
     private var copiedPosition: String {
         let c = pointedAt
         let at = String(cFormat: "%.6f, %.6f", c.latitude, c.longitude)
-        guard let id = controller.pins.selected, controller.pins.pin(id) != nil, let w = controller.pins.whereabouts[c], !w.isEmpty else { return at }
+        let pins = scene.pins
+        guard let id = pins.selected, pins.pin(id) != nil, let w = pins.whereabouts[c], !w.isEmpty else { return at }
         return w + " (" + at + ")"
     }
 

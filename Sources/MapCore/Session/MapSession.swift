@@ -2,12 +2,12 @@ import FoundationEssentials
 import MapGeometry
 import Platform
 
-/// The one owner of the map: camera, pins, following, notices, the keyboard's focus, the live
-/// position and the layers. Input goes in (`handle`), fixes go in (`receive`), frames come
+/// The one owner of the map: the camera (its controller's), the scene's layers (the pins are
+/// their layer's), following, notices, the keyboard's focus and the live position. Input goes in (`handle`), fixes go in (`receive`), frames come
 /// out (`frame`), and what only a host can do comes out as effects. Pure: no window, no I/O,
 /// time given with every call; the window and `meridian render` both draw from it.
 public struct MapSession {
-    /// Camera motion and the pins' gestures.
+    /// The camera and its gestures: the bottom of the input stack.
     public var controller: MapController
     /// The base map's settings and the layers, in paint order.
     public var scene: Scene
@@ -27,16 +27,18 @@ public struct MapSession {
     public internal(set) var lastFrame = DrawList()
     /// Effects not yet taken by the host (`takeEffects`).
     var pending: [SessionEffect] = []
+    /// The button a press began on, until the release (the button takes the gesture).
+    var pressedButton: ButtonID?
     /// One-time hints already reported.
     var hintsReported = Set<String>()
 
-    /// The session of `scene`, its camera, pins and units taken over by the controller.
-    public init(scene: Scene) {
+    /// The session of `scene` seen through `camera`.
+    public init(scene: Scene, camera: Camera) {
         self.scene = scene
-        controller = MapController(camera: scene.camera)
-        controller.pins = scene.pins
+        controller = MapController(camera: camera)
     }
 
+    /// Where the map is seen from: the controller's, the one camera every frame is composed with.
     public var camera: Camera { controller.camera }
 
     /// Miles and feet rather than kilometres and metres (key U).
@@ -45,10 +47,17 @@ public struct MapSession {
         set { controller.imperialUnits = newValue }
     }
 
-    /// The pins on the map, in paint order (set: a new set, with no undo history).
+    /// The pins on the map, in paint order (set: a new set, with no undo history). Their one
+    /// owner is the scene's `PinsLayer`.
     public var pins: [Pin] {
-        get { controller.pins.pins }
-        set { controller.pins = PinEditor(pins: newValue) }
+        get { scene.pins.pins }
+        set { scene.pins = PinEditor(pins: newValue) }
+    }
+
+    /// Changes the pins' layer (when the scene has one).
+    mutating func changePins<R>(_ body: (inout PinsLayer) -> R) -> R? {
+        guard let i = scene.index(of: PinsLayer.self) else { return nil }
+        return scene.change(at: i, as: PinsLayer.self, body)
     }
 
     /// What the layers read of the session this frame.
@@ -74,18 +83,32 @@ public struct MapSession {
         lastFrame.noticeFrame = nil
     }
 
-    /// The effects since the last call, in order.
+    /// The effects since the last call, in order. What happened to the pins is drawn.
     public mutating func takeEffects() -> [SessionEffect] {
-        pending += controller.takePinEvents().map(SessionEffect.pin)
+        if let events = changePins({ $0.takeEvents() }), !events.isEmpty {
+            pending += events.map(SessionEffect.pin)
+            pending.append(.redraw)
+        }
         defer { pending.removeAll() }
         return pending
     }
 
     /// The keyboard's text is wanted: a pin's title or a box being typed in.
-    public var wantsText: Bool { controller.pins.renameText != nil || scene.layers.contains { $0.wantsText } }
+    public var wantsText: Bool { scene.layers.contains { $0.wantsText } }
 
     /// Something moves by itself at `t` (camera, pins): frames must go on.
-    public func isAnimating(at t: Double) -> Bool { controller.isAnimating(at: t) }
+    public func isAnimating(at t: Double) -> Bool {
+        controller.isAnimating(at: t) || scene.layer(PinsLayer.self)?.isAnimating(at: t) == true
+    }
+
+    /// Advances the camera's animations and the pins' gestures to `t` (a pin carried near an
+    /// edge pans the camera).
+    mutating func advance(to t: Double) {
+        controller.advance(to: t)
+        var camera = controller.camera
+        changePins { $0.advance(to: t, camera: &camera) }
+        if camera != controller.camera { controller.camera = camera }
+    }
 
     /// The layers' tile content, in paint order (what the tile pipeline follows).
     public var tileOverlays: TileOverlays { TileOverlays(scene.layers.compactMap(\.tileContent)) }
@@ -108,16 +131,10 @@ public struct MapSession {
 
     /// `layers`: what each of the scene's tile layers has ready, by index.
     public mutating func frame(at t: Double, layers: [TileAvailability], sprites: SpriteAvailability = NoSprites()) -> DrawList {
-        controller.advance(to: t)
+        advance(to: t)
         checkStaleness(at: t)
         controller.follow(scene.location?.point(at: t), at: t)
-        scene.camera = controller.camera
-        scene.pins = controller.pins
-        var list = scene.compose(at: t, layers: layers, sprites: sprites, facts: facts)
-        controller.pins.calloutFrame = list.calloutFrame
-        controller.pins.calloutTitleFrame = list.calloutTitleFrame
-        controller.pins.clusterFrames = list.pinClusters.map(\.frame)
-        controller.pins.pressablePins = list.pressablePins
+        var list = scene.compose(at: t, camera: controller.camera, layers: layers, sprites: sprites, facts: facts)
         drawFocus(into: &list)
         lastFrame = list
         for hint in list.shownHints where hintsReported.insert(hint).inserted { pending.append(.hintShown(hint)) }
@@ -126,7 +143,7 @@ public struct MapSession {
 
     /// The window is closing: a pin on its way down lands, one in the air goes back.
     public mutating func finish(at t: Double) {
-        controller.finishPinGestures(at: t)
+        changePins { $0.finishGestures(at: t) }
     }
 
     /// The ring around the button in focus, drawn over everything.
