@@ -95,6 +95,7 @@ let package = Package(
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
+        .testTarget(name: "MeridianKitTests", dependencies: ["MeridianKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]

@@ -43,8 +43,8 @@ final class AreaSaver: @unchecked Sendable {
     func refresh() {
         // The folder read once (each area's archive opened once) for every list made of it.
         let saved = SavedArea.list()
-        backed?.areas = MapSources.savedAreas(under: current, of: saved)
-        let choices = MapSources.choices(current: current, saved: saved), under = !(backed?.areas.isEmpty ?? true)
+        backed?.areas = MapCatalog.savedAreas(under: current, of: saved)
+        let choices = MapCatalog.choices(current: current, saved: saved), under = !(backed?.areas.isEmpty ?? true)
         let offer = Self.offer(for: current, source: host.source, choices: choices)
         let (rows, total) = Self.rows(titles: Dictionary(choices.map { ($0.name, $0.title) }) { a, _ in a }, saved: saved)
         host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offer = offer } }
@@ -57,7 +57,7 @@ final class AreaSaver: @unchecked Sendable {
     /// "Saved areas": every saved area and unfinished save, and the total they take on disk.
     static func rows(titles: [String: String], saved: [SavedArea], folder: String = SavedArea.folder()) -> ([AreasLayer.Row], String) {
         func mapTitle(_ source: String) -> String {
-            titles[source] ?? (MapSources.isRemoteArchive(source) ? source.split(separator: "/").last.map(String.init) ?? source : source)
+            titles[source] ?? (MapCatalog.isRemoteArchive(source) ? source.split(separator: "/").last.map(String.init) ?? source : source)
         }
         let unfinished = UnfinishedArea.list(in: folder)
         var rows = saved.map { a -> AreasLayer.Row in
@@ -93,8 +93,8 @@ final class AreaSaver: @unchecked Sendable {
     /// archives can be saved; the rest say why not. `choices`: the switcher's list (its titles).
     static func offer(for name: String, source: TileSource, choices: [SourcesLayer.Choice]) -> SaveAreaLayer.Offer {
         let title = choices.first { $0.name == name }?.title ?? name
-        let bare = MapSources.underlying(source)
-        let vector = MapSources.isStreetMap(bare)
+        let bare = MapCatalog.underlying(source)
+        let vector = MapCatalog.isStreetMap(bare)
         let shift = zoomShift(bare)
         // Zooms as the map is drawn (a street map's 512-point tiles: one deeper than stored).
         var zooms = min(bare.zoomRange.lowerBound, 14)...min(bare.zoomRange.upperBound, 18)
@@ -102,17 +102,17 @@ final class AreaSaver: @unchecked Sendable {
         if let v = bare as? OnlineVectorTileSource { zooms = v.source.zoomRange.lowerBound...(v.source.zoomRange.upperBound + 1) }
         var offer = SaveAreaLayer.Offer(title: title, zooms: zooms, bytesPerTile: vector ? 30_000 : 20_000, zoomShift: shift,
                                         freeBytes: FileIO.freeBytes(at: SavedArea.folder()))
-        if name == MapSources.terrain {
+        if name == MapCatalog.terrain {
             // Its heights are saved (to zoom 12, about 30 m a pixel, as fine as most of the
             // data is): deeper, terrain is drawn from them.
             offer.zooms = 0...AreaSaver.heightsDeepestZoom
             offer.bytesPerTile = 90_000
-        } else if MapSources.isTerrain(name) {
+        } else if MapCatalog.isTerrain(name) {
             offer.refusal = "These heights are on this computer already: terrain from them is offline as it is"
         } else if !bare.isRemote {
-            offer.refusal = name == MapSources.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
+            offer.refusal = name == MapCatalog.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
                 : "This map is on this computer already: it is offline as it is"
-        } else if !MapSources.isRemoteArchive(name), let online = try? MapSources.online(name) {
+        } else if !MapCatalog.isRemoteArchive(name), let online = try? MapCatalog.online(name) {
             offer.refusal = online.bulkRefusal
         }
         return offer
@@ -120,7 +120,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// How many zooms shallower than drawn `source` numbers its tiles: a street map's
     /// 512-point tiles one, others none.
-    static func zoomShift(_ source: TileSource) -> Int { MapSources.isStreetMap(source) ? 1 : 0 }
+    static func zoomShift(_ source: TileSource) -> Int { MapCatalog.isStreetMap(source) ? 1 : 0 }
 
     /// Opens the panel (the switcher's row; key A opens it in the session).
     func open() {
@@ -142,8 +142,8 @@ final class AreaSaver: @unchecked Sendable {
     func save(_ area: SaveAreaLayer.Area) {
         let terrainOn = host.session.scene.tileLayers.contains { $0.name == MapOverlays.terrain && $0.role == .overlay && $0.isVisible }
         // Terrain as the map: its heights are what is saved.
-        let name = current == MapSources.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
-        let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift(MapSources.underlying(source))
+        let name = current == MapCatalog.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
+        let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift(MapCatalog.underlying(source))
         let then: (() -> Void)? = terrainOn && name != OnlineSource.terrainDEM.name ? { [weak self] in self?.saveHeights(area) } : nil
         save(area, of: name, shift: shift, then: then)
     }
@@ -397,7 +397,7 @@ final class AreaSaver: @unchecked Sendable {
             return String(String(kept).split(separator: "-").joined(separator: "-").prefix(32))
         }
         let hash = FNV1a.hash("\(map)|\(area.west)|\(area.south)|\(area.east)|\(area.north)|\(area.zooms)")
-        let mapSlug = MapSources.isRemoteArchive(map) ? slug(map.split(separator: "/").last.map(String.init) ?? "archive") : slug(map)
+        let mapSlug = MapCatalog.isRemoteArchive(map) ? slug(map.split(separator: "/").last.map(String.init) ?? "archive") : slug(map)
         return [slug(title), mapSlug, String(hash >> 40, radix: 16)].filter { !$0.isEmpty }.joined(separator: "-") + ".pmtiles"
     }
 }

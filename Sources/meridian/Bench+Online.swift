@@ -27,7 +27,7 @@ extension Bench {
 
     /// `online` with an empty cache of its own under `dir`.
     private func coldSource(_ online: OnlineSource, cache dir: String) -> OnlineTileSource {
-        OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)),
+        OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)),
                          cache: TileDiskCache(root: dir, source: online))
     }
 
@@ -81,7 +81,7 @@ extension Bench {
         try withColdCache { dir in
             let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080, renderer: renderer)
             let src = coldSource(online, cache: dir)
-            let tiles = try MapSources.tiles(over: src)
+            let tiles = try MapCatalog.tiles(over: src)
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
             let host = try appHost(window: window, session: makeSession(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),

@@ -7,6 +7,7 @@ import MapGraphics
 import MapStyle
 import MapTiles
 import MapWindow
+import MeridianKit
 import Platform
 
 /// A whole street view drawn in process, as MapLibre Native draws one: every tile covering a

@@ -8,6 +8,7 @@ import MapGeometry
 import MapGraphics
 import MapTiles
 import MapWindow
+import MeridianKit
 import Platform
 
 /// Street maps (`--vector FILE.mbtiles`, an OpenMapTiles-schema extract drawn with the
@@ -73,8 +74,8 @@ extension Bench {
     /// map, then a walk across it at z16 until 1,000 tiles were drawn: memory after.
     private func vectorWindowRows(_ path: String, at: Coordinate) throws -> [Row] {
         let window = try SDLWindow(title: "Meridian bench", width: 1280, height: 800, renderer: renderer)
-        let counted = CountingSource(try MapSources.source(path, pixelRatio: window.pixelRatio))
-        let made = try MapSources.tiles(over: counted.inner)
+        let counted = CountingSource(try MapCatalog.source(path, pixelRatio: window.pixelRatio))
+        let made = try MapCatalog.tiles(over: counted.inner)
         var start = Camera(center: WebMercator.project(at), zoom: 8, viewportSize: window.size)
         start.setZoom(8)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])

@@ -10,7 +10,7 @@ import Platform
 enum ExtractSources {
     /// Extracts ask a few ranges at a time of one server; a range may be a few MiB.
     private static let client: HTTPClient = {
-        var options = HTTPClient.Options(userAgent: MapSources.userAgent)
+        var options = HTTPClient.Options(userAgent: Meridian.userAgent)
         options.connectionsPerHost = 4
         options.totalTimeout = 120
         return HTTPClient(options: options)
@@ -18,18 +18,18 @@ enum ExtractSources {
 
     static func open(_ name: String) throws -> ExtractSource {
         let lower = name.lowercased()
-        if MapSources.isRemoteArchive(name) {
+        if MapCatalog.isRemoteArchive(name) {
             let reader = try HTTPRangeReader(url: name, client: client)
             return try ArchiveExtractSource(archive: PMTilesArchive(reader: reader, name: name), name: name)
         }
-        if name == MapSources.basemap, let url = Resources.url("basemap.mbtiles") {
+        if name == MapCatalog.basemap, let url = Resources.url("basemap.mbtiles") {
             return try MBTilesExtractSource(path: url.path)
         }
         if lower.hasSuffix(".pmtiles") {
             return try ArchiveExtractSource(archive: PMTilesArchive(reader: FileRangeReader(path: name), name: name), name: name)
         }
         if lower.hasSuffix(".mbtiles") { return try MBTilesExtractSource(path: name) }
-        if let online = try MapSources.online(name) {
+        if let online = try MapCatalog.online(name) {
             // Refused before anything is asked of a server that forbids it.
             if let refusal = online.bulkRefusal { throw ExtractError.refused(refusal) }
             guard let url = online.tileJSON else { return try OnlineExtractSource(online, client: client) }

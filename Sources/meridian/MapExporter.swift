@@ -4,6 +4,7 @@ import MapChrome
 import MapCore
 import MapGeometry
 import MapWindow
+import MeridianKit
 import Platform
 
 /// Ctrl+E and Ctrl+P in the window. Export saves the view as it is on screen (its size, its
@@ -17,9 +18,9 @@ final class MapExporter: @unchecked Sendable {
     private let lock = Lock()
     private var busy = false
     /// The map shown (the switcher changes it).
-    var tiles: MapSources.Tiles
+    var tiles: MapCatalog.Tiles
 
-    init(host: MapHost, tiles: MapSources.Tiles) {
+    init(host: MapHost, tiles: MapCatalog.Tiles) {
         self.host = host
         self.tiles = tiles
     }

@@ -26,9 +26,42 @@ struct Meridian: ParsableCommand {
         // full and keeps what it has), not a killing signal.
         signal(SIGXFSZ, SIG_IGN)
         SDL.identity = SDL.Identity(appID: "io.github.meridian.Meridian", name: "Meridian", quitsOnSignals: true)
-        Resources.directory = ProcessInfo.processInfo.environment["MERIDIAN_DATA_DIR"]
+        let env = ProcessInfo.processInfo.environment
+        Resources.directory = env["MERIDIAN_DATA_DIR"]
+        MapCatalog.settings = catalogSettings(env)
         main(nil)
     }
+
+    /// Who Meridian says it is to tile servers, where its sources.json and tile cache are, and
+    /// that the catalogue's problems are said on stderr.
+    static func catalogSettings(_ env: [String: String]) -> MapCatalog.Settings {
+        var s = MapCatalog.Settings()
+        s.userAgent = userAgent
+        s.configFolder = FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env) + "/meridian"
+        s.cacheRoot = TileDiskCache.defaultRoot(environment: env)
+        s.savedAreasFolder = SavedArea.folder(environment: env)
+        s.warn = { warn($0) }
+        if env["MERIDIAN_HTTP_LOG"] != nil { s.httpLog = { FileIO.printError("http " + $0) } }
+        return s
+    }
+
+    /// Who asks, on every request: tile servers block library defaults.
+    static let userAgent = "Meridian/\(version) (+https://github.com/meridian-maps/meridian)"
+}
+
+/// `--overlay NAME` or `NAME@OPACITY` (0.05…1).
+extension OverlayRequest: ExpressibleByArgument {}
+
+extension StyleChoice {
+    /// Dark also where the desktop prefers dark (the settings portal), for the built-in style.
+    func followingDesktop() -> StyleChoice {
+        var c = self
+        if path == nil, !dark { c.dark = Self.desktopPrefersDark }
+        return c
+    }
+
+    /// Asked once, when a window first needs it.
+    private static let desktopPrefersDark = DesktopColorScheme.prefersDark()
 }
 
 /// Prints a message for a person on stderr.

@@ -14,7 +14,7 @@ enum OnlineSearch {
         let (config, problem) = GeocoderConfig.load(environment: env)
         guard config.enabled else { return (nil, problem) }
         let options = Geocoder.Options(cacheDirectory: Geocoder.defaultCacheDirectory(environment: env), language: GeocoderConfig.language(environment: env))
-        return (Geocoder(config: config, client: HTTPClient(options: .init(userAgent: MapSources.userAgent)), options: options), problem)
+        return (Geocoder(config: config, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)), options: options), problem)
     }
 
     /// What the search box's Enter asks: `deliver` hears the geocoder's answer, or what went

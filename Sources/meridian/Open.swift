@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import MeridianKit
 import Platform
 import MapChrome
 import MapCore
@@ -58,14 +59,14 @@ struct Open: ParsableCommand {
         let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
-                                 tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapSources.basemap, hintShown: saved?.hintShown ?? false,
+                                 tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
                                  helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay))
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
             do {
                 try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, files: end.open,
-                              tiles: end.tiles == MapSources.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown,
+                              tiles: end.tiles == MapCatalog.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown,
                               overlays: MapOverlays.remembered(end.overlays)).save(to: stateURL)
             } catch {
                 warn("could not save the view: \(error)")
@@ -180,7 +181,7 @@ struct Open: ParsableCommand {
         func choose(_ name: String) {
             do {
                 var problems: [String] = []
-                let made = try MapSources.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice, overlays: overlayLayers(end.overlays, &problems))
+                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice, overlays: overlayLayers(end.overlays, &problems))
                 for p in problems { host.showNotice(p) }
                 host.setTiles(made.stack)
                 exporter.tiles = made
@@ -315,9 +316,9 @@ struct Open: ParsableCommand {
     /// The map `name` names, or what stands in when it cannot be had (said in `notices`):
     /// the basemap, or a placeholder grid when even that is missing (a broken install still
     /// opens a window that says what is wrong). Returns the name of the map shown.
-    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String]) -> (MapSources.Tiles, String) {
+    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String]) -> (MapCatalog.Tiles, String) {
         do {
-            let tiles = try MapSources.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
+            let tiles = try MapCatalog.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
             // What the style leaves out is said in the window too (started from the desktop,
             // there is no terminal to read it on).
             notices += tiles.notices
@@ -327,10 +328,10 @@ struct Open: ParsableCommand {
             }
             return (tiles, name)
         } catch {
-            notices.append(name == MapSources.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
+            notices.append(name == MapCatalog.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
         }
-        if name != MapSources.basemap, let base = try? MapSources.tiles(MapSources.basemap, overlays: overlays) { return (base, MapSources.basemap) }
+        if name != MapCatalog.basemap, let base = try? MapCatalog.tiles(MapCatalog.basemap, overlays: overlays) { return (base, MapCatalog.basemap) }
         let grid = DebugGridSource()
-        return (MapSources.Tiles(source: grid, fallback: nil, background: MapSources.background(for: grid)), "debug")
+        return (MapCatalog.Tiles(source: grid, fallback: nil, background: MapCatalog.background(for: grid)), "debug")
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import MapChrome
 import MapCore
 import MapData
+import MeridianKit
 import Platform
 import MapGeometry
 import MapWindow
@@ -144,7 +145,7 @@ struct Render: ParsableCommand {
             var problems: [String] = []
             let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
             for p in problems { warn(p) }
-            let tiles = try MapSources.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+            let tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
             for n in tiles.notices { warn(n) }
             var pinList: [Pin] = []
             if let pins {

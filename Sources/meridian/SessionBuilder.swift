@@ -5,19 +5,20 @@ import MapData
 import MapGeometry
 import MapTiles
 import MapWindow
+import MeridianKit
 import Platform
 
 /// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-func makeSession(camera: Camera, tiles: MapSources.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
+func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
     var scene = Scene()
     scene.showTiles(from: tiles.stack)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
     if let tilesName {
-        scene.layers.append(SourcesLayer(choices: MapSources.choices(current: tilesName), current: tilesName))
+        scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName), current: tilesName))
         scene.layers.append(SaveAreaLayer())
     }
     // The zoom buttons and the help button's hint first: the search box's list drops over them.

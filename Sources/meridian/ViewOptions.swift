@@ -6,6 +6,7 @@ import MapGeometry
 import MapGraphics
 import MapTiles
 import MapWindow
+import MeridianKit
 import Platform
 
 /// "LAT,LON" on the command line.
@@ -54,7 +55,7 @@ struct ViewOptions: ParsableArguments {
     var styleChoice: StyleChoice { StyleChoice(path: style, dark: dark) }
 
     /// The map asked for, or the basemap.
-    var tileName: String { tiles ?? MapStyles.tilesNamed(by: styleChoice) ?? MapSources.basemap }
+    var tileName: String { tiles ?? MapStyles.tilesNamed(by: styleChoice) ?? MapCatalog.basemap }
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
@@ -69,7 +70,7 @@ struct ViewOptions: ParsableArguments {
         }
         if let tiles {
             do {
-                if try MapSources.online(tiles) == nil { _ = try MapSources.source(tiles) }
+                if try MapCatalog.online(tiles) == nil { _ = try MapCatalog.source(tiles) }
             } catch {
                 throw ValidationError("--tiles: \(error)")
             }

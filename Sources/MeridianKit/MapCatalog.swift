@@ -1,39 +1,67 @@
-import ArgumentParser
 import FoundationEssentials
 import MapChrome
 import MapCore
 import MapGraphics
 import MapStyle
 import MapTiles
-import MeridianKit
 import MapWindow
 import Platform
 
-/// The maps Meridian can show, by the names `--tiles` and the layer switcher use: the
-/// embedded basemap, the built-in tile servers, those of sources.json, and debug, .mbtiles,
-/// folders and tile URLs. Online maps lie over the embedded basemap, which shows wherever
-/// their tiles are not in (loading, or the network down), so the map is never blank.
-enum MapSources {
+/// The maps there are, by name (Meridian's `--tiles` and its layer switcher use these names):
+/// the embedded basemap, the built-in tile servers, those of the user's sources.json, and
+/// "debug", .mbtiles and .pmtiles files, folders, tile URLs and TileJSON addresses. Online maps
+/// lie over the embedded basemap, which shows wherever their tiles are not in (loading, or the
+/// network down), so the map is never blank. Where it looks and who it says it is are the
+/// app's (`MapCatalog.settings`), set before the first map is made.
+public enum MapCatalog {
     /// The name of the embedded basemap.
-    static let basemap = SourcesLayer.basemap
+    public static let basemap = SourcesLayer.basemap
 
-    /// What the window needs to show a map: its stack of tile layers.
-    struct Tiles {
-        var stack: TileStack
-        var source: TileSource { stack.source }
-        var background: Color { stack.background }
+    /// What the catalogue needs of the app: who it says it is to tile servers, where the
+    /// user's sources.json and the tile cache are, and where to say what is wrong.
+    public struct Settings: Sendable {
+        /// Sent with every request: tile servers refuse library defaults (OSM's policy).
+        public var userAgent = "MeridianKit (an app that did not say its name)"
+        /// The folder of `sources.json` (nil: no sources of the user's).
+        public var configFolder: String?
+        /// The tile cache's root (nil: online tiles are not kept on disk… but a root is needed:
+        /// the default is a folder in the system's temporary directory).
+        public var cacheRoot = "/tmp/meridiankit-tiles"
+        /// The folder of the areas saved for offline use (nil: none): each is a map of its
+        /// own, and lies beneath the online map it was cut from.
+        public var savedAreasFolder: String?
+        /// Where problems found once (a bad sources.json entry, a style's layers left out) are said.
+        public var warn: @Sendable (String) -> Void = { _ in }
+        /// Every HTTP request and its answer, when given (debugging a server).
+        public var httpLog: (@Sendable (String) -> Void)?
+        public init() {}
+    }
+
+    /// The app's settings; read when the first map is made (the network client and the user's
+    /// sources are made once).
+    public static var settings: Settings {
+        get { current.get() ?? Settings() }
+        set { current.set(newValue) }
+    }
+    private static let current = LockedValue<Settings>()
+
+    /// What a window needs to show a map: its stack of tile layers.
+    public struct Tiles {
+        public var stack: TileStack
+        public var source: TileSource { stack.source }
+        public var background: Color { stack.background }
         /// Draws the map's vector tiles: the basemap's look, or a MapLibre style.
-        var painter: VectorTilePainter { stack.map.painter }
+        public var painter: VectorTilePainter { stack.map.painter }
         /// What of the style's sources cannot be drawn (said once, in the window too).
-        var notices: [String] = []
+        public var notices: [String] = []
 
-        init(source: TileSource, fallback: TileLayerSource?, background: Color, painter: VectorTilePainter = VectorTilePainter()) {
+        public init(source: TileSource, fallback: TileLayerSource?, background: Color, painter: VectorTilePainter = VectorTilePainter()) {
             stack = TileStack(map: source, painter: painter, background: background, fallback: fallback)
         }
     }
 
     /// The tile server `name` names, if it names one (checked, nothing started).
-    static func online(_ name: String) throws -> OnlineSource? {
+    public static func online(_ name: String) throws -> OnlineSource? {
         // A sources.json entry named terrain-dem stands for the AWS Terrain Tiles (a mirror,
         // or heights of one's own).
         if name == OnlineSource.terrainDEM.name { return (try? userSources.get())?.first { $0.name == name } ?? OnlineSource.terrainDEM }
@@ -56,7 +84,7 @@ enum MapSources {
     }
 
     /// A PMTiles archive on the web, read with range requests.
-    static func isRemoteArchive(_ name: String) -> Bool {
+    public static func isRemoteArchive(_ name: String) -> Bool {
         let lower = name.lowercased()
         let path = lower.split(separator: "?", maxSplits: 1).first.map(String.init) ?? lower
         return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && path.hasSuffix(".pmtiles")
@@ -64,34 +92,30 @@ enum MapSources {
 
     /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`, read once (checking the options
     /// and making the source both ask); what is wrong in it is said on stderr, once.
-    static let userSources = Result { try readUserSources() }
+    public static let userSources = Result { try readUserSources() }
 
     private static func readUserSources() throws -> [OnlineSource] {
-        let env = ProcessInfo.processInfo.environment
-        let config = FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env)
-        let path = config + "/meridian/sources.json"
+        guard let folder = settings.configFolder else { return [] }
+        let path = folder + "/sources.json"
         guard FileIO.exists(path) else { return [] }
         let (sources, problems) = try OnlineSource.catalog(try FileIO.read(path, limit: 1 << 20), file: path)
-        for p in problems { FileIO.printError("meridian: " + p) }
+        for p in problems { settings.warn(p) }
         return sources
     }
 
     /// The terrain map's name: the AWS Terrain Tiles shaded and traced (`TerrainSource`).
-    static let terrain = "terrain"
+    public static let terrain = "terrain"
 
     /// Whether `name` is a terrain map (`terrain`, or `terrain:SOURCE`).
-    static func isTerrain(_ name: String) -> Bool { name == terrain || name.hasPrefix(terrain + ":") }
-
-    /// Who asks, on every request: tile servers block library defaults.
-    static let userAgent = "Meridian/\(Meridian.version) (+https://github.com/meridian-maps/meridian)"
+    public static func isTerrain(_ name: String) -> Bool { name == terrain || name.hasPrefix(terrain + ":") }
 
     /// One network client for every online map (and style sprite sheets): its connections
     /// outlive a switch of maps.
-    static let client = HTTPClient(options: .init(userAgent: userAgent))
+    public static let client = HTTPClient(options: .init(userAgent: settings.userAgent))
 
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
-    static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
-        let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
+    public static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
+        let cacheRoot = settings.cacheRoot
         // Terrain: the AWS Terrain Tiles (open data), or any source of terrarium DEM tiles
         // ("terrain:FILE.mbtiles"), shaded and traced for contours.
         if name == terrain { return try self.terrain(over: OnlineSource.terrainDEM.name) }
@@ -125,7 +149,7 @@ enum MapSources {
     /// street maps drawn in `style`. An online map has the areas saved from it beneath it
     /// (`AreaBackedSource`): offline, they still show.
     /// `overlays`: the overlays offered, laid over it in order (those off are not drawn).
-    static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
+    public static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
         var made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
         made.stack = made.stack.replacingMapSource(backedBySavedAreas(made.source, name: name))
         made.stack.add(overlays)
@@ -133,19 +157,19 @@ enum MapSources {
     }
 
     /// The tiles of a tile server, through the disk cache.
-    static func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
-        let cacheRoot = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
+    public static func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
+        let cacheRoot = settings.cacheRoot
         if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
         let retina = pixelRatio >= 1.5
         let cache = TileDiskCache(root: cacheRoot, source: online, retina: retina)
         let tiles = OnlineTileSource(source: online, client: client, cache: cache, retina: retina)
-        if ProcessInfo.processInfo.environment["MERIDIAN_HTTP_LOG"] != nil { tiles.log = { FileIO.printError("http " + $0) } }
+        if let log = settings.httpLog { tiles.log = { log($0) } }
         return tiles
     }
 
     /// Terrain drawn from the heights of the source `demName` names (backed by the areas
     /// saved from it), in the encoding its sources.json entry says (terrarium by default).
-    static func terrain(over demName: String) throws -> TerrainSource {
+    public static func terrain(over demName: String) throws -> TerrainSource {
         var online = try self.online(demName)
         let encoding = online?.demEncoding ?? .terrarium
         online?.demEncoding = nil
@@ -154,13 +178,16 @@ enum MapSources {
     }
 
     /// An online source over the areas saved from it (`AreaBackedSource`): offline, they still show.
-    static func backedBySavedAreas(_ source: TileSource, name: String) -> TileSource {
+    public static func backedBySavedAreas(_ source: TileSource, name: String) -> TileSource {
         guard source.isRemote else { return source }
         return AreaBackedSource(primary: source, areas: savedAreas(under: name))
     }
 
+    /// The areas saved for offline use, in the folder the settings name.
+    public static func savedAreas() -> [SavedArea] { settings.savedAreasFolder.map { SavedArea.list(in: $0) } ?? [] }
+
     /// The saved areas cut from the map `name`, as they lie beneath it.
-    static func savedAreas(under name: String, of saved: [SavedArea] = SavedArea.list()) -> [AreaBackedSource.Area] {
+    public static func savedAreas(under name: String, of saved: [SavedArea] = MapCatalog.savedAreas()) -> [AreaBackedSource.Area] {
         saved.filter { $0.source == name }.compactMap { area in
             guard let file = try? PMTilesSource(path: area.path) else { return nil }
             // A street map's tiles are drawn a zoom deeper than their own numbering (512 points).
@@ -171,14 +198,14 @@ enum MapSources {
 
     /// The tiles `source` draws from, beneath the saved areas under it and a style's pictures
     /// with it: what its kind and zooms are read from.
-    static func underlying(_ source: TileSource) -> TileSource {
+    public static func underlying(_ source: TileSource) -> TileSource {
         if let a = source as? AreaBackedSource { return underlying(a.primary) }
         if let s = source as? StyledTileSource { return underlying(s.vector) }
         return source
     }
 
     /// Whether `source` holds vector tiles a MapLibre style draws (any but the basemap's).
-    static func isStreetMap(_ source: TileSource) -> Bool {
+    public static func isStreetMap(_ source: TileSource) -> Bool {
         let source = underlying(source)
         if let m = source as? MBTilesSource { return m.isVector && m.vectorTileSize == 512 }
         if let p = source as? PMTilesSource { return p.isVector }
@@ -187,7 +214,7 @@ enum MapSources {
 
     /// `source` as the window shows it: over the basemap when it is online, or a street map
     /// (whose tiles come later, or cover only their area).
-    static func tiles(over source: TileSource, style: StyleChoice = StyleChoice()) throws -> Tiles {
+    public static func tiles(over source: TileSource, style: StyleChoice = StyleChoice()) throws -> Tiles {
         let street = isStreetMap(source)
         var fallback: TileLayerSource?
         if source.isRemote || street, let base = try? self.source(basemap) {
@@ -214,7 +241,7 @@ enum MapSources {
     /// The sources of `style`'s raster and hillshade layers, each a tile server of its own
     /// (cached like any): those given by tile addresses; what cannot be had is said in `notices`
     /// and its layers are not drawn.
-    static func stylePictures(_ style: MapStyle, notices: inout [String]) -> [StyledTileSource.Picture] {
+    public static func stylePictures(_ style: MapStyle, notices: inout [String]) -> [StyledTileSource.Picture] {
         style.pictureSources.sorted { $0.key < $1.key }.compactMap { name, s in
             guard let address = s.tiles.first else {
                 notices.append("The style's source '\(name)' gives no tile addresses (a TileJSON address is not read for pictures): its layers are not drawn")
@@ -236,7 +263,7 @@ enum MapSources {
     }
 
     /// What shows where there is no tile: water under a vector map, neutral grey otherwise.
-    static func background(for source: TileSource) -> Color {
+    public static func background(for source: TileSource) -> Color {
         let vector = (source as? MBTilesSource)?.isVector == true || (source as? PMTilesSource)?.isVector == true
             || source is OnlineVectorTileSource
         return vector ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
@@ -244,7 +271,7 @@ enum MapSources {
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of
     /// sources.json, and `current` when it is none of these (a file or URL given with --tiles).
-    static func choices(current: String, saved: [SavedArea] = SavedArea.list()) -> [SourcesLayer.Choice] {
+    public static func choices(current: String, saved: [SavedArea] = MapCatalog.savedAreas()) -> [SourcesLayer.Choice] {
         var list = [SourcesLayer.Choice(name: basemap, title: "World basemap (offline)")]
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         // (Overlays are offered over the maps, and terrain-dem's heights as terrain.)

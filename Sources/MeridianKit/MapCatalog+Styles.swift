@@ -3,38 +3,32 @@ import MapCore
 import MapGraphics
 import MapStyle
 import MapTiles
-import MeridianKit
 import Platform
 
 /// Which MapLibre style draws street maps (OpenMapTiles-schema vector tiles): the built-in
 /// one (light or dark) or a style file the user names. Each style is read once; what it
-/// leaves out is said once, on stderr.
-struct StyleChoice: Equatable, Sendable {
+/// leaves out is said once (`MapCatalog.Settings.warn`).
+public struct StyleChoice: Equatable, Sendable {
     /// A style JSON file (`--style`), nil for the built-in style.
-    var path: String?
-    var dark = false
+    public var path: String?
+    public var dark = false
 
-    /// The built-in style's file in Resources.
-    var builtInName: String { dark ? "styles/streets-dark.json" : "styles/streets.json" }
-
-    /// Dark also where the desktop prefers dark (the settings portal), for the built-in style.
-    func followingDesktop() -> StyleChoice {
-        var c = self
-        if path == nil, !dark { c.dark = Self.desktopPrefersDark }
-        return c
+    public init(path: String? = nil, dark: Bool = false) {
+        self.path = path
+        self.dark = dark
     }
 
-    /// Asked once, when a window first needs it.
-    private static let desktopPrefersDark = DesktopColorScheme.prefersDark()
+    /// The built-in style's file in Resources.
+    public var builtInName: String { dark ? "styles/streets-dark.json" : "styles/streets.json" }
 
-    func style() throws -> MapStyle {
+    public func style() throws -> MapStyle {
         try MapStyles.shared.style(for: self)
     }
 }
 
 /// The styles read so far, by choice.
-final class MapStyles: @unchecked Sendable {
-    static let shared = MapStyles()
+public final class MapStyles: @unchecked Sendable {
+    public static let shared = MapStyles()
     private let lock = Lock()
     private var loaded: [String: MapStyle] = [:]
     private var sheets: [String: SpriteSheet] = [:]
@@ -42,7 +36,7 @@ final class MapStyles: @unchecked Sendable {
     private var failedSheets: [String: Double] = [:]
     private let fetching = Lock()
 
-    func style(for choice: StyleChoice) throws -> MapStyle {
+    public func style(for choice: StyleChoice) throws -> MapStyle {
         let path: String
         if let p = choice.path { path = p } else {
             guard let url = Resources.url(choice.builtInName) else {
@@ -61,8 +55,8 @@ final class MapStyles: @unchecked Sendable {
         }
         let skipped = style.notices
         if !skipped.isEmpty {
-            FileIO.printError("meridian: \(path): \(skipped.count) style layer\(skipped.count == 1 ? "" : "s") not drawn:")
-            for n in skipped.prefix(20) { FileIO.printError("  " + n) }
+            MapCatalog.settings.warn("\(path): \(skipped.count) style layer\(skipped.count == 1 ? "" : "s") not drawn:\n"
+                + skipped.prefix(20).map { "  " + $0 }.joined(separator: "\n"))
         }
         lock.lock()
         loaded[path] = style
@@ -73,7 +67,7 @@ final class MapStyles: @unchecked Sendable {
     /// The style's sprite sheet: a local file (a path, or file://, beside the style file when
     /// relative), or one on the web, fetched once and kept with the tiles (offline, the copy
     /// kept is used). A sheet that cannot be had is said once; the text is drawn alone.
-    func sheet(for choice: StyleChoice) -> SpriteSheet? {
+    public func sheet(for choice: StyleChoice) -> SpriteSheet? {
         guard let path = choice.path, let style = try? style(for: choice), var base = style.sprite, !base.isEmpty else { return nil }
         let web = base.hasPrefix("http://") || base.hasPrefix("https://")
         if base.hasPrefix("file://") { base = String(base.dropFirst(7)) }
@@ -90,8 +84,8 @@ final class MapStyles: @unchecked Sendable {
         do {
             let sheet: SpriteSheet
             if web {
-                let root = TileDiskCache.defaultRoot(environment: ProcessInfo.processInfo.environment)
-                sheet = try SpriteSheet(url: base, client: MapSources.client, keptIn: root + "/sprites/" + String(FNV1a.hash(base), radix: 16))
+                let root = MapCatalog.settings.cacheRoot
+                sheet = try SpriteSheet(url: base, client: MapCatalog.client, keptIn: root + "/sprites/" + String(FNV1a.hash(base), radix: 16))
             } else {
                 sheet = try SpriteSheet(base: base)
             }
@@ -100,7 +94,7 @@ final class MapStyles: @unchecked Sendable {
             lock.unlock()
             return sheet
         } catch {
-            if !told { FileIO.printError("meridian: \(error); icons are left out") }
+            if !told { MapCatalog.settings.warn("\(error); icons are left out") }
             lock.lock()
             failedSheets[base] = MonotonicClock.now + 60
             lock.unlock()
@@ -110,7 +104,7 @@ final class MapStyles: @unchecked Sendable {
 
     /// The street map a style names (its first vector source's TileJSON `url`, or its `tiles`
     /// template), for `--style` given without `--tiles`.
-    static func tilesNamed(by choice: StyleChoice) -> String? {
+    public static func tilesNamed(by choice: StyleChoice) -> String? {
         guard choice.path != nil, let style = try? choice.style() else { return nil }
         for key in style.sources.keys.sorted() {
             guard let s = style.sources[key], s.type == "vector" else { continue }
@@ -121,13 +115,13 @@ final class MapStyles: @unchecked Sendable {
     }
 
     /// The colour a style paints where there is nothing else (its background at z10).
-    static func background(of style: MapStyle) -> Color? {
+    public static func background(of style: MapStyle) -> Color? {
         guard let bg = style.layers.first(where: { $0.type == .background }) else { return nil }
         return bg.color("background-color", EvaluationContext(zoom: 10))
     }
 }
 
-struct TileSourceStyleError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
+public struct TileSourceStyleError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
 }

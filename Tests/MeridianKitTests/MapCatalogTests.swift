@@ -1,0 +1,45 @@
+import Foundation
+import MeridianKit
+import Testing
+
+/// The maps by name, reached from the library alone: an app gives its own settings (where its
+/// sources.json is, where problems go) and gets the same maps Meridian's switcher offers.
+struct MapCatalogTests {
+    /// Problems the catalogue said, in order.
+    final class Heard: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func add(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    }
+
+    @Test func anAppsOwnSourcesAreOfferedAndWhatIsWrongIsSaidToIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+            {"sources": [{"name": "topo", "title": "Topo of our own", "url": "https://t.example/{z}/{x}/{y}.png"},
+                         {"name": "typo", "url": "https://t.example/{zoom}/{x}/{y}.png"}]}
+            """.utf8).write(to: folder.appendingPathComponent("sources.json"))
+        let heard = Heard()
+        var settings = MapCatalog.Settings()
+        settings.configFolder = folder.path
+        settings.cacheRoot = folder.appendingPathComponent("tiles").path
+        settings.userAgent = "CatalogTests/1"
+        settings.warn = { heard.add($0) }
+        MapCatalog.settings = settings
+
+        let choices = MapCatalog.choices(current: MapCatalog.basemap, saved: [])
+        #expect(choices.first?.name == MapCatalog.basemap)
+        #expect(choices.contains { $0.name == "topo" && $0.title == "Topo of our own" })
+        #expect(choices.contains { $0.name == "osm" })                        // the built-in servers
+        #expect(!choices.contains { $0.name == "typo" })
+        #expect(heard.all.count == 1 && heard.all[0].contains("{zoom}"), "\(heard.all)")
+        // A map by its name: online ones over the embedded basemap, which shows meanwhile.
+        let topo = try MapCatalog.tiles("topo")
+        #expect(topo.source.isRemote && topo.stack.layers.count == 2)
+        let debug = try MapCatalog.tiles("debug")
+        #expect(!debug.source.isRemote && debug.stack.layers.count == 1)
+        #expect(throws: (any Error).self) { try MapCatalog.tiles("/nonexistent/streets.pmtiles") }
+    }
+}
