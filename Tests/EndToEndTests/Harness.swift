@@ -78,14 +78,36 @@ final class Xvfb {
         let pipe = Pipe()
         p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"]
         p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
+        // What the server says (a client refused, a socket lost) is kept for `whyNoWindow`.
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("xvfb-\(getpid())-\(UUID().uuidString.prefix(8)).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        p.standardError = try FileHandle(forWritingTo: log)
         try p.run()
         let number = try readOutput(of: pipe, until: { $0.hasSuffix("\n") }, or: "Xvfb did not start")
         display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
         process = p
     }
 
-    deinit { stop(process) }
+    deinit {
+        stop(process)
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// Where the server's messages go.
+    let log: URL
+
+    /// What is known of the server when a client could not reach it: whether it runs, its
+    /// socket, whether a client connects now, and the end of what it said.
+    var health: String {
+        let n = display.dropFirst()
+        var facts = [process.isRunning ? "Xvfb \(process.processIdentifier) runs" : "Xvfb exited with \(process.terminationStatus)"]
+        facts.append(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") ? "its socket is there" : "its socket /tmp/.X11-unix/X\(n) is gone")
+        let probe = try? run(which("xdotool")!, ["getdisplaygeometry"], env: ["DISPLAY": display], timeout: 10)
+        facts.append(probe.map { "a client now gets: " + ($0.stdout + $0.stderr).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "xdotool did not answer")
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        facts.append("it said: " + (said.isEmpty ? "nothing" : String(said.suffix(800))))
+        return facts.joined(separator: "; ")
+    }
 
     /// The server's process id (to limit its memory in a test).
     var pid: Int32 { process.processIdentifier }
@@ -188,6 +210,7 @@ final class App {
         let windows = (try? x.xdotool("search", "--name", ".")) ?? ""
         let names = windows.split(separator: "\n").prefix(20).map { id in ((try? x.xdotool("getwindowname", String(id))) ?? "?") + " (\(id))" }
         facts.append("windows on \(x.display): " + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+        facts.append("the X server: " + x.health)
         return HarnessError(facts.joined(separator: "; "))
     }
 
