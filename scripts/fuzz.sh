@@ -28,15 +28,19 @@ done
 bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-status=0
-for t in "${targets[@]}"; do
+# One target a core at a time (libFuzzer runs one process each): what each says is printed
+# in the targets' order once it is done, and any failure fails the whole.
+jobs="${FUZZ_JOBS:-$(nproc)}"
+fuzz_one() {
+  local t=$1 status=0
   mkdir -p "$work/$t" "$work/$t-artifacts"
-  regressions=(Fuzz/Regressions/"$t"/*)
+  local regressions=(Fuzz/Regressions/"$t"/*)
   if ((${#regressions[@]})); then
     "$bin/$t" "${regressions[@]}" >"$work/$t.replay.log" 2>&1 || { echo "fuzz: $t fails a regression case"; tail -20 "$work/$t.replay.log"; status=1; }
   fi
   if "$bin/$t" -max_total_time="$seconds" -seed=1 -rss_limit_mb=2048 -max_len=262144 -timeout=10 \
        -artifact_prefix="$work/$t-artifacts/" "$work/$t" "Fuzz/Corpus/$t" >"$work/$t.log" 2>&1; then
+    local runs
     runs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$work/$t.log" | tail -1)
     echo "fuzz: $t: ${runs:-done}, ${#regressions[@]} regression case(s) replayed, no crash"
   else
@@ -45,5 +49,16 @@ for t in "${targets[@]}"; do
     for a in "$work/$t-artifacts"/*; do [ -e "$a" ] && base64 -w0 "$a" && echo; done
     status=1
   fi
+  return $status
+}
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  ( fuzz_one "$t" >"$work/$t.said" 2>&1; echo $? >"$work/$t.status" ) &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  cat "$work/$t.said"
+  [ "$(cat "$work/$t.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status
