@@ -52,6 +52,23 @@ size=$(stat -c %s "$x/usr/bin/meridian"); debsize=$(stat -c %s "$deb")
 [ "$debsize" -le 10000000 ] || fail "the package is $debsize bytes (budget 10 MB)"
 pass "no ICU or FoundationXML; binary $size bytes (≤ 17 MB), package $debsize bytes (≤ 10 MB)"
 
+# Each target is built at the optimization Package.swift gives it: a flag on the command line
+# comes after the targets' own and overrides them (a global -Osize once halved the GPX reader's
+# speed). The hot readers and the geometry are built for speed.
+python3 - .build-deb/release.yaml <<'PY' || fail "a release target is not built at its own optimization (see above)"
+import re, sys
+plan = open(sys.argv[1]).read()
+bad = []
+for target in ("MapData", "MapGeometry", "Platform"):
+    m = re.search(r'"C\.%s-[^"]*-release\.module":.*?args: \[(.*?)\]' % target, plan, re.S)
+    opts = re.findall(r'"(-O[a-z]*)"', m.group(1)) if m else []
+    if not opts or opts[-1] != "-O":
+        bad.append("%s is compiled with %s" % (target, opts or "no optimization flag"))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+pass "MapData, MapGeometry and Platform are built for speed (-O), the rest for size"
+
 # --- a clean Debian 12 (root for debootstrap, chroot and mounts: sudo when not root) ------
 if [ "$(id -u)" = 0 ]; then
   scripts/test-clean-install.sh "$deb"

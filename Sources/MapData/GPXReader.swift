@@ -139,13 +139,21 @@ struct GPXParser {
         textBuffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[r]))
     }
 
+    // The helpers the tokenizer calls for every tag (starts, find, classify) are always inlined:
+    // a call left outlined from a mutating method first copies the whole parser (self), and the
+    // release build (-Osize throughout) leaves them outlined: a 1M-point GPX read twice as slow.
+    @inline(__always)
     func starts(_ s: StaticString, at k: Int) -> Bool {
         let len = s.utf8CodeUnitCount
         guard k + len <= bytes.count else { return false }
-        return memcmp(bytes.baseAddress! + k, s.utf8Start, len) == 0
+        let p = s.utf8Start
+        var j = 0
+        while j < len { if bytes[k + j] != p[j] { return false }; j += 1 }
+        return true
     }
 
     /// The offset of `s` from `k` on, or nil.
+    @inline(__always)
     func find(_ s: StaticString, from k: Int) -> Int? {
         let first = Int32(s.utf8Start.pointee), len = s.utf8CodeUnitCount
         var k = k
@@ -160,19 +168,24 @@ struct GPXParser {
 
     mutating func tag() throws {
         let start = i
-        if starts("<?", at: i) {
+        // Nearly every tag is `<name` or `</name`: the byte after `<` tells them from the rare
+        // `<?` and `<!` kinds without comparing strings.
+        let second = i + 1 < bytes.count ? bytes[i + 1] : 0
+        if second == UInt8(ascii: "?") {
             guard let e = find("?>", from: i + 2) else { i = bytes.count; return }
             i = e + 2
-        } else if starts("<!--", at: i) {
-            guard let e = find("-->", from: i + 4) else { i = bytes.count; return }
-            i = e + 3
-        } else if starts("<![CDATA[", at: i) {
-            guard let e = find("]]>", from: i + 9) else { i = bytes.count; return }
-            if capturingText { appendText((i + 9)..<e) }
-            i = e + 3
-        } else if starts("<!", at: i) {
-            throw fail("a document type declaration (DTD) is not accepted", at: start)
-        } else if starts("</", at: i) {
+        } else if second == UInt8(ascii: "!") {
+            if starts("<!--", at: i) {
+                guard let e = find("-->", from: i + 4) else { i = bytes.count; return }
+                i = e + 3
+            } else if starts("<![CDATA[", at: i) {
+                guard let e = find("]]>", from: i + 9) else { i = bytes.count; return }
+                if capturingText { appendText((i + 9)..<e) }
+                i = e + 3
+            } else {
+                throw fail("a document type declaration (DTD) is not accepted", at: start)
+            }
+        } else if second == UInt8(ascii: "/") {
             var k = i + 2
             let nameStart = k
             while k < bytes.count, bytes[k] != UInt8(ascii: ">") { k += 1 }
@@ -185,13 +198,20 @@ struct GPXParser {
     }
 
     /// The element's local name (after any prefix), trimmed.
+    @inline(__always)
     func classify(_ r: Range<Int>) -> Name {
         var lo = r.lowerBound, hi = r.upperBound
         while hi > lo, TextNumbers.isBlank(bytes[hi - 1]) { hi -= 1 }
         var k = lo
         while k < hi { if bytes[k] == UInt8(ascii: ":") { lo = k + 1 }; k += 1 }
+        // Byte by byte, not memcmp: names differ in their first bytes, and -Osize leaves a
+        // constant-length memcmp a call into libc.
         func is_(_ s: StaticString) -> Bool {
-            hi - lo == s.utf8CodeUnitCount && memcmp(bytes.baseAddress! + lo, s.utf8Start, hi - lo) == 0
+            guard hi - lo == s.utf8CodeUnitCount else { return false }
+            let p = s.utf8Start
+            var j = 0
+            while j < hi - lo { if bytes[lo + j] != p[j] { return false }; j += 1 }
+            return true
         }
         switch hi - lo {
         case 3: return is_("gpx") ? .gpx : is_("trk") ? .trk : is_("rte") ? .rte : is_("wpt") ? .wpt : is_("ele") ? .ele : is_("cad") ? .cad : .other
