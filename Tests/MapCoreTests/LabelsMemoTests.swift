@@ -63,3 +63,48 @@ struct LabelsMemoTests {
         #expect(again.contains { $0.contains("Lyon") }, "\(again)")
     }
 }
+
+/// A pan in a window: the placement slides with the map and labels are placed again a few
+/// times a second, not every frame.
+struct LabelSlideTests {
+    func names(_ list: DrawList) -> Set<String> {
+        Set(list.spriteCommands.compactMap { $0.0.spec(as: LabelSprite.self).map { "\($0)" } })
+    }
+
+    let paris = PlaceLabel(name: "Paris", point: WebMercator.project(Coordinate(latitude: 48.85, longitude: 2.35)), population: 2_000_000, capital: true)
+    /// West of the first view's edge, in the view once it has slid east.
+    let brest = PlaceLabel(name: "Brest", point: WebMercator.project(Coordinate(latitude: 48.39, longitude: -4.49)), population: 140_000, capital: false)
+
+    func still(fades: Double) -> Still {
+        var s = Still(camera: Camera(center: Coordinate(latitude: 48.6, longitude: 4), zoom: 7, viewportSize: ScreenSize(width: 800, height: 600)))
+        s.labelFadeSeconds = fades
+        return s
+    }
+
+    @Test func aPanSlidesThePlacementAndPlacesAgainWhenItHasSlidLongEnough() throws {
+        var s = still(fades: 0.2)
+        let tiles = RevisedTiles([paris, brest], revision: 1)
+        let first = s.compose(at: 10, tiles: tiles, sprites: FixedSprites())
+        func placed(_ l: DrawList, _ name: String) -> Bool { l.placedLabels.contains { $0.place.name == name } }
+        #expect(placed(first, "Paris") && !placed(first, "Brest"))
+        let parisAt = try #require(first.placedLabels.first { $0.place.name == "Paris" }).anchor
+        // The map slid 450 points east within the slide: Brest comes into the view, but waits.
+        s.camera.pan(byScreen: 450, 0)
+        let sliding = s.compose(at: 10.1, tiles: tiles, sprites: FixedSprites())
+        #expect(!placed(sliding, "Brest"))
+        let slid = try #require(sliding.placedLabels.first { $0.place.name == "Paris" }).anchor
+        #expect(abs(slid.x - (parisAt.x + 450)) < 1e-6 && abs(slid.y - parisAt.y) < 1e-6)   // drawn where the map has it
+        #expect(sliding.animating)                                      // frames go on until placed again
+        // Past the slide: placed again, Brest is in.
+        let again = s.compose(at: 10.1 + LabelsLayer.slideSeconds, tiles: tiles, sprites: FixedSprites())
+        #expect(placed(again, "Brest"))
+    }
+
+    @Test func aStillPictureIsPlacedForItsOwnCamera() {
+        var s = still(fades: 0)
+        let tiles = RevisedTiles([paris, brest], revision: 1)
+        _ = s.compose(at: 10, tiles: tiles, sprites: FixedSprites())
+        s.camera.pan(byScreen: 450, 0)
+        #expect(s.compose(at: 10.01, tiles: tiles, sprites: FixedSprites()).placedLabels.contains { $0.place.name == "Brest" })
+    }
+}

@@ -10,7 +10,9 @@ import Platform
 /// of popping (a label fading out claims no room). Placing is the costliest part of composing
 /// a frame, and most frames that animate (a pulsing location, a label fading) leave the
 /// placement as it was: it is kept and used again while the camera, the candidates and what
-/// to keep clear of are the same.
+/// to keep clear of are the same. While the map only slides (a pan, a fling) in a window that
+/// animates, a placement slides with it for `slideSeconds` before the next is made, as
+/// MapLibre places a few times a second rather than every frame.
 public struct LabelsLayer: MapLayer {
     public var placer = LabelPlacer()
     /// Seconds a label takes to fade in or out (`Scene.labelFadeSeconds`); 0 for a still
@@ -26,10 +28,16 @@ public struct LabelsLayer: MapLayer {
 
     public var levels: [LayerLevel] { [.base] }
 
+    /// How long a placement slides with the map before labels are placed again: the labels
+    /// coming in at the edges of a pan wait this long.
+    public static let slideSeconds = 0.25
+
     enum Memo {
         /// A placement and what it was made from.
         struct Placement {
             var camera: Camera
+            /// When it was made.
+            var time: Double
             /// Where the candidates came from, when the stores could say (`Sources`); else
             /// the candidates themselves are compared.
             var sources: Sources?
@@ -76,6 +84,8 @@ public struct LabelsLayer: MapLayer {
         var state = memo.get() ?? Memo.State()
         let sprites = context.sprites
         let (placement, fresh) = placement(&state, context)
+        // A placement sliding with the map: frames go on until one is made where the camera is.
+        if placement.camera != context.camera { list.animating = true }
         var wanted: [SpriteKey] = [], asked = Set<SpriteKey>()
         func want(_ k: SpriteKey) { if sprites.size(of: k) == nil && asked.insert(k).inserted { wanted.append(k) } }
         var shown: [PlacedLabel] = []
@@ -112,7 +122,7 @@ public struct LabelsLayer: MapLayer {
             Self.draw(f.camera == context.camera ? f.label : Self.moved(f.label, from: f.camera, to: context.camera),
                       opacity: opacity, sprites: sprites, into: &list.commands)
         }
-        list.placedLabels += shown
+        list.placedLabels += placement.camera == context.camera ? shown : shown.map { Self.moved($0, from: placement.camera, to: context.camera) }
         list.wantedSprites += wanted
         state.last?.complete = wanted.isEmpty
         memo.set(state)
@@ -124,6 +134,10 @@ public struct LabelsLayer: MapLayer {
         let camera = context.camera, reserved = context.labelExclusions
         let sources = Self.sources(context)
         if let sources, let last = state.last, last.complete, last.sources == sources, last.camera == camera, last.reserved == reserved {
+            return (last, false)
+        }
+        if fadeSeconds > 0, let last = state.last, last.complete, Self.slides(from: last.camera, to: camera),
+           context.time - last.time >= 0, context.time - last.time < Self.slideSeconds {
             return (last, false)
         }
         var candidates: [PlaceLabel] = []
@@ -157,9 +171,14 @@ public struct LabelsLayer: MapLayer {
         }
         let placed = candidates.isEmpty ? [] : placer.place(candidates, camera: camera, sprites: context.sprites, reserved: reserved,
                                                             previous: state.memory)
-        let p = Memo.Placement(camera: camera, sources: sources, candidates: candidates, reserved: reserved, placed: placed)
+        let p = Memo.Placement(camera: camera, time: context.time, sources: sources, candidates: candidates, reserved: reserved, placed: placed)
         state.last = p
         return (p, true)
+    }
+
+    /// The map only slid from `a` to `b`: same zoom, size and density, another centre.
+    static func slides(from a: Camera, to b: Camera) -> Bool {
+        a.center != b.center && a.zoom == b.zoom && a.viewportSize == b.viewportSize && a.pixelRatio == b.pixelRatio
     }
 
     /// Brings the fades up to date with the labels drawn now: a label already drawn (the same
