@@ -257,6 +257,15 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
                      (unsigned)(x1 - x0), (unsigned)(y1 - y0));
 }
 
+void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy) {
+    if (!r || !r->display || !r->frame) return;
+    int32_t w = r->width - (dx < 0 ? -dx : dx), h = r->height - (dy < 0 ? -dy : dy);
+    if (w <= 0 || h <= 0) return;
+    // One copy within the frame (the server handles the overlap), as X scrolls a window.
+    XCopyArea(r->display, r->frame, r->frame, r->window_gc, dx < 0 ? -dx : 0, dy < 0 ? -dy : 0, (unsigned)w, (unsigned)h,
+              dx > 0 ? dx : 0, dy > 0 ? dy : 0);
+}
+
 void mx_render_present(mx_render *r, const mp_box *boxes, int32_t count) {
     if (!r || !r->display || !r->frame) return;
     for (int32_t i = 0; i < count; i++) {

@@ -43,7 +43,10 @@ extension MapHost {
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.
         let tilesSettled = pipeline.isIdle
-        let moving = lastCamera.map { $0 != session.camera } ?? false
+        // Moving while the camera changes and a moment after (frames between a drag's pointer
+        // events, a label placed again): drawn as the motion's frames, not as a rest's.
+        if lastCamera.map({ $0 != session.camera }) == true { lastMove = now }
+        let moving = now - lastMove < Self.restsAfter
         lastCamera = session.camera
         let drawStart = MonotonicClock.threadCPU
         let changed: [PixelBox]

@@ -88,6 +88,10 @@ public final class MapHost {
     var fullyDrawnDone = false
     /// The camera of the last frame drawn: a frame with another one moves the map.
     var lastCamera: Camera?
+    /// When the camera last changed between frames (monotonic seconds).
+    var lastMove = -Double.infinity
+    /// A frame this long after the camera last changed is a rest's: drawn filtered, whole.
+    static let restsAfter = 0.15
     /// When the zoom, changed last frame, counts as settled if it stays (`MonotonicClock`).
     var zoomSettles: Double?
     /// What drew the last frame, for MERIDIAN_FRAME_LOG (said when it changes).
@@ -333,8 +337,8 @@ public final class MapHost {
         session.finish(at: clock.now)
         _ = carryOut(session.takeEffects())
         if configuration.logFrames {
-            FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d", clock.now,
-                                              pipeline.drawer.cacheHits, pipeline.drawer.cacheFills))
+            FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d scrolled %d", clock.now,
+                                              pipeline.drawer.cacheHits, pipeline.drawer.cacheFills, pipeline.drawer.scrolledFrames))
         }
     }
 

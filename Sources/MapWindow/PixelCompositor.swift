@@ -20,6 +20,9 @@ public final class PixelCompositor {
     private var base: [UInt32] = []
     private var baseSize = (width: 0, height: 0)
     private var cachedBase: BaseFrame?
+    /// Whether the cached base was drawn filtered (at rest) or not (moving): a rest's frame is not
+    /// made of a motion's base.
+    private var cachedFilter = true
     private var previousBase: BaseFrame?
     /// What the target shows over the cached base, when it is known to show exactly that.
     private var shownOverlay: [DrawCommand]?
@@ -57,7 +60,7 @@ public final class PixelCompositor {
         }
         let overlay = Array(list.commands[end...])
         let size = (width: target.width, height: target.height)
-        if cachedBase == base, baseSize == size {
+        if cachedBase == base, baseSize == size, cachedFilter == mode.filter {
             cacheHits += 1
             if let shown = shownOverlay {
                 let damage = DamageRegion.changes(from: shown[...], to: overlay[...], k, width: target.width, height: target.height)
@@ -71,6 +74,7 @@ public final class PixelCompositor {
         } else if previousBase == base {
             fillBase(base.commands, mode)
             cachedBase = base
+            cachedFilter = mode.filter
             cacheFills += 1
         } else {
             cachedBase = nil

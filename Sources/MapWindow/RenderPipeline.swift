@@ -22,6 +22,12 @@ enum FrameDrawer {
         }
     }
 
+    /// Frames the X server scrolled (a sliding map: only the edges and the chrome drawn).
+    var scrolledFrames: Int {
+        if case let .server(c, _) = self { return c.scrolledFrames }
+        return 0
+    }
+
     var cacheFills: Int {
         switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills; case let .server(_, large): return large.cacheFills }
     }

@@ -31,6 +31,9 @@ final class XRenderCompositor {
     private(set) var uploads = 0
     /// Frames that redrew only what changed, keeping the rest of the server's frame.
     private(set) var partialFrames = 0
+    /// Frames of a sliding map: the server's frame scrolled by the slide, and only what the
+    /// copy could not give drawn (`ScrollDamage`).
+    private(set) var scrolledFrames = 0
 
     init(frame: XRenderFrame, tiles: TileStores, sprites: SpriteStore) {
         self.frame = frame
@@ -60,13 +63,28 @@ final class XRenderCompositor {
         let (w, h) = size
         guard w > 0, h > 0, mx_render_resize(frame.raw, Int32(clamping: w), Int32(clamping: h)) != 0 else { return [] }
         frameNumber += 1
-        let how = Drawn(width: w, height: h, k: k, filter: !moving, pictures: tiles.generation &+ sprites.generation)
+        // At rest, scaled tiles are filtered; tiles at their own size look the same either way,
+        // so the frame that ends a pan at a whole zoom need not be drawn again.
+        let filter = !moving && scalesTiles(list, k)
+        let how = Drawn(width: w, height: h, k: k, filter: filter, pictures: tiles.generation &+ sprites.generation)
         let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
         var boxes = [whole]
-        // A moving map changes every pixel: no need to look for what did not change.
-        if !moving, let shown, shown.how == how {
-            let damage = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h)
-            boxes = damage.boxes
+        if let shown, shown.how == how {
+            if !moving {
+                boxes = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h).boxes
+            } else if let slide = ScrollDamage(from: shown.commands, to: list.commands, k, width: w, height: h) {
+                // A sliding map: the frame the server has, scrolled, is most of this one.
+                self.shown = (list.commands, how)
+                if slide.dx != 0 || slide.dy != 0 { mx_render_scroll(frame.raw, slide.dx, slide.dy) }
+                scrolledFrames += 1
+                let drawn = slide.boxes
+                if !drawn.isEmpty {
+                    drawn.map(\.mp).withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
+                    draw(list, k, size: size, filter: filter, only: drawn)
+                }
+                letGo()
+                return slide.dx != 0 || slide.dy != 0 ? [whole] : drawn
+            }
         }
         shown = (list.commands, how)
         guard !boxes.isEmpty else { return [] }
@@ -74,10 +92,22 @@ final class XRenderCompositor {
         if partial { partialFrames += 1 }
         let clip = partial ? boxes.map(\.mp) : []
         clip.withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
-        draw(list, k, size: size, filter: !moving, only: partial ? boxes : nil)
+        draw(list, k, size: size, filter: filter, only: partial ? boxes : nil)
         // A partial frame touches only the pictures in its boxes: the others are still shown.
         if !partial { letGo() }
         return boxes
+    }
+
+    /// Whether a tile of `list` is drawn at another size than its picture's, or from part of
+    /// a texel: only then does filtering draw other pixels than the nearest texel does.
+    private func scalesTiles(_ list: DrawList, _ k: Double) -> Bool {
+        for case let .tile(id, layer, src, dst, _) in list.commands {
+            guard let store = tiles[layer], let (bitmap, _) = store.stampedBitmap(for: id) else { continue }
+            let d = DeviceRect(dst, k), bw = Double(bitmap.width), bh = Double(bitmap.height)
+            if d.width != src.width * bw || d.height != src.height * bh { return true }
+            if (src.x * bw).rounded() != src.x * bw || (src.y * bh).rounded() != src.y * bh { return true }
+        }
+        return false
     }
 
     /// `only`: the boxes being redrawn; commands outside them are not sent.

@@ -89,6 +89,42 @@ struct ServerDrawnTests {
         try quit(x, id, app)
     }
 
+    /// A drag has the server scroll its frame and draw only the uncovered edges and the chrome
+    /// (`ScrollDamage`); dragged away and back and held there, the window shows what the same
+    /// state drawn whole shows (after the window is hidden and shown again, which draws it
+    /// whole). The pixels of the scrolled frames themselves are `ScrollDamageTests`'.
+    @Test func aDragScrollsTheServersFrameAndComesToWhatAWholeFrameShows() throws {
+        let dir = temporaryDirectory("server-scrolled")
+        defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        let x = try Xvfb()
+        let app = try App(["--center", "47,8", "--zoom", "6", "--tiles", "basemap", "--no-location", "--size", "800x600", "--renderer", "software"],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "MERIDIAN_FRAME_LOG": "1"])
+        let id = try app.window(on: x)
+        try x.moveToOrigin(id)
+        try app.waitUntilReady()
+        let before = try stillScreenshot(x, to: dir.appendingPathComponent("before.png").path)
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "mousedown", "1")
+        for step in Array(1...10) + Array((0..<10).reversed()) {
+            _ = try x.xdotool("mousemove", "--window", id, "\(400 + 9 * step)", "\(300 - 5 * step)")
+            Thread.sleep(forTimeInterval: 0.03) // gesture: one move a frame or two, as a hand drags
+        }
+        #expect(app.settles(), "\(app.log.suffix(400))")
+        let held = try stillScreenshot(x, to: dir.appendingPathComponent("held.png").path)
+        let mark = app.presentMark
+        _ = try x.xdotool("windowunmap", "--sync", id)
+        _ = try x.xdotool("windowmap", "--sync", id)
+        try app.waitForRest(after: mark, "the window shown again")
+        let whole = try stillScreenshot(x, to: dir.appendingPathComponent("whole.png").path)
+        _ = try x.xdotool("mouseup", "1")
+        try quit(x, id, app)
+        let scrolled = app.wholeLog.split(separator: "\n").last { $0.hasPrefix("quit ") }?.split(separator: " ").last.flatMap { Int($0) } ?? 0
+        #expect(scrolled >= 5, "frames scrolled by the server: \(scrolled)")
+        let far = held.differingFraction(from: whole, by: 24)
+        #expect(far < 0.002, "\(far * 100) % of the pixels after the drag differ from the same view drawn whole")
+        // Back where it began: the map is where it was (labels may have settled otherwise).
+        #expect(held.differingFraction(from: before, by: 24) < 0.03)
+    }
+
     /// An X server out of memory refuses the frame of a window made larger (BadAlloc): the app
     /// says so, draws the map itself and goes on, rather than ending with Xlib's error.
     @Test func aServerOutOfMemoryLeavesTheDrawingToTheApp() throws {

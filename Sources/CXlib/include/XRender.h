@@ -48,6 +48,9 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
    (meridian_server_frames_failed). */
 int mx_render_sync(mx_render *r);
 
+/* Moves the frame's pixels by (dx, dy): what a sliding map keeps of its last frame. */
+void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy);
+
 /* Copies the boxes of the frame onto the window (sent at once; every few frames, waits
    until the server has drawn them). */
 void mx_render_present(mx_render *r, const mp_box *boxes, int32_t count);

@@ -1,0 +1,106 @@
+import MapCore
+import MapGeometry
+import Platform
+
+/// What a frame of a sliding map needs drawn once the last frame is copied by the slide (the
+/// server scrolls its frame, as a window system scrolls a window): the strips the copy leaves
+/// uncovered at the edges, and whatever did not slide with the map (the chrome fixed on the
+/// window, labels coming and going). The map's tiles and labels that slid are not drawn
+/// again. Nil when the frames do not differ by a whole-pixel slide, or when so much changed
+/// that drawing the whole frame costs as little.
+struct ScrollDamage {
+    /// The slide, in device pixels (right and down positive).
+    let dx: Int32, dy: Int32
+    /// What to draw after the copy: the uncovered strips (kept apart: merged with the rest
+    /// into one box, an L of two strips would be the whole window), then what changed.
+    let boxes: [PixelBox]
+
+    init?(from old: [DrawCommand], to new: [DrawCommand], _ k: Double, width: Int, height: Int) {
+        guard width > 0, height > 0, k > 0, k.isFinite else { return nil }
+        // The slide is that of the first tile drawn in both frames.
+        var oldTiles: [Placed.Content: Placed] = [:]
+        for c in old { if let p = Placed(c, k, width: width, height: height), case .tile = p.content { oldTiles[p.content] = p } }
+        var slide: (Int64, Int64)?
+        for c in new {
+            guard let p = Placed(c, k, width: width, height: height), case .tile = p.content, let o = oldTiles[p.content] else { continue }
+            slide = (p.x0 - o.x0, p.y0 - o.y0)
+            break
+        }
+        guard let (qx, qy) = slide, qx % Placed.steps == 0, qy % Placed.steps == 0 else { return nil }
+        let (sx, sy) = (qx / Placed.steps, qy / Placed.steps)
+        guard abs(sx) < Int64(width), abs(sy) < Int64(height) else { return nil }
+        dx = Int32(sx)
+        dy = Int32(sy)
+
+        let moved = old.map { Placed($0, k, width: width, height: height)?.shifted(qx, qy) }
+        let now = new.map { Placed($0, k, width: width, height: height) }
+        let before = Set(moved.compactMap { $0 }), after = Set(now.compactMap { $0 })
+        // What is in both must be painted in the same order, or where they overlap differs.
+        guard moved.compactMap({ $0 }).filter(after.contains) == now.compactMap({ $0 }).filter(before.contains) else { return nil }
+
+        let w = Int32(clamping: width), h = Int32(clamping: height)
+        var strips: [PixelBox] = []
+        if dx > 0 { strips.append(PixelBox(x0: 0, y0: 0, x1: dx, y1: h)) }
+        if dx < 0 { strips.append(PixelBox(x0: w + dx, y0: 0, x1: w, y1: h)) }
+        // The rows uncovered, beside the columns already taken.
+        let (left, right) = (max(dx, 0), w + min(dx, 0))
+        if dy > 0 { strips.append(PixelBox(x0: left, y0: 0, x1: right, y1: dy)) }
+        if dy < 0 { strips.append(PixelBox(x0: left, y0: h + dy, x1: right, y1: h)) }
+        var damage = DamageRegion(width: width, height: height)
+        for (c, p) in zip(new, now) where p.map({ !before.contains($0) }) ?? true {
+            damage.add(c.pixelBox(k, inside: width, height))
+        }
+        for (c, p) in zip(old, moved) where p.map({ !after.contains($0) }) ?? true {
+            guard let b = c.pixelBox(k, inside: width, height) else { continue }
+            let s = PixelBox(x0: max(b.x0 + dx, 0), y0: max(b.y0 + dy, 0), x1: min(b.x1 + dx, w), y1: min(b.y1 + dy, h))
+            if s.x1 > s.x0, s.y1 > s.y0 { damage.add(s) }
+        }
+        guard !damage.isWhole else { return nil }
+        boxes = strips + damage.boxes
+    }
+
+    /// A command as where its pixels go: what it draws, and its device rectangle in 1/64
+    /// pixels (two frames' points never agree to the last bit; where their pixels go does).
+    struct Placed: Hashable {
+        enum Content: Hashable {
+            case clear(Color)
+            case fill(Color)
+            case tile(TileID, layer: Int, source: UnitRect, opacity: Double)
+            case sprite(SpriteKey, opacity: Double)
+            case rotated(SpriteKey, opacity: Double, degrees: Double)
+        }
+        static let steps: Int64 = 64
+        let content: Content
+        var x0: Int64, y0: Int64, x1: Int64, y1: Int64
+
+        init?(_ c: DrawCommand, _ k: Double, width: Int, height: Int) {
+            let r: ScreenRect
+            switch c {
+            case let .clear(color):
+                content = .clear(color)
+                (x0, y0, x1, y1) = (0, 0, Int64(width) * Self.steps, Int64(height) * Self.steps)
+                return
+            case let .fillRect(rect, color): content = .fill(color); r = rect
+            case let .tile(id, layer, source, rect, opacity): content = .tile(id, layer: layer, source: source, opacity: opacity); r = rect
+            case let .sprite(key, rect, opacity): content = .sprite(key, opacity: opacity); r = rect
+            case let .rotatedSprite(key, rect, opacity, degrees): content = .rotated(key, opacity: opacity, degrees: degrees); r = rect
+            }
+            func q(_ v: Double) -> Int64? {
+                let s = v * k * Double(Self.steps)
+                // Far off the window (a million points away) is not worth matching.
+                guard s.isFinite, abs(s) < 1e15 else { return nil }
+                return Int64(saturating: s.rounded())
+            }
+            guard let a = q(r.x), let b = q(r.y), let c = q(r.maxX), let d = q(r.maxY) else { return nil }
+            (x0, y0, x1, y1) = (a, b, c, d)
+        }
+
+        /// The same command where the map slid by `qx`, `qy` (in 1/64 pixels); the clear stays.
+        func shifted(_ qx: Int64, _ qy: Int64) -> Placed {
+            if case .clear = content { return self }
+            var p = self
+            p.x0 += qx; p.x1 += qx; p.y0 += qy; p.y1 += qy
+            return p
+        }
+    }
+}
