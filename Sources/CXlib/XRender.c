@@ -258,11 +258,11 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
 }
 
 void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy) {
-    if (!r || !r->display || !r->frame) return;
+    if (!r || !r->display || !r->window) return;
     int32_t w = r->width - (dx < 0 ? -dx : dx), h = r->height - (dy < 0 ? -dy : dy);
     if (w <= 0 || h <= 0) return;
-    // One copy within the frame (the server handles the overlap), as X scrolls a window.
-    XCopyArea(r->display, r->frame, r->frame, r->window_gc, dx < 0 ? -dx : 0, dy < 0 ? -dy : 0, (unsigned)w, (unsigned)h,
+    // One copy within the window (the server handles the overlap), as X scrolls a window.
+    XCopyArea(r->display, r->window, r->window, r->window_gc, dx < 0 ? -dx : 0, dy < 0 ? -dy : 0, (unsigned)w, (unsigned)h,
               dx > 0 ? dx : 0, dy > 0 ? dy : 0);
 }
 

@@ -35,8 +35,15 @@ struct ScrollDamage {
         let moved = old.map { Placed($0, k, width: width, height: height)?.shifted(qx, qy) }
         let now = new.map { Placed($0, k, width: width, height: height) }
         let before = Set(moved.compactMap { $0 }), after = Set(now.compactMap { $0 })
-        // What is in both must be painted in the same order, or where they overlap differs.
-        guard moved.compactMap({ $0 }).filter(after.contains) == now.compactMap({ $0 }).filter(before.contains) else { return nil }
+        // What is in both and overlaps must be painted in the same order, or the copy differs
+        // there (tiles side by side may come in any order).
+        var oldIndex: [Placed: Int] = [:]
+        for (i, p) in moved.enumerated() { if let p, after.contains(p), oldIndex[p] == nil { oldIndex[p] = i } }
+        let common = now.compactMap { $0 }.filter { oldIndex[$0] != nil }
+        for j in common.indices {
+            let b = common[j], bi = oldIndex[b] ?? 0
+            for a in common[..<j] where (oldIndex[a] ?? 0) > bi && a.overlaps(b) { return nil }
+        }
 
         let w = Int32(clamping: width), h = Int32(clamping: height)
         var strips: [PixelBox] = []
@@ -94,6 +101,8 @@ struct ScrollDamage {
             guard let a = q(r.x), let b = q(r.y), let c = q(r.maxX), let d = q(r.maxY) else { return nil }
             (x0, y0, x1, y1) = (a, b, c, d)
         }
+
+        func overlaps(_ o: Placed) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
 
         /// The same command where the map slid by `qx`, `qy` (in 1/64 pixels); the clear stays.
         func shifted(_ qx: Int64, _ qy: Int64) -> Placed {

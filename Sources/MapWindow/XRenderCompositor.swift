@@ -31,9 +31,12 @@ final class XRenderCompositor {
     private(set) var uploads = 0
     /// Frames that redrew only what changed, keeping the rest of the server's frame.
     private(set) var partialFrames = 0
-    /// Frames of a sliding map: the server's frame scrolled by the slide, and only what the
-    /// copy could not give drawn (`ScrollDamage`).
+    /// Frames of a sliding map: the window scrolled by the slide, and only what the copy could
+    /// not give drawn and presented (`ScrollDamage`).
     private(set) var scrolledFrames = 0
+    /// The window was scrolled since the last whole frame: a window covered in part by
+    /// another copies what it cannot see, so the first frame at rest is drawn whole.
+    private var windowScrolled = false
 
     init(frame: XRenderFrame, tiles: TileStores, sprites: SpriteStore) {
         self.frame = frame
@@ -69,13 +72,16 @@ final class XRenderCompositor {
         let how = Drawn(width: w, height: h, k: k, filter: filter, pictures: tiles.generation &+ sprites.generation)
         let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
         var boxes = [whole]
+        if !moving, windowScrolled { shown = nil; windowScrolled = false }
         if let shown, shown.how == how {
             if !moving {
                 boxes = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h).boxes
             } else if let slide = ScrollDamage(from: shown.commands, to: list.commands, k, width: w, height: h) {
-                // A sliding map: the frame the server has, scrolled, is most of this one.
+                // A sliding map: the window, scrolled, shows most of this frame; the rest is drawn
+                // into the server's frame and presented. (Scrolling the frame instead and
+                // presenting it whole costs the server a second copy of the window a frame.)
                 self.shown = (list.commands, how)
-                if slide.dx != 0 || slide.dy != 0 { mx_render_scroll(frame.raw, slide.dx, slide.dy) }
+                if slide.dx != 0 || slide.dy != 0 { mx_render_scroll(frame.raw, slide.dx, slide.dy); windowScrolled = true }
                 scrolledFrames += 1
                 let drawn = slide.boxes
                 if !drawn.isEmpty {
@@ -83,7 +89,7 @@ final class XRenderCompositor {
                     draw(list, k, size: size, filter: filter, only: drawn)
                 }
                 letGo()
-                return slide.dx != 0 || slide.dy != 0 ? [whole] : drawn
+                return drawn
             }
         }
         shown = (list.commands, how)

@@ -48,7 +48,8 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
    (meridian_server_frames_failed). */
 int mx_render_sync(mx_render *r);
 
-/* Moves the frame's pixels by (dx, dy): what a sliding map keeps of its last frame. */
+/* Moves the window's pixels by (dx, dy): what a sliding map keeps of its last frame. The
+   frame is not moved: only what is drawn next into it is presented. */
 void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy);
 
 /* Copies the boxes of the frame onto the window (sent at once; every few frames, waits
