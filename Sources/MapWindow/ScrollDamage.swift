@@ -18,11 +18,13 @@ struct ScrollDamage {
     init?(from old: [DrawCommand], to new: [DrawCommand], _ k: Double, width: Int, height: Int) {
         guard width > 0, height > 0, k > 0, k.isFinite else { return nil }
         // The slide is that of the first tile drawn in both frames.
-        var oldTiles: [Placed.Content: Placed] = [:]
-        for c in old { if let p = Placed(c, k, width: width, height: height), case .tile = p.content { oldTiles[p.content] = p } }
+        let was = old.map { Placed($0, k, width: width, height: height) }
+        var oldTiles: [Int: Placed] = [:]
+        for case let p? in was where p.isTile { oldTiles[p.content] = p }
+        let now = new.map { Placed($0, k, width: width, height: height) }
         var slide: (Int64, Int64)?
-        for c in new {
-            guard let p = Placed(c, k, width: width, height: height), case .tile = p.content, let o = oldTiles[p.content] else { continue }
+        for case let p? in now where p.isTile {
+            guard let o = oldTiles[p.content] else { continue }
             slide = (p.x0 - o.x0, p.y0 - o.y0)
             break
         }
@@ -32,8 +34,7 @@ struct ScrollDamage {
         dx = Int32(sx)
         dy = Int32(sy)
 
-        let moved = old.map { Placed($0, k, width: width, height: height)?.shifted(qx, qy) }
-        let now = new.map { Placed($0, k, width: width, height: height) }
+        let moved = was.map { $0?.shifted(qx, qy) }
         let before = Set(moved.compactMap { $0 }), after = Set(now.compactMap { $0 })
         // What is in both and overlaps must be painted in the same order, or the copy differs
         // there (tiles side by side may come in any order).
@@ -66,32 +67,36 @@ struct ScrollDamage {
         boxes = strips + damage.boxes
     }
 
-    /// A command as where its pixels go: what it draws, and its device rectangle in 1/64
-    /// pixels (two frames' points never agree to the last bit; where their pixels go does).
+    /// A command as where its pixels go: what it draws (as a 64-bit hash of it: a frame
+    /// compares a few hundred of these, and hashing sprite keys each time cost more than the
+    /// scroll saved; two commands alike in hash and place are never met in practice), and its
+    /// device rectangle in 1/64 pixels (two frames' points never agree to the last bit; where
+    /// their pixels go does).
     struct Placed: Hashable {
-        enum Content: Hashable {
-            case clear(Color)
-            case fill(Color)
-            case tile(TileID, layer: Int, source: UnitRect, opacity: Double)
-            case sprite(SpriteKey, opacity: Double)
-            case rotated(SpriteKey, opacity: Double, degrees: Double)
-        }
         static let steps: Int64 = 64
-        let content: Content
+        /// The hash of what it draws, tagged by kind; the clear's is its own (it never slides).
+        let content: Int
+        let isTile: Bool
+        let isClear: Bool
         var x0: Int64, y0: Int64, x1: Int64, y1: Int64
 
         init?(_ c: DrawCommand, _ k: Double, width: Int, height: Int) {
             let r: ScreenRect
+            var h = Hasher()
+            isTile = { if case .tile = c { return true } else { return false } }()
+            isClear = { if case .clear = c { return true } else { return false } }()
             switch c {
             case let .clear(color):
-                content = .clear(color)
+                h.combine(0); h.combine(color)
+                content = h.finalize()
                 (x0, y0, x1, y1) = (0, 0, Int64(width) * Self.steps, Int64(height) * Self.steps)
                 return
-            case let .fillRect(rect, color): content = .fill(color); r = rect
-            case let .tile(id, layer, source, rect, opacity): content = .tile(id, layer: layer, source: source, opacity: opacity); r = rect
-            case let .sprite(key, rect, opacity): content = .sprite(key, opacity: opacity); r = rect
-            case let .rotatedSprite(key, rect, opacity, degrees): content = .rotated(key, opacity: opacity, degrees: degrees); r = rect
+            case let .fillRect(rect, color): h.combine(1); h.combine(color); r = rect
+            case let .tile(id, layer, source, rect, opacity): h.combine(2); h.combine(id); h.combine(layer); h.combine(source); h.combine(opacity); r = rect
+            case let .sprite(key, rect, opacity): h.combine(3); h.combine(key); h.combine(opacity); r = rect
+            case let .rotatedSprite(key, rect, opacity, degrees): h.combine(4); h.combine(key); h.combine(opacity); h.combine(degrees); r = rect
             }
+            content = h.finalize()
             func q(_ v: Double) -> Int64? {
                 let s = v * k * Double(Self.steps)
                 // Far off the window (a million points away) is not worth matching.
@@ -106,7 +111,7 @@ struct ScrollDamage {
 
         /// The same command where the map slid by `qx`, `qy` (in 1/64 pixels); the clear stays.
         func shifted(_ qx: Int64, _ qy: Int64) -> Placed {
-            if case .clear = content { return self }
+            if isClear { return self }
             var p = self
             p.x0 += qx; p.x1 += qx; p.y0 += qy; p.y1 += qy
             return p
