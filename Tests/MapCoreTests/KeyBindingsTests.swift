@@ -65,4 +65,32 @@ struct KeyBindingsTests {
         var app = SessionDriver(layers: [])
         #expect(app.key(.letter("q"), .control).contains(.quit))
     }
+
+    /// A layer binds a key of its own: answered while the layer is in the scene, carried out by
+    /// it; the app's table wins where both bind a key; taken out, the key is not bound.
+    @Test func aLayerBindsItsOwnKeys() {
+        struct Bookmarks: MapLayer {
+            var jumps = 0
+            var keyBindings: [KeyBinding] {
+                [KeyBinding(keys: [.letter("b")], modifiers: [], command: .custom("bookmark"), label: "B", help: "Go to the bookmark"),
+                 KeyBinding(keys: [.plus], modifiers: [], command: .custom("not mine"), label: "+", help: "taken by the app's table")]
+            }
+            func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {}
+            mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+                guard command == .custom("bookmark") else { return nil }
+                jumps += 1
+                return [.goTo(Coordinate(latitude: 60.17, longitude: 24.94), zoom: 12)]
+            }
+        }
+        var driver = SessionDriver(layers: [Bookmarks()])
+        driver.session.controller.keys = KeyBindings.map
+        _ = driver.key(.plus)                                          // the map's zoom, not the layer's
+        driver.session.controller.advance(to: driver.t + 5)
+        #expect(driver.session.camera.zoom == 6)
+        _ = driver.key(.letter("b"))
+        #expect(driver.session.scene.layer(Bookmarks.self)?.jumps == 1)
+        driver.session.scene.layers.removeAll { $0 is Bookmarks }
+        driver.t += 10                                                 // the flight is over
+        #expect(driver.key(.letter("b")).isEmpty)
+    }
 }

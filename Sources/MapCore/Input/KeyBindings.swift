@@ -9,9 +9,9 @@ public struct KeyBinding: Sendable {
         case sources, saveArea, savedAreas, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
         case focusNext, focusPrevious, whatIsHere
         case cancel, deletePin, renamePin, undo, redo
-        /// A command of an app's own: bound by the app (`MapController.keys`), carried out by
-        /// its layer (`MapLayer.perform`) or, when no layer takes it, by the app
-        /// (`SessionEffect.command`).
+        /// A command of an app's own: bound by the app (`MapController.keys`) or by the layer
+        /// that carries it out (`MapLayer.keyBindings`, `MapLayer.perform`); one no layer takes
+        /// goes to the app (`SessionEffect.layer`).
         case custom(String)
     }
 

@@ -15,6 +15,9 @@ public struct MapController: Sendable {
     /// The keys this map answers: the app's whole table, or only the map's own
     /// (`KeyBindings.map`) in an app that binds the rest itself.
     public var keys = KeyBindings.all
+    /// The keys the scene's layers bind (`MapLayer.keyBindings`), after `keys`: kept up to
+    /// date by the session.
+    public var layerKeys: [KeyBinding] = []
     private var drag: Drag?
     private var velocity = VelocityTracker()
 
@@ -168,7 +171,7 @@ public struct MapController: Sendable {
     /// A key, by the bindings table (`KeyBindings`, which the help lists).
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [ControllerAction] {
         advance(to: t)
-        guard let command = KeyBindings.command(for: key, mods, in: keys) else { return [] }
+        guard let command = KeyBindings.command(for: key, mods, in: layerKeys.isEmpty ? keys : keys + layerKeys) else { return [] }
         switch command {
         case .units: imperialUnits.toggle(); return [.redraw]
         case .panLeft, .panRight, .panUp, .panDown:

@@ -45,6 +45,10 @@ public protocol MapLayer {
     mutating func clearSelection() -> Bool
     /// The pointer moved over the map (nil: it left the window); true when the picture changed.
     mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool
+    /// The keys this layer binds to commands of its own (`KeyBinding.Command.custom`), which
+    /// it carries out in `perform`: answered while the layer is in the scene, after the app's
+    /// table (`MapController.keys`), which wins where both bind a key.
+    var keyBindings: [KeyBinding] { get }
     /// The keyboard's text is wanted (a box is being typed in).
     var wantsText: Bool { get }
     /// What this layer paints into the map's tiles (nil: it paints none).
@@ -61,6 +65,7 @@ extension MapLayer {
     public mutating func click(at p: ScreenPoint, context: InputContext) -> [LayerAction]? { nil }
     public mutating func clearSelection() -> Bool { false }
     public mutating func hover(at p: ScreenPoint?, context: InputContext) -> Bool { false }
+    public var keyBindings: [KeyBinding] { [] }
     public var wantsText: Bool { false }
     public var tileContent: TileContent? { nil }
 }

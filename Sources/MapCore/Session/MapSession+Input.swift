@@ -50,7 +50,7 @@ extension MapSession {
     private func inputContext(at t: Double) -> InputContext {
         var context = InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
                                    pinsBusy: scene.layer(PinsLayer.self)?.isBusy ?? false, focused: focused)
-        context.keys = controller.keys
+        context.keys = controller.layerKeys.isEmpty ? controller.keys : controller.keys + controller.layerKeys
         return context
     }
 
@@ -76,6 +76,8 @@ extension MapSession {
 
     /// Who takes `event`; nil when nobody needs anything done.
     private mutating func route(_ event: InputEvent, at t: Double) -> [LayerAction]? {
+        // The layers' own keys, as the scene has them now (a layer added or taken out).
+        if case .keyDown = event { controller.layerKeys = scene.layers.flatMap(\.keyBindings) }
         let context = inputContext(at: t)
         let order = inputOrder
         let typing = order.filter { scene.layers[$0].wantsText }
