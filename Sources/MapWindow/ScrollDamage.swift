@@ -16,12 +16,22 @@ struct ScrollDamage {
     let boxes: [PixelBox]
 
     init?(from old: [DrawCommand], to new: [DrawCommand], _ k: Double, width: Int, height: Int) {
-        guard width > 0, height > 0, k > 0, k.isFinite else { return nil }
+        self.init(from: old, Self.placed(old, k, width: width, height: height), to: new, Self.placed(new, k, width: width, height: height),
+                  k, width: width, height: height)
+    }
+
+    /// Each command as where its pixels go (a compositor keeps a frame's for the next).
+    static func placed(_ commands: [DrawCommand], _ k: Double, width: Int, height: Int) -> [Placed?] {
+        guard k > 0, k.isFinite else { return [] }
+        return commands.map { Placed($0, k, width: width, height: height) }
+    }
+
+    /// `was`, `now`: `placed(old)` and `placed(new)`.
+    init?(from old: [DrawCommand], _ was: [Placed?], to new: [DrawCommand], _ now: [Placed?], _ k: Double, width: Int, height: Int) {
+        guard width > 0, height > 0, k > 0, k.isFinite, was.count == old.count, now.count == new.count else { return nil }
         // The slide is that of the first tile drawn in both frames.
-        let was = old.map { Placed($0, k, width: width, height: height) }
         var oldTiles: [Int: Placed] = [:]
         for case let p? in was where p.isTile { oldTiles[p.content] = p }
-        let now = new.map { Placed($0, k, width: width, height: height) }
         var slide: (Int64, Int64)?
         for case let p? in now where p.isTile {
             guard let o = oldTiles[p.content] else { continue }

@@ -26,6 +26,9 @@ final class XRenderCompositor {
         let width: Int, height: Int, k: Double, filter: Bool, pictures: Int
     }
     private var shown: (commands: [DrawCommand], how: Drawn)?
+    /// `shown`'s commands as where their pixels go, when a frame in motion worked them out:
+    /// the next frame in motion compares with them (`ScrollDamage`) without working them out again.
+    private var shownPlaced: [ScrollDamage.Placed?]?
 
     /// Pictures uploaded to the server.
     private(set) var uploads = 0
@@ -73,10 +76,13 @@ final class XRenderCompositor {
         let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
         var boxes = [whole]
         if !moving, windowScrolled { shown = nil; windowScrolled = false }
+        let placed = moving ? ScrollDamage.placed(list.commands, k, width: w, height: h) : nil
+        defer { shownPlaced = placed }
         if let shown, shown.how == how {
             if !moving {
                 boxes = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h).boxes
-            } else if let slide = ScrollDamage(from: shown.commands, to: list.commands, k, width: w, height: h) {
+            } else if let placed, let slide = ScrollDamage(from: shown.commands, shownPlaced ?? ScrollDamage.placed(shown.commands, k, width: w, height: h),
+                                                            to: list.commands, placed, k, width: w, height: h) {
                 // A sliding map: the window, scrolled, shows most of this frame; the rest is drawn
                 // into the server's frame and presented. (Scrolling the frame instead and
                 // presenting it whole costs the server a second copy of the window a frame.)
