@@ -93,20 +93,21 @@ struct ScrollDamage {
         init?(_ c: DrawCommand, _ k: Double, width: Int, height: Int) {
             let r: ScreenRect
             var h = Hasher()
-            isTile = { if case .tile = c { return true } else { return false } }()
-            isClear = { if case .clear = c { return true } else { return false } }()
+            var tile = false
             switch c {
             case let .clear(color):
                 h.combine(0); h.combine(color)
-                content = h.finalize()
+                (content, isTile, isClear) = (h.finalize(), false, true)
                 (x0, y0, x1, y1) = (0, 0, Int64(width) * Self.steps, Int64(height) * Self.steps)
                 return
             case let .fillRect(rect, color): h.combine(1); h.combine(color); r = rect
-            case let .tile(id, layer, source, rect, opacity): h.combine(2); h.combine(id); h.combine(layer); h.combine(source); h.combine(opacity); r = rect
+            case let .tile(id, layer, source, rect, opacity):
+                h.combine(2); h.combine(id); h.combine(layer); h.combine(source); h.combine(opacity); r = rect
+                tile = true
             case let .sprite(key, rect, opacity): h.combine(3); h.combine(key); h.combine(opacity); r = rect
             case let .rotatedSprite(key, rect, opacity, degrees): h.combine(4); h.combine(key); h.combine(opacity); h.combine(degrees); r = rect
             }
-            content = h.finalize()
+            (content, isTile, isClear) = (h.finalize(), tile, false)
             func q(_ v: Double) -> Int64? {
                 let s = v * k * Double(Self.steps)
                 // Far off the window (a million points away) is not worth matching.

@@ -24,8 +24,8 @@ public enum MapCatalog {
         public var userAgent = "MeridianKit (an app that did not say its name)"
         /// The folder of `sources.json` (nil: no sources of the user's).
         public var configFolder: String?
-        /// The tile cache's root (nil: online tiles are not kept on disk… but a root is needed:
-        /// the default is a folder in the system's temporary directory).
+        /// The tile cache's root: online tiles and style sprite sheets are kept there (the
+        /// default, a folder in /tmp, lasts until the system cleans it).
         public var cacheRoot = "/tmp/meridiankit-tiles"
         /// The folder of the areas saved for offline use (nil: none): each is a map of its
         /// own, and lies beneath the online map it was cut from.

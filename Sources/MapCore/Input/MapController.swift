@@ -18,6 +18,8 @@ public struct MapController: Sendable {
     /// The keys the scene's layers bind (`MapLayer.keyBindings`), after `keys`: kept up to
     /// date by the session.
     public var layerKeys: [KeyBinding] = []
+    /// Every key this map answers: the app's table, then the layers'.
+    public var keyTable: [KeyBinding] { layerKeys.isEmpty ? keys : keys + layerKeys }
     private var drag: Drag?
     private var velocity = VelocityTracker()
 
@@ -171,7 +173,7 @@ public struct MapController: Sendable {
     /// A key, by the bindings table (`KeyBindings`, which the help lists).
     private mutating func handleKey(_ key: Key, _ mods: KeyModifiers, at t: Double) -> [ControllerAction] {
         advance(to: t)
-        guard let command = KeyBindings.command(for: key, mods, in: layerKeys.isEmpty ? keys : keys + layerKeys) else { return [] }
+        guard let command = KeyBindings.command(for: key, mods, in: keyTable) else { return [] }
         switch command {
         case .units: imperialUnits.toggle(); return [.redraw]
         case .panLeft, .panRight, .panUp, .panDown:

@@ -101,7 +101,7 @@ public struct Scene {
 
     /// Changes the first layer of a kind (adding one on top of the others when there is none).
     public mutating func modify<L: MapLayer>(_ kind: L.Type, default make: @autoclosure () -> L, _ body: (inout L) -> Void) {
-        if let i = index(of: kind), let _: Void = change(at: i, as: kind, body) { return }
+        if let i = index(of: kind), change(at: i, as: kind, body) != nil { return }
         var m = make()
         body(&m)
         layers.append(m)

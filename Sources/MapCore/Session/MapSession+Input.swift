@@ -50,7 +50,7 @@ extension MapSession {
     private func inputContext(at t: Double) -> InputContext {
         var context = InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
                                    pinsBusy: scene.layer(PinsLayer.self)?.isBusy ?? false, focused: focused)
-        context.keys = controller.layerKeys.isEmpty ? controller.keys : controller.keys + controller.layerKeys
+        context.keys = controller.keyTable
         return context
     }
 

@@ -3,8 +3,9 @@ import MapGeometry
 import Platform
 
 /// The one owner of the map: the camera (its controller's), the scene's layers (the pins are
-/// their layer's), following, notices, the keyboard's focus and the live position. Input goes in (`handle`), fixes go in (`receive`), frames come
-/// out (`frame`), and what only a host can do comes out as effects. Pure: no window, no I/O,
+/// their layer's), following, notices, the keyboard's focus and the live position. Input goes
+/// in (`handle`), fixes go in (`receive`), frames come out (`frame`), and what only a host can
+/// do comes out as effects. Pure: no window, no I/O,
 /// time given with every call; the window and `meridian render` both draw from it.
 public struct MapSession {
     /// The camera and its gestures: the bottom of the input stack.
