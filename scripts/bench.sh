@@ -14,7 +14,7 @@ online="http://127.0.0.1:$port/street/{z}/{x}/{y}{r}.png"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 else
-    xvfb-run -a -s "-screen 0 3840x2160x24" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
+    xvfb-run -a -s "-screen 0 3840x2160x24 -noreset" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles "$@"
 fi
 # MapLibre Native's times for the same street views (PyPI mapli, software GL), beside the
 # "street view" rows above, when mapli can be had.

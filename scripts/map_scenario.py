@@ -24,7 +24,7 @@ class MapScenario:
         return self
 
     def _start(self):
-        xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.procs.append(xvfb)
         display = ":" + xvfb.stdout.readline().decode().strip()

@@ -79,7 +79,7 @@ class Soak:
         subprocess.run(["xdotool"] + [str(x) for x in a], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def setup(self):
-        xvfb = self.start(["Xvfb", "-displayfd", "1", "-screen", "0", "%dx%dx24" % (WIDTH, HEIGHT), "-nolisten", "tcp"],
+        xvfb = self.start(["Xvfb", "-displayfd", "1", "-screen", "0", "%dx%dx24" % (WIDTH, HEIGHT), "-nolisten", "tcp", "-noreset"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         display = ":" + xvfb.stdout.readline().decode().strip()
         w = self.work

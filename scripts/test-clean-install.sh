@@ -67,9 +67,10 @@ mkdir -p "$root/tmp/.X11-unix" /tmp/.X11-unix
 chmod 1777 /tmp/.X11-unix
 mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
 # Xvfb picks a free display itself and writes its number once it accepts connections
-# (-displayfd); then a client must connect before anything is started on it.
+# (-displayfd). -noreset: without it the server resets when its last client (xdpyinfo below)
+# leaves, and the app connecting during that reset is dropped ("cannot open a display").
 exec {displayfd}<> <(:)
-Xvfb -displayfd "$displayfd" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb -displayfd "$displayfd" -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xvfb_pid=$!
 display=""
 read -r -t 20 display <&"$displayfd" || true
@@ -91,18 +92,10 @@ start_app() {
     sleep 0.1
   done
 }
-# Once in a few dozen runs the app in the fresh root could not reach an Xvfb that had just
-# answered xdpyinfo here: say what both sides saw, then try once more.
-if ! start_app && grep -q "cannot open a display" "$root/tmp/out.txt"; then
-  echo "test-clean-install: warning: the first start could not open :$display: $(cat "$root/tmp/out.txt")" \
-    "| host sockets: $(ls -la /tmp/.X11-unix | tr '\n' ' ') | root sockets: $(ls -la "$root/tmp/.X11-unix" | tr '\n' ' ')" \
-    "| xdpyinfo now: $(DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 && echo answers || echo fails); starting again"
-  wait "$app" 2>/dev/null || true
-  sleep 0.5
-  start_app || true
-fi
+start_app || true
 DISPLAY=":$display" xdotool search --onlyvisible --name '^Meridian' >/dev/null 2>&1 || fail "no Meridian window appeared: $(cat "$root/tmp/out.txt")"
-sleep 1
+# Signalled once the file is open (what the app says), not after a fixed wait.
+for _ in $(seq 1 100); do grep -q "opened walk.gpx" "$root/tmp/out.txt" && break; sleep 0.1; done
 # SIGTERM, as a session logout sends it: the app quits the normal way and saves.
 pid=$(pgrep -n -x meridian) || fail "no meridian process"
 kill -TERM "$pid"

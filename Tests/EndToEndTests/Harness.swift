@@ -76,7 +76,10 @@ final class Xvfb {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: xvfb)
         let pipe = Pipe()
-        p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"]
+        // -noreset: by default the server resets when its last client leaves, and a client
+        // connecting during that reset is dropped. A test's `xdotool search` leaving as the app
+        // connects made the app's XOpenDisplay fail ("x11 not available") once in a few runs.
+        p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
         p.standardOutput = pipe
         // What the server says (a client refused, a socket lost) is kept for `whyNoWindow`.
         log = FileManager.default.temporaryDirectory.appendingPathComponent("xvfb-\(getpid())-\(UUID().uuidString.prefix(8)).log")
