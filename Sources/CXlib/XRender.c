@@ -17,6 +17,9 @@ struct mx_render {
     XRenderPictFormat *window_format, *argb, *rgb;
     Pixmap frame;
     Picture frame_picture;
+    // The window as a picture, and where draws go now: the frame, or (a frame in motion) the
+    // window itself.
+    Picture window_picture, target;
     int32_t width, height;
     GC window_gc, gc24, gc32;
     unsigned presents;
@@ -50,6 +53,7 @@ mx_render *mx_render_open(void *sdl_window) {
     r->rgb = rgb;
     XGCValues v = {.graphics_exposures = False};
     r->window_gc = XCreateGC(d, r->window, GCGraphicsExposures, &v);
+    r->window_picture = XRenderCreatePicture(d, r->window, wf, 0, NULL);
     meridian_watch_server_frames(d, opcode);
     return r;
 }
@@ -59,11 +63,22 @@ static void free_frame(mx_render *r) {
     if (r->frame) XFreePixmap(r->display, r->frame);
     r->frame_picture = 0;
     r->frame = 0;
+    r->target = 0;
+}
+
+// Where draws go: the frame unless mx_render_on_window asked for the window.
+static Picture target(mx_render *r) { return r->target ? r->target : r->frame_picture; }
+
+void mx_render_on_window(mx_render *r, int on) {
+    if (!r || !r->display) return;
+    r->target = on && r->window_picture ? r->window_picture : 0;
 }
 
 void mx_render_close(mx_render *r) {
     if (!r || !r->display) return;
     free_frame(r);
+    if (r->window_picture) XRenderFreePicture(r->display, r->window_picture);
+    r->window_picture = 0;
     for (int i = 0; i < 256; i++) if (r->alpha[i]) XRenderFreePicture(r->display, r->alpha[i]);
     if (r->window_gc) XFreeGC(r->display, r->window_gc);
     if (r->gc24) XFreeGC(r->display, r->gc24);
@@ -141,7 +156,7 @@ void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count) {
     if (!r || !r->display || !r->frame_picture) return;
     if (count <= 0) {
         XRenderPictureAttributes a = {.clip_mask = None};
-        XRenderChangePicture(r->display, r->frame_picture, CPClipMask, &a);
+        XRenderChangePicture(r->display, target(r), CPClipMask, &a);
         return;
     }
     XRectangle *rects = malloc((size_t)count * sizeof *rects);
@@ -150,7 +165,7 @@ void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count) {
         rects[i] = (XRectangle){(short)boxes[i].x0, (short)boxes[i].y0,
                                 (unsigned short)(boxes[i].x1 - boxes[i].x0), (unsigned short)(boxes[i].y1 - boxes[i].y0)};
     }
-    XRenderSetPictureClipRectangles(r->display, r->frame_picture, 0, 0, rects, count);
+    XRenderSetPictureClipRectangles(r->display, target(r), 0, 0, rects, count);
     free(rects);
 }
 
@@ -171,7 +186,7 @@ static int in_frame(mx_render *r, mp_box *b) {
 void mx_render_fill(mx_render *r, mp_box box, uint32_t argb, int replace) {
     if (!r || !r->display || !r->frame_picture || !in_frame(r, &box) || (argb == 0 && !replace)) return;
     XRenderColor c = colour(argb);
-    XRenderFillRectangle(r->display, replace ? PictOpSrc : PictOpOver, r->frame_picture, &c, box.x0, box.y0,
+    XRenderFillRectangle(r->display, replace ? PictOpSrc : PictOpOver, target(r), &c, box.x0, box.y0,
                          (unsigned)(box.x1 - box.x0), (unsigned)(box.y1 - box.y0));
 }
 
@@ -230,7 +245,7 @@ void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, d
     XRenderPictureAttributes a = {.repeat = (flags & MP_OPAQUE) ? RepeatPad : RepeatNone};
     XRenderChangePicture(r->display, picture, CPRepeat, &a);
     int op = (flags & MP_OPAQUE) && opacity == 255 ? PictOpSrc : PictOpOver;
-    XRenderComposite(r->display, op, picture, alpha_mask(r, opacity), r->frame_picture, src_x, src_y, 0, 0, x0, y0,
+    XRenderComposite(r->display, op, picture, alpha_mask(r, opacity), target(r), src_x, src_y, 0, 0, x0, y0,
                      (unsigned)(x1 - x0), (unsigned)(y1 - y0));
 }
 
@@ -253,7 +268,7 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
                   -s * ky, c * ky, sy + (hh + cx * s - cy * c) * ky, 1);
     XRenderPictureAttributes a = {.repeat = RepeatNone};
     XRenderChangePicture(r->display, picture, CPRepeat, &a);
-    XRenderComposite(r->display, PictOpOver, picture, alpha_mask(r, opacity), r->frame_picture, 0, 0, 0, 0, x0, y0,
+    XRenderComposite(r->display, PictOpOver, picture, alpha_mask(r, opacity), target(r), 0, 0, 0, 0, x0, y0,
                      (unsigned)(x1 - x0), (unsigned)(y1 - y0));
 }
 
@@ -268,6 +283,9 @@ void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy) {
 
 void mx_render_present(mx_render *r, const mp_box *boxes, int32_t count) {
     if (!r || !r->display || !r->frame) return;
+    // Drawn on the window already: nothing to copy.
+    if (r->target) count = 0;
+    r->target = 0;
     for (int32_t i = 0; i < count; i++) {
         mp_box b = boxes[i];
         if (!in_frame(r, &b)) continue;

@@ -337,8 +337,9 @@ public final class MapHost {
         session.finish(at: clock.now)
         _ = carryOut(session.takeEffects())
         if configuration.logFrames {
-            FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d scrolled %d", clock.now,
-                                              pipeline.drawer.cacheHits, pipeline.drawer.cacheFills, pipeline.drawer.scrolledFrames))
+            FileIO.printError(String(cFormat: "quit %.4f cache-hits %d cache-fills %d on-window %d scrolled %d", clock.now,
+                                              pipeline.drawer.cacheHits, pipeline.drawer.cacheFills, pipeline.drawer.framesOnWindow,
+                                              pipeline.drawer.scrolledFrames))
         }
     }
 

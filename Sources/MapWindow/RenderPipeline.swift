@@ -28,6 +28,12 @@ enum FrameDrawer {
         return 0
     }
 
+    /// Frames in motion the X server drew on the window itself (not copied from its frame).
+    var framesOnWindow: Int {
+        if case let .server(c, _) = self { return c.framesOnWindow }
+        return 0
+    }
+
     var cacheFills: Int {
         switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills; case let .server(_, large): return large.cacheFills }
     }

@@ -125,6 +125,37 @@ struct ServerDrawnTests {
         #expect(held.differingFraction(from: before, by: 24) < 0.03)
     }
 
+    /// The frames of a wheel zoom are drawn by the server on the window itself (no copy from
+    /// its frame). Come to rest at a whole zoom, nothing changes, so the window still shows
+    /// the last of them: it is what the same view drawn whole shows.
+    @Test func aWheelZoomsFramesAreDrawnOnTheWindowAndEndAsAWholeFrame() throws {
+        let dir = temporaryDirectory("server-zoomed")
+        defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        let x = try Xvfb()
+        let app = try App(["--center", "47,8", "--zoom", "6", "--tiles", "debug", "--no-location", "--size", "800x600", "--renderer", "software"],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "MERIDIAN_FRAME_LOG": "1"])
+        let id = try app.window(on: x)
+        try x.moveToOrigin(id)
+        try app.waitUntilReady()
+        let before = try stillScreenshot(x, to: dir.appendingPathComponent("before.png").path)
+        // Two notches (half a zoom each) round the middle: to zoom 7, where tiles are not scaled.
+        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "click", "4", "click", "4")
+        #expect(app.settles(), "\(app.log.suffix(400))")
+        let held = try stillScreenshot(x, to: dir.appendingPathComponent("held.png").path)
+        let mark = app.presentMark
+        _ = try x.xdotool("windowunmap", "--sync", id)
+        _ = try x.xdotool("windowmap", "--sync", id)
+        try app.waitForRest(after: mark, "the window shown again")
+        let whole = try stillScreenshot(x, to: dir.appendingPathComponent("whole.png").path)
+        try quit(x, id, app)
+        let quitLine = app.wholeLog.split(separator: "\n").last { $0.hasPrefix("quit ") }?.split(separator: " ") ?? []
+        let onWindow = quitLine.firstIndex(of: "on-window").flatMap { quitLine.indices.contains($0 + 1) ? Int(quitLine[$0 + 1]) : nil } ?? 0
+        #expect(onWindow >= 5, "frames drawn on the window: \(onWindow)")
+        let far = held.differingFraction(from: whole, by: 24)
+        #expect(far < 0.002, "\(far * 100) % of the pixels after the zoom differ from the same view drawn whole")
+        #expect(held.differingFraction(from: before, by: 24) > 0.05, "the map zoomed")
+    }
+
     /// An X server out of memory refuses the frame of a window made larger (BadAlloc): the app
     /// says so, draws the map itself and goes on, rather than ending with Xlib's error.
     @Test func aServerOutOfMemoryLeavesTheDrawingToTheApp() throws {

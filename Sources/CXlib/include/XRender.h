@@ -29,7 +29,13 @@ int mx_render_resize(mx_render *r, int32_t width, int32_t height);
 unsigned long mx_picture_upload(mx_render *r, const uint32_t *pixels, int32_t width, int32_t height, int32_t stride, int opaque);
 void mx_picture_free(mx_render *r, unsigned long picture);
 
-/* Later draws touch only these boxes of the frame (none: all of it). */
+/* Draws until the next present go onto the window itself (on) or into the frame (off, and
+   after each present). A frame in motion drawn on the window spares the server the copy of
+   it; the server's frame then shows something older than the window. */
+void mx_render_on_window(mx_render *r, int on);
+
+/* Later draws touch only these boxes of the frame, or of the window when drawing on it
+   (none: all of it). */
 void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count);
 
 /* Lays the premultiplied colour over the box (`replace`: the box becomes the colour). */
