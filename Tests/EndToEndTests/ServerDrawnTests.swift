@@ -89,6 +89,32 @@ struct ServerDrawnTests {
         try quit(x, id, app)
     }
 
+    /// The app drawn by the server at 47,8 zoom 6 in an 800×600 window at the screen's corner,
+    /// ready, with its frame log on.
+    func serverDrawnApp(tiles: String, _ x: Xvfb, state dir: URL) throws -> (App, String) {
+        let app = try App(["--center", "47,8", "--zoom", "6", "--tiles", tiles, "--no-location", "--size", "800x600", "--renderer", "software"],
+                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "MERIDIAN_FRAME_LOG": "1"])
+        let id = try app.window(on: x)
+        try x.moveToOrigin(id)
+        try app.waitUntilReady()
+        return (app, id)
+    }
+
+    /// The window drawn whole: hidden and shown again.
+    func drawnWhole(_ x: Xvfb, _ id: String, _ app: App, to path: String) throws -> PNG {
+        let mark = app.presentMark
+        _ = try x.xdotool("windowunmap", "--sync", id)
+        _ = try x.xdotool("windowmap", "--sync", id)
+        try app.waitForRest(after: mark, "the window shown again")
+        return try stillScreenshot(x, to: path)
+    }
+
+    /// A count the app said as it quit ("quit … on-window 12 scrolled 9").
+    func quitCount(_ name: String, _ app: App) -> Int {
+        let words = app.wholeLog.split(separator: "\n").last { $0.hasPrefix("quit ") }?.split(separator: " ") ?? []
+        return words.firstIndex { $0 == name }.flatMap { words.indices.contains($0 + 1) ? Int(words[$0 + 1]) : nil } ?? 0
+    }
+
     /// A drag has the server scroll its frame and draw only the uncovered edges and the chrome
     /// (`ScrollDamage`); dragged away and back and held there, the window shows what the same
     /// state drawn whole shows (after the window is hidden and shown again, which draws it
@@ -97,11 +123,7 @@ struct ServerDrawnTests {
         let dir = temporaryDirectory("server-scrolled")
         defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: dir) } }
         let x = try Xvfb()
-        let app = try App(["--center", "47,8", "--zoom", "6", "--tiles", "basemap", "--no-location", "--size", "800x600", "--renderer", "software"],
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "MERIDIAN_FRAME_LOG": "1"])
-        let id = try app.window(on: x)
-        try x.moveToOrigin(id)
-        try app.waitUntilReady()
+        let (app, id) = try serverDrawnApp(tiles: "basemap", x, state: dir)
         let before = try stillScreenshot(x, to: dir.appendingPathComponent("before.png").path)
         _ = try x.xdotool("mousemove", "--window", id, "400", "300", "mousedown", "1")
         for step in Array(1...10) + Array((0..<10).reversed()) {
@@ -110,15 +132,10 @@ struct ServerDrawnTests {
         }
         #expect(app.settles(), "\(app.log.suffix(400))")
         let held = try stillScreenshot(x, to: dir.appendingPathComponent("held.png").path)
-        let mark = app.presentMark
-        _ = try x.xdotool("windowunmap", "--sync", id)
-        _ = try x.xdotool("windowmap", "--sync", id)
-        try app.waitForRest(after: mark, "the window shown again")
-        let whole = try stillScreenshot(x, to: dir.appendingPathComponent("whole.png").path)
+        let whole = try drawnWhole(x, id, app, to: dir.appendingPathComponent("whole.png").path)
         _ = try x.xdotool("mouseup", "1")
         try quit(x, id, app)
-        let scrolled = app.wholeLog.split(separator: "\n").last { $0.hasPrefix("quit ") }?.split(separator: " ").last.flatMap { Int($0) } ?? 0
-        #expect(scrolled >= 5, "frames scrolled by the server: \(scrolled)")
+        #expect(quitCount("scrolled", app) >= 5, "frames scrolled by the server: \(quitCount("scrolled", app))")
         let far = held.differingFraction(from: whole, by: 24)
         #expect(far < 0.002, "\(far * 100) % of the pixels after the drag differ from the same view drawn whole")
         // Back where it began: the map is where it was (labels may have settled otherwise).
@@ -126,31 +143,22 @@ struct ServerDrawnTests {
     }
 
     /// The frames of a wheel zoom are drawn by the server on the window itself (no copy from
-    /// its frame). Come to rest at a whole zoom, nothing changes, so the window still shows
-    /// the last of them: it is what the same view drawn whole shows.
+    /// its frame). Come to rest at a whole zoom with every tile in (debug tiles are made at
+    /// once), nothing changes, so the window still shows the last of them: it is what the same
+    /// view drawn whole shows.
     @Test func aWheelZoomsFramesAreDrawnOnTheWindowAndEndAsAWholeFrame() throws {
         let dir = temporaryDirectory("server-zoomed")
         defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: dir) } }
         let x = try Xvfb()
-        let app = try App(["--center", "47,8", "--zoom", "6", "--tiles", "debug", "--no-location", "--size", "800x600", "--renderer", "software"],
-                          env: ["DISPLAY": x.display, "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": dir.path, "MERIDIAN_FRAME_LOG": "1"])
-        let id = try app.window(on: x)
-        try x.moveToOrigin(id)
-        try app.waitUntilReady()
+        let (app, id) = try serverDrawnApp(tiles: "debug", x, state: dir)
         let before = try stillScreenshot(x, to: dir.appendingPathComponent("before.png").path)
         // Two notches (half a zoom each) round the middle: to zoom 7, where tiles are not scaled.
         _ = try x.xdotool("mousemove", "--window", id, "400", "300", "click", "4", "click", "4")
         #expect(app.settles(), "\(app.log.suffix(400))")
         let held = try stillScreenshot(x, to: dir.appendingPathComponent("held.png").path)
-        let mark = app.presentMark
-        _ = try x.xdotool("windowunmap", "--sync", id)
-        _ = try x.xdotool("windowmap", "--sync", id)
-        try app.waitForRest(after: mark, "the window shown again")
-        let whole = try stillScreenshot(x, to: dir.appendingPathComponent("whole.png").path)
+        let whole = try drawnWhole(x, id, app, to: dir.appendingPathComponent("whole.png").path)
         try quit(x, id, app)
-        let quitLine = app.wholeLog.split(separator: "\n").last { $0.hasPrefix("quit ") }?.split(separator: " ") ?? []
-        let onWindow = quitLine.firstIndex(of: "on-window").flatMap { quitLine.indices.contains($0 + 1) ? Int(quitLine[$0 + 1]) : nil } ?? 0
-        #expect(onWindow >= 5, "frames drawn on the window: \(onWindow)")
+        #expect(quitCount("on-window", app) >= 5, "frames drawn on the window: \(quitCount("on-window", app))")
         let far = held.differingFraction(from: whole, by: 24)
         #expect(far < 0.002, "\(far * 100) % of the pixels after the zoom differ from the same view drawn whole")
         #expect(held.differingFraction(from: before, by: 24) > 0.05, "the map zoomed")
