@@ -97,7 +97,16 @@ DISPLAY=":$display" xdotool search --onlyvisible --name '^Meridian' >/dev/null 2
 # Signalled once the file is open (what the app says), not after a fixed wait.
 for _ in $(seq 1 100); do grep -q "opened walk.gpx" "$root/tmp/out.txt" && break; sleep 0.1; done
 # SIGTERM, as a session logout sends it: the app quits the normal way and saves.
-pid=$(pgrep -n -x meridian) || fail "no meridian process"
+# This test's meridian (under $app: the subshell, then timeout), not any other on the machine.
+descendant() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    [ "$(cat "/proc/$c/comm" 2>/dev/null)" = "$2" ] && { echo "$c"; return 0; }
+    descendant "$c" "$2" && return 0
+  done
+  return 1
+}
+pid=$(descendant "$app" meridian) || fail "no meridian process under $app"
 kill -TERM "$pid"
 status=0; wait "$app" || status=$?
 out=$(cat "$root/tmp/out.txt")
