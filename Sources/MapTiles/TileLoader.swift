@@ -11,6 +11,10 @@ public struct TileResult: Sendable {
         case bitmap(Bitmap, places: [PlaceLabel])
         /// The source has nothing there; the background shows through.
         case empty
+        /// The source has nothing there, and the tile is drawn as the part of this ancestor's
+        /// picture over it (a server's tiles past its deepest zoom): enlarged by whoever draws
+        /// it, not here.
+        case fromAncestor(TileID)
         case failed(String)
     }
     public let tile: TileID
@@ -22,7 +26,16 @@ public struct DecodedTile: Sendable {
     public var bitmap: Bitmap
     /// What the tile offers to label: the basemap's towns, a style's names.
     public var places: [PlaceLabel]
+    /// Nothing was decoded: the tile is drawn from this ancestor's picture (`bitmap` is empty).
+    public var drawnFrom: TileID?
     public init(bitmap: Bitmap, places: [PlaceLabel] = []) { self.bitmap = bitmap; self.places = places }
+
+    /// A tile drawn as part of `ancestor`'s picture, enlarged where it is drawn.
+    public static func part(of ancestor: TileID) -> DecodedTile {
+        var d = DecodedTile(bitmap: Bitmap(width: 0, height: 0, pixels: [], premultiplied: true))
+        d.drawnFrom = ancestor
+        return d
+    }
 }
 
 /// Turns a payload into pixels on a worker thread.
@@ -238,7 +251,7 @@ public final class TileLoader: @unchecked Sendable {
                     do {
                         let d = try decode(tile, payload)
                         source.decoded(tile, payload: payload, ok: true)
-                        outcome = .bitmap(d.bitmap, places: d.places)
+                        outcome = d.drawnFrom.map { .fromAncestor($0) } ?? .bitmap(d.bitmap, places: d.places)
                     } catch {
                         source.decoded(tile, payload: payload, ok: false)
                         throw error

@@ -139,7 +139,7 @@ struct RenderPipeline {
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
                                             overlays: carriesDrawings(layer) ? painted : [],
-                                            viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil)
+                                            viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil, ancestorsScaled: true)
         // The drawings layer's tiles are where what is painted now touches.
         let source = layer.spec.role == .drawings ? DrawingsSource(painting: painted) : layer.source
         return TileLoader(source: source, decode: decode, wake: wake)

@@ -18,6 +18,8 @@ public final class TextureStore: TileAvailability {
         case pixels(Bitmap, [PlaceLabel], stamp: Int)
         /// The source has no tile here: settled, nothing to draw.
         case empty
+        /// The source has no tile here: drawn as the part of this ancestor's picture over it.
+        case ancestor(TileID)
     }
 
     private var cache: LRUCache<TileID, Entry>
@@ -104,6 +106,11 @@ public final class TextureStore: TileAvailability {
         }
     }
 
+    public func drawnFrom(_ tile: TileID) -> TileID? {
+        if case let .ancestor(a)? = cache.peek(tile) { return a }
+        return nil
+    }
+
     public func places(in tile: TileID) -> [PlaceLabel] {
         switch cache.peek(tile) {
         case let .slot(_, p)?, let .texture(_, p)?, let .pixels(_, p, _)?: return p
@@ -164,6 +171,9 @@ public final class TextureStore: TileAvailability {
         case .empty:
             insert(.empty, for: result.tile, cost: 64)
             return nil
+        case let .fromAncestor(a):
+            insert(.ancestor(a), for: result.tile, cost: 64)
+            return nil
         case let .failed(message):
             return message
         }
@@ -179,8 +189,8 @@ public final class TextureStore: TileAvailability {
 
     private func insert(_ e: Entry, for tile: TileID, cost: Int) {
         revise()
-        // A tile that turns empty under the same id changes the picture too.
-        if case .empty = e { generation &+= 1 }
+        // A tile that turns empty (or its ancestor's part) under the same id changes the picture too.
+        switch e { case .empty, .ancestor: generation &+= 1; default: break }
         stale.remove(tile)
         if case let .slot(old, _)? = cache.peek(tile) { atlas?.release(old) }
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {

@@ -17,9 +17,13 @@ public enum TileRasterizer {
     /// (nil: an overlay's tiles, which keep their transparency); `overlays`: what layers paint
     /// over the map (tracks, shapes, a measured line), for the layer that carries them;
     /// `viewZoom`: the zoom the view rests at, where styled vector tiles are evaluated (nil:
-    /// each at its own zoom, as while the view moves).
+    /// each at its own zoom, as while the view moves). `ancestorsScaled`: a tile the source
+    /// has only as part of an ancestor (past a server's deepest zoom) is left to the
+    /// compositor to draw from the ancestor's picture, scaled, rather than enlarged here: no
+    /// decode, no quarter MiB per tile (unless drawings are painted into it).
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
-                               background: Color?, overlays: [any TileOverlay] = [], viewZoom: Double? = nil) -> TileDecoder {
+                               background: Color?, overlays: [any TileOverlay] = [], viewZoom: Double? = nil,
+                               ancestorsScaled: Bool = false) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         let under = background.map { UInt32(Color.byte($0.r)) << 16 | UInt32(Color.byte($0.g)) << 8 | UInt32(Color.byte($0.b)) }
         return { tile, payload in
@@ -27,6 +31,8 @@ public enum TileRasterizer {
             switch payload {
             case let .debugGrid(id): decoded = DecodedTile(bitmap: try DebugTilePainter.paint(id, pixelSize: pixels))
             case let .encodedImage(data): decoded = DecodedTile(bitmap: try ImageDecoder.decode(data))
+            case let .encodedImageRegion(_, ancestor) where ancestorsScaled && !overlays.contains(where: { $0.touches(tile) }):
+                return .part(of: ancestor)
             case let .encodedImageRegion(data, ancestor):
                 var image = try ImageDecoder.decode(data)
                 // (An overlay's stays transparent: the enlarger premultiplies it for Cairo.)

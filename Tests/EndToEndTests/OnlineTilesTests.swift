@@ -70,6 +70,36 @@ import TestSupport
         }
     }
 
+    /// Past a server's deepest zoom (it answers 404), the map stays itself: the part of the
+    /// deepest tile it sent, enlarged, where that tile is drawn (not decoded and enlarged per
+    /// tile), rather than the basemap under it. At z8 the middle of the view is the middle of
+    /// the z6 view, four times larger.
+    @Test func pastTheServersDeepestZoomItsTilesAreDrawnEnlarged() throws {
+        let dir = temporaryDirectory("online-deepest")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let template = server.url("/street/{z}/{x}/{y}.png?upto=6")
+        var pictures: [PNG] = []
+        for zoom in ["6", "8"] {
+            let out = dir.appendingPathComponent("z\(zoom).png").path
+            let r = try run(meridianBinary, ["render", "--tiles", template, "--out", out, "--center", "48.85,2.35", "--zoom", zoom,
+                                             "--size", "512x512", "--no-location"], env: ["XDG_CACHE_HOME": dir.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            pictures.append(try PNG(out))
+        }
+        let (z6, z8) = (pictures[0], pictures[1])
+        var alike = 0, samples = 0
+        for y in stride(from: 130, to: 382, by: 6) {
+            for x in stride(from: 130, to: 382, by: 6) {
+                let a = z8.pixel(x, y), b = z6.pixel(256 + (x - 256) / 4, 256 + (y - 256) / 4)
+                samples += 1
+                if abs(a.r - b.r) <= 40 && abs(a.g - b.g) <= 40 && abs(a.b - b.b) <= 40 { alike += 1 }
+            }
+        }
+        // (Edges of streets blur differently when enlarged.)
+        #expect(Double(alike) >= 0.9 * Double(samples), "\(alike) of \(samples) points of z8 are z6's, enlarged")
+    }
+
     @Test func aBadTemplateIsAClearError() throws {
         let r = try run(meridianBinary, ["render", "--tiles", "https://t.example/{zoom}/{x}/{y}.png", "--out", "/tmp/never.png"] + Self.args)
         #expect(r.status != 0)

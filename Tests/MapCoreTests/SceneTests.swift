@@ -16,6 +16,14 @@ struct EmptyHere: TileAvailability {
     func hasPixels(_ tile: TileID) -> Bool { ready.contains(tile) && !empty.contains(tile) }
 }
 
+/// Ready tiles of which some are their ancestors' parts (past a server's deepest zoom).
+struct PartsOfAncestors: TileAvailability {
+    var ready: Set<TileID>, parts: [TileID: TileID]
+    func isReady(_ tile: TileID) -> Bool { ready.contains(tile) || parts[tile] != nil }
+    func hasPixels(_ tile: TileID) -> Bool { ready.contains(tile) }
+    func drawnFrom(_ tile: TileID) -> TileID? { parts[tile] }
+}
+
 struct SceneTests {
     let size = ScreenSize(width: 800, height: 600)
 
@@ -72,6 +80,36 @@ struct SceneTests {
         #expect(cmds.count == list.missingTiles)
         // And the scene asks for exactly the missing tiles first.
         #expect(Set(list.wantedTiles.prefix(list.missingTiles)) == Set(TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 6).map(\.wrapped)))
+    }
+
+    /// Past a server's deepest zoom, a tile the source has only as part of its z6 ancestor is
+    /// drawn as that part, scaled: settled, covering the view, nothing more to load. Until the
+    /// ancestor is in, a coarser one stands in and the ancestor is what is wanted.
+    @Test func aTileThatIsPartOfAnAncestorIsDrawnFromIt() {
+        let s = scene(zoom: 8)
+        let visible = TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: 8).map(\.wrapped)
+        let parts = Dictionary(visible.map { ($0, $0.ancestor(atZoom: 6)) }) { a, _ in a }
+        let z6 = Set(parts.values)
+        let settled = s.compose(at: 0, tiles: PartsOfAncestors(ready: z6, parts: parts))
+        #expect(settled.missingTiles == 0)
+        #expect(settled.tilesCoverView)
+        #expect(settled.wantedTiles.prefix(while: { $0.z == 8 }).isEmpty, "\(settled.wantedTiles.prefix(4))")
+        let cmds = settled.tileCommands
+        #expect(cmds.count == visible.count)
+        #expect(cmds.allSatisfy { z6.contains($0.0) && $0.1.width == 0.25 && $0.1.height == 0.25 })
+        // Each tile's own sixteenth of its ancestor is drawn.
+        struct Part: Hashable { let ancestor: TileID, x: Double, y: Double }
+        let expected = Set(visible.map { t in
+            let a = t.ancestor(atZoom: 6)
+            return Part(ancestor: a, x: Double(t.x - a.x * 4) / 4, y: Double(t.y - a.y * 4) / 4)
+        })
+        #expect(Set(cmds.map { Part(ancestor: $0.0, x: $0.1.x, y: $0.1.y) }) == expected)
+
+        let z5 = Set(z6.map { $0.parent! })
+        let coming = s.compose(at: 0, tiles: PartsOfAncestors(ready: z5, parts: parts))
+        #expect(coming.missingTiles == visible.count)
+        #expect(coming.tileCommands.allSatisfy { $0.0.z == 5 })
+        #expect(Set(coming.wantedTiles.prefix(z6.count)) == z6)
     }
 
     @Test func farAncestorsAndChildrenFillIn() {

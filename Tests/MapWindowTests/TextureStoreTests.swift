@@ -1,5 +1,7 @@
+import Foundation
 import MapCore
 import MapGeometry
+import MapGraphics
 @testable import MapTiles
 @testable import MapWindow
 import Testing
@@ -56,6 +58,34 @@ struct TextureStoreTests {
         let pictures = b.generation
         #expect(b.accept(TileResult(tile: tiles[0], outcome: .empty)) == nil)
         #expect(b.generation != pictures)
+    }
+}
+
+/// Tiles the source has only as part of an ancestor (past a server's deepest zoom) are left
+/// to the compositor to draw from the ancestor's picture: nothing decoded or enlarged.
+struct PartsOfAncestorsTests {
+    let tile = TileID(z: 8, x: 130, y: 90)
+    var ancestor: TileID { tile.ancestor(atZoom: 6) }
+
+    @Test func theWindowsDecoderLeavesAnAncestorsPartToTheCompositor() throws {
+        let scaled = TileRasterizer.decoder(pixelRatio: 1, painter: VectorTilePainter(), order: .argb, background: Color(hex: 0xFFFFFF),
+                                            ancestorsScaled: true)
+        // Not a picture at all: it is not even looked at.
+        let part = try scaled(tile, .encodedImageRegion(Data([1, 2, 3]), tile: ancestor))
+        #expect(part.drawnFrom == ancestor && part.bitmap.width == 0)
+        // Without it (and where drawings are painted into the tile), it is decoded and enlarged.
+        let enlarged = TileRasterizer.decoder(pixelRatio: 1, painter: VectorTilePainter(), order: .argb, background: Color(hex: 0xFFFFFF))
+        #expect(throws: (any Error).self) { try enlarged(tile, .encodedImageRegion(Data([1, 2, 3]), tile: ancestor)) }
+    }
+
+    @Test func theStoreHoldsTheTileAsItsAncestorsPart() {
+        let store = TextureStore(renderer: nil, tilePixels: 256, viewport: (width: 1280, height: 800))
+        let pictures = store.generation
+        #expect(store.accept(TileResult(tile: tile, outcome: .fromAncestor(ancestor))) == nil)
+        #expect(store.isReady(tile) && store.isCurrent(tile) && !store.hasPixels(tile))
+        #expect(store.drawnFrom(tile) == ancestor && store.drawnFrom(ancestor) == nil)
+        #expect(store.generation != pictures)
+        #expect(store.held.bytes < 1024)
     }
 }
 

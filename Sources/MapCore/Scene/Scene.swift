@@ -13,6 +13,9 @@ public protocol TileAvailability {
     /// A ready tile shows the layer as it is now, not an older picture standing in while the
     /// map's content changes (a track opened, hidden or recoloured).
     func isCurrent(_ tile: TileID) -> Bool
+    /// A ready tile the source has only as part of an ancestor's picture (past a server's
+    /// deepest zoom): that ancestor, whose part over the tile is drawn in its place.
+    func drawnFrom(_ tile: TileID) -> TileID?
     /// A number that changes whenever `places(in:)` may answer otherwise for some tile (a
     /// tile came or went); nil when the store cannot say, and the places must be compared.
     var placesRevision: Int? { get }
@@ -22,6 +25,7 @@ extension TileAvailability {
     public func places(in tile: TileID) -> [PlaceLabel] { [] }
     public func hasPixels(_ tile: TileID) -> Bool { isReady(tile) }
     public func isCurrent(_ tile: TileID) -> Bool { isReady(tile) }
+    public func drawnFrom(_ tile: TileID) -> TileID? { nil }
     public var placesRevision: Int? { nil }
 }
 

@@ -46,6 +46,24 @@ struct TileLayout {
         for tile in visible {
             let w = tile.wrapped
             let dst = Self.screenRect(of: tile, camera: camera)
+            if tiles.isReady(w), let from = tiles.drawnFrom(w) {
+                // Past the source's deepest zoom: the ancestor's part over the tile, scaled
+                // where it is drawn. Until that ancestor is in, a coarser one stands in.
+                let ancestor = Self.readyAncestor(of: w, lowest: zoomRange.lowerBound, tiles: tiles)
+                if let (a, src) = ancestor {
+                    exact.append(place(a, src, dst))
+                    shown.append(a)
+                } else {
+                    uncovered.append(tile)
+                }
+                // Still to come: that ancestor, or the tile's own current answer (an older one shown).
+                let toLoad = ancestor?.0 != from ? from : tiles.isCurrent(w) ? nil : w
+                if let toLoad {
+                    missing += 1
+                    if seen.insert(toLoad).inserted { wanted.append(toLoad) }
+                }
+                continue
+            }
             if tiles.isReady(w) {
                 let pictured = tiles.hasPixels(w)
                 allPictured = allPictured && pictured
