@@ -155,6 +155,14 @@ public final class TileLoader: @unchecked Sendable {
         return !queue.isEmpty || !inFlight.isEmpty
     }
 
+    /// Tiles asked for in view (not the ring around it) are still queued or being made.
+    public var isLoadingInView: Bool {
+        condition.lock(); defer { condition.unlock() }
+        guard !queue.isEmpty || !inFlight.isEmpty else { return false }
+        let pending = inFlight.union(queue)
+        return wanted.contains(where: pending.contains)
+    }
+
     public var hasResults: Bool {
         condition.lock(); defer { condition.unlock() }
         return !results.isEmpty

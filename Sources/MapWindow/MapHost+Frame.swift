@@ -108,7 +108,7 @@ extension MapHost {
             return clock.now < deadline && (still || cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
         }
         var made = drainSprites(while: inBudget)
-        made += drainTiles(while: inBudget)
+        made += takeInTiles(while: inBudget)
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
         if inBudget() { pipeline.prepareSlots() }
         let end = MonotonicClock.threadCPU
@@ -122,6 +122,7 @@ extension MapHost {
             FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart))
         }
         coveredSince = list.tilesCoverView ? (coveredSince ?? presentedAt) : nil
+        mapOnScreen = !list.tileCommands.isEmpty
         pipeline.use(list)
         for c in list.spriteCommands { spritesInUse.insert(c.0) }
         framesSinceKeep += 1
@@ -193,7 +194,17 @@ extension MapHost {
     }
 
     /// Uploads finished tiles while `inBudget` (at least one); returns how many.
-    private func drainTiles(while inBudget: () -> Bool) -> Int {
+    /// Takes in the tiles that arrived before the frame is drawn, so that it shows them (taken
+    /// in after it, they would wait for the next frame): for a still map's first picture, and
+    /// once every tile in view is in.
+    func takeInTilesNow() {
+        let until = clock.now + stillUploadWindow
+        takeInTiles(while: { self.clock.now < until })
+    }
+
+    /// Takes in arrived tiles while `inBudget` says so; how many.
+    @discardableResult
+    func takeInTiles(while inBudget: () -> Bool) -> Int {
         var n = 0
         repeat {
             let (accepted, message) = pipeline.acceptTile()

@@ -119,6 +119,9 @@ public final class MapHost {
     /// Since when the frames' view has lain wholly on the map's own tiles (the frame clock);
     /// nil when the last frame's did not.
     var coveredSince: Double?
+    /// The last frame drew some of the map's tiles (its own or stand-ins): until then, each
+    /// tile is shown as it comes.
+    var mapOnScreen = false
     /// When memory was last looked after while drawing without rest (`upkeep`).
     var lastUpkeep = 0.0
     static let upkeepInterval = 6.0
@@ -251,6 +254,8 @@ public final class MapHost {
         /// then: what arrives meanwhile shows in one frame, not one frame per tile. (Each
         /// software frame costs the CPU the tile workers need to finish sooner.)
         var settleUntil: Double?
+        /// Tiles in view were on their way when the wait began.
+        var settlingView = false
         var latchUntil: Double?
         quitting = false
         while !quitting {
@@ -308,10 +313,17 @@ public final class MapHost {
                     cpuStart = MonotonicClock.threadCPU
                     // Anything but more pictures arriving ends the wait.
                     if process(&event, translator), event.type != wakeType { settleUntil = nil }
-                    if settleUntil != nil, clock.now < until, !hasInbox, pipeline.isLoading || pipeline.rasterizer.isBusy { continue }
+                    // Pictures are taken in together, but tiles in view do not wait for the ring
+                    // around it: once every one of them is in, the frame is drawn (the map's
+                    // first picture came 80 ms late, behind its ring). The ring's own pictures
+                    // are still taken in together.
+                    let loading = settlingView ? pipeline.isLoadingInView : pipeline.isLoading
+                    if settleUntil != nil, clock.now < until, !hasInbox, loading || pipeline.rasterizer.isBusy { continue }
                 }
                 settleUntil = nil
+                if settlingView, !pipeline.isLoadingInView { takeInTilesNow() }
             }
+            if !mapOnScreen, pipeline.hasTileResults { takeInTilesNow() }
             // One pump, then the queue: SDL_PollEvent would ask the X server again per event.
             SDL_PumpEvents()
             while SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) > 0 {
@@ -330,7 +342,9 @@ public final class MapHost {
             let moves = session.isAnimating(at: t) || script != nil || animating
             needsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0 || takeChanged()
             let making = pipeline.isLoading || pipeline.rasterizer.isBusy
-            settleUntil = needsFrame && !moves && making ? clock.now + settleInterval : nil
+            // A map not on screen yet shows each tile as it comes: the first picture at once.
+            settleUntil = needsFrame && !moves && making && mapOnScreen ? clock.now + settleInterval : nil
+            settlingView = settleUntil != nil && pipeline.isLoadingInView
             latchUntil = moves && configuration.lateLatch ? clock.latchTime(margin: latchMargin) : nil
         }
         // A pin on its way down lands; one in the air goes back. Then the embedder hears of it.

@@ -304,6 +304,8 @@ struct RenderPipeline {
 
     /// Tiles are being loaded or made for any layer.
     var isLoading: Bool { made.contains { $0.loader.isLoading } }
+    /// Tiles in view (not the rings around it) are still on their way.
+    var isLoadingInView: Bool { made.contains { $0.loader.isLoadingInView } }
     var hasTileResults: Bool { made.contains { $0.loader.hasResults } }
     /// The map's and overlays' loaders have settled (their rings are in: their places may
     /// label the edges). A fallback's tiles are stand-ins, none of what the map is to show.
