@@ -16,6 +16,8 @@ public final class TextureStore: TileAvailability {
         case texture(SDLTexture, [PlaceLabel])
         /// `stamp`: the `generation` it came in at, which tells pictures of a tile apart.
         case pixels(Bitmap, [PlaceLabel], stamp: Int)
+        /// Its picture (`width`×`height`) lives in the X server only (`letServerKeep`).
+        case served(width: Int, height: Int, [PlaceLabel], stamp: Int)
         /// The source has no tile here: settled, nothing to draw.
         case empty
         /// The source has no tile here: drawn as the part of this ancestor's picture over it.
@@ -101,7 +103,7 @@ public final class TextureStore: TileAvailability {
 
     public func hasPixels(_ tile: TileID) -> Bool {
         switch cache.peek(tile) {
-        case .slot?, .texture?, .pixels?: return true
+        case .slot?, .texture?, .pixels?, .served?: return true
         default: return false
         }
     }
@@ -113,7 +115,7 @@ public final class TextureStore: TileAvailability {
 
     public func places(in tile: TileID) -> [PlaceLabel] {
         switch cache.peek(tile) {
-        case let .slot(_, p)?, let .texture(_, p)?, let .pixels(_, p, _)?: return p
+        case let .slot(_, p)?, let .texture(_, p)?, let .pixels(_, p, _)?, let .served(_, _, p, _)?: return p
         default: return []
         }
     }
@@ -135,6 +137,37 @@ public final class TextureStore: TileAvailability {
     func stampedBitmap(for tile: TileID) -> (bitmap: Bitmap, stamp: Int)? {
         if case let .pixels(b, _, stamp)? = cache.value(for: tile) { return (b, stamp) }
         return nil
+    }
+
+    /// The size and stamp of the tile's picture, in the app or only in the X server; marks
+    /// it recently used.
+    func stampedSize(for tile: TileID) -> (width: Int, height: Int, stamp: Int)? {
+        switch cache.value(for: tile) {
+        case let .pixels(b, _, stamp)?: return (b.width, b.height, stamp)
+        case let .served(w, h, _, stamp)?: return (w, h, stamp)
+        default: return nil
+        }
+    }
+
+    /// The X server holds the tile's picture (stamp `stamp`): the app lets its own copy go, a
+    /// quarter MiB a tile that was kept twice. The server's frames draw it from then on; the
+    /// app's own compositor cannot (`dropServed`, and the tile is loaded again).
+    func letServerKeep(_ tile: TileID, stamp: Int) {
+        guard case let .pixels(b, places, s)? = cache.peek(tile), s == stamp else { return }
+        for (_, evicted) in cache.insert(.served(width: b.width, height: b.height, places, stamp: s), for: tile, cost: 64) {
+            if case let .slot(slot, _) = evicted { atlas?.release(slot) }
+        }
+    }
+
+    /// The X server let go of the tile's picture (or the app draws from now on): a tile held
+    /// only there goes, and is loaded again when wanted. True if it went.
+    @discardableResult
+    func dropServed(_ tile: TileID) -> Bool {
+        guard case .served? = cache.peek(tile) else { return false }
+        revise()
+        cache.removeValue(for: tile)
+        stale.remove(tile)
+        return true
     }
 
     /// Takes one loader result. Failed tiles stay un-ready so parents keep covering them;

@@ -125,8 +125,8 @@ final class XRenderCompositor {
     /// a texel: only then does filtering draw other pixels than the nearest texel does.
     private func scalesTiles(_ list: DrawList, _ k: Double) -> Bool {
         for case let .tile(id, layer, src, dst, _) in list.commands {
-            guard let store = tiles[layer], let (bitmap, _) = store.stampedBitmap(for: id) else { continue }
-            let d = DeviceRect(dst, k), bw = Double(bitmap.width), bh = Double(bitmap.height)
+            guard let store = tiles[layer], let (width, height, _) = store.stampedSize(for: id) else { continue }
+            let d = DeviceRect(dst, k), bw = Double(width), bh = Double(height)
             if d.width != src.width * bw || d.height != src.height * bh { return true }
             if (src.x * bw).rounded() != src.x * bw || (src.y * bh).rounded() != src.y * bh { return true }
         }
@@ -173,18 +173,33 @@ final class XRenderCompositor {
     }
 
     /// The server's picture of a tile, uploaded if the store has a newer one; with its size.
+    /// Once uploaded, the store lets its own copy go: the server keeps the picture while the
+    /// store keeps the tile (`freeTilePicture`).
     private func tilePicture(_ layer: Int, _ id: TileID) -> (UInt, Double, Double, opaque: Bool)? {
-        guard let store = tiles[layer], let (bitmap, stamp) = store.stampedBitmap(for: id) else { return nil }
+        guard let store = tiles[layer], let (width, height, stamp) = store.stampedSize(for: id) else { return nil }
         let key = TileKey(layer: layer, tile: id)
         if var p = tilePictures[key], p.stamp == stamp {
             p.used = frameNumber
             tilePictures[key] = p
-            return (p.picture, Double(bitmap.width), Double(bitmap.height), store.isOpaque)
+            return (p.picture, Double(width), Double(height), store.isOpaque)
+        }
+        guard let bitmap = store.bitmap(for: id) else {
+            // Held only by the server, which let it go: loaded again.
+            store.dropServed(id)
+            return nil
         }
         if let old = tilePictures.removeValue(forKey: key) { mx_picture_free(frame.raw, old.picture) }
         guard let picture = upload(bitmap, opaque: store.isOpaque) else { return nil }
         tilePictures[key] = Uploaded(picture: picture, stamp: stamp, used: frameNumber)
-        return (picture, Double(bitmap.width), Double(bitmap.height), store.isOpaque)
+        store.letServerKeep(id, stamp: stamp)
+        return (picture, Double(width), Double(height), store.isOpaque)
+    }
+
+    /// Lets the server's picture of a tile go, and the tile with it if only the server held it.
+    private func freeTilePicture(_ key: TileKey, _ p: Uploaded) {
+        mx_picture_free(frame.raw, p.picture)
+        tilePictures.removeValue(forKey: key)
+        tiles[key.layer]?.dropServed(key.tile)
     }
 
     private func spritePicture(_ key: SpriteKey) -> (UInt, Double, Double)? {
@@ -213,8 +228,7 @@ final class XRenderCompositor {
     /// `tiles`: those to keep, per tile layer.
     func keepOnly(tiles: [Set<TileID>], sprites keep: Set<SpriteKey>) {
         for (key, p) in tilePictures where !(tiles.indices.contains(key.layer) && tiles[key.layer].contains(key.tile)) {
-            mx_picture_free(frame.raw, p.picture)
-            tilePictures.removeValue(forKey: key)
+            freeTilePicture(key, p)
         }
         for (key, p) in spritePictures where !keep.contains(key) {
             mx_picture_free(frame.raw, p.picture)
@@ -223,21 +237,22 @@ final class XRenderCompositor {
     }
 
     /// The server keeps what recent frames drew: pictures unused for `keepFrames` frames go,
-    /// past a floor of a screenful (the store keeps the bitmaps to upload again).
+    /// past a floor of a screenful (sprites are drawn again from the store's bitmaps; tiles
+    /// held only by the server are loaded again when wanted).
     static let keepFrames = 120
     static let floor = 48
 
     private func letGo() {
         guard frameNumber % 30 == 0 else { return }
         let cutoff = frameNumber - Self.keepFrames
-        func trim<K: Hashable>(_ pictures: inout [K: Uploaded]) {
-            guard pictures.count > Self.floor else { return }
-            for (key, p) in pictures where p.used < cutoff {
+        if tilePictures.count > Self.floor {
+            for (key, p) in tilePictures where p.used < cutoff { freeTilePicture(key, p) }
+        }
+        if spritePictures.count > Self.floor {
+            for (key, p) in spritePictures where p.used < cutoff {
                 mx_picture_free(frame.raw, p.picture)
-                pictures.removeValue(forKey: key)
+                spritePictures.removeValue(forKey: key)
             }
         }
-        trim(&tilePictures)
-        trim(&spritePictures)
     }
 }

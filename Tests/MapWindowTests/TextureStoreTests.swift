@@ -61,6 +61,27 @@ struct TextureStoreTests {
     }
 }
 
+/// Once the X server holds a tile's picture, the app lets its own copy go, and the tile goes
+/// from the store when the server lets go of it.
+struct ServedTilesTests {
+    @Test func aTileHeldByTheServerKeepsItsSizeAndStampButNotItsPixels() {
+        let store = TextureStoreTests().filled([TileID(z: 3, x: 1, y: 1)])
+        let tile = TileID(z: 3, x: 1, y: 1)
+        let (w, h, stamp) = store.stampedSize(for: tile)!
+        // Another stamp (an older picture) changes nothing.
+        store.letServerKeep(tile, stamp: stamp - 1)
+        #expect(store.bitmap(for: tile) != nil)
+        store.letServerKeep(tile, stamp: stamp)
+        #expect(store.bitmap(for: tile) == nil && store.held.bytes < 1024)
+        #expect(store.isReady(tile) && store.hasPixels(tile) && store.isCurrent(tile))
+        #expect(store.stampedSize(for: tile)! == (w, h, stamp))
+        #expect(store.dropServed(tile) && !store.isReady(tile))
+        // A tile whose pixels the app still has is not dropped.
+        let kept = TextureStoreTests().filled([tile])
+        #expect(!kept.dropServed(tile) && kept.isReady(tile))
+    }
+}
+
 /// Tiles the source has only as part of an ancestor (past a server's deepest zoom) are left
 /// to the compositor to draw from the ancestor's picture: nothing decoded or enlarged.
 struct PartsOfAncestorsTests {
