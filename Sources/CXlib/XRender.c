@@ -77,7 +77,8 @@ void mx_render_on_window(mx_render *r, int on) {
 void mx_render_close(mx_render *r) {
     if (!r || !r->display) return;
     free_frame(r);
-    if (r->window_picture) XRenderFreePicture(r->display, r->window_picture);
+    // The window's picture is not freed here: the server frees it with the window, which may
+    // already be gone (a frame let go after its window is answered BadPicture).
     r->window_picture = 0;
     for (int i = 0; i < 256; i++) if (r->alpha[i]) XRenderFreePicture(r->display, r->alpha[i]);
     if (r->window_gc) XFreeGC(r->display, r->window_gc);

@@ -159,6 +159,9 @@ struct ServerDrawnTests {
         let whole = try drawnWhole(x, id, app, to: dir.appendingPathComponent("whole.png").path)
         try quit(x, id, app)
         #expect(quitCount("on-window", app) >= 5, "frames drawn on the window: \(quitCount("on-window", app))")
+        // Nothing of the server's drawing was refused, quitting included (the window's picture
+        // is freed with the window, not after it).
+        #expect(!app.wholeLog.contains("refused a request"), "\(app.wholeLog.suffix(400))")
         let far = held.differingFraction(from: whole, by: 24)
         #expect(far < 0.002, "\(far * 100) % of the pixels after the zoom differ from the same view drawn whole")
         #expect(held.differingFraction(from: before, by: 24) > 0.05, "the map zoomed")
