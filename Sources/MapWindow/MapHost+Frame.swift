@@ -193,7 +193,6 @@ extension MapHost {
         return n
     }
 
-    /// Uploads finished tiles while `inBudget` (at least one); returns how many.
     /// Takes in the tiles that arrived before the frame is drawn, so that it shows them (taken
     /// in after it, they would wait for the next frame): for a still map's first picture, and
     /// once every tile in view is in.
@@ -202,7 +201,7 @@ extension MapHost {
         takeInTiles(while: { self.clock.now < until })
     }
 
-    /// Takes in arrived tiles while `inBudget` says so; how many.
+    /// Takes in arrived tiles while `inBudget` (at least one); returns how many.
     @discardableResult
     func takeInTiles(while inBudget: () -> Bool) -> Int {
         var n = 0

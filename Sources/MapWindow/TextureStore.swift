@@ -130,17 +130,15 @@ public final class TextureStore: TileAvailability {
         }
     }
 
-    /// The tile's opaque pixels (software compositor), marking it recently used; nil when empty.
-    func bitmap(for tile: TileID) -> Bitmap? { stampedBitmap(for: tile)?.bitmap }
-
-    /// The same with its stamp: another stamp, another picture of the tile.
-    func stampedBitmap(for tile: TileID) -> (bitmap: Bitmap, stamp: Int)? {
-        if case let .pixels(b, _, stamp)? = cache.value(for: tile) { return (b, stamp) }
+    /// The tile's opaque pixels (software compositor), marking it recently used; nil when empty
+    /// or held only by the X server.
+    func bitmap(for tile: TileID) -> Bitmap? {
+        if case let .pixels(b, _, _)? = cache.value(for: tile) { return b }
         return nil
     }
 
     /// The size and stamp of the tile's picture, in the app or only in the X server; marks
-    /// it recently used.
+    /// it recently used. Another stamp, another picture of the tile.
     func stampedSize(for tile: TileID) -> (width: Int, height: Int, stamp: Int)? {
         switch cache.value(for: tile) {
         case let .pixels(b, _, stamp)?: return (b.width, b.height, stamp)
@@ -154,9 +152,8 @@ public final class TextureStore: TileAvailability {
     /// app's own compositor cannot (`dropServed`, and the tile is loaded again).
     func letServerKeep(_ tile: TileID, stamp: Int) {
         guard case let .pixels(b, places, s)? = cache.peek(tile), s == stamp else { return }
-        for (_, evicted) in cache.insert(.served(width: b.width, height: b.height, places, stamp: s), for: tile, cost: 64) {
-            if case let .slot(slot, _) = evicted { atlas?.release(slot) }
-        }
+        // The same places: no new revision for the labels.
+        put(.served(width: b.width, height: b.height, places, stamp: s), for: tile, cost: 64)
     }
 
     /// The X server let go of the tile's picture (or the app draws from now on): a tile held
@@ -226,6 +223,11 @@ public final class TextureStore: TileAvailability {
         switch e { case .empty, .ancestor: generation &+= 1; default: break }
         stale.remove(tile)
         if case let .slot(old, _)? = cache.peek(tile) { atlas?.release(old) }
+        put(e, for: tile, cost: cost)
+    }
+
+    /// Holds `e` for the tile; the atlas slots of tiles it evicts go back.
+    private func put(_ e: Entry, for tile: TileID, cost: Int) {
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
             if case let .slot(s, _) = evicted { atlas?.release(s) }
         }

@@ -202,6 +202,11 @@ final class XRenderCompositor {
         tiles[key.layer]?.dropServed(key.tile)
     }
 
+    private func freeSpritePicture(_ key: SpriteKey, _ p: Uploaded) {
+        mx_picture_free(frame.raw, p.picture)
+        spritePictures.removeValue(forKey: key)
+    }
+
     private func spritePicture(_ key: SpriteKey) -> (UInt, Double, Double)? {
         guard let bitmap = sprites.bitmap(for: key) else { return nil }
         if var p = spritePictures[key] {
@@ -230,10 +235,7 @@ final class XRenderCompositor {
         for (key, p) in tilePictures where !(tiles.indices.contains(key.layer) && tiles[key.layer].contains(key.tile)) {
             freeTilePicture(key, p)
         }
-        for (key, p) in spritePictures where !keep.contains(key) {
-            mx_picture_free(frame.raw, p.picture)
-            spritePictures.removeValue(forKey: key)
-        }
+        for (key, p) in spritePictures where !keep.contains(key) { freeSpritePicture(key, p) }
     }
 
     /// The server keeps what recent frames drew: pictures unused for `keepFrames` frames go,
@@ -245,14 +247,11 @@ final class XRenderCompositor {
     private func letGo() {
         guard frameNumber % 30 == 0 else { return }
         let cutoff = frameNumber - Self.keepFrames
-        if tilePictures.count > Self.floor {
-            for (key, p) in tilePictures where p.used < cutoff { freeTilePicture(key, p) }
+        func trim<K: Hashable>(_ pictures: [K: Uploaded], _ free: (K, Uploaded) -> Void) {
+            guard pictures.count > Self.floor else { return }
+            for (key, p) in pictures where p.used < cutoff { free(key, p) }
         }
-        if spritePictures.count > Self.floor {
-            for (key, p) in spritePictures where p.used < cutoff {
-                mx_picture_free(frame.raw, p.picture)
-                spritePictures.removeValue(forKey: key)
-            }
-        }
+        trim(tilePictures, freeTilePicture)
+        trim(spritePictures, freeSpritePicture)
     }
 }
