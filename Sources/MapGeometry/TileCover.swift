@@ -15,11 +15,9 @@ public enum TileCover {
     /// loader fetches what the user looks at first.
     public static func tiles(covering rect: MapRect, tileZoom z: Int, buffer: Int = 0) -> [TileID] {
         let n = 1 << z
-        let size = WebMercator.worldSize / Double(n)
-        let x0 = Int(saturating: floor(rect.minX / size)) - buffer
-        let x1 = Int(saturating: ceil(rect.maxX / size)) - 1 + buffer
-        let y0 = max(Int(saturating: floor(rect.minY / size)) - buffer, 0)
-        let y1 = min(Int(saturating: ceil(rect.maxY / size)) - 1 + buffer, n - 1)
+        let s = span(covering: rect, tileZoom: z)
+        let (x0, x1) = (s.x0 - buffer, s.x1 + buffer)
+        let y0 = max(s.y0 - buffer, 0), y1 = min(s.y1 + buffer, n - 1)
         guard x1 >= x0, y1 >= y0 else { return [] }
         // A zoomed-out view wider than the world needs each column at most a few times.
         var tiles: [TileID] = []
@@ -32,5 +30,18 @@ public enum TileCover {
             return dx * dx + dy * dy
         }
         return tiles.sorted { d($0) < d($1) }
+    }
+
+    /// The columns and rows of tiles at `tileZoom` that `rect` touches, first to last, rows
+    /// not cut to the world's: two rects with the same span have the same tiles and the
+    /// same edges of the world in view.
+    public struct Span: Hashable, Sendable {
+        public let z: Int, x0: Int, x1: Int, y0: Int, y1: Int
+    }
+
+    public static func span(covering rect: MapRect, tileZoom z: Int) -> Span {
+        let size = WebMercator.worldSize / Double(1 << z)
+        return Span(z: z, x0: Int(saturating: floor(rect.minX / size)), x1: Int(saturating: ceil(rect.maxX / size)) - 1,
+                    y0: Int(saturating: floor(rect.minY / size)), y1: Int(saturating: ceil(rect.maxY / size)) - 1)
     }
 }

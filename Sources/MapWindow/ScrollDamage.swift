@@ -30,13 +30,12 @@ struct ScrollDamage {
     init?(from old: [DrawCommand], _ was: [Placed?], to new: [DrawCommand], _ now: [Placed?], _ k: Double, width: Int, height: Int) {
         guard width > 0, height > 0, k > 0, k.isFinite, was.count == old.count, now.count == new.count else { return nil }
         // The slide is that of the first tile drawn in both frames.
-        var oldTiles: [Int: Placed] = [:]
-        for case let p? in was where p.isTile { oldTiles[p.content] = p }
         var slide: (Int64, Int64)?
-        for case let p? in now where p.isTile {
-            guard let o = oldTiles[p.content] else { continue }
-            slide = (p.x0 - o.x0, p.y0 - o.y0)
-            break
+        search: for case let p? in now where p.isTile {
+            for case let o? in was where o.isTile && o.content == p.content {
+                slide = (p.x0 - o.x0, p.y0 - o.y0)
+                break search
+            }
         }
         guard let (qx, qy) = slide, qx % Placed.steps == 0, qy % Placed.steps == 0 else { return nil }
         let (sx, sy) = (qx / Placed.steps, qy / Placed.steps)
@@ -44,16 +43,17 @@ struct ScrollDamage {
         dx = Int32(sx)
         dy = Int32(sy)
 
+        // Which commands are in both frames, slid: matched through their keys sorted (a frame
+        // does this sixty times a second; hashing each command into sets cost more than the
+        // rest of the frame's drawing).
         let moved = was.map { $0?.shifted(qx, qy) }
-        let before = Set(moved.compactMap { $0 }), after = Set(now.compactMap { $0 })
+        let (oldMatch, newMatch) = Self.match(moved, now)
         // What is in both and overlaps must be painted in the same order, or the copy differs
         // there (tiles side by side may come in any order).
-        var oldIndex: [Placed: Int] = [:]
-        for (i, p) in moved.enumerated() { if let p, after.contains(p), oldIndex[p] == nil { oldIndex[p] = i } }
-        let common = now.compactMap { $0 }.filter { oldIndex[$0] != nil }
+        let common = now.indices.compactMap { j in newMatch[j].map { (now[j]!, $0) } }
         for j in common.indices {
-            let b = common[j], bi = oldIndex[b] ?? 0
-            for a in common[..<j] where (oldIndex[a] ?? 0) > bi && a.overlaps(b) { return nil }
+            let (b, bi) = common[j]
+            for (a, ai) in common[..<j] where ai > bi && a.overlaps(b) { return nil }
         }
 
         let w = Int32(clamping: width), h = Int32(clamping: height)
@@ -65,10 +65,10 @@ struct ScrollDamage {
         if dy > 0 { strips.append(PixelBox(x0: left, y0: 0, x1: right, y1: dy)) }
         if dy < 0 { strips.append(PixelBox(x0: left, y0: h + dy, x1: right, y1: h)) }
         var damage = DamageRegion(width: width, height: height)
-        for (c, p) in zip(new, now) where p.map({ !before.contains($0) }) ?? true {
+        for (c, m) in zip(new, newMatch) where m == nil {
             damage.add(c.pixelBox(k, inside: width, height))
         }
-        for (c, p) in zip(old, moved) where p.map({ !after.contains($0) }) ?? true {
+        for (c, m) in zip(old, oldMatch) where m == nil {
             guard let b = c.pixelBox(k, inside: width, height) else { continue }
             let s = PixelBox(x0: max(b.x0 + dx, 0), y0: max(b.y0 + dy, 0), x1: min(b.x1 + dx, w), y1: min(b.y1 + dy, h))
             if s.x1 > s.x0, s.y1 > s.y0 { damage.add(s) }
@@ -77,12 +77,35 @@ struct ScrollDamage {
         boxes = strips + damage.boxes
     }
 
+    /// For each of `old` and of `new`, the index of the same command in the other frame (the
+    /// first not yet matched), or nil.
+    static func match(_ old: [Placed?], _ new: [Placed?]) -> (old: [Int?], new: [Int?]) {
+        func keyed(_ ps: [Placed?]) -> [(key: UInt64, index: Int)] {
+            ps.indices.compactMap { i in ps[i].map { (key: $0.key, index: i) } }.sorted { ($0.key, $0.index) < ($1.key, $1.index) }
+        }
+        let a = keyed(old), b = keyed(new)
+        var oldMatch = [Int?](repeating: nil, count: old.count), newMatch = [Int?](repeating: nil, count: new.count)
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if a[i].key < b[j].key { i += 1; continue }
+            if a[i].key > b[j].key { j += 1; continue }
+            // Equal keys: the same command, unless two commands' keys collide.
+            if old[a[i].index] == new[b[j].index] {
+                oldMatch[a[i].index] = b[j].index
+                newMatch[b[j].index] = a[i].index
+            }
+            i += 1
+            j += 1
+        }
+        return (oldMatch, newMatch)
+    }
+
     /// A command as where its pixels go: what it draws (as a 64-bit hash of it: a frame
     /// compares a few hundred of these, and hashing sprite keys each time cost more than the
     /// scroll saved; two commands alike in hash and place are never met in practice), and its
     /// device rectangle in 1/64 pixels (two frames' points never agree to the last bit; where
     /// their pixels go does).
-    struct Placed: Hashable {
+    struct Placed: Equatable {
         static let steps: Int64 = 64
         /// The hash of what it draws, tagged by kind; the clear's is its own (it never slides).
         let content: Int
@@ -116,6 +139,16 @@ struct ScrollDamage {
             }
             guard let a = q(r.x), let b = q(r.y), let c = q(r.maxX), let d = q(r.maxY) else { return nil }
             (x0, y0, x1, y1) = (a, b, c, d)
+        }
+
+        /// What and where mixed into one number, to sort by.
+        var key: UInt64 {
+            func mix(_ h: UInt64, _ v: Int64) -> UInt64 {
+                let m = (h ^ UInt64(bitPattern: v)) &* 0x100_0000_01B3
+                return m ^ (m >> 29)
+            }
+            let h = UInt64(bitPattern: Int64(content)) ^ (isClear ? 0x9E37_79B9 : 0)
+            return mix(mix(mix(mix(h, x0), y0), x1), y1)
         }
 
         func overlaps(_ o: Placed) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }

@@ -33,7 +33,12 @@ public final class TextureStore: TileAvailability {
     /// one count for every store, so that a new store (another map) never repeats an old
     /// one's revision to a memo that outlived it.
     public private(set) var placesRevision: Int? = TextureStore.nextRevision()
-    private func revise() { placesRevision = Self.nextRevision() }
+    /// Changes with tiles coming, going and turning older (`TileAvailability.layoutRevision`).
+    public private(set) var layoutRevision: Int? = TextureStore.nextRevision()
+    private func revise() {
+        placesRevision = Self.nextRevision()
+        layoutRevision = placesRevision
+    }
     private static let revisions = Lock()
     nonisolated(unsafe) private static var lastRevision = 0
     private static func nextRevision() -> Int {
@@ -96,10 +101,16 @@ public final class TextureStore: TileAvailability {
     public func isCurrent(_ tile: TileID) -> Bool { cache.contains(tile) && !stale.contains(tile) }
 
     /// Every tile held becomes an older picture: still drawn, but asked for again.
-    public func invalidate() { stale = Set(cache.keysByRecency) }
+    public func invalidate() {
+        stale = Set(cache.keysByRecency)
+        layoutRevision = Self.nextRevision()
+    }
 
     /// Marks the tiles held for which `touched` is true to be drawn anew (still shown until then).
-    public func invalidate(where touched: (TileID) -> Bool) { stale.formUnion(cache.keysByRecency.filter(touched)) }
+    public func invalidate(where touched: (TileID) -> Bool) {
+        stale.formUnion(cache.keysByRecency.filter(touched))
+        layoutRevision = Self.nextRevision()
+    }
 
     public func hasPixels(_ tile: TileID) -> Bool {
         switch cache.peek(tile) {
@@ -229,6 +240,7 @@ public final class TextureStore: TileAvailability {
     /// Holds `e` for the tile; the atlas slots of tiles it evicts go back.
     private func put(_ e: Entry, for tile: TileID, cost: Int) {
         for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
+            revise()
             if case let .slot(s, _) = evicted { atlas?.release(s) }
         }
     }

@@ -19,6 +19,10 @@ public protocol TileAvailability {
     /// A number that changes whenever `places(in:)` may answer otherwise for some tile (a
     /// tile came or went); nil when the store cannot say, and the places must be compared.
     var placesRevision: Int? { get }
+    /// A number that changes whenever any answer above may change for some tile (a tile came,
+    /// went or turned older); nil when the store cannot say. The same revisions and the same
+    /// tiles in view lay out the same (`TileStackLayout.Memo`).
+    var layoutRevision: Int? { get }
 }
 
 extension TileAvailability {
@@ -27,6 +31,7 @@ extension TileAvailability {
     public func isCurrent(_ tile: TileID) -> Bool { isReady(tile) }
     public func drawnFrom(_ tile: TileID) -> TileID? { nil }
     public var placesRevision: Int? { nil }
+    public var layoutRevision: Int? { nil }
 }
 
 /// No sprites at all (tile-only composition).
@@ -39,6 +44,8 @@ public struct NoSprites: SpriteAvailability {
 public struct NoTiles: TileAvailability {
     public init() {}
     public func isReady(_ tile: TileID) -> Bool { false }
+    /// Never changes.
+    public var layoutRevision: Int? { 0 }
 }
 
 /// What the map shows: the stack of tile layers and the layers drawn over it in paint order.
@@ -56,6 +63,9 @@ public struct Scene {
     public var bufferRing = 1
     /// Every layer, bottom to top within each level (see `LayerLevel`).
     public var layers: [any MapLayer]
+    /// The last frame's tile layout, which a pan's next frame moves (`TileStackLayout.laidOut`).
+    /// Copies of the scene share it: a layout is used again only for the same stores' revisions.
+    private let stackMemo = LockedValue<TileStackLayout.Memo>()
     /// Seconds place labels take to fade in and out (`LabelsLayer.fadeSeconds`): 0 by default,
     /// as a still picture draws them; a window that animates sets its own.
     public var labelFadeSeconds = 0.0 {
@@ -139,7 +149,7 @@ public struct Scene {
                         facts: SessionFacts = SessionFacts()) -> DrawList {
         var list = DrawList()
         list.commands.append(.clear(background))
-        let stack = TileStackLayout(scene: self, camera: camera, stores: stores, into: &list)
+        let stack = TileStackLayout.laidOut(scene: self, camera: camera, stores: stores, memo: stackMemo, into: &list)
         var context = LayerContext(camera: camera, time: t, sprites: sprites, tiles: stack.store(list.mapLayer), shownTiles: stack.shown[list.mapLayer])
         context.facts = facts
         context.labelSources = stack.labelSources(in: list)

@@ -14,10 +14,22 @@ struct TileStackLayout {
     private(set) var credits: [String] = []
     private let specs: [TileLayerSpec]
 
+    /// A layout made before (`Memo`), with this frame's stores.
+    init(scene: Scene, stores given: [TileAvailability], shown: [[TileID]], credits: [String]) {
+        specs = scene.tileLayers
+        stores = Self.stores(given, count: max(specs.count, 1))
+        self.shown = shown
+        self.credits = credits
+    }
+
+    private static func stores(_ given: [TileAvailability], count: Int) -> [TileAvailability] {
+        (0..<count).map { given.indices.contains($0) ? given[$0] : NoTiles() }
+    }
+
     init(scene: Scene, camera: Camera, stores given: [TileAvailability], into list: inout DrawList) {
         specs = scene.tileLayers
         let count = max(specs.count, 1)
-        stores = (0..<count).map { given.indices.contains($0) ? given[$0] : NoTiles() }
+        stores = Self.stores(given, count: count)
         shown = Array(repeating: [], count: count)
         var wants = Array(repeating: TileWants(), count: count)
         let m = scene.mapLayerIndex
