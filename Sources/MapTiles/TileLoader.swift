@@ -55,7 +55,11 @@ public final class TileLoader: @unchecked Sendable {
     public let source: TileSource
     private let decode: TileDecoder
     private let wake: @Sendable () -> Void
-    private let condition = Condition()
+    private let condition: Condition
+    /// What idle workers wait on (on `condition`'s lock): a tile queued wakes one of them.
+    /// Woken with everything else (each tile done, each frame's wants), eight workers woke and
+    /// slept again many times a frame: on two cores, a tenth of a pan's CPU.
+    private let queued: Condition
     private var queue: [TileID] = []
     private var inFlight = Set<TileID>()
     private var results: [TileResult] = []
@@ -79,13 +83,21 @@ public final class TileLoader: @unchecked Sendable {
     /// MiB or more, and its decoder's buffers while it runs).
     private let decodeSlots = max(1, ProcessInfo.processInfo.activeProcessorCount)
     private var decoding = 0
+    private let workers: Int
+    /// Workers waiting for a tile, and how often one woke to look for one (for the tests).
+    private var idle = 0, wakeups = 0
+    var idleWorkers: Int { condition.lock(); defer { condition.unlock() }; return idle }
+    var workerWakeups: Int { condition.lock(); defer { condition.unlock() }; return wakeups }
 
     public init(source: TileSource, workers count: Int? = nil,
                 decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {}) {
         self.source = source
         self.decode = decode
         self.wake = wake
-        for i in 0..<(count ?? source.concurrency) {
+        condition = Condition()
+        queued = Condition(sharingLockOf: condition)
+        workers = count ?? source.concurrency
+        for i in 0..<workers {
             startThread(name: "tiles.\(i)") { [weak self] in self?.work() }
         }
     }
@@ -99,6 +111,7 @@ public final class TileLoader: @unchecked Sendable {
         queue.removeAll()
         let loading = Array(inFlight)
         condition.broadcast()
+        queued.broadcast()
         condition.unlock()
         if !loading.isEmpty { source.cancel(loading) }
     }
@@ -130,7 +143,7 @@ public final class TileLoader: @unchecked Sendable {
         queue = tiles.filter(loadable)
         ahead = Set(ring.filter { loadable($0) && kept[$0] == nil })
         queue += ring.filter { ahead.contains($0) }
-        if !queue.isEmpty { condition.broadcast() }
+        for _ in 0..<min(queue.count, workers) { queued.signal() }
         condition.unlock()
     }
 
@@ -235,7 +248,12 @@ public final class TileLoader: @unchecked Sendable {
         meridian_make_thread_background()
         while true {
             condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
+            while queue.isEmpty && !stopping {
+                idle += 1
+                queued.wait()
+                idle -= 1
+                wakeups += 1
+            }
             if stopping { condition.unlock(); return }
             let tile = queue.removeFirst()
             let isAhead = ahead.remove(tile) != nil

@@ -18,10 +18,17 @@ public final class Lock: @unchecked Sendable {
 
 /// A lock with a condition to wait on (NSCondition's role): lock, wait until signalled, unlock.
 public final class Condition: @unchecked Sendable {
-    private let lockObject = Lock()
+    private let lockObject: Lock
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    public init() {
+    public convenience init() { self.init(lock: Lock()) }
+
+    /// A further condition on the lock of `other`: waiters for different things wait apart,
+    /// and waking one kind leaves the others asleep.
+    public convenience init(sharingLockOf other: Condition) { self.init(lock: other.lockObject) }
+
+    private init(lock: Lock) {
+        lockObject = lock
         // Deadlines are measured on the monotonic clock, which wall-clock changes cannot move.
         var attr = pthread_condattr_t()
         pthread_condattr_init(&attr)
@@ -39,6 +46,8 @@ public final class Condition: @unchecked Sendable {
     public func unlock() { lockObject.unlock() }
     public func wait() { pthread_cond_wait(cond, lockObject.mutex) }
     public func broadcast() { pthread_cond_broadcast(cond) }
+    /// Wakes one waiter (if any waits).
+    public func signal() { pthread_cond_signal(cond) }
 
     /// Waits until signalled or `deadline` (seconds on `MonotonicClock.now`); false on time-out.
     public func wait(until deadline: Double) -> Bool {

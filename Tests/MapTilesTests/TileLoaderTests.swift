@@ -1,6 +1,6 @@
 import Foundation
 import MapGeometry
-import MapTiles
+@testable import MapTiles
 import Platform
 import Testing
 import TestSupport
@@ -73,6 +73,23 @@ struct TileLoaderTests {
             case .failed, .fromAncestor: Issue.record("unexpected outcome \(r.outcome)")
             }
         }
+    }
+
+    /// A tile asked for wakes one idle worker, not every one: woken for everything, eight
+    /// workers woke and slept again several times a frame of a pan.
+    @Test func aTileAskedForWakesOneIdleWorker() {
+        let l = TileLoader(source: CountingSource(), workers: 8, decode: tinyDecoder)
+        func untilAllIdle() {
+            let deadline = MonotonicClock.now + 10
+            while l.idleWorkers < 8, MonotonicClock.now < deadline { usleep(200) }
+        }
+        untilAllIdle()
+        #expect(l.workerWakeups == 0)
+        l.want([TileID(z: 3, x: 0, y: 1)])
+        #expect(drainAll(l, expecting: 1).count == 1)
+        untilAllIdle()
+        #expect(l.workerWakeups == 1)
+        l.stop()
     }
 
     @Test func unwantedQueuedTilesAreCancelled() {
