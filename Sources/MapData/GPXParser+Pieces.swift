@@ -101,6 +101,9 @@ extension GPXParser {
     /// the open track, and its state becomes this one's.
     mutating func adopt(_ piece: GPXParser) {
         guard let c = piece.continuation, var t = track, let tail = c.isOpen ? piece.track : c.closed else { return }
+        // Held only by `t` while it grows: appending to points still held by `track` copied
+        // every point read so far, once per piece.
+        track = nil
         let base = t.points.count
         t.points.append(contentsOf: tail.points)
         if c.named { t.name = tail.name }
