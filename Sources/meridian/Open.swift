@@ -235,7 +235,11 @@ struct Open: ParsableCommand {
             default: break
             }
         }
-        if exitAfterFirstPresent { host.onFirstPresent = { [unowned host] in host.requestQuit() } }
+        let quitAtFirstPresent = exitAfterFirstPresent
+        host.onFirstPresent = { [unowned host] in
+            opener.letReadingStart()
+            if quitAtFirstPresent { host.requestQuit() }
+        }
         if exitWhenDrawn {
             host.onFullyDrawn = { [unowned host] in
                 // The bench's measure of what the drawn map holds (not the peak on the way).
