@@ -31,9 +31,9 @@ extension Simplify {
         while let (a, b, cap) = stack.popLast() {
             guard b > a + 1 else { continue }
             var worst = -1.0, index = a
-            let pa = points[a], pb = points[b]
+            let chord = Chord(points[a], points[b])
             for i in (a + 1)..<b {
-                let d = segmentDistanceSquared(points[i], pa, pb)
+                let d = chord.distanceSquared(points[i])
                 if d > worst { worst = d; index = i }
             }
             guard worst > floor2 else { continue }
