@@ -100,8 +100,8 @@ public final class MapHost {
     var toldServerFailure = false
     /// The X server drew a frame since the loop last waited for it.
     var serverDrawnSinceSync = false
-    /// Guards the inbox, which other threads post to.
-    private let postLock = Lock()
+    /// Guards the inbox, which other threads post to; signalled when work is posted.
+    private let posted = Condition()
     /// Work posted from other threads, run on the frame thread before the next frame.
     private var inbox: [@Sendable (MapHost) -> Void] = []
     var textInputOn = false
@@ -214,22 +214,30 @@ public final class MapHost {
     /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
     /// called from any thread: how workers hand results to the map.
     public func perform(_ body: @escaping @Sendable (MapHost) -> Void) {
-        postLock.lock()
+        posted.lock()
         inbox.append(body)
-        postLock.unlock()
+        posted.broadcast()
+        posted.unlock()
         wake.signal()
     }
 
     var hasInbox: Bool {
-        postLock.lock(); defer { postLock.unlock() }
+        posted.lock(); defer { posted.unlock() }
         return !inbox.isEmpty
     }
 
+    /// Sleeps until `deadline` (`MonotonicClock` seconds), or until work is posted: what a
+    /// worker hands over (a file read) waits for no frame's latch.
+    func sleepUnlessPosted(until deadline: Double) {
+        posted.lock(); defer { posted.unlock() }
+        while inbox.isEmpty, posted.wait(until: deadline) {}
+    }
+
     func runInbox() -> Bool {
-        postLock.lock()
+        posted.lock()
         let work = inbox
         inbox.removeAll()
-        postLock.unlock()
+        posted.unlock()
         for body in work { body(self) }
         return !work.isEmpty
     }
@@ -305,7 +313,7 @@ public final class MapHost {
                 // events when pumped, so a flick's speed is measured on frame times: over the
                 // 100 ms it is measured across, within a frame's worth.
                 let wait = latch - clock.now
-                if wait > 0.0005 { usleep(useconds_t(saturating: min(wait, 0.1) * 1_000_000)) }
+                if wait > 0.0005 { sleepUnlessPosted(until: MonotonicClock.now + min(wait, 0.1)) }
                 cpuStart = MonotonicClock.threadCPU
             } else if let until = settleUntil {
                 let wait = Int32(clamping: Int(saturating: max(0, until - clock.now) * 1000))
