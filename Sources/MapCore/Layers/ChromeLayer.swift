@@ -11,7 +11,9 @@ public struct ChromeLayer: MapLayer {
     /// Where a click on the attribution leads (the copyright page); nil: nowhere.
     public var attributionURL: String?
     public var showsScaleBar = true
-    private struct LastScaleBar { let camera: Camera; let imperial: Bool; let bar: ScaleBar; let key: SpriteKey }
+    /// The bar depends on the view's latitude and zoom (its centre's y, not x: a pan east or
+    /// west keeps it), and its sprite key on its label only.
+    private struct LastScaleBar { let y: Double, zoom: Double, imperial: Bool, bar: ScaleBar, key: SpriteKey }
     private let lastScaleBar = LockedValue<LastScaleBar>()
 
     public init() {}
@@ -50,10 +52,11 @@ public struct ChromeLayer: MapLayer {
     /// The scale bar for `camera` and its label's sprite, made once per camera: a frame asks
     /// twice (what labels keep clear of, then what is drawn), and a label's key hashes its text.
     private func scaleBar(_ camera: Camera, imperial: Bool) -> (ScaleBar, SpriteKey) {
-        if let last = lastScaleBar.get(), last.camera == camera, last.imperial == imperial { return (last.bar, last.key) }
+        let last = lastScaleBar.get()
+        if let last, last.y == camera.center.y, last.zoom == camera.zoom, last.imperial == imperial { return (last.bar, last.key) }
         let bar = ScaleBar.make(camera: camera, imperial: imperial)
-        let key = SpriteKey.text(bar.label, .chrome)
-        lastScaleBar.set(LastScaleBar(camera: camera, imperial: imperial, bar: bar, key: key))
+        let key = last.flatMap { $0.bar.label == bar.label ? $0.key : nil } ?? SpriteKey.text(bar.label, .chrome)
+        lastScaleBar.set(LastScaleBar(y: camera.center.y, zoom: camera.zoom, imperial: imperial, bar: bar, key: key))
         return (bar, key)
     }
 
