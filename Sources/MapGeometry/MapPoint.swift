@@ -60,7 +60,10 @@ public struct MapRect: Hashable, Sendable {
         rects.reduce(nil as MapRect?) { r, b in r.map { $0.union(b) } ?? b }
     }
 
-    /// The smallest rect holding all points, or nil for none.
+    /// The smallest rect holding all points, or nil for none. Inlinable, so that callers in
+    /// other modules get it specialized for their sequence: through the generic, a track's
+    /// million points took 20 ms.
+    @inlinable
     public static func bounding(_ points: some Sequence<MapPoint>) -> MapRect? {
         var it = points.makeIterator()
         guard let first = it.next() else { return nil }

@@ -68,26 +68,16 @@ public final class TrackGeometry: Sendable {
         boxes.reserveCapacity(count / Self.chunk + 1)
         peaks.reserveCapacity(count / Self.chunk + 1)
         var all: MapRect?
-        pts.withUnsafeBufferPointer { p in
-            imp.withUnsafeBufferPointer { imp in
-                for start in stride(from: 0, to: count, by: Self.chunk) {
-                    let end = min(start + Self.chunk, count)
-                    // The box takes in the next chunk's first point too, so the edge between
-                    // two chunks lies inside a box. (A loop of its own: `MapRect.bounding`, a
-                    // generic across modules, took 20 ms over a million points.)
-                    var (x0, y0, x1, y1) = (p[start].x, p[start].y, p[start].x, p[start].y)
-                    for k in start..<min(end + 1, count) {
-                        let q = p[k]
-                        x0 = min(x0, q.x); y0 = min(y0, q.y); x1 = max(x1, q.x); y1 = max(y1, q.y)
-                    }
-                    let box = MapRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-                    var peak = 0.0
-                    for k in start..<end { peak = max(peak, imp[k]) }
-                    boxes.append(box)
-                    peaks.append(peak)
-                    all = all.map { $0.union(box) } ?? box
-                }
-            }
+        for start in stride(from: 0, to: count, by: Self.chunk) {
+            let end = min(start + Self.chunk, count)
+            // The box takes in the next chunk's first point too, so the edge between two
+            // chunks lies inside a box.
+            let box = MapRect.bounding(pts[start..<min(end + 1, count)])!
+            var peak = 0.0
+            for k in start..<end { peak = max(peak, imp[k]) }
+            boxes.append(box)
+            peaks.append(peak)
+            all = all.map { $0.union(box) } ?? box
         }
         points = pts
         importance = imp
