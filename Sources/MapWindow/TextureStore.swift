@@ -239,10 +239,9 @@ public final class TextureStore: TileAvailability {
 
     /// Holds `e` for the tile; the atlas slots of tiles it evicts go back.
     private func put(_ e: Entry, for tile: TileID, cost: Int) {
-        for (_, evicted) in cache.insert(e, for: tile, cost: cost) {
-            revise()
-            if case let .slot(s, _) = evicted { atlas?.release(s) }
-        }
+        let evicted = cache.insert(e, for: tile, cost: cost)
+        if !evicted.isEmpty { revise() }
+        for (_, e) in evicted { if case let .slot(s, _) = e { atlas?.release(s) } }
     }
 
     /// Lets go of every picture but those of `keep` (the tiles in use lately); the bytes freed.

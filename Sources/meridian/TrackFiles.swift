@@ -73,14 +73,15 @@ final class TrackFileOpener: @unchecked Sendable {
     /// The file chooser is open (frame thread only).
     var choosing = false
     /// Large files given at start are read once the window is shown (`letReadingStart`), or
-    /// after `startWait` at the most (a window started hidden draws nothing): on two cores, reading a million points beside the
-    /// window's start held its first tile back from 0.05 to 0.10 s (peer-bench's track1m).
-    /// Smaller ones are read at once: done before the window is, the first frame shows them.
+    /// after `startWait` at the most (a window started hidden draws nothing): on two cores,
+    /// reading a million points beside the window's start held its first tile back from 0.05
+    /// to 0.10 s (peer-bench's track1m). Smaller ones are read at once: done before the
+    /// window is, the first frame shows them.
     private let startGate = Condition()
     private var mayRead = false
     private let created = MonotonicClock.now
     static let startWait = 2.0
-    private let logsFrames = ProcessInfo.processInfo.environment["MERIDIAN_FRAME_LOG"] != nil
+    private let logsFrames = HostConfiguration.current.logFrames
     /// Bytes read in about the time the window takes to start (30 ms on two cores).
     static let readBeforeWindow = 16 << 20
 
