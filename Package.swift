@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "MapStyle", dependencies: ["Platform", "MapCore", "MapTiles"],
                 swiftSettings: small),
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"], swiftSettings: library),
+        // Directions: one protocol for route engines, Routino run as programs (never linked:
+        // it is AGPL), an online OSRM within FOSSGIS's terms, and the route's readers.
+        .target(name: "MapRouting", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapData"],
+                swiftSettings: small),
         .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
                 swiftSettings: small),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "CCairo", "CPango"],
@@ -69,11 +73,11 @@ let package = Package(
                 swiftSettings: small),
         // The library's front door: one import, the map in a window of an app's own (MapView),
         // the files the map ships with (Resources) and the maps built in.
-        .target(name: "MeridianKit", dependencies: ["Platform", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData",
+        .target(name: "MeridianKit", dependencies: ["Platform", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapRouting",
                                                     "MapPosition", "MapGraphics", "MapWindow"],
                 swiftSettings: small),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition", "MeridianKit",
+            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition", "MapRouting", "MeridianKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
@@ -93,6 +97,7 @@ let package = Package(
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry", "CCairo", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
+        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapCore", "MapGeometry", "MapTiles", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
         .testTarget(name: "MeridianKitTests", dependencies: ["MeridianKit"]),
@@ -115,6 +120,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
                          ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),
                          ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"]), ("fuzz-names", ["MapTiles", "MapCore"]),
                          ("fuzz-geocoder", ["MapTiles", "MapCore"]), ("fuzz-dem", ["MapTiles", "MapGeometry"]),
+                         ("fuzz-osrm", ["MapRouting", "MapCore"]), ("fuzz-routino", ["MapRouting", "MapCore"]),
                          ("fuzz-sprites", ["MapGraphics", "MapTiles", "MapCore"]),
                          ("fuzz-track-render", ["MapData", "MapCore", "MapGeometry", "MapTiles", "MapWindow"])] {
         package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],

@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(
   pkg-config libsdl2-dev libx11-dev libxrender-dev libsdl2-image-dev libpng-dev libcairo2-dev libpango1.0-dev libglib2.0-dev libsqlite3-dev zlib1g-dev libxml2-dev
   libcurl4-openssl-dev
+  routino osmium-tool
   fonts-dejavu-core fonts-noto-core
 )
 if [ "${1:-}" = "--test" ]; then

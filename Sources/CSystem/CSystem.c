@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <signal.h>
 #include <unistd.h>
+#include <spawn.h>
+#include <fcntl.h>
 
 void meridian_set_thread_name(const char *name) {
     char short_name[16];
@@ -69,3 +71,19 @@ void meridian_watch_interrupts(void) {
 }
 
 int meridian_interrupted(void) { return interrupted_by; }
+
+extern char **environ;
+
+int meridian_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+                   const char *dir, const char *out, const char *err) {
+    posix_spawn_file_actions_t actions;
+    int rc = posix_spawn_file_actions_init(&actions);
+    if (rc != 0) return rc;
+    rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 1, out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 2, err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (rc == 0 && dir) rc = posix_spawn_file_actions_addchdir_np(&actions, dir);
+    if (rc == 0) rc = posix_spawn(pid, path, &actions, NULL, argv, envp ? envp : environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return rc;
+}

@@ -41,7 +41,7 @@ public enum GPXWriter {
         return ms > 0 && ms < 1000 ? base + String(cFormat: ".%03dZ", ms) : base + "Z"
     }
 
-    static func escape(_ s: String) -> String {
+    public static func escape(_ s: String) -> String {
         var out = ""
         for ch in s.unicodeScalars {
             switch ch {

@@ -12,6 +12,14 @@ public struct HTTPFailure: Error, Sendable {
     static func tooLarge(_ limit: Int) -> HTTPFailure {
         HTTPFailure("larger than \(limit / 1024) KiB, not a tile", retryable: false)
     }
+
+    /// Whether a failure means no connection could be made at all (no network, the host not
+    /// found, nobody listening), in the words of either HTTP engine (ours and libcurl's).
+    public static func isNoConnection(_ reason: String) -> Bool {
+        let r = reason.lowercased()
+        return ["could not connect", "couldn't connect", "could not resolve", "couldn't resolve", "timed out connecting",
+                "network is unreachable", "no route to host", "connection refused"].contains { r.contains($0) }
+    }
 }
 
 /// An HTTP/1.1 answer to a GET, read from bytes as they arrive in pieces of any size: the

@@ -81,7 +81,7 @@ public struct OnlineSource: Hashable, Sendable {
     }
 
     /// An http(s) address of printable ASCII, not too long to show or send.
-    static func isWebAddress(_ link: String) -> Bool {
+    public static func isWebAddress(_ link: String) -> Bool {
         let lower = link.lowercased()
         return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && link.utf8.count <= TileURLTemplate.maxLength
             && link.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }

@@ -17,7 +17,7 @@ struct Meridian: ParsableCommand {
         (Shift: out), arrow keys pan, +/- zoom, L chooses the map, F follows the position, F11 fullscreen, Ctrl+Q quits.
         """,
         version: version,
-        subcommands: [Open.self, Render.self, Extract.self, Search.self, Bench.self],
+        subcommands: [Open.self, Render.self, Extract.self, Search.self, RouteCommand.self, Bench.self],
         defaultSubcommand: Open.self)
 
     static func main() {

@@ -43,7 +43,7 @@ extension GeocoderTests {
             options.timeout = timeout
             let config = GeocoderConfig(url: url ?? server.url(""), kind: kind, minimumInterval: interval)
             // A schedule of its own: a port used before in this run starts afresh.
-            return Geocoder(config: config, client: client, options: options, gate: GeocoderGate())
+            return Geocoder(config: config, client: client, options: options, gate: ServiceGate())
         }
 
         func search(_ g: Geocoder, _ query: String, near: Coordinate? = nil) -> Result<[SearchResult], GeocoderError>? {
@@ -148,7 +148,7 @@ extension GeocoderTests {
             var options = Geocoder.Options(cacheDirectory: nil)
             options.timeout = 1
             let off = Geocoder(config: GeocoderConfig(url: server.url(""), kind: .nominatim, enabled: false), client: client,
-                               options: options, gate: GeocoderGate())
+                               options: options, gate: ServiceGate())
             defer { off.stop() }
             let before = try arrivals().count
             #expect(failure(search(off, "Helsinki")) == .disabled)

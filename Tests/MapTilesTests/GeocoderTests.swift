@@ -272,7 +272,7 @@ import TestSupport
     }
 
     @Test func theGateSpacesStartsAndHonoursPauses() {
-        let gate = GeocoderGate()
+        let gate = ServiceGate()
         #expect(gate.claim(now: 100, interval: 1))
         #expect(!gate.claim(now: 100.4, interval: 1))
         #expect(abs(gate.delay(now: 100.4, interval: 1) - 0.6) < 1e-9)
@@ -281,8 +281,8 @@ import TestSupport
         #expect(gate.isPaused(now: 105) && abs(gate.delay(now: 105, interval: 1) - 5) < 1e-9)
         #expect(!gate.claim(now: 109.9, interval: 1) && gate.claim(now: 110, interval: 1))
         // One service, one gate, however its address is written.
-        #expect(GeocoderGate.shared(for: "https://Nominatim.example.org/search") === GeocoderGate.shared(for: "https://nominatim.example.org"))
-        #expect(GeocoderGate.shared(for: "https://a.example.org") !== GeocoderGate.shared(for: "https://b.example.org"))
+        #expect(ServiceGate.shared(for: "https://Nominatim.example.org/search") === ServiceGate.shared(for: "https://nominatim.example.org"))
+        #expect(ServiceGate.shared(for: "https://a.example.org") !== ServiceGate.shared(for: "https://b.example.org"))
     }
 
     // MARK: Settings

@@ -49,4 +49,14 @@ void meridian_watch_interrupts(void);
 /// The signal caught since meridian_watch_interrupts, or 0.
 int meridian_interrupted(void);
 
+#include <sys/types.h>
+
+/// Starts `path` with `argv` (NULL-terminated) and `envp` (NULL: this process's) in the
+/// directory `dir` (NULL: this one's), standard input from /dev/null, output and error to the
+/// files named (NULL: /dev/null; created or truncated). Returns 0 and the child's id in
+/// `pid`, else an errno value. (posix_spawn's chdir action is a GNU extension Swift's Glibc
+/// module does not show.)
+int meridian_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+                   const char *dir, const char *out, const char *err);
+
 #endif

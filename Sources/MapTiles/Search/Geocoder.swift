@@ -9,7 +9,7 @@ import Platform
 /// - `search` is for a search the user asked for (pressing Enter), never for each keystroke:
 ///   the policy forbids autocomplete. That is the caller's duty; this class only makes sure
 ///   that whatever it is asked, requests to a service start at least the configured interval
-///   apart for the whole process (`GeocoderGate`).
+///   apart for the whole process (`ServiceGate`).
 /// - A search whose turn has not come waits, and a newer search replaces it (the older one is
 ///   told `.superseded`): ten searches in a row made while it is idle cost two requests, the
 ///   first and the last.
@@ -47,11 +47,11 @@ public final class Geocoder: @unchecked Sendable {
 
     /// `client`: the app's HTTP client (it says who is asking, as the policy requires).
     public convenience init(config: GeocoderConfig, client: HTTPClient, options: Options) {
-        self.init(config: config, client: client, options: options, gate: GeocoderGate.shared(for: config.url))
+        self.init(config: config, client: client, options: options, gate: ServiceGate.shared(for: config.url))
     }
 
     /// With a gate of its own (tests: a fresh schedule, whatever ran before on the same port).
-    init(config: GeocoderConfig, client: HTTPClient, options: Options, gate: GeocoderGate) {
+    init(config: GeocoderConfig, client: HTTPClient, options: Options, gate: ServiceGate) {
         self.config = config
         worker = GeocoderWorker(config: config, client: client, options: options, gate: gate)
     }
@@ -104,7 +104,7 @@ final class GeocoderWorker: @unchecked Sendable {
     let client: HTTPClient
     let options: Options
     typealias Options = Geocoder.Options
-    let gate: GeocoderGate
+    let gate: ServiceGate
     let cache: GeocoderCache
     private let condition = Condition()
     private var started = false
@@ -118,7 +118,7 @@ final class GeocoderWorker: @unchecked Sendable {
     private var inFlight: HTTPClient.ID?
     private var requests = 0
 
-    init(config: GeocoderConfig, client: HTTPClient, options: Options, gate: GeocoderGate) {
+    init(config: GeocoderConfig, client: HTTPClient, options: Options, gate: ServiceGate) {
         self.config = config
         self.client = client
         self.options = options
@@ -306,7 +306,7 @@ final class GeocoderWorker: @unchecked Sendable {
         case let .failed(reason, _):
             if reason == HTTPFailure.tooLarge(GeocoderAnswer.maxBytes).reason { return .failure(.tooLarge) }
             if reason == "cancelled" { return .failure(.stopped) }
-            return .failure(Self.isNoConnection(reason) ? .offline(reason) : .network(reason))
+            return .failure(HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason))
         }
     }
 
@@ -314,12 +314,4 @@ final class GeocoderWorker: @unchecked Sendable {
     /// an hour here: the user can always try again).
     static let defaultPause = 30.0
     static let longestPause = 3600.0
-
-    /// Whether a failure means no connection could be made at all (no network, the host not
-    /// found, nobody listening), in the words of either HTTP engine (ours and libcurl's).
-    static func isNoConnection(_ reason: String) -> Bool {
-        let r = reason.lowercased()
-        return ["could not connect", "couldn't connect", "could not resolve", "couldn't resolve", "timed out connecting",
-                "network is unreachable", "no route to host", "connection refused"].contains { r.contains($0) }
-    }
 }

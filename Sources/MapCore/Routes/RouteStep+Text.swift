@@ -1,0 +1,43 @@
+import Platform
+
+extension RouteStep {
+    /// The instruction as the panel and `meridian route` print it: "Turn left onto Mikonkatu",
+    /// "At the roundabout, take exit 2 onto Unioninkatu", "Arrive at the destination".
+    public var instruction: String {
+        let onto = road.map { " onto " + $0 } ?? ""
+        switch maneuver {
+        case .depart: return road.map { "Head along " + $0 } ?? "Head off"
+        case .straight: return road.map { "Continue on " + $0 } ?? "Continue straight on"
+        case .slightLeft: return "Keep slightly left" + onto
+        case .left: return "Turn left" + onto
+        case .sharpLeft: return "Turn sharp left" + onto
+        case .slightRight: return "Keep slightly right" + onto
+        case .right: return "Turn right" + onto
+        case .sharpRight: return "Turn sharp right" + onto
+        case .uTurn: return "Make a U-turn" + onto
+        case let .roundabout(exit):
+            return exit > 0 ? "At the roundabout, take exit \(exit)" + onto : "Go round the roundabout" + onto
+        case .via: return "Pass the via point"
+        case .arrive: return "Arrive at the destination"
+        }
+    }
+}
+
+extension Route {
+    /// The steps as a person reads them: a "continue" on the same road folded into the step
+    /// before it, as GNOME Maps shows them (its distance and time added there), so that only
+    /// decisions and new road names remain.
+    public var readableSteps: [RouteStep] {
+        var out: [RouteStep] = []
+        for step in steps {
+            if step.maneuver == .straight, var last = out.last, last.maneuver != .arrive, step.road == nil || step.road == last.road {
+                last.distance += step.distance
+                last.duration += step.duration
+                out[out.count - 1] = last
+            } else {
+                out.append(step)
+            }
+        }
+        return out
+    }
+}

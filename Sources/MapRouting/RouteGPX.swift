@@ -1,0 +1,33 @@
+import FoundationEssentials
+import MapCore
+import MapData
+import Platform
+
+/// A route as GPX 1.1: an `<rte>` whose `<rtept>`s are the steps (the instruction as the
+/// description, the maneuver as the type), and a `<trk>` of its line, so that any program
+/// that reads tracks shows it (and Meridian opens it as a track).
+public enum RouteGPX {
+    public static func data(_ route: Route, name: String = "Route", creator: String = "Meridian") -> Data {
+        var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        out += #"<gpx version="1.1" creator="\#(GPXWriter.escape(creator))" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+        out += "  <metadata><desc>\(GPXWriter.escape(summary(route)))</desc>"
+        out += "<copyright author=\"OpenStreetMap contributors\"><license>https://www.openstreetmap.org/copyright</license></copyright></metadata>\n"
+        out += "  <rte>\n    <name>\(GPXWriter.escape(name))</name>\n"
+        for step in route.readableSteps {
+            out += String(cFormat: "    <rtept lat=\"%.7f\" lon=\"%.7f\">", step.at.latitude, step.at.longitude)
+            out += "<desc>\(GPXWriter.escape(step.instruction))</desc><type>\(step.maneuver.name)</type></rtept>\n"
+        }
+        out += "  </rte>\n  <trk>\n    <name>\(GPXWriter.escape(name))</name>\n    <trkseg>\n"
+        for c in route.geometry {
+            out += String(cFormat: "      <trkpt lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude)
+        }
+        out += "    </trkseg>\n  </trk>\n</gpx>\n"
+        return Data(out.utf8)
+    }
+
+    /// "2.4 km · 0:06 by car · Routino · © OpenStreetMap contributors".
+    public static func summary(_ route: Route) -> String {
+        TrackStatistics.distanceText(route.distance, imperial: false) + " · " + TrackStatistics.durationText(route.duration)
+            + " by " + route.request.mode.rawValue + " · " + route.engine + " · " + route.credit
+    }
+}

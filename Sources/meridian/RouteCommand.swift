@@ -1,0 +1,158 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import MapRouting
+import MapTiles
+import MeridianKit
+import Platform
+
+/// `meridian route`: directions from one place to another, offline with Routino over an
+/// OpenStreetMap extract, or online within FOSSGIS's terms.
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Find a route by car, bike or foot, offline from an .osm.pbf extract or online.",
+        discussion: """
+        FROM, TO and --via are coordinates (47.1663,9.5097, 48°51′24″N 2°21′8″E, geo: URIs,
+        OpenStreetMap links) or names the offline search finds (the first result is taken and
+        said on stderr). Offline routing runs Routino's programs (Debian: apt install routino)
+        over a database built once from each --osm extract and kept under ~/.cache/meridian/routing.
+        Online routing asks the service named in ~/.config/meridian/routing.json (by default
+        FOSSGIS's OSRM at routing.openstreetmap.de, at most one request a second); it is used
+        when no extract holds the points, or with --online. Exit status: 0 a route, 1 none
+        (said why), 64 wrong input.
+        """)
+
+    @Argument(help: ArgumentHelp("Where the route starts.", valueName: "FROM"))
+    var from: String
+
+    @Argument(help: ArgumentHelp("Where it ends.", valueName: "TO"))
+    var to: String
+
+    @Option(name: .long, help: ArgumentHelp("A point to pass on the way (again for more).", valueName: "PLACE"))
+    var via: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("car, bike or foot.", valueName: "MODE"))
+    var by = "car"
+
+    @Option(name: .long, help: ArgumentHelp("An OpenStreetMap extract to route over offline (again for more).", valueName: "FILE.osm.pbf"))
+    var osm: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A street map file whose names FROM, TO and --via may be.", valueName: "FILE"))
+    var tiles: [String] = []
+
+    @Flag(name: .long, help: "Route offline only (no request is made).")
+    var offline = false
+
+    @Flag(name: .long, help: "Route online only.")
+    var online = false
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @Flag(name: .long, help: "Print GPX: the steps as a route, the line as a track.")
+    var gpx = false
+
+    static let usage: Int32 = 64
+
+    struct Problem: Error { let text: String }
+
+    func run() throws {
+        guard let mode = TravelMode(name: by) else { return fail("unknown mode \"\(by)\": car, bike or foot", status: Self.usage) }
+        guard !(offline && online) else { return fail("--offline and --online exclude each other", status: Self.usage) }
+        guard !(json && gpx) else { return fail("--json and --gpx exclude each other", status: Self.usage) }
+        for file in osm where !FileIO.exists(file) { return fail("--osm \(file): no such file", status: Self.usage) }
+        var points: [Coordinate] = []
+        for text in [from] + via + [to] {
+            switch resolve(text) {
+            case let .success(c): points.append(c)
+            case let .failure(problem): return fail(problem.text, status: Self.usage)
+            }
+        }
+        let made = RouteEngines.make(osm: osm, offline: offline)
+        for p in made.problems { warn(p) }
+        let router = Router(engines: made.engines)
+        let request = RouteRequest(waypoints: points, mode: mode, language: GeocoderConfig.language(environment: ProcessInfo.processInfo.environment))
+        let result = LockedValue<Result<Route, RouteError>>()
+        router.route(request, preference: online ? .online : offline ? .offline : .any) { r in result.set(r) }
+        router.waitUntilIdle()
+        router.stop()
+        switch result.get() {
+        case let .success(route)?:
+            if json { print(Self.json(route)) }
+            else if gpx { FileHandleOut.write(RouteGPX.data(route)) }
+            else { print(Self.text(route), terminator: "") }
+        case let .failure(e)?:
+            return fail(e == .notCovered && osm.isEmpty && offline ? "no offline routing data: give an extract with --osm FILE.osm.pbf" : e.description, status: 1)
+        case nil:
+            return fail("no route was found", status: 1)
+        }
+    }
+
+    private func fail(_ message: String, status: Int32) {
+        warn("route: \(message)")
+        Glibc.exit(status)
+    }
+
+    /// A place typed as coordinates, else the offline search's first result for it.
+    private func resolve(_ text: String) -> Result<Coordinate, Problem> {
+        switch CoordinateParser.parse(text) {
+        case let .success(place)?: return .success(place.coordinate)
+        case let .failure(problem)?: return .failure(Problem(text: "\(text): \(problem)"))
+        case nil: break
+        }
+        let indexes = (try? Search.indexes(for: tiles + SearchIndexes.savedAreas())) ?? []
+        let found = StreetSearch(places: Resources.places(), indexes: indexes).search(text, near: nil, limit: 1)
+        guard let first = found.first else { return .failure(Problem(text: "\"\(text)\": no place of that name is known offline (give coordinates, or --tiles FILE)")) }
+        warn("\"\(text)\": taking \(first.name)\(first.area.map { ", " + $0 } ?? "") at \(first.coordinate)")
+        return .success(first.coordinate)
+    }
+
+    /// The summary line and the steps, for a person.
+    static func text(_ route: Route) -> String {
+        var out = RouteGPX.summary(route) + "\n"
+        let steps = route.readableSteps
+        let width = String(steps.count).count
+        for (i, step) in steps.enumerated() {
+            let number = String(repeating: " ", count: width - String(i + 1).count) + "\(i + 1)."
+            let distance = step.maneuver == .arrive ? "" : "  " + TrackStatistics.distanceText(step.distance, imperial: false)
+            out += "\(number) \(step.instruction)\(distance)\n"
+        }
+        if route.engine != "Routino" { out += "Report a map error: \(RoutingConfig.fixTheMap)\n" }
+        return out
+    }
+
+    /// The issue's shape: distance_m, duration_s, engine, geometry [[lat, lon]…], steps.
+    static func json(_ route: Route) -> String {
+        func point(_ c: Coordinate) -> JSONValue {
+            .array([.number((c.latitude * 1e6).rounded() / 1e6), .number((c.longitude * 1e6).rounded() / 1e6)])
+        }
+        let steps: [JSONValue] = route.readableSteps.map { s in
+            .object(["text": .string(s.instruction), "distance_m": .number(s.distance.rounded()), "duration_s": .number(s.duration.rounded()),
+                     "maneuver": .string(s.maneuver.name), "at": point(s.at)]
+                    .merging(s.road.map { ["road": JSONValue.string($0)] } ?? [:]) { a, _ in a }
+                    .merging(roundaboutExit(s.maneuver).map { ["exit": JSONValue.number(Double($0))] } ?? [:]) { a, _ in a })
+        }
+        let top: JSONValue = .object([
+            "distance_m": .number(route.distance.rounded()), "duration_s": .number(route.duration.rounded()),
+            "engine": .string(route.engine), "credit": .string(route.credit), "mode": .string(route.request.mode.rawValue),
+            "geometry": .array(route.geometry.map(point)), "steps": .array(steps),
+        ])
+        guard let data = try? JSONEncoder().encode(top) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func roundaboutExit(_ m: Maneuver) -> Int? {
+        if case let .roundabout(exit) = m, exit > 0 { return exit }
+        return nil
+    }
+}
+
+/// Bytes to standard output, all of them.
+enum FileHandleOut {
+    static func write(_ data: Data) {
+        data.withUnsafeBytes { _ = FileIO.writeAll(1, $0) }
+    }
+}
