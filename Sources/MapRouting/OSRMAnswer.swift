@@ -15,7 +15,7 @@ public enum OSRMAnswer {
     public static func read(_ data: Data, request: RouteRequest, engine: String, credit: String) -> Result<Route, RouteError> {
         guard data.count <= maxBytes else { return .failure(.unreadable("larger than 16 MiB")) }
         guard let json = try? JSONValue.parse(data), let top = json.object else { return .failure(.unreadable("not JSON")) }
-        if let failure = error(top) { return .failure(failure) }
+        if let failure = error(top, request: request) { return .failure(failure) }
         guard let route = top["routes"]?.array?.first?.object else { return .failure(.unreadable("no routes")) }
         guard let line = route["geometry"]?["coordinates"]?.array else {
             return .failure(.unreadable("the route has no GeoJSON line (geometries=geojson)"))
@@ -54,13 +54,18 @@ public enum OSRMAnswer {
     }
 
     /// The failure an answer states (`code` other than "Ok"), or nil for a route.
-    static func error(_ top: [String: JSONValue]) -> RouteError? {
+    static func error(_ top: [String: JSONValue], request: RouteRequest) -> RouteError? {
         guard let code = top["code"]?.string else { return .unreadable("no \"code\"") }
         if code == "Ok" { return nil }
         let message = top["message"]?.string.map { String($0.prefix(200)) }
         switch code {
         case "NoRoute": return .noRoute
-        case "NoSegment": return .failed("no road near one of the points" + (message.map { " (\($0))" } ?? ""))
+        case "NoSegment":
+            // "Could not find a matching segment for coordinate 1": counted from 0.
+            if let m = message, let n = m.split(separator: " ").last.flatMap({ Int($0) }), request.waypoints.indices.contains(n) {
+                return .noRoadNear(request.waypoints[n], meters: 1000)
+            }
+            return .failed("no road near one of the points" + (message.map { " (\($0))" } ?? ""))
         default: return .failed("the routing service said \(code.prefix(40))" + (message.map { ": \($0)" } ?? ""))
         }
     }

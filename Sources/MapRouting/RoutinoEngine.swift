@@ -6,8 +6,8 @@ import Platform
 
 /// Routes offline with Routino: `routino-router` run over a database, once a route, from a
 /// directory of its own (Routino writes its outputs where it runs), asked for its text and
-/// all-nodes text outputs (`RoutinoOutput` reads them; the GPX route beside them only makes
-/// Routino name the roads). Routino's times are minutes, its
+/// all-nodes text outputs and its HTML (`RoutinoOutput` reads them; the GPX route beside them
+/// only makes Routino name the roads). Routino's times are minutes, its
 /// distances kilometres; its "(null)" names are none; a waypoint more than 1 km from a road
 /// the profile may use is refused (`.noRoadNear`).
 public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
@@ -37,8 +37,9 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
         var args = ["--dir=\(database.directory)", "--prefix=\(database.prefix)", "--profiles=\(programs.profiles)",
                     "--translations=\(programs.translations)", "--profile=\(RoutinoPrograms.profile(request.mode))",
                     // Routino names the roads in its text outputs only when a route output that
-                    // it translates is asked too: without the GPX route they read "(null)".
-                    "--quickest", "--output-text", "--output-text-all", "--output-gpx-route", "--loggable"]
+                    // it translates is asked too: without the GPX route they read "(null)". The
+                    // HTML is the one that says where roundabouts are.
+                    "--quickest", "--output-text", "--output-text-all", "--output-gpx-route", "--output-html", "--loggable"]
         for (i, w) in request.waypoints.enumerated() {
             args.append(String(cFormat: "--lat%d=%.7f", i + 1, w.latitude))
             args.append(String(cFormat: "--lon%d=%.7f", i + 1, w.longitude))
@@ -59,7 +60,8 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
               let all = try? FileIO.read(dir + "/quickest-all.txt", limit: RoutinoOutput.maxBytes) else {
             return .failure(.failed("routino-router wrote no route"))
         }
-        return RoutinoOutput.read(text: text, all: all, request: request, engine: name)
+        let html = try? FileIO.read(dir + "/quickest.html", limit: RoutinoOutput.maxBytes)
+        return RoutinoOutput.read(text: text, all: all, html: html, request: request, engine: name)
     }
 
     /// What Routino's complaint means.
