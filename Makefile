@@ -31,7 +31,7 @@ run: build
 # two suites at a time (each test has its own X server and waits on what the app says),
 # except those whose input the app times (drags, flicks, held keys and presses) or that
 # measure CPU and memory: those run alone, so that nothing starves them. Each fuzz target
-# gets 8 s here, one a core at a time (22 targets); `make fuzz` hunts longer.
+# gets 8 s here, one a core at a time (24 targets); `make fuzz` hunts longer.
 E2E_ALONE = WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests
 test: setup-test
 	$(SWIFT) build

@@ -36,7 +36,7 @@ public enum RoutinoOutput {
         var metres = 0.0, seconds = 0.0
         for (i, row) in nodes.enumerated() {
             if i > 0 {
-                guard row.fields.count >= 4, let km = number(row.fields[2]), let min = number(row.fields[3]) else {
+                guard row.fields.count >= 4, let km = number(row.fields[2]), let min = number(row.fields[3]), km >= 0, min >= 0 else {
                     return .failure(.unreadable("a node without its segment's distance and time"))
                 }
                 metres += km * 1000

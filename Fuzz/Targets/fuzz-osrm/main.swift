@@ -1,0 +1,39 @@
+import FoundationEssentials
+import MapCore
+import MapGeometry
+import MapRouting
+
+// An online routing service's answer (OSRM's JSON, or anything a server sends): whatever is
+// read must be a route the window can draw and list, whatever is not a RouteError that says
+// so. The same bytes are also a routing.json.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOSRM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    let request = RouteRequest(waypoints: [Coordinate(latitude: 60.169, longitude: 24.946), Coordinate(latitude: 60.1735, longitude: 24.947)],
+                               mode: .car)
+    switch OSRMAnswer.read(data, request: request, engine: "OSRM", credit: "c") {
+    case let .success(route): checkRoute(route)
+    case let .failure(e): precondition(!e.description.isEmpty)
+    }
+    if let config = try? RoutingConfig(reading: data) {
+        precondition(config.minimumInterval.isFinite && config.minimumInterval >= 0 && config.minimumInterval <= 3600)
+        precondition(config.url.lowercased().hasPrefix("http") && config.credit.count <= 200)
+        precondition(config.profiles.values.allSatisfy { !$0.isEmpty && !$0.contains("/") })
+    }
+    return 0
+}
+
+/// What every route read must be: a line on Earth, steps on it in order, sane numbers, words.
+func checkRoute(_ route: Route) {
+    precondition(route.geometry.count >= 2, "a line of \(route.geometry.count) points")
+    precondition(route.geometry.allSatisfy(\.isValid))
+    precondition(route.distance.isFinite && route.distance >= 0 && route.duration.isFinite && route.duration >= 0)
+    var last = 0
+    for s in route.steps {
+        precondition(route.geometry.indices.contains(s.index) && s.index >= last, "step at \(s.index) of \(route.geometry.count)")
+        last = s.index
+        precondition(s.at.isValid && s.distance.isFinite && s.distance >= 0 && s.duration.isFinite && s.duration >= 0)
+        precondition((s.road?.count ?? 0) <= 200 && !s.instruction.isEmpty)
+    }
+    _ = route.readableSteps.map(\.instruction)
+}
