@@ -50,7 +50,7 @@ public enum OSRMAnswer {
             }
         }
         return .success(Route(request: request, geometry: geometry, steps: steps, distance: distance, duration: duration,
-                              engine: engine, credit: credit))
+                              engine: engine, credit: credit, online: true))
     }
 
     /// The failure an answer states (`code` other than "Ok"), or nil for a route.

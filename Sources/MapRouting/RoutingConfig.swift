@@ -26,8 +26,6 @@ public struct RoutingConfig: Equatable, Sendable {
     public static let fossgisURL = "https://routing.openstreetmap.de"
     public static let standardProfiles: [TravelMode: String] = [.car: "routed-car", .bike: "routed-bike", .foot: "routed-foot"]
     public static let standardCredit = "© OpenStreetMap contributors"
-    /// The page where a person reports a mistake in the map a route went wrong on.
-    public static let fixTheMap = "https://www.openstreetmap.org/fixthemap"
 
     public init(url: String = fossgisURL, profiles: [TravelMode: String] = standardProfiles, credit: String = standardCredit,
                 minimumInterval: Double = 1, enabled: Bool = true) {

@@ -78,7 +78,8 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
             let point = request.waypoints.indices.contains(n - 1) ? request.waypoints[n - 1] : request.waypoints[0]
             return .noRoadNear(point, meters: 1000)
         }
-        if said.contains("Cannot find route") || said.contains("Cannot route") { return .noRoute }
+        // "Cannot find route compatible with profile", "… super-route …", "… start/finish route …".
+        if said.contains("compatible with profile") && said.contains("route") { return .noRoute }
         if said.contains("Cannot open file") { return .databaseMissing(database) }
         if said.contains("not compatible with database") || said.contains("Invalid") || said.contains("corrupt") {
             return .databaseDamaged(database, reason: String(said.prefix(200)))

@@ -29,6 +29,9 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
     var pins: String?
 
+    @Option(name: .long, help: ArgumentHelp("An OpenStreetMap extract to find directions in offline, with Routino (again for more; built once into a database under ~/.cache/meridian/routing).", valueName: "FILE.osm.pbf"))
+    var osm: [String] = []
+
     @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link.", valueName: "FILE"))
     var files: [String] = []
 
@@ -177,6 +180,7 @@ struct Open: ParsableCommand {
         search.start(shown: shownName)
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host, tiles: tiles)
+        let routing = WindowRouting(host: host, osm: osm, offline: false)
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
             do {
@@ -224,6 +228,7 @@ struct Open: ParsableCommand {
                     }
                 }
                 areaRequest(request, saver: areas, choose: choose)
+                if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
             case let .openLink(url):
                 // showNotice may be called from any thread.
                 let notices = UncheckedSendable(host)
@@ -251,6 +256,7 @@ struct Open: ParsableCommand {
         // An index being built stops between tiles (it resumes the next time).
         search.indexes.stop()
         geocoder?.stop()
+        routing.stop()
         // No fix may reach the host after this (it holds the host unowned).
         live?.finish()
         saver?.flush()

@@ -120,7 +120,7 @@ struct RouteCommand: ParsableCommand {
             let distance = step.maneuver == .arrive ? "" : "  " + TrackStatistics.distanceText(step.distance, imperial: false)
             out += "\(number) \(step.instruction)\(distance)\n"
         }
-        if route.engine != "Routino" { out += "Report a map error: \(RoutingConfig.fixTheMap)\n" }
+        if route.online { out += "Report a map error: \(RouteLinks.fixTheMap)\n" }
         return out
     }
 

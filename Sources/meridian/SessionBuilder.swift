@@ -20,6 +20,7 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     if let tilesName {
         scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName), current: tilesName))
         scene.layers.append(SaveAreaLayer())
+        scene.layers.append(DirectionsLayer())
     }
     // The zoom buttons and the help button's hint first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())

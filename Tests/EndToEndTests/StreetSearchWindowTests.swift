@@ -54,8 +54,10 @@ import TestSupport
         let widest = (150..<550).map { Self.orangeLine(shot, row: $0) }.max() ?? 0
         #expect(widest > 150, "the street's whole line across the view: \(widest) px")
 
-        // A right-click drops a pin; what is there comes from the index, into its callout.
+        // A right-click's menu drops a pin; what is there comes from the index, into its callout.
         _ = try x.xdotool("mousemove", "--window", id, "400", "300", "click", "3")
+        // The right-click menu's first item: "Drop a pin here" (at the point right-clicked).
+        _ = try x.xdotool("mousemove", "--window", id, "440", "318", "click", "1")
         #expect(app.readLog { $0.contains("search: what is here") }, "\(app.log.suffix(800))")
         let said = app.log.split(separator: "\n").last { $0.contains("search: what is here") }.map(String.init) ?? ""
         #expect(said.contains("Aleksanterinkatu"), "\(said)")

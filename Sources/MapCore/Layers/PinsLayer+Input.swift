@@ -29,7 +29,7 @@ extension PinsLayer {
     public mutating func finishGestures(at t: Double) { events += pins.finishAll(t: t) }
 
     /// A pin at `coordinate` named `title` (the search's mark kept), undoable as any other.
-    public mutating func add(at coordinate: Coordinate, title: String, at t: Double) {
+    public mutating func add(at coordinate: Coordinate, title: String?, at t: Double) {
         events += pins.add(at: coordinate, title: title, t: t)
     }
 

@@ -116,9 +116,11 @@ public struct Route: Hashable, Sendable {
     /// Which engine found it ("Routino", "OSRM (FOSSGIS)") and the credit its data asks for.
     public var engine: String
     public var credit: String
+    /// Whether a service found it (its terms then ask for a way to report map errors).
+    public var online: Bool
 
     public init(request: RouteRequest, geometry: [Coordinate], steps: [RouteStep], distance: Double, duration: Double,
-                engine: String, credit: String) {
+                engine: String, credit: String, online: Bool = false) {
         self.request = request
         self.geometry = geometry
         self.steps = steps
@@ -126,6 +128,7 @@ public struct Route: Hashable, Sendable {
         self.duration = duration
         self.engine = engine
         self.credit = credit
+        self.online = online
     }
 
     /// The smallest box holding the whole line (nil for no line).
@@ -138,4 +141,11 @@ public struct Route: Hashable, Sendable {
         }
         return b
     }
+}
+
+/// Addresses shown with routes.
+public enum RouteLinks {
+    /// Where a person reports a mistake in the map a route went wrong on (FOSSGIS's terms ask
+    /// for it beside every online route).
+    public static let fixTheMap = "https://www.openstreetmap.org/fixthemap"
 }

@@ -82,6 +82,8 @@ public enum LayerAction: Sendable, Equatable {
     case goTo(Coordinate, zoom: Double)
     /// Make a pin of this place (the search's mark).
     case keepAsPin(Coordinate, title: String)
+    /// Drop a new pin here, titled as new pins are (the right-click menu).
+    case dropPin(Coordinate)
     /// Zoom in or out by this many levels about the centre (the zoom buttons).
     case zoomBy(Double)
     /// Zoom in or out by this many levels about this point (a bubble of pins spread).

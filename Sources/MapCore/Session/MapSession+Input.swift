@@ -29,6 +29,7 @@ extension MapSession {
             case .toggleFollow: toggleFollow(at: t)
             case let .goTo(c, zoom): controller.fly(to: c, zoom: zoom, at: t)
             case let .keepAsPin(c, title): changePins { $0.add(at: c, title: title, at: t) }
+            case let .dropPin(c): changePins { $0.add(at: c, title: nil, at: t) }
             case let .zoomBy(levels): controller.zoom(by: levels, at: t)
             case let .zoom(levels, p): controller.zoom(by: levels, around: p, at: t)
             case .holdCamera: controller.hold(at: t)

@@ -1,0 +1,196 @@
+import FoundationEssentials
+import MapCore
+import MapGeometry
+import Platform
+
+/// How directions look: the waypoints as pins (green start, grey vias, red end; a dragged one
+/// lifted over the mark where it will land), the right-click menu, and the panel on the left:
+/// the points, the mode, the summary and the steps.
+extension DirectionsLayer {
+    static let panelWidth = 340.0
+    static let rowHeight = 26.0
+    static let buttonFill = Color(hex: 0xFFFFFF, alpha: 0.16)
+    static let panelFill = Color(hex: 0x1C1C1E, alpha: 0.94)
+
+    public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
+        if level == .callout { composePins(into: &list, context: context); return }
+        if isOpen { composePanel(into: &list, context: context) }
+        if let menu { composeMenu(menu.at, into: &list, context: context) }
+    }
+
+    public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
+        isOpen ? [panelFrame(context.camera, steps: route?.readableSteps.count ?? 0)] : []
+    }
+
+    private func composePins(into list: inout DrawList, context: LayerContext) {
+        let cam = context.camera
+        for (i, w) in waypoints.enumerated() {
+            guard let w else { continue }
+            let tip = cam.screenPoint(for: w)
+            let ink = i == 0 ? Self.startInk : i == waypoints.count - 1 ? Self.endInk : Self.viaInk
+            let lifted = drag?.index == i
+            let s = Pin.imageSize, lift = lifted ? 14.0 : 0
+            if lifted {
+                let g = Pin.groundMarkSize
+                context.place(.pinGroundMark, rect: ScreenRect(x: tip.x - g / 2, y: tip.y - g / 2, width: g, height: g), opacity: 1, into: &list)
+            }
+            context.place(.pinShadow, rect: ScreenRect(x: tip.x - Pin.shadowTip.x, y: tip.y - Pin.shadowTip.y,
+                                                      width: Pin.shadowSize.width, height: Pin.shadowSize.height), opacity: lifted ? 0.5 : 1, into: &list)
+            context.place(.pin(ink), rect: ScreenRect(x: tip.x - s.width / 2, y: tip.y - s.height - lift, width: s.width, height: s.height),
+                          opacity: 1, into: &list)
+        }
+    }
+
+    private func composeMenu(_ at: ScreenPoint, into list: inout DrawList, context: LayerContext) {
+        var items: [(Button, String)] = [(.menuPin, "Drop a pin here"), (.menuFrom, "Directions from here"), (.menuTo, "Directions to here")]
+        if waypoints[0] != nil && waypoints[waypoints.count - 1] != nil { items.append((.menuVia, "Add a via point here")) }
+        let keys = items.map { SpriteKey.text($0.1, .chrome) }
+        let missing = keys.filter { context.sprites.size(of: $0) == nil }
+        guard missing.isEmpty else { for k in missing { list.want(k) }; return }
+        let width = (keys.map { context.sprites.size(of: $0)!.width }.max() ?? 100) + 24
+        let v = context.camera.viewportSize
+        let height = Double(items.count) * 28 + 8
+        let frame = ScreenRect(x: min(at.x, v.width - width - 4), y: min(at.y, v.height - height - 4), width: width, height: height)
+        list.commands.append(.fillRect(frame.outset(1), Color(hex: 0x000000, alpha: 0.25)))
+        list.commands.append(.fillRect(frame, Color(hex: 0xFFFFFF)))
+        for (n, ((id, _), key)) in zip(items, keys).enumerated() {
+            let s = context.sprites.size(of: key)!
+            let row = ScreenRect(x: frame.x, y: frame.y + 4 + Double(n) * 28, width: width, height: 28)
+            list.place(key, rect: ScreenRect(x: row.x + 12, y: row.y + (28 - s.height) / 2, width: s.width, height: s.height), opacity: 1, sprites: context.sprites)
+            list.button(id, frame: row, focusStop: true)
+        }
+    }
+
+    /// The panel's place: the left side, below the search box, as tall as its steps need.
+    func panelFrame(_ cam: Camera, steps: Int) -> ScreenRect {
+        let v = cam.viewportSize
+        let fixed = 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44 + 10
+        let wanted = fixed + Double(min(steps, 40)) * Self.rowHeight + 10
+        let top = 60.0
+        return ScreenRect(x: 10, y: top, width: min(Self.panelWidth, v.width - 20), height: max(120, min(wanted, v.height - top - 50)))
+    }
+
+    /// Where the steps are listed in the panel (the wheel scrolls them there).
+    func stepsFrame(_ cam: Camera) -> ScreenRect {
+        let f = panelFrame(cam, steps: route?.readableSteps.count ?? 0)
+        let top = f.y + 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44
+        return ScreenRect(x: f.x, y: top, width: f.width, height: max(0, f.maxY - top - 6))
+    }
+
+    /// "60.1700, 24.9390" (four decimals: about 10 m).
+    static func text(_ c: Coordinate?) -> String {
+        guard let c else { return "—" }
+        return String(cFormat: "%.4f, %.4f", c.latitude, c.longitude)
+    }
+
+    /// The arrow a step is shown with.
+    static func icon(_ m: Maneuver) -> String {
+        switch m {
+        case .depart: "●"
+        case .straight: "↑"
+        case .slightLeft: "↖"
+        case .left: "←"
+        case .sharpLeft: "↙"
+        case .slightRight: "↗"
+        case .right: "→"
+        case .sharpRight: "↘"
+        case .uTurn: "↶"
+        case let .roundabout(exit): exit > 0 ? "↻\(exit)" : "↻"
+        case .via: "◆"
+        case .arrive: "⚑"
+        }
+    }
+
+    private func composePanel(into list: inout DrawList, context: LayerContext) {
+        let cam = context.camera, sprites = context.sprites
+        let steps = route?.readableSteps ?? []
+        let f = panelFrame(cam, steps: steps.count)
+        var wanted: [SpriteKey] = []
+        func size(_ key: SpriteKey) -> ScreenSize? {
+            if let s = sprites.size(of: key) { return s }
+            wanted.append(key)
+            return nil
+        }
+        list.commands.append(.fillRect(f, Self.panelFill))
+        func text(_ string: String, at p: ScreenPoint, maxWidth: Double, opacity: Double = 1) {
+            let key = SpriteKey.text(string, .notice)
+            guard let s = size(key) else { return }
+            // Too long a line is cut by its plate, not drawn over the map.
+            let w = min(s.width, maxWidth)
+            list.place(key, rect: ScreenRect(x: p.x, y: p.y, width: w, height: s.height), opacity: opacity, sprites: sprites)
+        }
+        func button(_ id: Button, _ title: String, _ r: ScreenRect, on: Bool = false) {
+            list.commands.append(.fillRect(r, on ? Self.ink : Self.buttonFill))
+            let key = SpriteKey.text(title, .notice)
+            if let s = size(key) {
+                list.place(key, rect: ScreenRect(x: r.x + (r.width - s.width) / 2, y: r.y + (r.height - s.height) / 2, width: min(s.width, r.width), height: s.height),
+                           opacity: 1, sprites: sprites)
+            }
+            list.button(id, frame: r, focusStop: true)
+        }
+        let pad = 12.0
+        var y = f.y + 10
+        // The points: From, the vias (each with ✕), To.
+        for (i, w) in waypoints.enumerated() {
+            let name = i == 0 ? "From" : i == waypoints.count - 1 ? "To" : "Via"
+            let ink = i == 0 ? Self.startInk : i == waypoints.count - 1 ? Self.endInk : Self.viaInk
+            list.commands.append(.fillRect(ScreenRect(x: f.x + pad, y: y + 8, width: 10, height: 10), ink))
+            text(name, at: ScreenPoint(x: f.x + pad + 18, y: y + 4), maxWidth: 40, opacity: 0.7)
+            text(Self.text(w), at: ScreenPoint(x: f.x + pad + 60, y: y + 4), maxWidth: f.width - 110)
+            if i > 0 && i < waypoints.count - 1 {
+                button(.removeVia(i), "✕", ScreenRect(x: f.maxX - pad - 26, y: y + 1, width: 26, height: Self.rowHeight - 2))
+            }
+            y += Self.rowHeight
+        }
+        y += 10
+        // The mode, swap and clear.
+        var x = f.x + pad
+        for (m, title) in [(TravelMode.car, "Car"), (.bike, "Bike"), (.foot, "Foot")] {
+            button(.mode(m), title, ScreenRect(x: x, y: y, width: 56, height: Self.rowHeight), on: m == mode)
+            x += 60
+        }
+        button(.swap, "⇅", ScreenRect(x: x + 8, y: y, width: 34, height: Self.rowHeight))
+        button(.clear, "Clear", ScreenRect(x: f.maxX - pad - 60, y: y, width: 60, height: Self.rowHeight))
+        y += Self.rowHeight + 10
+        // The summary (or what is happening), the engine and its credit.
+        if let route {
+            let total = TrackStatistics.distanceText(route.distance, imperial: context.facts.imperialUnits) + " · "
+                + Self.duration(route.duration)
+            text(total, at: ScreenPoint(x: f.x + pad, y: y), maxWidth: f.width - 2 * pad)
+        }
+        if let status {
+            // What is happening, or why there is no route (in place of the credit).
+            text(status, at: ScreenPoint(x: f.x + pad, y: route == nil ? y : y + 22), maxWidth: f.width - 2 * pad, opacity: 0.85)
+        } else if let route {
+            text(route.engine + " · " + route.credit, at: ScreenPoint(x: f.x + pad, y: y + 22), maxWidth: f.width - 2 * pad - (route.online ? 120 : 0), opacity: 0.65)
+            if route.online { button(.reportError, "Report a map error", ScreenRect(x: f.maxX - pad - 116, y: y + 20, width: 116, height: 20)) }
+        }
+        y += 44
+        // The steps: icon, instruction, distance; a click flies there.
+        let area = stepsFrame(cam)
+        let fits = max(0, Int(saturating: (area.height / Self.rowHeight).rounded(.down)))
+        let first = min(firstStep, max(0, steps.count - fits))
+        for (n, step) in steps.enumerated().dropFirst(first).prefix(fits) {
+            let row = ScreenRect(x: f.x + 6, y: area.y + Double(n - first) * Self.rowHeight, width: f.width - 12, height: Self.rowHeight)
+            if (n - first) % 2 == 1 { list.commands.append(.fillRect(row, Color(hex: 0xFFFFFF, alpha: 0.04))) }
+            text(Self.icon(step.maneuver), at: ScreenPoint(x: row.x + 6, y: row.y + 4), maxWidth: 28)
+            let distance = step.maneuver == .arrive ? "" : TrackStatistics.distanceText(step.distance, imperial: context.facts.imperialUnits)
+            text(step.instruction, at: ScreenPoint(x: row.x + 36, y: row.y + 4), maxWidth: row.width - 36 - 64)
+            if !distance.isEmpty, let s = size(SpriteKey.text(distance, .notice)) {
+                text(distance, at: ScreenPoint(x: row.maxX - 6 - s.width, y: row.y + 4), maxWidth: 64, opacity: 0.7)
+            }
+            list.button(Button.step(n), frame: row)
+        }
+        button(.close, "✕", ScreenRect(x: f.maxX - 30, y: f.y + 6, width: 24, height: 22))
+        for k in wanted { list.want(k) }
+    }
+
+    /// "6 min", "1 h 05 min", "under a minute".
+    static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "" }
+        let minutes = Int(saturating: (seconds / 60).rounded())
+        if minutes < 1 { return "under a minute" }
+        if minutes < 60 { return "\(minutes) min" }
+        return String(cFormat: "%d h %02d min", minutes / 60, minutes % 60)
+    }
+}

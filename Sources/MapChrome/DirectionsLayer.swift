@@ -1,0 +1,333 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapGeometry
+import Platform
+
+/// Directions: a right-click on the map opens its menu — "Drop a pin here" (what a right-click
+/// did before directions), "Directions from here", "Directions to here"; Ctrl+D opens the panel (From, vias, To, the mode, the steps). The route is drawn
+/// into the map's tiles as a line with a casing, under labels and pins; its start, vias and end
+/// are pins that float while dragged, the route following as they move (every answer the
+/// engine gives, the newest position last); a press on the line and a drag adds a via there.
+/// The app finds routes (`Request.route`) and hands them back (`receive`).
+public struct DirectionsLayer: MapLayer {
+    /// What the layer asks of the app (`SessionEffect.layer`).
+    public enum Request: Hashable, Sendable {
+        /// Find this route; answer with `receive`.
+        case route(RouteRequest)
+        /// Save this route as GPX (Ctrl+S while the panel is open).
+        case save(Route)
+        /// The route was cleared: stop finding one.
+        case cancel
+    }
+
+    enum Button: Hashable, Sendable {
+        case menuPin, menuFrom, menuTo, menuVia
+        case mode(TravelMode)
+        case swap, clear, close, reportError
+        case removeVia(Int)
+        case step(Int)
+    }
+
+    /// From, the vias, to; nil where not chosen yet.
+    public private(set) var waypoints: [Coordinate?] = [nil, nil]
+    public private(set) var mode = TravelMode.car
+    /// The route shown (kept while a newer one is being found, so the line never blinks out).
+    public private(set) var route: Route?
+    /// What the panel says instead of the steps: "Finding a route…", why there is none.
+    public private(set) var status: String?
+    public private(set) var isOpen = false
+    /// The last request sent, whose answer is the one shown.
+    public private(set) var asked: RouteRequest?
+    /// Changes with every route shown (the line is painted into the tiles).
+    public private(set) var revision = 0
+    /// The right-click menu: where it opened and the place it is about.
+    var menu: (at: ScreenPoint, place: Coordinate)?
+    /// A waypoint being dragged: which, and where its tip is from the pointer.
+    var drag: (index: Int, offset: ScreenPoint)?
+    /// The step list's first row shown (the list scrolls with the wheel).
+    var firstStep = 0
+    /// Why routing cannot be had at all (no engine), said when the panel opens.
+    public var unavailable: String?
+    /// The next route shown is fitted into the view (its ends were chosen, not dragged).
+    var fitNext = false
+    /// The request whose answer was a failure, if the newest one's was.
+    var failed: RouteRequest?
+
+    public init() {}
+
+    public var levels: [LayerLevel] { [.callout, .chrome] }
+
+    public var keyBindings: [KeyBinding] {
+        [KeyBinding(keys: [.letter("d")], modifiers: .control, command: .custom("directions"), label: "Ctrl+D", help: "directions")]
+    }
+
+    /// The route's look: the seed's blue, wider than a track, with a white casing.
+    public static let ink = Color(hex: 0x1A73E8)
+    static let startInk = Color(hex: 0x34A853), viaInk = Color(hex: 0x8E8E93), endInk = Color(hex: 0xEA4335)
+
+    // MARK: the model
+
+    /// Sets the start (index 0), the end (-1) or adds a via, and asks for the route when both
+    /// ends are known.
+    public mutating func set(from c: Coordinate) -> [LayerAction] { waypoints[0] = c; return changedWaypoints() }
+    public mutating func set(to c: Coordinate) -> [LayerAction] { waypoints[waypoints.count - 1] = c; return changedWaypoints() }
+
+    /// A via at `c`, in the leg of the route it is nearest (or before the end).
+    public mutating func addVia(_ c: Coordinate) -> [LayerAction] {
+        waypoints.insert(c, at: viaIndex(for: c))
+        return changedWaypoints()
+    }
+
+    public mutating func setMode(_ m: TravelMode) -> [LayerAction] {
+        guard m != mode else { return [.changed] }
+        mode = m
+        return changedWaypoints()
+    }
+
+    public mutating func swap() -> [LayerAction] {
+        waypoints.reverse()
+        return changedWaypoints()
+    }
+
+    public mutating func removeVia(_ i: Int) -> [LayerAction] {
+        guard i > 0, i < waypoints.count - 1 else { return [.changed] }
+        waypoints.remove(at: i)
+        return changedWaypoints()
+    }
+
+    /// No route, no waypoints (the panel stays as it is).
+    public mutating func clear() -> [LayerAction] {
+        waypoints = [nil, nil]
+        route = nil
+        status = nil
+        asked = nil
+        drag = nil
+        revision += 1
+        return [.changed, .effect(.layer(LayerRequest(Request.cancel)))]
+    }
+
+    public mutating func open() { isOpen = true; menu = nil }
+    public mutating func close() { isOpen = false }
+
+    /// The request for the waypoints as they are, if both ends are chosen.
+    public var request: RouteRequest? {
+        let points = waypoints.compactMap { $0 }
+        guard points.count == waypoints.count, points.count >= 2 else { return nil }
+        return RouteRequest(waypoints: points, mode: mode)
+    }
+
+    private mutating func changedWaypoints() -> [LayerAction] {
+        guard let r = request else {
+            status = waypoints[0] == nil ? "Choose where to start: right-click the map, Directions from here" : "Choose where to go: right-click the map, Directions to here"
+            return [.changed]
+        }
+        guard r != asked else { return [.changed] }
+        asked = r
+        fitNext = drag == nil
+        if route == nil { status = "Finding a route…" }
+        return [.changed, .effect(.layer(LayerRequest(Request.route(r))))]
+    }
+
+    /// The app's answer to `request`. Only the newest request's answer is shown; a replaced
+    /// one says nothing (a newer answer is coming).
+    public mutating func receive(_ result: Result<Route, RouteError>, for request: RouteRequest, camera: Camera? = nil) -> [LayerAction] {
+        guard request == asked else { return [] }
+        switch result {
+        case let .success(r):
+            route = r
+            status = nil
+            failed = nil
+            firstStep = 0
+            revision += 1
+            // As the seed did: a new route is shown whole (right of the panel).
+            if fitNext, let camera, let rect = fitted(r, camera) {
+                fitNext = false
+                return [.changed, .show(rect)]
+            }
+        case .failure(.superseded), .failure(.cancelled):
+            return []
+        case let .failure(e):
+            // While dragging, a point off the roads keeps the last route shown: it says why.
+            status = Self.sentence(e.description)
+            failed = request
+            if drag == nil { route = nil; revision += 1 }
+        }
+        return [.changed]
+    }
+
+    /// The part of the world that shows `route` whole, clear of the panel on the left; nil
+    /// when it is in view already.
+    func fitted(_ route: Route, _ camera: Camera) -> MapRect? {
+        guard let b = route.bounds else { return nil }
+        let nw = WebMercator.project(Coordinate(latitude: b.north, longitude: b.west))
+        let se = WebMercator.project(Coordinate(latitude: b.south, longitude: b.east))
+        let v = camera.viewportSize
+        let free = ScreenRect(x: isOpen ? Self.panelWidth + 30 : 20, y: 70, width: v.width - (isOpen ? Self.panelWidth + 50 : 40), height: v.height - 120)
+        let a = camera.screenPoint(for: Coordinate(latitude: b.north, longitude: b.west)), c = camera.screenPoint(for: Coordinate(latitude: b.south, longitude: b.east))
+        if free.contains(a) && free.contains(c) { return nil }
+        guard free.width > 50, free.height > 50 else { return nil }
+        // The route's box, grown by the view's margins in the route's own scale.
+        let w = max(se.x - nw.x, 1e-9), h = max(se.y - nw.y, 1e-9)
+        let k = max(w / free.width, h / free.height)
+        return MapRect(x: nw.x - (free.x + (free.width - w / k) / 2) * k, y: nw.y - (free.y + (free.height - h / k) / 2) * k,
+                       width: v.width * k, height: v.height * k)
+    }
+
+    static func sentence(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
+
+    /// Where a new via goes among the waypoints: after those the route passes before the
+    /// point of the line nearest `c`.
+    func viaIndex(for c: Coordinate) -> Int {
+        guard let route, route.geometry.count >= 2, waypoints.count >= 2 else { return max(1, waypoints.count - 1) }
+        func nearest(_ p: Coordinate) -> Int {
+            route.geometry.indices.min { a, b in distance(route.geometry[a], p) < distance(route.geometry[b], p) } ?? 0
+        }
+        let at = nearest(c)
+        var index = 1
+        for (i, w) in waypoints.enumerated() where i > 0 && i < waypoints.count - 1 {
+            if let w, nearest(w) <= at { index = i + 1 }
+        }
+        return index
+    }
+
+    private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let dLat = a.latitude - b.latitude, dLon = (a.longitude - b.longitude) * cos(a.latitude * .pi / 180)
+        return dLat * dLat + dLon * dLon
+    }
+
+    /// The route as a line in the tiles.
+    public var tileContent: TileContent? {
+        let line = route.map { Self.track(of: $0) }
+        return TileContent(revision: revision) {
+            line.map { LineOverlay(lines: [TrackLine(track: $0, geometry: TrackGeometry($0, threads: 1),
+                                                     style: TrackStyle(color: Self.ink, width: 5, casing: Color(hex: 0xFFFFFF, alpha: 0.95), casingWidth: 2))]) }
+        }
+    }
+
+    /// A route's line as a track (to paint, to save).
+    public static func track(of route: Route) -> Track {
+        var p = TrackPoints()
+        for c in route.geometry { p.append(latitude: c.latitude, longitude: c.longitude, elevation: .nan, time: .nan) }
+        return Track(kind: .route, name: "Route", segments: route.geometry.count >= 2 ? [0..<route.geometry.count] : [], points: p)
+    }
+
+    // MARK: input
+
+    public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
+        switch command {
+        case .custom("directions"):
+            if isOpen { close() } else { open() }
+            if isOpen, let unavailable { return [.changed, .notice(unavailable)] }
+            if isOpen, request == nil, status == nil { _ = changedWaypoints() }
+            return [.changed]
+        case .cancel where menu != nil:
+            menu = nil
+            return [.changed]
+        case .cancel where isOpen:
+            close()
+            return [.changed]
+        default: return nil
+        }
+    }
+
+    public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        let cam = context.camera
+        switch event {
+        case let .pointerDown(.right, p, _, _):
+            menu = (p, cam.coordinate(for: p))
+            return [.changed]
+        case let .pointerDown(.left, p, _, _):
+            // A press on one of the menu's items is the item's (buttons act on release).
+            if menu != nil, context.lastFrame.button(at: p)?.as(Button.self) != nil { return nil }
+            if menu != nil { menu = nil; return [.changed] }
+            if let i = waypointHit(p, cam) {
+                let tip = cam.screenPoint(for: waypoints[i]!)
+                drag = (i, ScreenPoint(x: tip.x - p.x, y: tip.y - p.y))
+                return [.holdCamera, .changed]
+            }
+            if let c = lineHit(p, cam) {
+                let i = viaIndex(for: c)
+                waypoints.insert(c, at: i)
+                drag = (i, ScreenPoint(x: 0, y: 0))
+                return [.holdCamera] + changedWaypoints()
+            }
+            return nil
+        case let .pointerMoved(p):
+            guard let d = drag, waypoints.indices.contains(d.index) else { return nil }
+            waypoints[d.index] = cam.coordinate(for: ScreenPoint(x: p.x + d.offset.x, y: p.y + d.offset.y))
+            return changedWaypoints()
+        case let .pointerUp(.left, p):
+            guard let d = drag, waypoints.indices.contains(d.index) else { return nil }
+            waypoints[d.index] = cam.coordinate(for: ScreenPoint(x: p.x + d.offset.x, y: p.y + d.offset.y))
+            drag = nil
+            // Dropped where no route goes: the last one found no longer ends at the pin.
+            if failed != nil && failed == request { route = nil; revision += 1 }
+            return changedWaypoints()
+        case .keyDown(.letter("s"), .control) where isOpen && route != nil:
+            return [.effect(.layer(LayerRequest(Request.save(route!))))]
+        case let .wheel(dy, _, p) where isOpen && stepsFrame(cam).contains(p):
+            let count = route?.readableSteps.count ?? 0
+            firstStep = max(0, min(firstStep + (dy > 0 ? -3 : 3), max(0, count - 3)))
+            return [.changed]
+        default:
+            return nil
+        }
+    }
+
+    public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
+        guard let b = button.as(Button.self) else { return nil }
+        switch b {
+        case .menuPin:
+            guard let m = menu else { return [.changed] }
+            menu = nil
+            return [.dropPin(m.place)]
+        case .menuFrom, .menuTo, .menuVia:
+            guard let m = menu else { return [.changed] }
+            menu = nil
+            open()
+            if let unavailable { return [.changed, .notice(unavailable)] }
+            return b == .menuFrom ? set(from: m.place) : b == .menuTo ? set(to: m.place) : addVia(m.place)
+        case let .mode(m): return setMode(m)
+        case .swap: return swap()
+        case .clear: return clear()
+        case .close: close(); return [.changed]
+        case let .removeVia(i): return removeVia(i)
+        case .reportError: return [.effect(.openLink(RouteLinks.fixTheMap))]
+        case let .step(i):
+            guard let step = route?.readableSteps[safe: i] else { return [.changed] }
+            return [.goTo(step.at, zoom: max(context.camera.zoom, 17))]
+        }
+    }
+
+    /// The waypoint whose pin is under `p` (its head above the tip, a wider area than drawn).
+    func waypointHit(_ p: ScreenPoint, _ cam: Camera) -> Int? {
+        for (i, w) in waypoints.enumerated().reversed() {
+            guard let w else { continue }
+            let tip = cam.screenPoint(for: w)
+            let hit = ScreenRect(x: tip.x - Pin.hitSize.width / 2, y: tip.y - Pin.hitSize.height + 6, width: Pin.hitSize.width, height: Pin.hitSize.height)
+            if hit.contains(p) { return i }
+        }
+        return nil
+    }
+
+    /// The place on the route's line within a few points of `p`, if any.
+    func lineHit(_ p: ScreenPoint, _ cam: Camera) -> Coordinate? {
+        guard let route, route.geometry.count >= 2 else { return nil }
+        var best = 7.0 * 7.0, found: Coordinate?
+        var a = cam.screenPoint(for: route.geometry[0])
+        for c in route.geometry.dropFirst() {
+            let b = cam.screenPoint(for: c)
+            let dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2)) : 0
+            let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
+            if qx * qx + qy * qy < best { best = qx * qx + qy * qy; found = cam.coordinate(for: ScreenPoint(x: a.x + t * dx, y: a.y + t * dy)) }
+            a = b
+        }
+        return found
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}

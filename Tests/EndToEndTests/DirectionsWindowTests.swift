@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Directions in the real window over a real street map and a real OpenStreetMap extract of
+/// central Helsinki, routed by Routino's programs: the right-click menu's "Directions from
+/// here" and "Directions to here", the route drawn into the map, a step clicked flown to, a
+/// via added by pressing on the line and dragging it, the route following, and Ctrl+S keeping
+/// it as GPX that opens as a track. The test waits on what the app says (its frame log).
+@Suite(.serialized) struct DirectionsWindowTests {
+    static let tiles = StreetMapRenderTests.fixtures.appendingPathComponent("vector/helsinki.mbtiles").path
+    static let extract = StreetMapRenderTests.fixtures.appendingPathComponent("osm/helsinki.osm.pbf").path
+
+    /// The route's blue (26, 115, 232) in a screenshot, counted right of the panel.
+    static func routePixels(_ png: PNG) -> Int {
+        var n = 0
+        for y in stride(from: 0, to: 600, by: 2) {
+            for x in stride(from: 360, to: 800, by: 2) {
+                let c = png.pixel(x, y)
+                if c.b > 200 && c.r < 70 && c.g > 90 && c.g < 150 { n += 1 }
+            }
+        }
+        return n
+    }
+
+    /// The distances of the routes the app found, in the order it said them.
+    static func routes(_ log: String) -> [(metres: Int, vias: Int)] {
+        log.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("route: "), let m = Int(line.dropFirst(7).prefix { $0.isNumber }) else { return nil }
+            let vias = line.split(separator: ",").first { $0.hasSuffix(" via") }.flatMap { Int($0.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }) } ?? 0
+            return (m, vias)
+        }
+    }
+
+    /// Opens the right-click menu at (x, y) and picks its item `n` (0: drop a pin, 1: from, 2: to).
+    static func menu(_ x: Xvfb, _ id: String, at p: (Int, Int), item n: Int) throws {
+        _ = try x.xdotool("mousemove", "--window", id, "\(p.0)", "\(p.1)", "click", "3")
+        _ = try x.xdotool("mousemove", "--window", id, "\(p.0 + 40)", "\(p.1 + 4 + 28 * n + 14)", "click", "1")
+    }
+
+    @Test func aRouteIsAskedByRightClickDrawnFollowedAndKept() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("directions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // No online routing: only Routino, over the extract.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("meridian"), withIntermediateDirectories: true)
+        try Data(#"{"enabled": false}"#.utf8).write(to: dir.appendingPathComponent("meridian/routing.json"))
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", Self.tiles,
+                                                       "--center", "60.1715,24.9440", "--zoom", "15", "--osm", Self.extract],
+                                        env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
+        #expect(app.readLog { $0.contains("route: engines Routino") }, "no engine: \(app.log.suffix(800))")
+        // The database was built once, beside the search index, with its note.
+        let routing = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("meridian/routing").path)
+        #expect(routing.count == 1)
+
+        // From Yliopistonkatu to Unioninkatu by Esplanadi, by car.
+        try Self.menu(x, id, at: (420, 380), item: 1)
+        try Self.menu(x, id, at: (560, 470), item: 2)
+        #expect(app.readLog { Self.routes($0).count >= 1 }, "no route: \(app.log.suffix(800))")
+        let first = try #require(Self.routes(app.log).first)
+        #expect(first.metres > 300 && first.metres < 1500 && first.vias == 0)
+        #expect(app.settles())
+        let drawn = try screenshot(x, to: "/tmp/directions-route.png") { Self.routePixels($0) > 60 }
+        #expect(Self.routePixels(drawn) > 60, "the route's line is drawn")
+
+        // A press on the line, dragged: a via there, the route through it (every answer shown as it comes).
+        let before = Self.routes(app.log).count
+        let found = Self.linePoint(drawn)
+        let line = try #require(found, "a point of the line")
+        _ = try x.xdotool("mousemove", "--window", id, "\(line.0)", "\(line.1)", "mousedown", "1")
+        for step in 1...6 { _ = try x.xdotool("mousemove", "--window", id, "\(line.0)", "\(line.1 + 15 * step)") }
+        _ = try x.xdotool("mouseup", "1")
+        #expect(app.readLog { log in Self.routes(log).dropFirst(before).contains { $0.vias == 1 } }, "\(app.log.suffix(800))")
+        #expect(app.settles())
+        let through = try #require(Self.routes(app.log).last)
+        #expect(through.vias == 1 && through.metres > first.metres)
+
+        // The second step clicked: the map flies there. The panel's rows: 60 its top, 10 its
+        // margin, three points of 26, 10, the modes' 26, 10, the summary's 44; then the steps.
+        let stepsTop: Int = 60 + 10 + 3 * 26 + 10 + 26 + 10 + 44
+        _ = try x.xdotool("mousemove", "--window", id, "150", "\(stepsTop + 26 + 13)", "click", "1")
+        #expect(app.settles(), "the flight ends")
+
+        // Ctrl+S: the route kept as GPX, opened as a track.
+        _ = try x.xdotool("key", "ctrl+s")
+        #expect(app.readLog { $0.contains("route: saved ") && $0.contains("opened route") }, "\(app.log.suffix(800))")
+        let saved = try #require(app.log.split(separator: "\n").first { $0.hasPrefix("route: saved ") }).dropFirst("route: saved ".count)
+        let gpx = try String(contentsOfFile: String(saved), encoding: .utf8)
+        let rtepts = gpx.components(separatedBy: "<rtept ").dropFirst().map { $0.prefix { $0 != ">" } }
+        #expect(gpx.contains("<type>via</type>") && gpx.contains("<trkpt "))
+        #expect(rtepts.count >= 3)
+        try quit(x, id, app)
+        // The view is where the second step is.
+        let view = try SavedView.read(dir)
+        let step = try #require(rtepts.dropFirst().first)
+        let lat = try #require(Double(step.split(separator: "\"")[1])), lon = try #require(Double(step.split(separator: "\"")[3]))
+        #expect(abs(view.center.lat - lat) < 1e-4 && abs(view.center.lon - lon) < 1e-4, "the view is at \(view.center), the step at \(lat), \(lon)")
+        #expect(view.zoom >= 16.9)
+    }
+
+    /// A point on the route's line along Yliopistonkatu, clear of the waypoints' pins (and of
+    /// the street's name, which is drawn over the line).
+    static func linePoint(_ png: PNG) -> (Int, Int)? {
+        for x in stride(from: 448, to: 560, by: 1) {
+            for y in stride(from: 365, to: 395, by: 1) {
+                let c = png.pixel(x, y)
+                if c.b > 200 && c.r < 70 && c.g > 90 && c.g < 150 { return (x, y) }
+            }
+        }
+        return nil
+    }
+}
