@@ -1,0 +1,149 @@
+import Foundation
+@testable import MapChrome
+@testable import MapCore
+import MapGeometry
+import Testing
+
+/// Directions as the window drives them, with no window and no engine: the right-click menu
+/// asks for routes, answers are shown only for the newest request, waypoints are dragged and
+/// vias added on the line, Ctrl+S asks the app to save, Esc closes.
+struct DirectionsLayerTests {
+    typealias Layer = DirectionsLayer
+    static let center = Coordinate(latitude: 60.1715, longitude: 24.944)
+
+    func session() -> SessionDriver {
+        SessionDriver(layers: [DirectionsLayer()], zoom: 15, center: Self.center)
+    }
+
+    func requests(_ effects: [SessionEffect]) -> [Layer.Request] {
+        effects.compactMap { if case let .layer(r) = $0 { r.as(Layer.Request.self) } else { nil } }
+    }
+
+    func layer(_ s: SessionDriver) -> Layer { s.session.scene.layer(Layer.self)! }
+
+    /// Right-click at `p`, then the menu's item `button`.
+    mutating func menu(_ s: inout SessionDriver, at p: ScreenPoint, _ button: Layer.Button) -> [SessionEffect] {
+        s.t += 0.01
+        _ = s.session.handle(.pointerDown(.right, p, clicks: 1, []), at: s.t)
+        #expect(s.buttons(of: Layer.Button.self).contains(button), "the menu offers \(button)")
+        return s.click(button)
+    }
+
+    /// A route along the waypoints, through the point halfway between each pair.
+    static func route(_ r: RouteRequest) -> Route {
+        var line: [Coordinate] = []
+        for (a, b) in zip(r.waypoints, r.waypoints.dropFirst()) {
+            line += [a, Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)]
+        }
+        line.append(r.waypoints.last!)
+        let steps = [RouteStep(maneuver: .depart, road: "A", distance: 100, duration: 10, at: line[0], index: 0),
+                     RouteStep(maneuver: .left, road: "B", distance: 100, duration: 10, at: line[1], index: 1),
+                     RouteStep(maneuver: .arrive, road: nil, distance: 0, duration: 0, at: line.last!, index: line.count - 1)]
+        return Route(request: r, geometry: line, steps: steps, distance: 200, duration: 20, engine: "Test", credit: "c")
+    }
+
+    @Test mutating func fromAndToAskForOneRouteAndItsAnswerIsShown() throws {
+        var s = session()
+        let a = ScreenPoint(x: 500, y: 200), b = ScreenPoint(x: 600, y: 450)
+        #expect(requests(menu(&s, at: a, .menuFrom)).isEmpty, "one end is no route")
+        #expect(layer(s).isOpen)
+        let asked = requests(menu(&s, at: b, .menuTo))
+        guard case let .route(r)? = asked.first else { Issue.record("no route asked: \(asked)"); return }
+        #expect(asked.count == 1 && r.waypoints.count == 2 && r.mode == .car)
+        let cam = s.session.camera
+        #expect(cam.screenPoint(for: r.waypoints[0]).distance(to: a) < 0.5)
+        #expect(cam.screenPoint(for: r.waypoints[1]).distance(to: b) < 0.5)
+        // A stale answer (another request) is not shown; this one's is, with its steps as buttons.
+        var other = r
+        other.mode = .foot
+        s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(other)), for: other) }
+        #expect(layer(s).route == nil)
+        s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(r)), for: r, camera: cam) }
+        #expect(layer(s).route?.request == r)
+        #expect(s.buttons(of: Layer.Button.self).filter { if case .step = $0 { true } else { false } }.count == 3)
+        // A step clicked flies there.
+        _ = s.click(Layer.Button.step(1))
+        s.t += 5
+        s.frame()
+        #expect(s.session.camera.screenPoint(for: Self.route(r).steps[1].at).distance(to: ScreenPoint(x: 400, y: 300)) < 1)
+        // The mode: asked again.
+        guard case let .route(byFoot)? = requests(s.click(Layer.Button.mode(.foot))).first else { Issue.record("no route by foot"); return }
+        #expect(byFoot.mode == .foot && byFoot.waypoints == r.waypoints)
+        // A failure is said in the panel, and the route is gone.
+        s.session.update(Layer.self, at: s.t) { $0.receive(.failure(.noRoute), for: byFoot) }
+        #expect(layer(s).route == nil && layer(s).status == "No route joins these points")
+        // A replaced request says nothing.
+        s.session.update(Layer.self, at: s.t) { $0.receive(.failure(.superseded), for: byFoot) }
+        #expect(layer(s).status == "No route joins these points")
+    }
+
+    @Test mutating func draggingAnEndAsksAgainAsItMovesAndDroppingKeepsIt() throws {
+        var s = session()
+        _ = menu(&s, at: ScreenPoint(x: 450, y: 250), .menuFrom)
+        guard case let .route(r)? = requests(menu(&s, at: ScreenPoint(x: 600, y: 450), .menuTo)).first else { Issue.record("no route"); return }
+        s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(r)), for: r) }
+        // Press the end's pin (its head, above the tip), drag it in three moves.
+        let head = ScreenPoint(x: 600, y: 450 - 20)
+        s.t += 0.01
+        _ = s.session.handle(.pointerDown(.left, head, clicks: 1, []), at: s.t)
+        var asked: [RouteRequest] = []
+        for k in 1...3 {
+            s.t += 0.016
+            for case let .route(q) in requests(s.session.handle(.pointerMoved(ScreenPoint(x: 600 + 20 * Double(k), y: 430)), at: s.t)) { asked.append(q) }
+        }
+        #expect(asked.count == 3, "each move asks (the router keeps only the newest waiting)")
+        let cam = s.session.camera
+        #expect(cam.screenPoint(for: asked.last!.waypoints[1]).distance(to: ScreenPoint(x: 660, y: 450)) < 0.5, "the tip follows, not the head")
+        // While the newest is found, the route shown is the last one found: the line never blinks out.
+        #expect(layer(s).route != nil)
+        s.t += 0.01
+        _ = s.session.handle(.pointerUp(.left, ScreenPoint(x: 660, y: 430)), at: s.t)
+        #expect(layer(s).drag == nil)
+        #expect(layer(s).waypoints.last! == asked.last!.waypoints[1])
+    }
+
+    @Test mutating func aPressOnTheLineAddsAViaInItsLeg() throws {
+        var s = session()
+        _ = menu(&s, at: ScreenPoint(x: 300, y: 300), .menuFrom)
+        guard case let .route(r)? = requests(menu(&s, at: ScreenPoint(x: 700, y: 300), .menuTo)).first else { Issue.record("no route"); return }
+        s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(r)), for: r) }
+        // The line runs from (300, 300) to (700, 300): pressed at (500, 302), dragged down.
+        s.t += 0.01
+        _ = s.session.handle(.pointerDown(.left, ScreenPoint(x: 500, y: 302), clicks: 1, []), at: s.t)
+        s.t += 0.016
+        let moved = requests(s.session.handle(.pointerMoved(ScreenPoint(x: 500, y: 380)), at: s.t))
+        guard case let .route(q)? = moved.first else { Issue.record("no route through the via"); return }
+        #expect(q.waypoints.count == 3)
+        #expect(s.session.camera.screenPoint(for: q.waypoints[1]).distance(to: ScreenPoint(x: 500, y: 378)) < 3)
+        // The via has a ✕ in the panel that takes it away again.
+        s.t += 0.01
+        _ = s.session.handle(.pointerUp(.left, ScreenPoint(x: 500, y: 380)), at: s.t)
+        guard case let .route(back)? = requests(s.click(Layer.Button.removeVia(1))).first else { Issue.record("no route without the via"); return }
+        #expect(back.waypoints == r.waypoints)
+    }
+
+    @Test mutating func ctrlSSavesEscClosesClearForgets() throws {
+        var s = session()
+        _ = menu(&s, at: ScreenPoint(x: 450, y: 250), .menuFrom)
+        guard case let .route(r)? = requests(menu(&s, at: ScreenPoint(x: 600, y: 450), .menuTo)).first else { Issue.record("no route"); return }
+        #expect(requests(s.key(.letter("s"), .control)).isEmpty, "nothing to save before a route")
+        s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(r)), for: r) }
+        guard case let .save(saved)? = requests(s.key(.letter("s"), .control)).first else { Issue.record("Ctrl+S saves nothing"); return }
+        #expect(saved.request == r)
+        _ = s.key(.escape)
+        #expect(!layer(s).isOpen && layer(s).route != nil, "Esc closes the panel; the route stays")
+        _ = s.key(.letter("d"), .control)
+        #expect(layer(s).isOpen)
+        #expect(requests(s.click(Layer.Button.clear)) == [.cancel])
+        #expect(layer(s).route == nil && layer(s).waypoints == [nil, nil])
+        // "Drop a pin here" is the right-click's first item: a pin where it was pressed.
+        var pins = SessionDriver(layers: [PinsLayer(), DirectionsLayer()], zoom: 15, center: Self.center)
+        _ = menu(&pins, at: ScreenPoint(x: 420, y: 320), .menuPin)
+        let pin = try #require(pins.session.pins.first)
+        #expect(pins.session.camera.screenPoint(for: pin.coordinate).distance(to: ScreenPoint(x: 420, y: 320)) < 0.5)
+    }
+}
+
+extension ScreenPoint {
+    func distance(to p: ScreenPoint) -> Double { ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot() }
+}
