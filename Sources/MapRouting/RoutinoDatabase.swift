@@ -66,6 +66,8 @@ public struct RoutinoDatabase: Sendable {
     /// stage now and then.
     public static func build(osm: String, into directory: String, programs: RoutinoPrograms, environment env: [String: String],
                              cancel: RouteCancellation = RouteCancellation()) -> Result<(RoutinoDatabase, BuildReport), RouteError> {
+        // planetsplitter runs in a directory of its own: it is given the extract from the root.
+        let osm = FileIO.absolute(osm)
         var st = stat()
         guard stat(osm, &st) == 0 else { return .failure(.failed("\(osm): \(FileIO.reason())")) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.failed("\(osm): not a file")) }
@@ -128,6 +130,7 @@ public struct RoutinoDatabase: Sendable {
     /// index is), built first if there is none or it is stale.
     public static func cached(osm: String, cacheRoot: String, programs: RoutinoPrograms, environment env: [String: String],
                               cancel: RouteCancellation = RouteCancellation()) -> Result<(RoutinoDatabase, BuildReport?), RouteError> {
+        let osm = FileIO.absolute(osm)
         guard let directory = cacheDirectory(osm: osm, cacheRoot: cacheRoot) else { return .failure(.failed("\(osm): \(FileIO.reason())")) }
         if let db = cachedIfCurrent(osm: osm, cacheRoot: cacheRoot, programs: programs) { return .success((db, nil)) }
         return build(osm: osm, into: directory, programs: programs, environment: env, cancel: cancel).map { ($0.0, $0.1) }

@@ -122,6 +122,15 @@ public enum FileIO {
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// `path` from the root: relative ones are taken from the working directory (for a
+    /// program that runs elsewhere, or a key that must not depend on where it was said).
+    public static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard let cwd = getcwd(&buffer, buffer.count) else { return path }
+        return String(cString: cwd) + "/" + path
+    }
+
     /// Creates `path` and its missing parents (mode 0755); nil on success, else errno's reason.
     public static func makeDirectories(_ path: String) -> String? {
         if isDirectory(path) { return nil }

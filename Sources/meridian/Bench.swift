@@ -34,7 +34,10 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract).", valueName: "FILE"))
     var vector: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, terrain, tracks, window, large.", valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp("An OpenStreetMap extract to measure directions with (make bench uses the Andorra test extract).", valueName: "FILE.osm.pbf"))
+    var osm: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, terrain, tracks, window, large, route.", valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -63,6 +66,7 @@ struct Bench: ParsableCommand {
         if runs("tracks") || runs("window") { rows += try trackRows(keeping: track) }
         if runs("window") { rows += try windowRows(track: track) }
         if runs("large") { rows += try largeWindowRows() }
+        if let osm, runs("route") { rows += try routeRows(osm: osm) }
         SDL.quit() // after the window and everything drawn with it are gone
         if json {
             let enc = JSONEncoder()

@@ -144,10 +144,5 @@ final class SearchIndexes: @unchecked Sendable {
         changed(indexes)
     }
 
-    static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard let cwd = getcwd(&buffer, buffer.count) else { return path }
-        return String(cString: cwd) + "/" + path
-    }
+    static func absolute(_ path: String) -> String { FileIO.absolute(path) }
 }

@@ -39,8 +39,11 @@ final class WindowRouting: @unchecked Sendable {
         }
     }
 
-    /// What the directions layer asks.
-    func handle(_ request: DirectionsLayer.Request, opener: TrackFileOpener) {
+    /// Routes handed to the layer so far (the bench counts them while a pin is dragged).
+    let answered = LockedValue<Int>()
+
+    /// What the directions layer asks (`opener` opens a saved route as a track).
+    func handle(_ request: DirectionsLayer.Request, opener: TrackFileOpener?) {
         switch request {
         case let .route(r): route(r)
         case .cancel: router.cancel()
@@ -50,7 +53,7 @@ final class WindowRouting: @unchecked Sendable {
 
     private func route(_ request: RouteRequest) {
         guard ready.get() == true else { waiting.set(request); return }
-        let host = self.host, log = self.log
+        let host = self.host, log = self.log, answered = self.answered
         router.route(request) { result in
             if log {
                 switch result {
@@ -60,6 +63,7 @@ final class WindowRouting: @unchecked Sendable {
                 }
             }
             host.value.perform { host in
+                answered.set((answered.get() ?? 0) + 1)
                 host.change { session in
                     let camera = session.camera
                     session.update(DirectionsLayer.self, at: host.clock.now) { $0.receive(result, for: request, camera: camera) }
@@ -70,12 +74,12 @@ final class WindowRouting: @unchecked Sendable {
 
     /// Ctrl+S with the panel open: the route kept as GPX beside the measured lines and trails,
     /// and opened as a track.
-    private func save(_ route: Route, opener: TrackFileOpener) {
+    private func save(_ route: Route, opener: TrackFileOpener?) {
         let url = TrailRecorder.unusedURL("route", in: TrailRecorder.defaultFolder())
         do {
             try AtomicFile.write(RouteGPX.data(route), to: url)
             if log { FileIO.printError("route: saved \(url.path)") }
-            opener.open([url.path], animated: false, moveView: false)
+            opener?.open([url.path], animated: false, moveView: false)
             host.value.showNotice("The route is kept as \(url.path)")
         } catch {
             host.value.showNotice("Cannot keep the route: \(error)")
