@@ -9,7 +9,8 @@ import Platform
 ///
 ///     {"url": "https://routing.openstreetmap.de", "enabled": true, "minimumInterval": 1,
 ///      "profiles": {"car": "routed-car", "bike": "routed-bike", "foot": "routed-foot"},
-///      "credit": "© OpenStreetMap contributors"}
+///      "credit": "© OpenStreetMap contributors",
+///      "extracts": "https://download.geofabrik.de/index-v1.json"}
 ///
 /// Without a file: FOSSGIS's OSRM instance, within its terms (at most one request a second,
 /// credited, the app's User-Agent). `"enabled": false` turns online routing off.
@@ -22,6 +23,9 @@ public struct RoutingConfig: Equatable, Sendable {
     /// The least time between two request starts, for the whole process (seconds).
     public var minimumInterval: Double
     public var enabled: Bool
+    /// The index of OpenStreetMap extracts a saved area's routing data is cut from
+    /// (Geofabrik's, or a mirror's with the same shape).
+    public var extracts = GeofabrikIndex.standardURL
 
     public static let fossgisURL = "https://routing.openstreetmap.de"
     public static let standardProfiles: [TravelMode: String] = [.car: "routed-car", .bike: "routed-bike", .foot: "routed-foot"]
@@ -107,5 +111,9 @@ public struct RoutingConfig: Equatable, Sendable {
             enabled = b
         }
         self.init(url: url, profiles: profiles, credit: credit ?? Self.standardCredit, minimumInterval: interval, enabled: enabled)
+        if let e = try string("extracts", in: object) {
+            guard OnlineSource.isWebAddress(e) else { throw Invalid(description: "\"extracts\": an http(s) address of an index of extracts (index-v1.json)") }
+            extracts = e
+        }
     }
 }

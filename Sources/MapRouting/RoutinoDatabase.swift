@@ -20,6 +20,8 @@ public struct RoutinoDatabase: Sendable {
     public let source: String
     public let sourceSize: Int
     public let sourceTime: Int
+    /// The day it was built ("2026-12-06", UTC), if the note says.
+    public var built: String? = nil
 
     static let noteName = "meridian-routing.json"
     static let files = ["nodes", "segments", "ways", "relations"]
@@ -43,10 +45,11 @@ public struct RoutinoDatabase: Sendable {
             return .failure(.databaseDamaged(directory, reason: "its note \(noteName) is unreadable"))
         }
         let bounds = o["bounds"]?.array?.compactMap(\.number)
-        let db = RoutinoDatabase(directory: directory, prefix: prefix, version: version,
+        var db = RoutinoDatabase(directory: directory, prefix: prefix, version: version,
                                  bounds: bounds?.count == 4 && bounds!.allSatisfy(\.isFinite) ? bounds : nil,
                                  source: o["source"]?.string ?? "", sourceSize: Int(saturating: o["size"]?.number ?? -1),
                                  sourceTime: Int(saturating: o["mtime"]?.number ?? -1))
+        db.built = o["built"]?.number.flatMap(Self.day)
         for f in files where !FileIO.exists("\(directory)/\(prefix)-\(f).mem") {
             return .failure(.databaseDamaged(directory, reason: "\(prefix)-\(f).mem is missing"))
         }
@@ -166,6 +169,15 @@ public struct RoutinoDatabase: Sendable {
         let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: { "(),\n ".contains($0) }).compactMap { Double($0) }
         guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
         return [numbers[1], numbers[0], numbers[3], numbers[2]]
+    }
+
+    /// "2026-12-06" for a time in seconds since 1970 (UTC); nil for an absurd one.
+    static func day(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds > 0, seconds < 253_402_300_800 else { return nil }
+        var whole = time_t(saturating: seconds.rounded(.down))
+        var t = tm()
+        guard gmtime_r(&whole, &t) != nil else { return nil }
+        return String(cFormat: "%04d-%02d-%02d", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday))
     }
 
     /// The last line of a log that says "Error", else its last line.

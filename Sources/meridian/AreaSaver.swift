@@ -3,6 +3,7 @@ import Glibc
 import MapChrome
 import MapCore
 import MapGeometry
+import MapRouting
 import MapTiles
 import MeridianKit
 import MapWindow
@@ -66,6 +67,10 @@ final class AreaSaver: @unchecked Sendable {
             var detail = "\(mapTitle(a.source)) · \(SaveAreaLayer.bytes(a.bytes)) · zooms \(a.zooms.lowerBound + shift)–\(a.zooms.upperBound + shift)"
             if let d = a.saved { detail += " · saved " + ExtractDates.spoken(d) }
             if let d = a.dataDate { detail += " · data of " + ExtractDates.spoken(d) }
+            if case let .success(db) = RoutinoDatabase.open(AreaRouting.directory(forArea: a.path)) {
+                detail += " · directions " + SaveAreaLayer.bytes(UInt64(max(0, db.size)))
+                if let built = db.built { detail += " of " + ExtractDates.spoken(built) }
+            }
             return AreasLayer.Row(path: a.path, kind: .saved, title: a.title, detail: detail, area: shown(a))
         }
         rows += unfinished.map { u in
@@ -331,6 +336,8 @@ final class AreaSaver: @unchecked Sendable {
         unlink(NameIndex.file(for: path, in: NameIndex.folder(environment: ProcessInfo.processInfo.environment)))
         do {
             try area.delete()
+            // Its directions go with it.
+            _ = FileIO.removeTree(AreaRouting.directory(forArea: path))
             host.showNotice("Deleted “\(area.title)” (\(SaveAreaLayer.bytes(area.bytes)))")
         } catch {
             host.showNotice("Cannot delete “\(area.title)”: \(error)")

@@ -3,6 +3,7 @@ import CSystem
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapRouting
 import MapTiles
 import Platform
 
@@ -48,13 +49,22 @@ struct Extract: ParsableCommand {
     @Flag(name: .long, help: "Begin afresh, dropping what an interrupted run (of another area, or of the update) left.")
     var restart = false
 
+    @Flag(name: .long, help: "Directions offline too: routing data for the area, cut from the smallest OpenStreetMap extract that holds it (Geofabrik's index, or routing.json's \"extracts\"), built beside the file (FILE.routing).")
+    var directions = false
+
     /// Exit statuses (sysexits.h).
     static let usage: Int32 = 64, diskFull: Int32 = 74, interrupted: Int32 = 130
 
     func run() throws {
         let extractor: TileExtractor
         do {
-            guard let made = try makeExtractor() else { return }
+            guard let made = try makeExtractor() else {
+                // Up to date already: the routing data may still be asked for.
+                if directions, let update, let area = try? SavedArea(path: update) {
+                    try buildDirections(AreaRouting.Box(west: area.west, south: area.south, east: area.east, north: area.north), beside: update)
+                }
+                return
+            }
             extractor = made
         } catch let e as ExtractError {
             warn("extract: \(e)")
@@ -88,6 +98,11 @@ struct Extract: ParsableCommand {
             let elapsed = max(0.001, bar.elapsed)
             let unchanged = update == nil ? "" : ", \(TrackStatistics.grouped(Double(p.unchanged))) unchanged"
             print("Wrote \(out): \(Self.size(UInt64(max(0, FileIO.fileSize(out))))), \(TrackStatistics.grouped(Double(p.tilesDone))) tiles\(unchanged), in \(String(cFormat: "%.1f", elapsed)) s (\(TrackStatistics.grouped(Double(p.tilesThisRun) / elapsed)) tiles/s, \(p.requests) requests)")
+            // Directions offline too (an update rebuilds the routing data the area has).
+            let a = extractor.area
+            if directions || (update != nil && FileIO.exists(AreaRouting.directory(forArea: out))) {
+                try buildDirections(AreaRouting.Box(west: a.west, south: a.south, east: a.east, north: a.north), beside: out)
+            }
         case let .failure(e as ExtractError):
             warn("extract: \(e)")
             throw ExitCode(Self.exitCode(e))
@@ -120,6 +135,43 @@ struct Extract: ParsableCommand {
         }
         let area = try TileArea(bbox: bbox, zooms: minzoom...maxzoom)
         return try TileExtractor(source: try ExtractSources.open(from), area: area, output: out, title: title, restart: restart)
+    }
+
+    /// Routing data for the area `box` of the file `out`, built into `out.routing`; progress and
+    /// what went wrong on the terminal.
+    private func buildDirections(_ box: AreaRouting.Box, beside out: String) throws {
+        let env = ProcessInfo.processInfo.environment
+        let programs: RoutinoPrograms
+        switch RoutinoPrograms.find(environment: env) {
+        case let .success(p): programs = p
+        case let .failure(e): warn("extract: no directions offline: \(e)"); throw ExitCode(1)
+        }
+        let (config, problem) = RoutingConfig.load(environment: env)
+        if let problem { warn(problem) }
+        let client = HTTPClient(options: { var o = HTTPClient.Options(userAgent: Meridian.userAgent); o.maxBodyBytes = 64 << 20; return o }())
+        let routing = AreaRouting(index: config.extracts, client: client, programs: programs,
+                                  downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
+        var lastShare = -1
+        let result = routing.build(box, into: AreaRouting.directory(forArea: FileIO.absolute(out)), environment: env, confirm: { name, bytes in
+            print("Downloading \(name) (\(Self.size(UInt64(max(0, bytes))))) to cut the area's routing data from")
+            return true
+        }, progress: { stage in
+            switch stage {
+            case .finding: print("Finding the smallest extract that holds the area in \(config.extracts)")
+            case let .downloading(region, done, total):
+                let share = total > 0 ? Int(saturating: (100 * Double(done) / Double(total)).rounded(.down)) : 100
+                if share / 10 != lastShare / 10 { lastShare = share; print("Downloading \(region): \(share) %") }
+            case .cutting: print("Cutting the area out with osmium")
+            case .building: print("Building the routing database with Routino")
+            }
+        })
+        switch result {
+        case let .success((db, report)):
+            print("Directions offline: \(db.directory) (\(Self.size(UInt64(max(0, report.bytes))))), built in \(String(cFormat: "%.1f", report.seconds)) s")
+        case let .failure(e):
+            warn("extract: no directions offline: \(e)")
+            throw ExitCode(1)
+        }
     }
 
     static func exitCode(_ e: ExtractError) -> Int32 {

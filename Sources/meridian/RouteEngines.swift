@@ -16,17 +16,28 @@ enum RouteEngines {
         var online: OSRMEngine?
     }
 
+    /// The routing databases kept beside saved areas (`AREA.pmtiles.routing`).
+    static func savedAreaDatabases(environment env: [String: String]) -> [RoutinoDatabase] {
+        let folder = SavedArea.folder(environment: env)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".pmtiles.routing") && !$0.hasPrefix(".") }.sorted().compactMap { name in
+            if case let .success(db) = RoutinoDatabase.open(folder + "/" + name) { return db } else { return nil }
+        }
+    }
+
     /// `progress` hears about database builds (they take seconds for a town, minutes for a country).
     static func make(osm: [String], offline: Bool, environment env: [String: String] = ProcessInfo.processInfo.environment,
                      progress: (String) -> Void = { warn($0) }) -> Made {
         var made = Made()
-        if !osm.isEmpty {
+        // Saved areas' routing data ("Directions offline too"), beside each area.
+        let areas = savedAreaDatabases(environment: env)
+        if !osm.isEmpty || !areas.isEmpty {
             switch RoutinoPrograms.find(environment: env) {
             case let .failure(e): made.problems.append(e.description)
             case let .success(programs):
                 let root = RoutinoDatabase.defaultCacheRoot(environment: env)
                 for file in osm {
-                    let path = SearchIndexes.absolute(file)
+                    let path = FileIO.absolute(file)
                     if RoutinoDatabase.cachedIfCurrent(osm: path, cacheRoot: root, programs: programs) == nil {
                         progress("building routing data for \(path)…")
                     }
@@ -34,6 +45,13 @@ enum RouteEngines {
                     case let .success((db, _)): made.engines.append(RoutinoEngine(database: db, programs: programs))
                     case let .failure(e): made.problems.append(e.description)
                     }
+                }
+                for db in areas {
+                    guard db.version == programs.version() else {
+                        made.problems.append("The directions of \(db.directory) were built by Routino \(db.version), not \(programs.version()): Update the area in Saved areas (Shift+A) to build them again")
+                        continue
+                    }
+                    made.engines.append(RoutinoEngine(database: db, programs: programs))
                 }
             }
         }

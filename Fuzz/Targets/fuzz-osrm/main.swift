@@ -5,7 +5,7 @@ import MapRouting
 
 // An online routing service's answer (OSRM's JSON, or anything a server sends): whatever is
 // read must be a route the window can draw and list, whatever is not a RouteError that says
-// so. The same bytes are also a routing.json.
+// so. The same bytes are also a routing.json, and an index of extracts (Geofabrik's).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOSRM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -19,6 +19,10 @@ public func fuzzOSRM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         precondition(config.minimumInterval.isFinite && config.minimumInterval >= 0 && config.minimumInterval <= 3600)
         precondition(config.url.lowercased().hasPrefix("http") && config.credit.count <= 200)
         precondition(config.profiles.values.allSatisfy { !$0.isEmpty && !$0.contains("/") })
+    }
+    if case let .success(index) = GeofabrikIndex.read(data) {
+        precondition(!index.regions.isEmpty && index.regions.allSatisfy { $0.pbf.hasPrefix("http") && !$0.id.isEmpty })
+        _ = index.smallestRegion(west: 24.9, south: 60.1, east: 25, north: 60.2)
     }
     return 0
 }

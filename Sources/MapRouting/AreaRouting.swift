@@ -1,0 +1,109 @@
+import FoundationEssentials
+import Glibc
+import MapCore
+import MapTiles
+import Platform
+
+/// Routing data for a saved area ("Directions offline too"): the smallest Geofabrik region
+/// that holds the area is found in its index, its size said first (and asked about when
+/// large), downloaded once (resumably), cut to the area with `osmium extract`, and built into
+/// a Routino database beside the area; the download is deleted unless it is to be kept.
+public struct AreaRouting: Sendable {
+    public struct Box: Sendable, Equatable {
+        public var west: Double, south: Double, east: Double, north: Double
+        public init(west: Double, south: Double, east: Double, north: Double) {
+            self.west = west; self.south = south; self.east = east; self.north = north
+        }
+    }
+
+    /// What the work is doing, for a progress line.
+    public enum Stage: Sendable, Equatable {
+        case finding
+        case downloading(region: String, done: Int64, total: Int64)
+        case cutting
+        case building
+    }
+
+    /// The index's address (Geofabrik's, or a mirror's).
+    public var index: String
+    public var client: HTTPClient
+    public var programs: RoutinoPrograms
+    /// Where downloads are kept while they are fetched (and after, if `keepDownload`).
+    public var downloads: String
+    public var keepDownload = false
+    /// A download larger than this is asked about first (`confirm`).
+    public var askAbove: Int64 = 500_000_000
+
+    public init(index: String, client: HTTPClient, programs: RoutinoPrograms, downloads: String) {
+        self.index = index
+        self.client = client
+        self.programs = programs
+        self.downloads = downloads
+    }
+
+    /// The routing database for `area`, built into `directory` (made or replaced whole).
+    /// `confirm` is asked (region name, bytes) before a download above `askAbove`.
+    public func build(_ area: Box, into directory: String, environment env: [String: String], cancel: RouteCancellation = RouteCancellation(),
+                      confirm: (String, Int64) -> Bool = { _, _ in true }, progress: (Stage) -> Void = { _ in })
+        -> Result<(RoutinoDatabase, RoutinoDatabase.BuildReport), RouteError> {
+        guard let osmium = Subprocess.find("osmium", environment: env) else { return .failure(.engineMissing(program: "osmium (Debian: apt install osmium-tool)")) }
+        progress(.finding)
+        let answer = client.get(index, limit: GeofabrikIndex.maxBytes)
+        guard case let .response(r) = answer, r.status == 200 else {
+            if case let .failed(reason, _) = answer { return .failure(HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason)) }
+            if case let .response(r) = answer { return .failure(r.status >= 500 ? .serverError(status: r.status) : .refused(status: r.status)) }
+            return .failure(.network("no answer"))
+        }
+        let regions: GeofabrikIndex
+        switch GeofabrikIndex.read(r.body) {
+        case let .success(i): regions = i
+        case let .failure(e): return .failure(e)
+        }
+        guard let region = regions.smallestRegion(west: area.west, south: area.south, east: area.east, north: area.north) else {
+            return .failure(.failed("no extract of the index holds this area whole"))
+        }
+        let size: Int64
+        switch RegionDownload.size(of: region.pbf, client: client) {
+        case let .success(s): size = s
+        case let .failure(e): return .failure(e)
+        }
+        if size > askAbove && !confirm(region.name, size) { return .failure(.cancelled) }
+        if let problem = FileIO.makeDirectories(downloads) { return .failure(.failed(problem)) }
+        let download = downloads + "/" + Self.fileName(region)
+        if !FileIO.exists(download) || Int64(FileIO.fileSize(download)) != size {
+            let fetched = RegionDownload.fetch(region.pbf, size: size, to: download, client: client, cancel: cancel) { done in
+                progress(.downloading(region: region.name, done: done, total: size))
+            }
+            if case let .failure(e) = fetched { return .failure(e) }
+        }
+        defer { if !keepDownload { _ = unlink(download) } }
+        // The area cut out of the region, in a folder of its own.
+        progress(.cutting)
+        guard let work = TemporaryDirectory.make("meridian-area-routing") else { return .failure(.failed("no temporary folder: \(FileIO.reason())")) }
+        defer { _ = FileIO.removeTree(work) }
+        let cut = work + "/area.osm.pbf", log = work + "/osmium.log"
+        let box = String(cFormat: "%.7f,%.7f,%.7f,%.7f", area.west, area.south, area.east, area.north)
+        guard let p = try? Subprocess(osmium, ["extract", "-b", box, "--overwrite", "-o", cut, download], directory: work, stdout: log, stderr: log) else {
+            return .failure(.engineMissing(program: "osmium"))
+        }
+        cancel.whenCancelled { p.terminate() }
+        let status = p.wait()
+        cancel.done()
+        if cancel.isCancelled { return .failure(.cancelled) }
+        guard status == 0 else {
+            return .failure(.failed("osmium could not cut the area out of \(region.name): " + (RoutinoDatabase.lastError(log) ?? "status \(status)")))
+        }
+        progress(.building)
+        return RoutinoDatabase.build(osm: cut, into: directory, programs: programs, environment: env, cancel: cancel)
+    }
+
+    /// "finland-1a2b3c.osm.pbf": the region's id and its address's hash (a mirror's file is
+    /// not Geofabrik's).
+    static func fileName(_ region: GeofabrikIndex.Region) -> String {
+        let id = region.id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }
+        return String(id) + "-" + String(FNV1a.hash(region.pbf) & 0xFFFFFF, radix: 16) + ".osm.pbf"
+    }
+
+    /// The routing database kept beside a saved area (`AREA.pmtiles.routing`).
+    public static func directory(forArea path: String) -> String { path + ".routing" }
+}
