@@ -45,6 +45,7 @@ extension SaveAreaLayer {
     /// The panel's lines and buttons: what it says now.
     private func texts(_ context: LayerContext) -> (title: String, detail: String, warn: Bool, buttons: [(Button, String)]) {
         if let p = progress {
+            if let d = p.detail { return (p.headline ?? p.title, d, false, [(.stop, "Cancel")]) }
             var detail = "\(TrackStatistics.grouped(Double(p.done))) of \(TrackStatistics.grouped(Double(p.total))) tiles · \(Self.bytes(p.bytes))"
             if let left = p.secondsLeft { detail += " · " + Self.duration(left) }
             return (p.headline ?? "Saving \(p.title) offline", detail, false, [(.stop, "Cancel")])
@@ -59,7 +60,8 @@ extension SaveAreaLayer {
         }
         var detail = "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, about \(Self.bytes(offer.bytes(in: area)))"
         if let free = offer.freeBytes { detail += " · \(Self.bytes(free)) free" }
-        return ("Save this area offline: \(offer.title)", detail, false, [(.shallower, "−"), (.deeper, "+"), (.save, "Save"), (.close, "Cancel")])
+        let toggle: [(Button, String)] = offersDirections ? [(.directions, directions ? "☑ Directions too" : "☐ Directions too")] : []
+        return ("Save this area offline: \(offer.title)", detail, false, toggle + [(.shallower, "−"), (.deeper, "+"), (.save, "Save"), (.close, "Cancel")])
     }
 
     private func composePanel(into list: inout DrawList, context: LayerContext) {

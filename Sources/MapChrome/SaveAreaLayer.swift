@@ -80,12 +80,14 @@ public struct SaveAreaLayer: MapLayer {
         public var secondsLeft: Double?
         /// What the panel says it is doing ("Updating “Helsinki”"); nil: saving the map.
         public var headline: String?
+        /// The line under it, for work that is not tiles (directions: "Downloading Finland…").
+        public var detail: String?
         public init(title: String, area: Area, done: UInt64, total: UInt64, bytes: UInt64, secondsLeft: Double?) {
             self.title = title; self.area = area; self.done = done; self.total = total; self.bytes = bytes; self.secondsLeft = secondsLeft
         }
     }
 
-    enum Button: Hashable, Sendable { case shallower, deeper, save, close, stop }
+    enum Button: Hashable, Sendable { case shallower, deeper, save, close, stop, directions }
 
     public var offer: Offer?
     public private(set) var isChoosing = false
@@ -93,6 +95,10 @@ public struct SaveAreaLayer: MapLayer {
     public var progress: Progress?
     /// The deepest zoom chosen (nil: the default for the view).
     var chosenZoom: Int?
+    /// "Directions offline too" is offered (the app can build routing data: Routino is there).
+    public var offersDirections = false
+    /// …and chosen: the area's routing data is built after its tiles.
+    public var directions = false
 
     /// More tiles or bytes than this is not an area but a country: the panel asks to zoom in.
     public static let maxTiles: UInt64 = 250_000
@@ -204,6 +210,7 @@ public struct SaveAreaLayer: MapLayer {
         case .save: return save(context)
         case .close: isChoosing = false; return [.changed]
         case .stop: return [.effect(.layer(LayerRequest(Request.cancel)))]
+        case .directions: directions.toggle(); return [.changed]
         }
     }
 

@@ -149,20 +149,35 @@ final class AreaSaver: @unchecked Sendable {
         // Terrain as the map: its heights are what is saved.
         let name = current == MapCatalog.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
         let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift(MapCatalog.underlying(source))
-        let then: (() -> Void)? = terrainOn && name != OnlineSource.terrainDEM.name ? { [weak self] in self?.saveHeights(area) } : nil
-        save(area, of: name, shift: shift, then: then)
+        // Directions offline too (the panel's choice): after the tiles, and the heights.
+        var directions: (() -> Void)?
+        if host.session.scene.layer(SaveAreaLayer.self)?.directions == true, let path = try? Self.path(of: area, map: name, shift: shift) {
+            directions = { [weak self] in self?.routing?.build(area, beside: path) }
+        }
+        let heights: (() -> Void)? = terrainOn && name != OnlineSource.terrainDEM.name ? { [weak self] in self?.saveHeights(area, then: directions) } : nil
+        save(area, of: name, shift: shift, then: heights ?? directions)
+    }
+
+    /// Builds saved areas' routing data ("Directions offline too"); nil without Routino.
+    var routing: AreaDirections?
+
+    /// Where the area `area` of the map `name` is saved.
+    static func path(of area: SaveAreaLayer.Area, map name: String, shift: Int, suffix: String = "") throws -> String {
+        let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
+        let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
+        return SavedArea.folder() + "/" + fileName(title: title(of: area) + suffix, map: name, area: tileArea)
     }
 
     /// Saves the heights of `area` for the terrain overlay, to `heightsDeepestZoom`, from four
     /// zooms above the area's shallowest (a street-level area is still shaded zoomed out a
     /// little; those tiles are few).
-    private func saveHeights(_ area: SaveAreaLayer.Area) {
+    private func saveHeights(_ area: SaveAreaLayer.Area, then: (() -> Void)? = nil) {
         var heights = area
         let deepest = min(area.zooms.upperBound, Self.heightsDeepestZoom)
         heights.zooms = max(0, min(area.zooms.lowerBound, deepest) - 4)...deepest
         let progress = Self.progress("Saving the terrain's heights", heights)
         // Named after the map's area they go with.
-        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", shown: progress) { [weak self] in self?.heightsSaved() }
+        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", shown: progress) { [weak self] in self?.heightsSaved(); then?() }
     }
 
     /// `shift`: zooms the map numbers its tiles shallower than drawn; `suffix`: after the title.
@@ -174,7 +189,7 @@ final class AreaSaver: @unchecked Sendable {
             let title = Self.title(of: area) + suffix
             let folder = SavedArea.folder()
             if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
-            let path = folder + "/" + Self.fileName(title: title, map: name, area: tileArea)
+            let path = try Self.path(of: area, map: name, shift: shift, suffix: suffix)
             if FileIO.exists(path) { return .nothing("This area is saved already, as “\(title)”: it is in Saved areas (Shift+A)") }
             let extractor = try TileExtractor(source: try ExtractSources.open(name), area: tileArea, output: path, title: title)
             return .extract(extractor) { result in
@@ -317,6 +332,7 @@ final class AreaSaver: @unchecked Sendable {
     func cancel() {
         lock.lock(); let e = extractor; cancelRequested = e == nil; lock.unlock()
         e?.cancel()
+        routing?.stop()
     }
 
     /// Opens or closes "Saved areas" (the switcher's row; Shift+A opens it in the session).
@@ -410,7 +426,7 @@ final class AreaSaver: @unchecked Sendable {
 }
 
 /// Lets something through at most once an interval (progress reports), from any thread.
-private final class Pace: @unchecked Sendable {
+final class Pace: @unchecked Sendable {
     private let lock = Lock()
     private let interval: Double
     private var last = -Double.infinity

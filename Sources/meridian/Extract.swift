@@ -52,6 +52,9 @@ struct Extract: ParsableCommand {
     @Flag(name: .long, help: "Directions offline too: routing data for the area, cut from the smallest OpenStreetMap extract that holds it (Geofabrik's index, or routing.json's \"extracts\"), built beside the file (FILE.routing).")
     var directions = false
 
+    @Flag(name: .long, help: "With --directions: download an extract larger than 500 MB without asking.")
+    var yes = false
+
     /// Exit statuses (sysexits.h).
     static let usage: Int32 = 64, diskFull: Int32 = 74, interrupted: Int32 = 130
 
@@ -153,11 +156,21 @@ struct Extract: ParsableCommand {
                                   downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
         var lastShare = -1
         let result = routing.build(box, into: AreaRouting.directory(forArea: FileIO.absolute(out)), environment: env, confirm: { name, bytes in
-            print("Downloading \(name) (\(Self.size(UInt64(max(0, bytes))))) to cut the area's routing data from")
-            return true
+            // Asked above 500 MB: on a terminal, else --yes says it.
+            let size = Self.size(UInt64(max(0, bytes)))
+            if yes { return true }
+            guard isatty(STDIN_FILENO) == 1 else {
+                warn("extract: the smallest extract that holds the area is \(name), \(size): add --yes to download it")
+                return false
+            }
+            print("The smallest extract that holds the area is \(name), \(size). Download it? [y/N] ", terminator: "")
+            return readLine()?.trimmed.lowercased().hasPrefix("y") == true
         }, progress: { stage in
             switch stage {
             case .finding: print("Finding the smallest extract that holds the area in \(config.extracts)")
+            case let .downloading(region, done, total) where done == 0 || lastShare < 0:
+                lastShare = 0
+                print("Downloading \(region) (\(Self.size(UInt64(max(0, total))))): \(done > 0 ? Int(saturating: (100 * Double(done) / Double(max(total, 1))).rounded(.down)) : 0) %")
             case let .downloading(region, done, total):
                 let share = total > 0 ? Int(saturating: (100 * Double(done) / Double(total)).rounded(.down)) : 100
                 if share / 10 != lastShare / 10 { lastShare = share; print("Downloading \(region): \(share) %") }

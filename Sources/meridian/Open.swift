@@ -181,6 +181,8 @@ struct Open: ParsableCommand {
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host, tiles: tiles)
         let routing = WindowRouting(host: host, osm: osm, offline: false)
+        areas.routing = AreaDirections(host: host)
+        areas.routing?.built = { db in routing.add(db) }
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
             do {
@@ -233,6 +235,7 @@ struct Open: ParsableCommand {
                 // showNotice may be called from any thread.
                 let notices = UncheckedSendable(host)
                 Browser.open(url) { notices.value.showNotice($0) }
+            case let .open(path) where path.lowercased().hasSuffix(".osm.pbf"): routing.addExtract(path)
             case let .open(path): opener.open([path], animated: true)
             case .chooseFiles: chooseFiles(host: host, opener: opener)
             case .exportMap: exporter.export()

@@ -26,11 +26,12 @@ enum RouteEngines {
     }
 
     /// `progress` hears about database builds (they take seconds for a town, minutes for a country).
-    static func make(osm: [String], offline: Bool, environment env: [String: String] = ProcessInfo.processInfo.environment,
+    /// `areas`: the saved areas' routing data too.
+    static func make(osm: [String], offline: Bool, areas withAreas: Bool = true, environment env: [String: String] = ProcessInfo.processInfo.environment,
                      progress: (String) -> Void = { warn($0) }) -> Made {
         var made = Made()
         // Saved areas' routing data ("Directions offline too"), beside each area.
-        let areas = savedAreaDatabases(environment: env)
+        let areas = withAreas ? savedAreaDatabases(environment: env) : []
         if !osm.isEmpty || !areas.isEmpty {
             switch RoutinoPrograms.find(environment: env) {
             case let .failure(e): made.problems.append(e.description)

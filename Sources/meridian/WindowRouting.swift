@@ -39,6 +39,31 @@ final class WindowRouting: @unchecked Sendable {
         }
     }
 
+    /// A saved area's routing data, just built: its engine is tried first from now on.
+    func add(_ db: RoutinoDatabase) {
+        guard case let .success(programs) = RoutinoPrograms.find(environment: ProcessInfo.processInfo.environment) else { return }
+        router.engines.insert(RoutinoEngine(database: db, programs: programs), at: 0)
+        host.value.perform { host in host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return [] } } }
+    }
+
+    /// An OpenStreetMap extract dropped on the window: its database built (once, kept under
+    /// the cache) off the frame, then routed over.
+    func addExtract(_ path: String) {
+        let host = self.host
+        host.value.showNotice("Building routing data for \(path.split(separator: "/").last ?? "")…")
+        startThread(name: "route-extract") { [self] in
+            let made = RouteEngines.make(osm: [path], offline: true, areas: false) { _ in }
+            for p in made.problems { host.value.showNotice(p) }
+            guard let engine = made.engines.first else { return }
+            router.engines.insert(engine, at: 0)
+            if log { FileIO.printError("route: engines " + router.engines.map(\.name).joined(separator: ", ")) }
+            host.value.perform { host in
+                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return [] } }
+                host.showNotice("Directions offline in \(path.split(separator: "/").last ?? ""): right-click the map, Directions from here")
+            }
+        }
+    }
+
     /// Routes handed to the layer so far (the bench counts them while a pin is dragged).
     let answered = LockedValue<Int>()
 

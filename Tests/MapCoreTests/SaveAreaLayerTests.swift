@@ -76,6 +76,30 @@ struct SaveAreaLayerTests {
         #expect(texts(&s).contains("Saving Test streets offline"))
     }
 
+    /// With Routino at hand the panel offers "Directions too"; the choice is the layer's, read
+    /// by the app when it saves; the work's own line replaces the tiles' count while it runs.
+    @Test func directionsTooIsOfferedAndToggled() throws {
+        var layer = SaveAreaLayer()
+        layer.offer = offer
+        layer.offersDirections = true
+        var s = SessionDriver(layers: [layer], zoom: 12, center: Coordinate(latitude: 46.37, longitude: 13.74))
+        _ = s.key(.letter("a"))
+        #expect(s.buttons(of: Layer.Button.self) == [.directions, .shallower, .deeper, .save, .close])
+        #expect(texts(&s).contains("☐ Directions too"))
+        _ = s.click(Layer.Button.directions)
+        #expect(s.session.scene.layer(SaveAreaLayer.self)?.directions == true)
+        #expect(texts(&s).contains("☑ Directions too"))
+        s.session.update(SaveAreaLayer.self, at: s.t) {
+            var p = SaveAreaLayer.Progress(title: "x", area: SaveAreaLayer.Area(west: 13, south: 46, east: 14, north: 47, zooms: 0...3), done: 0, total: 0, bytes: 0, secondsLeft: nil)
+            p.headline = "Directions offline for “Bled”"
+            p.detail = "Downloading Slovenia: 12 MB of 40 MB"
+            $0.progress = p
+            return [.changed]
+        }
+        #expect(texts(&s).contains("Downloading Slovenia: 12 MB of 40 MB"))
+        #expect(s.buttons(of: Layer.Button.self) == [.stop])
+    }
+
     @Test func theDeepestZoomIsChosenWithinWhatTheMapOffers() {
         var s = session(offer: offer)
         _ = s.key(.letter("a"))

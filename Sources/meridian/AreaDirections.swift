@@ -1,0 +1,89 @@
+import FoundationEssentials
+import MapChrome
+import MapCore
+import MapRouting
+import MapTiles
+import MapWindow
+import Platform
+
+/// "Directions offline too" in the window: after a saved area's tiles, its routing data —
+/// the smallest Geofabrik region holding it downloaded (its size said first; above 500 MB
+/// the window leaves it to `meridian extract --update AREA --directions`, which asks), cut
+/// and built beside the area — with its progress in the save panel and Cancel; the new
+/// database joins the route engines at once.
+final class AreaDirections: @unchecked Sendable {
+    private let host: UncheckedSendable<MapHost>
+    private let routing: AreaRouting
+    private let cancel = LockedValue<RouteCancellation>()
+    /// A database was built (for the route engines).
+    var built: @Sendable (RoutinoDatabase) -> Void = { _ in }
+
+    /// Nil when Routino is not installed (the panel then offers no directions).
+    init?(host: MapHost, environment env: [String: String] = ProcessInfo.processInfo.environment) {
+        guard case let .success(programs) = RoutinoPrograms.find(environment: env) else { return nil }
+        self.host = UncheckedSendable(host)
+        var options = HTTPClient.Options(userAgent: Meridian.userAgent)
+        options.maxBodyBytes = 64 << 20
+        options.connectionsPerHost = 1
+        let config = RoutingConfig.load(environment: env).config
+        routing = AreaRouting(index: config.extracts, client: HTTPClient(options: options), programs: programs,
+                              downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
+        host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offersDirections = true } }
+    }
+
+    /// Builds the routing data for `area`, saved at `path`, on a thread of its own.
+    func build(_ area: SaveAreaLayer.Area, beside path: String) {
+        let token = RouteCancellation()
+        cancel.set(token)
+        let host = self.host, routing = self.routing, built = self.built
+        let title = (try? SavedArea(path: path).title) ?? "the area"
+        let headline = "Directions offline for “\(title)”"
+        func show(_ detail: String) {
+            host.value.perform { host in
+                host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
+                    var p = SaveAreaLayer.Progress(title: headline, area: area, done: 0, total: 0, bytes: 0, secondsLeft: nil)
+                    p.headline = headline
+                    p.detail = detail
+                    $0.progress = p
+                    return [.changed]
+                } }
+            }
+        }
+        show("Finding the extract that holds it…")
+        startThread(name: "area-routing") {
+            let pace = Pace(interval: 0.25)
+            let box = AreaRouting.Box(west: area.west, south: area.south, east: area.east, north: area.north)
+            let result = routing.build(box, into: AreaRouting.directory(forArea: path), environment: ProcessInfo.processInfo.environment, cancel: token,
+                                       confirm: { _, _ in false }, progress: { stage in
+                switch stage {
+                case .finding: break
+                case let .downloading(region, done, total):
+                    if pace.due() || done == total {
+                        show("Downloading \(region): \(SaveAreaLayer.bytes(UInt64(max(0, done)))) of \(SaveAreaLayer.bytes(UInt64(max(0, total))))")
+                    }
+                case .cutting: show("Cutting the area out of the extract (osmium)…")
+                case .building: show("Building the routing database (Routino)…")
+                }
+            })
+            let outcome: String
+            switch result {
+            case let .success((db, report)):
+                built(db)
+                outcome = "\(headline): ready (\(SaveAreaLayer.bytes(UInt64(max(0, report.bytes))))); routes there need no network now"
+            case .failure(.cancelled) where !token.isCancelled:
+                outcome = "\(headline): its extract is larger than 500 MB; to download it, run: meridian extract --update \(path) --directions"
+            case .failure(.cancelled):
+                outcome = "\(headline): stopped"
+            case let .failure(e):
+                outcome = "\(headline): \(e)"
+            }
+            host.value.perform { host in
+                host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] } }
+                host.showNotice(outcome)
+            }
+        }
+    }
+
+    /// Stops the build under way (Cancel in the panel).
+    func stop() { cancel.get()?.cancel() }
+}
