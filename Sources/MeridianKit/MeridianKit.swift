@@ -7,6 +7,7 @@
 @_exported import MapGeometry
 @_exported import MapGraphics
 @_exported import MapPosition
+@_exported import MapRouting
 @_exported import MapStyle
 @_exported import MapTiles
 @_exported import MapWindow
