@@ -108,6 +108,8 @@ public struct DirectionsLayer: MapLayer {
     }
 
     public mutating func open() { isOpen = true; menu = nil }
+    /// The panel and the menu put away, the route and its pins kept (a printed page).
+    public mutating func putAway() { isOpen = false; menu = nil }
     public mutating func close() { isOpen = false }
 
     /// The request for the waypoints as they are, if both ends are chosen.

@@ -46,5 +46,7 @@ extension MapSession {
 
     mutating func removeChrome() {
         scene.layers.removeAll { layer in Self.chromeLayers.contains { ObjectIdentifier($0) == ObjectIdentifier(type(of: layer)) } }
+        // Directions keep their route and its pins on the page; their panel and menu go.
+        if let i = scene.index(of: DirectionsLayer.self) { _ = scene.change(at: i, as: DirectionsLayer.self) { $0.putAway() } }
     }
 }
