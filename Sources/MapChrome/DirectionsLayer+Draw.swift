@@ -136,7 +136,15 @@ extension DirectionsLayer {
             let ink = i == 0 ? Self.startInk : i == waypoints.count - 1 ? Self.endInk : Self.viaInk
             list.commands.append(.fillRect(ScreenRect(x: f.x + pad, y: y + 8, width: 10, height: 10), ink))
             text(name, at: ScreenPoint(x: f.x + pad + 18, y: y + 4), maxWidth: 40, opacity: 0.7)
-            text(Self.text(w), at: ScreenPoint(x: f.x + pad + 60, y: y + 4), maxWidth: f.width - 110)
+            let field = ScreenRect(x: f.x + pad + 56, y: y + 1, width: f.width - 2 * pad - 56 - (i > 0 && i < waypoints.count - 1 ? 32 : 0), height: Self.rowHeight - 2)
+            if editing == i {
+                list.commands.append(.fillRect(field, Color(hex: 0xFFFFFF, alpha: 0.18)))
+                text(typed.isEmpty ? "Type a place or coordinates▏" : typed + "▏", at: ScreenPoint(x: field.x + 4, y: y + 4), maxWidth: field.width - 8,
+                     opacity: typed.isEmpty ? 0.6 : 1)
+            } else {
+                text(names[safe: i].flatMap { $0 } ?? Self.text(w), at: ScreenPoint(x: field.x + 4, y: y + 4), maxWidth: field.width - 8)
+            }
+            list.button(Button.row(i), frame: field, focusStop: true)
             if i > 0 && i < waypoints.count - 1 {
                 button(.removeVia(i), "✕", ScreenRect(x: f.maxX - pad - 26, y: y + 1, width: 26, height: Self.rowHeight - 2))
             }
@@ -182,6 +190,17 @@ extension DirectionsLayer {
             list.button(Button.step(n), frame: row)
         }
         button(.close, "✕", ScreenRect(x: f.maxX - 30, y: f.y + 6, width: 24, height: 22))
+        // The places found for the row typed in, dropped over what is below it.
+        if let i = editing, !choices.isEmpty {
+            let top = f.y + 10 + Double(i + 1) * Self.rowHeight
+            for (k, c) in choices.enumerated() {
+                let row = ScreenRect(x: f.x + pad + 56, y: top + Double(k) * 40, width: f.width - 2 * pad - 56, height: 40)
+                list.commands.append(.fillRect(row, k == 0 ? Color(hex: 0x2C4A7A) : Color(hex: 0x2C2C2E)))
+                text(c.title, at: ScreenPoint(x: row.x + 6, y: row.y + 3), maxWidth: row.width - 12)
+                text(c.detail, at: ScreenPoint(x: row.x + 6, y: row.y + 20), maxWidth: row.width - 12, opacity: 0.6)
+                list.button(Button.choice(k), frame: row)
+            }
+        }
         for k in wanted { list.want(k) }
     }
 

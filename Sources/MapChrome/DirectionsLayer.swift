@@ -27,10 +27,26 @@ public struct DirectionsLayer: MapLayer {
         case swap, clear, close, reportError
         case removeVia(Int)
         case step(Int)
+        /// A point's row: typed in (a place's name, coordinates).
+        case row(Int)
+        /// One of the places found for the row typed in.
+        case choice(Int)
+    }
+
+    /// A place offered for the row being typed in.
+    public struct Choice: Hashable, Sendable {
+        public var title: String
+        public var detail: String
+        public var at: Coordinate
     }
 
     /// From, the vias, to; nil where not chosen yet.
-    public private(set) var waypoints: [Coordinate?] = [nil, nil]
+    public private(set) var waypoints: [Coordinate?] = [nil, nil] {
+        didSet { if names.count != waypoints.count { names = waypoints.map { _ in nil } } }
+    }
+    /// What each waypoint was chosen as ("Aleksanterinkatu 52", "My location"); nil: its
+    /// coordinates say it (a right-click, a drag).
+    public private(set) var names: [String?] = [nil, nil]
     public private(set) var mode = TravelMode.car
     /// The route shown (kept while a newer one is being found, so the line never blinks out).
     public private(set) var route: Route?
@@ -49,6 +65,12 @@ public struct DirectionsLayer: MapLayer {
     var firstStep = 0
     /// Why routing cannot be had at all (no engine), said when the panel opens.
     public var unavailable: String?
+    /// What finds places by name (the search box's: the built-in places and the street maps).
+    public private(set) var searcher: (any PlaceSearching)?
+    /// The row being typed in, what is typed, and the places it finds.
+    public private(set) var editing: Int?
+    public private(set) var typed = ""
+    public private(set) var choices: [Choice] = []
     /// The next route shown is fitted into the view (its ends were chosen, not dragged).
     var fitNext = false
     /// The request whose answer was a failure, if the newest one's was.
@@ -70,12 +92,21 @@ public struct DirectionsLayer: MapLayer {
 
     /// Sets the start (index 0), the end (-1) or adds a via, and asks for the route when both
     /// ends are known.
-    public mutating func set(from c: Coordinate) -> [LayerAction] { waypoints[0] = c; return changedWaypoints() }
-    public mutating func set(to c: Coordinate) -> [LayerAction] { waypoints[waypoints.count - 1] = c; return changedWaypoints() }
+    public mutating func set(from c: Coordinate, name: String? = nil) -> [LayerAction] {
+        waypoints[0] = c; names[0] = name
+        return changedWaypoints()
+    }
+
+    public mutating func set(to c: Coordinate, name: String? = nil) -> [LayerAction] {
+        waypoints[waypoints.count - 1] = c; names[names.count - 1] = name
+        return changedWaypoints()
+    }
 
     /// A via at `c`, in the leg of the route it is nearest (or before the end).
     public mutating func addVia(_ c: Coordinate) -> [LayerAction] {
-        waypoints.insert(c, at: viaIndex(for: c))
+        let i = viaIndex(for: c)
+        names.insert(nil, at: i)
+        waypoints.insert(c, at: i)
         return changedWaypoints()
     }
 
@@ -86,12 +117,14 @@ public struct DirectionsLayer: MapLayer {
     }
 
     public mutating func swap() -> [LayerAction] {
+        names.reverse()
         waypoints.reverse()
         return changedWaypoints()
     }
 
     public mutating func removeVia(_ i: Int) -> [LayerAction] {
         guard i > 0, i < waypoints.count - 1 else { return [.changed] }
+        names.remove(at: i)
         waypoints.remove(at: i)
         return changedWaypoints()
     }
@@ -108,6 +141,52 @@ public struct DirectionsLayer: MapLayer {
     }
 
     public mutating func open() { isOpen = true; menu = nil }
+
+    public mutating func setSearcher(_ s: any PlaceSearching) -> [LayerAction] {
+        searcher = s
+        return editing == nil ? [] : [.changed]
+    }
+
+    public var wantsText: Bool { editing != nil }
+
+    /// The places to search are read when first wanted (as the search box's are).
+    var placesWanted: [LayerAction] { searcher == nil ? [.effect(.searchOpened)] : [] }
+
+    /// Starts typing in row `i`: "My location" is offered at once when there is one.
+    mutating func edit(_ i: Int, facts: SessionFacts, near: Coordinate?) {
+        editing = i
+        typed = ""
+        find(facts: facts, near: near)
+    }
+
+    /// The places for what is typed: coordinates as typed, else the search's best, with "My
+    /// location" first while nothing is typed.
+    mutating func find(facts: SessionFacts, near: Coordinate?) {
+        choices = []
+        let q = typed.trimmed
+        if q.isEmpty {
+            if let here = facts.location { choices = [Choice(title: "My location", detail: Self.text(here), at: here)] }
+            return
+        }
+        switch CoordinateParser.parse(q) {
+        case let .success(place)?: choices = [Choice(title: Self.text(place.coordinate), detail: "coordinates", at: place.coordinate)]; return
+        case let .failure(problem)?: choices = []; status = Self.sentence(problem.description); return
+        case nil: break
+        }
+        let found = searcher?.search(q, near: near, limit: 6) ?? []
+        choices = found.map { r in Choice(title: r.name, detail: SearchRanking.detail(r, from: near, imperial: facts.imperialUnits), at: r.coordinate) }
+    }
+
+    /// The row typed in takes this place.
+    mutating func choose(_ k: Int) -> [LayerAction] {
+        guard let i = editing, choices.indices.contains(k), waypoints.indices.contains(i) else { return [.changed] }
+        waypoints[i] = choices[k].at
+        names[i] = choices[k].title
+        editing = nil
+        typed = ""
+        choices = []
+        return changedWaypoints()
+    }
     /// The panel and the menu put away, the route and its pins kept (a printed page).
     public mutating func putAway() { isOpen = false; menu = nil }
     public mutating func close() { isOpen = false }
@@ -222,7 +301,7 @@ public struct DirectionsLayer: MapLayer {
             if isOpen { close() } else { open() }
             if isOpen, let unavailable { return [.changed, .notice(unavailable)] }
             if isOpen, request == nil, status == nil { _ = changedWaypoints() }
-            return [.changed]
+            return [.changed] + placesWanted
         case .cancel where menu != nil:
             menu = nil
             return [.changed]
@@ -235,6 +314,7 @@ public struct DirectionsLayer: MapLayer {
 
     public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
         let cam = context.camera
+        if editing != nil, let actions = typing(event, context: context) { return actions }
         switch event {
         case let .pointerDown(.right, p, _, _):
             menu = (p, cam.coordinate(for: p))
@@ -250,6 +330,7 @@ public struct DirectionsLayer: MapLayer {
             }
             if let c = lineHit(p, cam) {
                 let i = viaIndex(for: c)
+                names.insert(nil, at: i)
                 waypoints.insert(c, at: i)
                 drag = (i, ScreenPoint(x: 0, y: 0))
                 return [.holdCamera] + changedWaypoints()
@@ -258,6 +339,7 @@ public struct DirectionsLayer: MapLayer {
         case let .pointerMoved(p):
             guard let d = drag, waypoints.indices.contains(d.index) else { return nil }
             waypoints[d.index] = cam.coordinate(for: ScreenPoint(x: p.x + d.offset.x, y: p.y + d.offset.y))
+            names[d.index] = nil
             return changedWaypoints()
         case let .pointerUp(.left, p):
             guard let d = drag, waypoints.indices.contains(d.index) else { return nil }
@@ -277,9 +359,44 @@ public struct DirectionsLayer: MapLayer {
         }
     }
 
+    /// Keys and text while a row is typed in: Enter takes the first place, Esc stops typing.
+    private mutating func typing(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
+        let near = context.camera.coordinate(for: ScreenPoint(x: context.camera.viewportSize.width / 2, y: context.camera.viewportSize.height / 2))
+        switch event {
+        case let .text(s):
+            typed = String((typed + s).prefix(200))
+            find(facts: context.facts, near: near)
+            return [.changed]
+        case .keyDown(.backspace, _):
+            if !typed.isEmpty { typed.removeLast() }
+            find(facts: context.facts, near: near)
+            return [.changed]
+        case .keyDown(.enter, _):
+            return choices.isEmpty ? [.changed] : choose(0)
+        case .keyDown(.escape, _):
+            editing = nil; typed = ""; choices = []
+            return [.changed]
+        case .keyDown(_, let mods) where mods.contains(.control) || mods.contains(.alt):
+            return nil
+        case .keyDown:
+            // Keys are the box's while it is typed in (the map's keys would move the map).
+            return [.changed]
+        case .pointerDown(.left, let p, _, _) where context.lastFrame.button(at: p)?.as(Button.self) == nil:
+            editing = nil; typed = ""; choices = []
+            return nil
+        default:
+            return nil
+        }
+    }
+
     public mutating func press(_ button: ButtonID, context: InputContext) -> [LayerAction]? {
         guard let b = button.as(Button.self) else { return nil }
         switch b {
+        case let .row(i):
+            let c = context.camera
+            edit(i, facts: context.facts, near: c.coordinate(for: ScreenPoint(x: c.viewportSize.width / 2, y: c.viewportSize.height / 2)))
+            return [.changed]
+        case let .choice(k): return choose(k)
         case .menuPin:
             guard let m = menu else { return [.changed] }
             menu = nil
@@ -289,7 +406,7 @@ public struct DirectionsLayer: MapLayer {
             menu = nil
             open()
             if let unavailable { return [.changed, .notice(unavailable)] }
-            return b == .menuFrom ? set(from: m.place) : b == .menuTo ? set(to: m.place) : addVia(m.place)
+            return (b == .menuFrom ? set(from: m.place) : b == .menuTo ? set(to: m.place) : addVia(m.place)) + placesWanted
         case let .mode(m): return setMode(m)
         case .swap: return swap()
         case .clear: return clear()

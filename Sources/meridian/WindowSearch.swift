@@ -72,6 +72,8 @@ final class WindowSearch: @unchecked Sendable {
             guard let places = places.get() else { return }
             let finder = StreetSearch(places: places, indexes: indexes.indexes)
             host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.setSearcher(finder) } }
+            // The directions panel's rows find places the same way.
+            host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.setSearcher(finder) } }
         }
     }
 

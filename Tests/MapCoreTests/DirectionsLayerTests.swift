@@ -144,6 +144,44 @@ struct DirectionsLayerTests {
     }
 }
 
+extension DirectionsLayerTests {
+    /// Finds one place whatever is typed: Kaivokatu.
+    struct OnePlace: PlaceSearching {
+        func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+            [SearchResult(name: "Kaivokatu", category: .street, area: "Kluuvi", coordinate: Coordinate(latitude: 60.1705, longitude: 24.9425), zoom: 16,
+                          origin: .offline("test"), match: 1)]
+        }
+    }
+
+    @Test mutating func aRowTypedInFindsPlacesAndCoordinates() throws {
+        var s = session()
+        s.session.update(Layer.self, at: s.t) { $0.setSearcher(OnePlace()) }
+        _ = s.key(.letter("d"), .control)
+        _ = s.click(Layer.Button.row(0))
+        #expect(layer(s).editing == 0 && layer(s).wantsText)
+        _ = s.type("kaivo")
+        #expect(layer(s).choices.map(\.title) == ["Kaivokatu"])
+        // Keys are the box's while it is typed in: arrows do not move the map.
+        let before = s.session.camera
+        _ = s.key(.left)
+        #expect(s.session.camera == before)
+        _ = s.key(.enter)
+        #expect(layer(s).waypoints[0] == Coordinate(latitude: 60.1705, longitude: 24.9425))
+        #expect(layer(s).names[0] == "Kaivokatu" && layer(s).editing == nil)
+        // Coordinates as typed, for the end: the route is asked.
+        _ = s.click(Layer.Button.row(1))
+        _ = s.type("60.1735, 24.9470")
+        #expect(layer(s).choices.first?.detail == "coordinates")
+        guard case let .route(r)? = requests(s.click(Layer.Button.choice(0))).first else { Issue.record("no route asked"); return }
+        #expect(r.waypoints == [Coordinate(latitude: 60.1705, longitude: 24.9425), Coordinate(latitude: 60.1735, longitude: 24.947)])
+        // Esc stops typing and leaves the point as it was.
+        _ = s.click(Layer.Button.row(1))
+        _ = s.type("x")
+        _ = s.key(.escape)
+        #expect(layer(s).editing == nil && layer(s).waypoints[1] == Coordinate(latitude: 60.1735, longitude: 24.947))
+    }
+}
+
 extension ScreenPoint {
     func distance(to p: ScreenPoint) -> Double { ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot() }
 }

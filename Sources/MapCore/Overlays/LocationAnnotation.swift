@@ -73,6 +73,8 @@ public struct LocationAnnotation: Hashable, Sendable {
     }
 
     public func coordinate(at t: Double) -> Coordinate { WebMercator.unproject(point(at: t)) }
+    /// Where the latest fix put it (where a glide ends).
+    public var latest: Coordinate { WebMercator.unproject(position.to) }
 
     public func accuracy(at t: Double) -> Double { accuracyMeters.value(at: t) { a, b, p in a + (b - a) * p } }
 

@@ -121,6 +121,8 @@ public struct SessionFacts: Sendable, Equatable {
     public var following = false
     /// There is a location to follow.
     public var hasLocation = false
+    /// Where the location is (its latest fix), when there is one.
+    public var location: Coordinate?
     public var imperialUnits = false
     /// The first of the notices, with how many wait after it; nil for none.
     public var notice: String?

@@ -66,6 +66,7 @@ public struct MapSession {
         var f = SessionFacts()
         f.following = controller.following
         f.hasLocation = scene.location != nil
+        f.location = scene.location?.latest
         f.imperialUnits = controller.imperialUnits
         f.notice = notices.first.map { notices.count > 1 ? $0 + "  (\(notices.count - 1) more)" : $0 }
         f.status = status
