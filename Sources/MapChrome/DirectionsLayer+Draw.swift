@@ -15,7 +15,7 @@ extension DirectionsLayer {
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         if level == .callout { composePins(into: &list, context: context); return }
         if isOpen { composePanel(into: &list, context: context) }
-        if let menu { composeMenu(menu.at, into: &list, context: context) }
+        if let menu { composeMenu(menu.at, onPin: menu.onPin, into: &list, context: context) }
     }
 
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
@@ -41,8 +41,9 @@ extension DirectionsLayer {
         }
     }
 
-    private func composeMenu(_ at: ScreenPoint, into list: inout DrawList, context: LayerContext) {
-        var items: [(Button, String)] = [(.menuPin, "Drop a pin here"), (.menuFrom, "Directions from here"), (.menuTo, "Directions to here")]
+    private func composeMenu(_ at: ScreenPoint, onPin: Bool, into list: inout DrawList, context: LayerContext) {
+        // On a pin, the menu is about it: no second pin over it.
+        var items: [(Button, String)] = (onPin ? [] : [(Button.menuPin, "Drop a pin here")]) + [(.menuFrom, "Directions from here"), (.menuTo, "Directions to here")]
         if waypoints[0] != nil && waypoints[waypoints.count - 1] != nil { items.append((.menuVia, "Add a via point here")) }
         let keys = items.map { SpriteKey.text($0.1, .chrome) }
         let missing = keys.filter { context.sprites.size(of: $0) == nil }

@@ -57,8 +57,8 @@ public struct DirectionsLayer: MapLayer {
     public private(set) var asked: RouteRequest?
     /// Changes with every route shown (the line is painted into the tiles).
     public private(set) var revision = 0
-    /// The right-click menu: where it opened and the place it is about.
-    var menu: (at: ScreenPoint, place: Coordinate)?
+    /// The right-click menu: where it opened, the place it is about, and its name (a pin's).
+    var menu: (at: ScreenPoint, place: Coordinate, name: String?, onPin: Bool)?
     /// A waypoint being dragged: which, and where its tip is from the pointer.
     var drag: (index: Int, offset: ScreenPoint)?
     /// The step list's first row shown (the list scrolls with the wheel).
@@ -103,9 +103,9 @@ public struct DirectionsLayer: MapLayer {
     }
 
     /// A via at `c`, in the leg of the route it is nearest (or before the end).
-    public mutating func addVia(_ c: Coordinate) -> [LayerAction] {
+    public mutating func addVia(_ c: Coordinate, name: String? = nil) -> [LayerAction] {
         let i = viaIndex(for: c)
-        names.insert(nil, at: i)
+        names.insert(name, at: i)
         waypoints.insert(c, at: i)
         return changedWaypoints()
     }
@@ -317,7 +317,12 @@ public struct DirectionsLayer: MapLayer {
         if editing != nil, let actions = typing(event, context: context) { return actions }
         switch event {
         case let .pointerDown(.right, p, _, _):
-            menu = (p, cam.coordinate(for: p))
+            // On a pin: the menu is about the pin (its place exactly, its title).
+            if let pin = context.pins.last(where: { Self.pinHit(cam.screenPoint(for: $0.coordinate)).contains(p) }) {
+                menu = (p, pin.coordinate, pin.title.isEmpty ? nil : pin.title, true)
+            } else {
+                menu = (p, cam.coordinate(for: p), nil, false)
+            }
             return [.changed]
         case let .pointerDown(.left, p, _, _):
             // A press on one of the menu's items is the item's (buttons act on release).
@@ -406,7 +411,7 @@ public struct DirectionsLayer: MapLayer {
             menu = nil
             open()
             if let unavailable { return [.changed, .notice(unavailable)] }
-            return (b == .menuFrom ? set(from: m.place) : b == .menuTo ? set(to: m.place) : addVia(m.place)) + placesWanted
+            return (b == .menuFrom ? set(from: m.place, name: m.name) : b == .menuTo ? set(to: m.place, name: m.name) : addVia(m.place, name: m.name)) + placesWanted
         case let .mode(m): return setMode(m)
         case .swap: return swap()
         case .clear: return clear()
@@ -423,11 +428,14 @@ public struct DirectionsLayer: MapLayer {
     func waypointHit(_ p: ScreenPoint, _ cam: Camera) -> Int? {
         for (i, w) in waypoints.enumerated().reversed() {
             guard let w else { continue }
-            let tip = cam.screenPoint(for: w)
-            let hit = ScreenRect(x: tip.x - Pin.hitSize.width / 2, y: tip.y - Pin.hitSize.height + 6, width: Pin.hitSize.width, height: Pin.hitSize.height)
-            if hit.contains(p) { return i }
+            if Self.pinHit(cam.screenPoint(for: w)).contains(p) { return i }
         }
         return nil
+    }
+
+    /// Where a press takes the pin whose tip is at `tip` (a wider area than drawn, as pins do).
+    static func pinHit(_ tip: ScreenPoint) -> ScreenRect {
+        ScreenRect(x: tip.x - Pin.hitSize.width / 2, y: tip.y - Pin.hitSize.height + 6, width: Pin.hitSize.width, height: Pin.hitSize.height)
     }
 
     /// The place on the route's line within a few points of `p`, if any.

@@ -141,6 +141,13 @@ struct DirectionsLayerTests {
         _ = menu(&pins, at: ScreenPoint(x: 420, y: 320), .menuPin)
         let pin = try #require(pins.session.pins.first)
         #expect(pins.session.camera.screenPoint(for: pin.coordinate).distance(to: ScreenPoint(x: 420, y: 320)) < 0.5)
+        // A right-click on that pin (its head): directions from the pin itself, named as it is.
+        pins.t += 0.01
+        _ = pins.session.handle(.pointerDown(.right, ScreenPoint(x: 421, y: 300), clicks: 1, []), at: pins.t)
+        #expect(!pins.buttons(of: Layer.Button.self).contains(.menuPin), "no second pin over the first")
+        _ = pins.click(Layer.Button.menuFrom)
+        let directions = try #require(pins.session.scene.layer(Layer.self))
+        #expect(directions.waypoints[0] == pin.coordinate && directions.names[0] == pin.title)
     }
 }
 

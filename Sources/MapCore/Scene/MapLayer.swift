@@ -112,6 +112,8 @@ public struct InputContext {
     public var focused: ButtonID? = nil
     /// The keys this map answers (`MapController.keys`): layers read commands through it.
     public var keys = KeyBindings.all
+    /// The pins, as they are (a right-click on one offers directions to it).
+    public var pins: [Pin] = []
 }
 
 /// What the session knows that layers draw: one place, read by every layer, so no layer keeps

@@ -52,6 +52,7 @@ extension MapSession {
         var context = InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
                                    pinsBusy: scene.layer(PinsLayer.self)?.isBusy ?? false, focused: focused)
         context.keys = controller.keyTable
+        context.pins = scene.layer(PinsLayer.self)?.pins.pins ?? []
         return context
     }
 
