@@ -32,7 +32,7 @@ run: build
 # except those whose input the app times (drags, flicks, held keys and presses) or that
 # measure CPU and memory: those run alone, so that nothing starves them. Each fuzz target
 # gets 8 s here, one a core at a time (24 targets); `make fuzz` hunts longer.
-E2E_ALONE = WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests
+E2E_ALONE = WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests
 test: setup-test
 	$(SWIFT) build
 	scripts/lint-conversions.sh

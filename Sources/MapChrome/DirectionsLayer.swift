@@ -75,6 +75,8 @@ public struct DirectionsLayer: MapLayer {
     var fitNext = false
     /// The request whose answer was a failure, if the newest one's was.
     var failed: RouteRequest?
+    /// The newest request has not been answered yet.
+    public private(set) var awaiting = false
 
     public init() {}
 
@@ -135,6 +137,7 @@ public struct DirectionsLayer: MapLayer {
         route = nil
         status = nil
         asked = nil
+        awaiting = false
         drag = nil
         revision += 1
         return [.changed, .effect(.layer(LayerRequest(Request.cancel)))]
@@ -206,7 +209,9 @@ public struct DirectionsLayer: MapLayer {
         guard r != asked else { return [.changed] }
         asked = r
         fitNext = drag == nil
-        if route == nil { status = "Finding a route…" }
+        awaiting = true
+        // While a pin is dragged the line itself says it; otherwise the panel does (Esc stops).
+        if drag == nil || route == nil { status = "Finding a route… (Esc stops)" }
         return [.changed, .effect(.layer(LayerRequest(Request.route(r))))]
     }
 
@@ -214,6 +219,7 @@ public struct DirectionsLayer: MapLayer {
     /// one says nothing (a newer answer is coming).
     public mutating func receive(_ result: Result<Route, RouteError>, for request: RouteRequest, camera: Camera? = nil) -> [LayerAction] {
         guard request == asked else { return [] }
+        if case .failure(.superseded) = result {} else { awaiting = false }
         switch result {
         case let .success(r):
             route = r
@@ -305,6 +311,12 @@ public struct DirectionsLayer: MapLayer {
         case .cancel where menu != nil:
             menu = nil
             return [.changed]
+        case .cancel where awaiting:
+            // A route that takes long is stopped; the one shown stays.
+            awaiting = false
+            asked = nil
+            status = route == nil ? "Stopped" : nil
+            return [.changed, .effect(.layer(LayerRequest(Request.cancel)))]
         case .cancel where isOpen:
             close()
             return [.changed]

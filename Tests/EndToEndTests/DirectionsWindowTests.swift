@@ -32,12 +32,6 @@ import TestSupport
         }
     }
 
-    /// Opens the right-click menu at (x, y) and picks its item `n` (0: drop a pin, 1: from, 2: to).
-    static func menu(_ x: Xvfb, _ id: String, at p: (Int, Int), item n: Int) throws {
-        _ = try x.xdotool("mousemove", "--window", id, "\(p.0)", "\(p.1)", "click", "3")
-        _ = try x.xdotool("mousemove", "--window", id, "\(p.0 + 40)", "\(p.1 + 4 + 28 * n + 14)", "click", "1")
-    }
-
     @Test func aRouteIsAskedByRightClickDrawnFollowedAndKept() throws {
         let x = try Xvfb()
         let dir = temporaryDirectory("directions")
@@ -54,8 +48,8 @@ import TestSupport
         #expect(routing.count == 1)
 
         // From Yliopistonkatu to Unioninkatu by Esplanadi, by car.
-        try Self.menu(x, id, at: (420, 380), item: 1)
-        try Self.menu(x, id, at: (560, 470), item: 2)
+        try pickFromMenu(x, id, at: (420, 380), item: 1, dir: dir)
+        try pickFromMenu(x, id, at: (560, 470), item: 2, dir: dir)
         #expect(app.readLog { Self.routes($0).count >= 1 }, "no route: \(app.log.suffix(800))")
         let first = try #require(Self.routes(app.log).first)
         #expect(first.metres > 300 && first.metres < 1500 && first.vias == 0)

@@ -313,6 +313,21 @@ func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: D
     }
 }
 
+/// Right-clicks the map at `p` and picks the menu's item `n` (0: Drop a pin here, 1: Directions
+/// from here, 2: Directions to here) once the menu is on screen — its white plate under the
+/// item: the first frames after a right-click may not have its words yet, and a click before
+/// the menu is drawn closes it.
+func pickFromMenu(_ x: Xvfb, _ id: String, at p: (Int, Int), item n: Int, dir: URL) throws {
+    _ = try x.xdotool("mousemove", "--window", id, "\(p.0)", "\(p.1)", "click", "3")
+    let row = p.1 + 4 + 28 * n
+    func shown(_ png: PNG) -> Bool {
+        (p.0 + 2..<p.0 + 10).allSatisfy { x in (row + 2..<row + 8).allSatisfy { y in png.pixel(x, y) == (255, 255, 255) } }
+    }
+    let png = try screenshot(x, to: dir.appendingPathComponent("menu.png").path) { shown($0) }
+    #expect(shown(png), "the right-click menu is shown")
+    _ = try x.xdotool("mousemove", "--window", id, "\(p.0 + 40)", "\(row + 14)", "click", "1")
+}
+
 /// Waits, polling every `interval` seconds, until `ok` holds; throws naming `what` (and what
 /// `detail` says of the state then) if it does not within `deadline` seconds. For state the
 /// app keeps outside its stderr: files it saves, the cache it fills.

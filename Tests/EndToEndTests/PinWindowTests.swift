@@ -121,9 +121,8 @@ struct PinWindowTests {
         let (app, id, file) = try start(x, dir: dir)
         // (Clear of the buttons at the right edge: a right-click on one adds no pin under it.)
         // One xdotool: the pointer is there before the click (the X server keeps the order).
-        _ = try x.xdotool("mousemove", "--window", id, "520", "150", "click", "3")
         // The right-click menu's first item: "Drop a pin here" (at the point right-clicked).
-        _ = try x.xdotool("mousemove", "--window", id, "560", "168", "click", "1")
+        try pickFromMenu(x, id, at: (520, 150), item: 0, dir: dir)
         let added = try waitFor(file, "2 pins") { $0.count == 2 }
         #expect(added.count == 2)
         guard let new = added.first(where: { $0.id != "test-pin" }) else { return }
@@ -147,9 +146,8 @@ struct PinWindowTests {
         func noticeShown(_ png: PNG) -> Bool { png.darkFraction(x: 300, y: 8, w: 200, h: 24, level: 80) > 0.5 }
         let png = try screenshot(x, to: dir.appendingPathComponent("shot.png").path) { noticeShown($0) }
         // A right-click's menu adds a pin: the new file is written, the corrupt one is kept aside.
-        _ = try x.xdotool("mousemove", "--window", id, "300", "300", "click", "3")
         // The right-click menu's first item: "Drop a pin here" (at the point right-clicked).
-        _ = try x.xdotool("mousemove", "--window", id, "340", "318", "click", "1")
+        try pickFromMenu(x, id, at: (300, 300), item: 0, dir: dir)
         #expect(try waitFor(file, "1 pin") { $0.count == 1 }.count == 1)
         try quit(x, app)
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("pins.geojson.corrupt-") }

@@ -55,9 +55,8 @@ import TestSupport
         #expect(widest > 150, "the street's whole line across the view: \(widest) px")
 
         // A right-click's menu drops a pin; what is there comes from the index, into its callout.
-        _ = try x.xdotool("mousemove", "--window", id, "400", "300", "click", "3")
         // The right-click menu's first item: "Drop a pin here" (at the point right-clicked).
-        _ = try x.xdotool("mousemove", "--window", id, "440", "318", "click", "1")
+        try pickFromMenu(x, id, at: (400, 300), item: 0, dir: dir)
         #expect(app.readLog { $0.contains("search: what is here") }, "\(app.log.suffix(800))")
         let said = app.log.split(separator: "\n").last { $0.contains("search: what is here") }.map(String.init) ?? ""
         #expect(said.contains("Aleksanterinkatu"), "\(said)")

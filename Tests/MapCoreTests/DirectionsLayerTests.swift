@@ -69,6 +69,13 @@ struct DirectionsLayerTests {
         // The mode: asked again.
         guard case let .route(byFoot)? = requests(s.click(Layer.Button.mode(.foot))).first else { Issue.record("no route by foot"); return }
         #expect(byFoot.mode == .foot && byFoot.waypoints == r.waypoints)
+        // Waiting, the panel says so; Esc stops it (the route shown stays) and tells the app.
+        #expect(layer(s).awaiting && layer(s).status?.hasPrefix("Finding a route") == true)
+        #expect(requests(s.key(.escape)) == [.cancel])
+        #expect(!layer(s).awaiting && layer(s).route != nil && layer(s).isOpen)
+        // Asked again (the mode clicked once more is the same mode: the panel asks by Foot again).
+        _ = s.click(Layer.Button.mode(.car))
+        guard case .route? = requests(s.click(Layer.Button.mode(.foot))).first else { Issue.record("no route by foot again"); return }
         // A failure is said in the panel, and the route is gone.
         s.session.update(Layer.self, at: s.t) { $0.receive(.failure(.noRoute), for: byFoot) }
         #expect(layer(s).route == nil && layer(s).status == "No route joins these points")
