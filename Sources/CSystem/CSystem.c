@@ -83,7 +83,22 @@ int meridian_spawn(pid_t *pid, const char *path, char *const argv[], char *const
     if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 1, out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 2, err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (rc == 0 && dir) rc = posix_spawn_file_actions_addchdir_np(&actions, dir);
-    if (rc == 0) rc = posix_spawn(pid, path, &actions, NULL, argv, envp ? envp : environ);
+    /* The window ignores SIGTERM and SIGINT (it ends its loop on them) and SIGXFSZ: an ignored
+       signal stays ignored across exec, so the child gets the defaults back and no blocked
+       signals, or terminating it would do nothing. */
+    posix_spawnattr_t attr;
+    if (rc == 0) rc = posix_spawnattr_init(&attr);
+    if (rc != 0) { posix_spawn_file_actions_destroy(&actions); return rc; }
+    sigset_t defaults, none;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGTERM); sigaddset(&defaults, SIGINT); sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGXFSZ); sigaddset(&defaults, SIGHUP); sigaddset(&defaults, SIGQUIT);
+    sigemptyset(&none);
+    rc = posix_spawnattr_setsigdefault(&attr, &defaults);
+    if (rc == 0) rc = posix_spawnattr_setsigmask(&attr, &none);
+    if (rc == 0) rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    if (rc == 0) rc = posix_spawn(pid, path, &actions, &attr, argv, envp ? envp : environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     return rc;
 }

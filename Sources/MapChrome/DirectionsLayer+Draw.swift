@@ -191,6 +191,12 @@ extension DirectionsLayer {
             list.button(Button.step(n), frame: row)
         }
         button(.close, "✕", ScreenRect(x: f.maxX - 30, y: f.y + 6, width: 24, height: 22))
+        // Why what is typed is not a place.
+        if let i = editing, let problem = typingProblem {
+            let row = ScreenRect(x: f.x + pad + 56, y: f.y + 10 + Double(i + 1) * Self.rowHeight, width: f.width - 2 * pad - 56, height: 26)
+            list.commands.append(.fillRect(row, Color(hex: 0x5A2A2A)))
+            text(problem, at: ScreenPoint(x: row.x + 6, y: row.y + 4), maxWidth: row.width - 12)
+        }
         // The places found for the row typed in, dropped over what is below it.
         if let i = editing, !choices.isEmpty {
             let top = f.y + 10 + Double(i + 1) * Self.rowHeight

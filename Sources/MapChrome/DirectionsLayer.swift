@@ -5,7 +5,8 @@ import MapGeometry
 import Platform
 
 /// Directions: a right-click on the map opens its menu — "Drop a pin here" (what a right-click
-/// did before directions), "Directions from here", "Directions to here"; Ctrl+D opens the panel (From, vias, To, the mode, the steps). The route is drawn
+/// did before directions; Shift+right-click still does it at once), "Directions from here",
+/// "Directions to here"; Ctrl+D opens the panel (From, vias, To, the mode, the steps). The route is drawn
 /// into the map's tiles as a line with a casing, under labels and pins; its start, vias and end
 /// are pins that float while dragged, the route following as they move (every answer the
 /// engine gives, the newest position last); a press on the line and a drag adds a via there.
@@ -61,6 +62,11 @@ public struct DirectionsLayer: MapLayer {
     var menu: (at: ScreenPoint, place: Coordinate, name: String?, onPin: Bool)?
     /// A waypoint being dragged: which, and where its tip is from the pointer.
     var drag: (index: Int, offset: ScreenPoint)?
+    /// A press on the route's line: a via there once the pointer moves a few points (a
+    /// click alone adds nothing).
+    var pressedLine: (at: ScreenPoint, place: Coordinate)?
+    /// Why what is typed in a row is not a place (coordinates out of range).
+    public private(set) var typingProblem: String?
     /// The step list's first row shown (the list scrolls with the wheel).
     var firstStep = 0
     /// Why routing cannot be had at all (no engine), said when the panel opens.
@@ -113,7 +119,8 @@ public struct DirectionsLayer: MapLayer {
     }
 
     public mutating func setMode(_ m: TravelMode) -> [LayerAction] {
-        guard m != mode else { return [.changed] }
+        // The mode pressed again after a failure (no network): asked again.
+        guard m != mode else { return retry() + [.changed] }
         mode = m
         return changedWaypoints()
     }
@@ -134,11 +141,20 @@ public struct DirectionsLayer: MapLayer {
     /// No route, no waypoints (the panel stays as it is).
     public mutating func clear() -> [LayerAction] {
         waypoints = [nil, nil]
+        names = [nil, nil]
         route = nil
         status = nil
         asked = nil
         awaiting = false
+        failed = nil
+        fitNext = false
         drag = nil
+        pressedLine = nil
+        menu = nil
+        editing = nil
+        typed = ""
+        choices = []
+        typingProblem = nil
         revision += 1
         return [.changed, .effect(.layer(LayerRequest(Request.cancel)))]
     }
@@ -166,6 +182,7 @@ public struct DirectionsLayer: MapLayer {
     /// location" first while nothing is typed.
     mutating func find(facts: SessionFacts, near: Coordinate?) {
         choices = []
+        typingProblem = nil
         let q = typed.trimmed
         if q.isEmpty {
             if let here = facts.location { choices = [Choice(title: "My location", detail: Self.text(here), at: here)] }
@@ -173,7 +190,7 @@ public struct DirectionsLayer: MapLayer {
         }
         switch CoordinateParser.parse(q) {
         case let .success(place)?: choices = [Choice(title: Self.text(place.coordinate), detail: "coordinates", at: place.coordinate)]; return
-        case let .failure(problem)?: choices = []; status = Self.sentence(problem.description); return
+        case let .failure(problem)?: typingProblem = Self.sentence(problem.description); return
         case nil: break
         }
         let found = searcher?.search(q, near: near, limit: 6) ?? []
@@ -213,6 +230,15 @@ public struct DirectionsLayer: MapLayer {
         // While a pin is dragged the line itself says it; otherwise the panel does (Esc stops).
         if drag == nil || route == nil { status = "Finding a route… (Esc stops)" }
         return [.changed, .effect(.layer(LayerRequest(Request.route(r))))]
+    }
+
+    /// Asks again for the route whose answer was a failure (an engine came since, the mode
+    /// was pressed again).
+    public mutating func retry() -> [LayerAction] {
+        guard failed != nil, failed == request else { return [] }
+        asked = nil
+        failed = nil
+        return changedWaypoints()
     }
 
     /// The app's answer to `request`. Only the newest request's answer is shown; a replaced
@@ -285,9 +311,10 @@ public struct DirectionsLayer: MapLayer {
 
     /// The route as a line in the tiles.
     public var tileContent: TileContent? {
-        let line = route.map { Self.track(of: $0) }
+        // The track is made when the painter asks (once a revision), not every frame.
+        let shown = route
         return TileContent(revision: revision) {
-            line.map { LineOverlay(lines: [TrackLine(track: $0, geometry: TrackGeometry($0, threads: 1),
+            shown.map { Self.track(of: $0) }.map { LineOverlay(lines: [TrackLine(track: $0, geometry: TrackGeometry($0, threads: 1),
                                                      style: TrackStyle(color: Self.ink, width: 5, casing: Color(hex: 0xFFFFFF, alpha: 0.95), casingWidth: 2))]) }
         }
     }
@@ -328,7 +355,10 @@ public struct DirectionsLayer: MapLayer {
         let cam = context.camera
         if editing != nil, let actions = typing(event, context: context) { return actions }
         switch event {
-        case let .pointerDown(.right, p, _, _):
+        case let .pointerDown(.right, p, _, mods):
+            // A carried pin is put back by a right-click (the pins' own rule), and Shift drops a
+            // pin at once (many in a row): not a menu.
+            if context.carryingPin || mods.contains(.shift) { return nil }
             // On a pin: the menu is about the pin (its place exactly, its title).
             if let pin = context.pins.last(where: { Self.pinHit(cam.screenPoint(for: $0.coordinate)).contains(p) }) {
                 menu = (p, pin.coordinate, pin.title.isEmpty ? nil : pin.title, true)
@@ -337,27 +367,40 @@ public struct DirectionsLayer: MapLayer {
             }
             return [.changed]
         case let .pointerDown(.left, p, _, _):
-            // A press on one of the menu's items is the item's (buttons act on release).
-            if menu != nil, context.lastFrame.button(at: p)?.as(Button.self) != nil { return nil }
+            // A press on a button (the menu's items, the panel's) is the button's: buttons act
+            // on release.
+            if context.lastFrame.button(at: p) != nil { return nil }
             if menu != nil { menu = nil; return [.changed] }
+            // The panel's background is not the map under it.
+            if isOpen && panelFrame(cam, steps: route?.readableSteps.count ?? 0).contains(p) { return [] }
             if let i = waypointHit(p, cam) {
                 let tip = cam.screenPoint(for: waypoints[i]!)
                 drag = (i, ScreenPoint(x: tip.x - p.x, y: tip.y - p.y))
                 return [.holdCamera, .changed]
             }
             if let c = lineHit(p, cam) {
-                let i = viaIndex(for: c)
-                names.insert(nil, at: i)
-                waypoints.insert(c, at: i)
-                drag = (i, ScreenPoint(x: 0, y: 0))
-                return [.holdCamera] + changedWaypoints()
+                pressedLine = (p, c)
+                return [.holdCamera]
             }
             return nil
         case let .pointerMoved(p):
+            if let pressed = pressedLine {
+                // Far enough from the press: a via there, carried from now on.
+                guard abs(p.x - pressed.at.x) + abs(p.y - pressed.at.y) > 4 else { return [] }
+                pressedLine = nil
+                let i = viaIndex(for: pressed.place)
+                names.insert(nil, at: i)
+                waypoints.insert(pressed.place, at: i)
+                let tip = cam.screenPoint(for: pressed.place)
+                drag = (i, ScreenPoint(x: tip.x - pressed.at.x, y: tip.y - pressed.at.y))
+            }
             guard let d = drag, waypoints.indices.contains(d.index) else { return nil }
             waypoints[d.index] = cam.coordinate(for: ScreenPoint(x: p.x + d.offset.x, y: p.y + d.offset.y))
             names[d.index] = nil
             return changedWaypoints()
+        case .pointerUp(.left, _) where pressedLine != nil:
+            pressedLine = nil
+            return []
         case let .pointerUp(.left, p):
             guard let d = drag, waypoints.indices.contains(d.index) else { return nil }
             waypoints[d.index] = cam.coordinate(for: ScreenPoint(x: p.x + d.offset.x, y: p.y + d.offset.y))
@@ -365,12 +408,26 @@ public struct DirectionsLayer: MapLayer {
             // Dropped where no route goes: the last one found no longer ends at the pin.
             if failed != nil && failed == request { route = nil; revision += 1 }
             return changedWaypoints()
+        case .focusLost:
+            // A release that will never come: the dragged point stays where it was carried to.
+            pressedLine = nil
+            if drag != nil { drag = nil; return nil }
+            return nil
         case .keyDown(.letter("s"), .control) where isOpen && route != nil:
             return [.effect(.layer(LayerRequest(Request.save(route!))))]
+        case .keyDown where menu != nil:
+            // Any other key puts the menu away (Esc does in `perform`).
+            if case .keyDown(.escape, _) = event { return nil }
+            menu = nil
+            return [.changed]
         case let .wheel(dy, _, p) where isOpen && stepsFrame(cam).contains(p):
             let count = route?.readableSteps.count ?? 0
             firstStep = max(0, min(firstStep + (dy > 0 ? -3 : 3), max(0, count - 3)))
             return [.changed]
+        case .wheel where menu != nil:
+            // The map moves: the menu's point would no longer be under it.
+            menu = nil
+            return nil
         default:
             return nil
         }

@@ -7,7 +7,7 @@ import Platform
 /// Routing data for a saved area ("Directions offline too"): the smallest Geofabrik region
 /// that holds the area is found in its index, its size said first (and asked about when
 /// large), downloaded once (resumably), cut to the area with `osmium extract`, and built into
-/// a Routino database beside the area; the download is deleted unless it is to be kept.
+/// a Routino database beside the area; the download is deleted then.
 public struct AreaRouting: Sendable {
     public struct Box: Sendable, Equatable {
         public var west: Double, south: Double, east: Double, north: Double
@@ -28,9 +28,8 @@ public struct AreaRouting: Sendable {
     public var index: String
     public var client: HTTPClient
     public var programs: RoutinoPrograms
-    /// Where downloads are kept while they are fetched (and after, if `keepDownload`).
+    /// Where downloads are kept while they are fetched.
     public var downloads: String
-    public var keepDownload = false
     /// A download larger than this is asked about first (`confirm`).
     public var askAbove: Int64 = 500_000_000
 
@@ -48,11 +47,11 @@ public struct AreaRouting: Sendable {
         -> Result<(RoutinoDatabase, RoutinoDatabase.BuildReport), RouteError> {
         guard let osmium = Subprocess.find("osmium", environment: env) else { return .failure(.engineMissing(program: "osmium (Debian: apt install osmium-tool)")) }
         progress(.finding)
-        let answer = client.get(index, limit: GeofabrikIndex.maxBytes)
-        guard case let .response(r) = answer, r.status == 200 else {
-            if case let .failed(reason, _) = answer { return .failure(HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason)) }
-            if case let .response(r) = answer { return .failure(r.status >= 500 ? .serverError(status: r.status) : .refused(status: r.status)) }
-            return .failure(.network("no answer"))
+        let r: HTTPResponse
+        switch client.get(index, limit: GeofabrikIndex.maxBytes) {
+        case let .response(answer) where answer.status == 200: r = answer
+        case let .response(answer): return .failure(RouteError(status: answer.status))
+        case let .failed(reason, _): return .failure(RouteError(failure: reason, limit: GeofabrikIndex.maxBytes))
         }
         let regions: GeofabrikIndex
         switch GeofabrikIndex.read(r.body) {
@@ -62,33 +61,34 @@ public struct AreaRouting: Sendable {
         guard let region = regions.smallestRegion(west: area.west, south: area.south, east: area.east, north: area.north) else {
             return .failure(.failed("no extract of the index holds this area whole"))
         }
-        let size: Int64
-        switch RegionDownload.size(of: region.pbf, client: client) {
-        case let .success(s): size = s
+        let head: RegionDownload.Head
+        switch RegionDownload.head(of: region.pbf, client: client) {
+        case let .success(h): head = h
         case let .failure(e): return .failure(e)
         }
-        if size > askAbove && !confirm(region.name, size) { return .failure(.cancelled) }
+        let size = head.size
+        if size > askAbove && !confirm(region.name, size) { return .failure(.declined(region: region.name, bytes: size)) }
         if let problem = FileIO.makeDirectories(downloads) { return .failure(.failed(problem)) }
         let download = downloads + "/" + Self.fileName(region)
         if !FileIO.exists(download) || Int64(FileIO.fileSize(download)) != size {
-            let fetched = RegionDownload.fetch(region.pbf, size: size, to: download, client: client, cancel: cancel) { done in
+            let fetched = RegionDownload.fetch(region.pbf, head: head, to: download, client: client, cancel: cancel) { done in
                 progress(.downloading(region: region.name, done: done, total: size))
             }
             if case let .failure(e) = fetched { return .failure(e) }
         }
-        defer { if !keepDownload { _ = unlink(download) } }
+        defer { _ = unlink(download) }
         // The area cut out of the region, in a folder of its own.
         progress(.cutting)
         guard let work = TemporaryDirectory.make("meridian-area-routing") else { return .failure(.failed("no temporary folder: \(FileIO.reason())")) }
         defer { _ = FileIO.removeTree(work) }
         let cut = work + "/area.osm.pbf", log = work + "/osmium.log"
         let box = String(cFormat: "%.7f,%.7f,%.7f,%.7f", area.west, area.south, area.east, area.north)
-        guard let p = try? Subprocess(osmium, ["extract", "-b", box, "--overwrite", "-o", cut, download], directory: work, stdout: log, stderr: log) else {
-            return .failure(.engineMissing(program: "osmium"))
-        }
-        cancel.whenCancelled { p.terminate() }
+        let p: Subprocess
+        do { p = try Subprocess(osmium, ["extract", "-b", box, "--overwrite", "-o", cut, download], directory: work, stdout: log, stderr: log) }
+        catch { return .failure(RouteError(spawning: error)) }
+        let stopping = cancel.whenCancelled { p.terminate() }
         let status = p.wait()
-        cancel.done()
+        cancel.forget(stopping)
         if cancel.isCancelled { return .failure(.cancelled) }
         guard status == 0 else {
             return .failure(.failed("osmium could not cut the area out of \(region.name): " + (RoutinoDatabase.lastError(log) ?? "status \(status)")))
@@ -102,6 +102,17 @@ public struct AreaRouting: Sendable {
     static func fileName(_ region: GeofabrikIndex.Region) -> String {
         let id = region.id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }
         return String(id) + "-" + String(FNV1a.hash(region.pbf) & 0xFFFFFF, radix: 16) + ".osm.pbf"
+    }
+
+    /// The HTTP client downloads are made with: one connection, the app's User-Agent, a
+    /// piece (8 MiB) given minutes on a slow line — a stalled transfer still ends in seconds.
+    public static func downloadClient(userAgent: String) -> HTTPClient {
+        var options = HTTPClient.Options(userAgent: userAgent)
+        options.maxBodyBytes = GeofabrikIndex.maxBytes
+        options.connectionsPerHost = 1
+        options.totalTimeout = 900
+        options.stallTimeout = 30
+        return HTTPClient(options: options)
     }
 
     /// The routing database kept beside a saved area (`AREA.pmtiles.routing`).

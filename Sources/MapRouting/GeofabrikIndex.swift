@@ -98,10 +98,23 @@ public struct GeofabrikIndex: Sendable {
         return .success(GeofabrikIndex(regions: regions))
     }
 
-    /// The smallest region whose outline holds the box (west, south, east, north) whole: its
-    /// corners, its centre and the middles of its sides. Nil when none does.
+    /// The smallest region whose outline holds the box (west, south, east, north) whole: a
+    /// grid of points over it, its edges every sixteenth (a border that bends into the box
+    /// between two points is missed only where it bends less than that). Nil when none does,
+    /// and for a box across the antimeridian (west > east), which no extract is cut along.
     public func smallestRegion(west: Double, south: Double, east: Double, north: Double) -> Region? {
-        let xs = [west, (west + east) / 2, east], ys = [south, (south + north) / 2, north]
-        return regions.filter { r in xs.allSatisfy { x in ys.allSatisfy { y in r.contains(x, y) } } }.min { $0.size < $1.size }
+        guard west <= east, south <= north else { return nil }
+        let steps = 16
+        let xs = (0...steps).map { west + (east - west) * Double($0) / Double(steps) }
+        let ys = (0...steps).map { south + (north - south) * Double($0) / Double(steps) }
+        // Only regions whose outline's box holds the box are tested point by point, smallest first.
+        let near = regions.filter { r in
+            r.polygons.contains { rings in
+                guard let outer = rings.first else { return false }
+                return outer.contains { $0.0 <= west } && outer.contains { $0.0 >= east } && outer.contains { $0.1 <= south } && outer.contains { $0.1 >= north }
+            }
+        }
+        return near.map { ($0, $0.size) }.sorted { $0.1 < $1.1 }.map(\.0)
+            .first { r in xs.allSatisfy { x in ys.allSatisfy { y in r.contains(x, y) } } }
     }
 }

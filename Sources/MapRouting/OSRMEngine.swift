@@ -59,10 +59,11 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
         if let kept = cache[url] { lock.unlock(); return .success(kept) }
         lock.unlock()
         // The turn: the router waited for it, but another engine on the same server may have
-        // taken it since. Waits are short (the interval) unless the server asked for a pause.
+        // taken it since. Waits are short (the interval); a longer pause the server asked for
+        // is said at once (the router does not wait silently through it).
         while !gate.claim(now: MonotonicClock.now, interval: config.minimumInterval) {
             let wait = gate.delay(now: MonotonicClock.now, interval: config.minimumInterval)
-            if gate.isPaused(now: MonotonicClock.now) && wait > 10 { return .failure(.busy(seconds: Int(saturating: wait.rounded(.up)))) }
+            if gate.isPaused(now: MonotonicClock.now) && wait > Router.longestPace + 1 { return .failure(.busy(seconds: Int(saturating: wait.rounded(.up)))) }
             if cancel.isCancelled { return .failure(.cancelled) }
             usleep(useconds_t(saturating: min(wait, 1) * 1e6) + 1000)
         }
@@ -74,9 +75,7 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
         case let .response(r)?:
             return interpret(r, request, url)
         case let .failed(reason, _)?:
-            if reason == "cancelled" { return .failure(.cancelled) }
-            if reason.contains("KiB") { return .failure(.unreadable("larger than 16 MiB")) }
-            return .failure(HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason))
+            return .failure(RouteError(failure: reason, limit: OSRMAnswer.maxBytes))
         }
     }
 
@@ -94,8 +93,7 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
             if case .failure(.unreadable) = result, r.status == 400 { return .failure(.refused(status: 400)) }
             return result
         }
-        if r.status >= 500 { return .failure(.serverError(status: r.status)) }
-        return .failure(.refused(status: r.status))
+        return .failure(RouteError(status: r.status))
     }
 
     private func keep(_ route: Route, _ url: String) {
@@ -117,7 +115,7 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
         let id = client.fetch(url, headers: ["Accept: application/json"], limit: OSRMAnswer.maxBytes) { o in
             answer.condition.lock(); answer.outcome = o; answer.condition.broadcast(); answer.condition.unlock()
         }
-        cancel.whenCancelled {
+        let stopping = cancel.whenCancelled {
             answer.condition.lock(); answer.cancelled = true; answer.condition.broadcast(); answer.condition.unlock()
         }
         let deadline = MonotonicClock.now + timeout
@@ -127,7 +125,7 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
         }
         let outcome = answer.outcome
         answer.condition.unlock()
-        cancel.done()
+        cancel.forget(stopping)
         if outcome == nil { client.cancel(id) }
         return outcome
     }

@@ -6,24 +6,35 @@ import Platform
 
 /// One large file (a region's `.osm.pbf`) fetched to disk in pieces with Range requests, one
 /// request at a time, with the app's User-Agent: what is already in `FILE.part` is kept, so an
-/// interrupted download goes on where it stopped; the file appears whole or not at all.
+/// interrupted download goes on where it stopped; the file appears whole or not at all. The
+/// server's validator (ETag, else Last-Modified) is kept beside the part and sent as If-Range:
+/// a file rebuilt since (Geofabrik's are, daily) is begun again, never joined to the old one.
 public enum RegionDownload {
     /// Bytes asked for at once (a piece is held in memory before it is written).
     static let piece = 8 << 20
 
-    /// The file's size, from a one-byte range's `Content-Range` (or a small file's whole body).
-    public static func size(of url: String, client: HTTPClient) -> Result<Int64, RouteError> {
+    /// What the server says of the file: its size and its validator.
+    public struct Head: Sendable, Equatable {
+        public var size: Int64
+        public var validator: String?
+    }
+
+    /// The file's size and validator, from a one-byte range's `Content-Range` (or a small
+    /// file's whole body).
+    public static func head(of url: String, client: HTTPClient) -> Result<Head, RouteError> {
         switch client.get(url, headers: ["Range: bytes=0-0"], limit: 64 << 10) {
         case let .response(r) where r.status == 206:
             guard let total = r.header("Content-Range").flatMap(total(of:)) else { return .failure(.unreadable("no Content-Range in the answer to a range")) }
-            return .success(total)
+            return .success(Head(size: total, validator: validator(r)))
         case let .response(r) where r.status == 200:
-            return .success(Int64(r.body.count))
+            return .success(Head(size: Int64(r.body.count), validator: validator(r)))
         case let .response(r):
-            return .failure(r.status >= 500 ? .serverError(status: r.status) : .refused(status: r.status))
+            return .failure(RouteError(status: r.status))
         case let .failed(reason, _):
-            if reason.contains("KiB") { return .failure(.failed("the server does not send files in pieces (no Range requests): it cannot be downloaded resumably")) }
-            return .failure(HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason))
+            if reason == HTTPFailure.tooLarge(64 << 10).reason {
+                return .failure(.failed("the server does not send files in pieces (no Range requests): it cannot be downloaded resumably"))
+            }
+            return .failure(RouteError(failure: reason, limit: 64 << 10))
         }
     }
 
@@ -33,42 +44,67 @@ public enum RegionDownload {
         return Int64(contentRange[contentRange.index(after: slash)...].trimmed).flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    /// Fetches `url` (of `size` bytes) to `path`, going on from `path.part` if it is there.
-    /// `progress` hears the bytes on disk after each piece.
-    public static func fetch(_ url: String, size: Int64, to path: String, client: HTTPClient, cancel: RouteCancellation,
+    /// "bytes 100-199/1000" → 100...199.
+    static func range(of contentRange: String) -> ClosedRange<Int64>? {
+        guard contentRange.hasPrefix("bytes "), let slash = contentRange.lastIndex(of: "/") else { return nil }
+        let span = contentRange[contentRange.index(contentRange.startIndex, offsetBy: 6)..<slash].split(separator: "-")
+        guard span.count == 2, let a = Int64(span[0]), let b = Int64(span[1]), a <= b else { return nil }
+        return a...b
+    }
+
+    /// The answer's validator: a strong ETag, else Last-Modified.
+    static func validator(_ r: HTTPResponse) -> String? {
+        if let e = r.header("ETag"), !e.hasPrefix("W/"), !e.isEmpty { return String(e.prefix(200)) }
+        return r.header("Last-Modified").map { String($0.prefix(200)) }
+    }
+
+    /// Fetches `url` (as `head` described it) to `path`, going on from `path.part` if it is of
+    /// the same file. `progress` hears the bytes on disk after each piece.
+    public static func fetch(_ url: String, head: Head, to path: String, client: HTTPClient, cancel: RouteCancellation,
                              progress: (Int64) -> Void = { _ in }) -> Result<Void, RouteError> {
-        let part = path + ".part"
+        let part = path + ".part", kept = part + ".validator"
+        let size = head.size
         var have = Int64(max(0, FileIO.fileSize(part)))
-        if have > size { _ = unlink(part); have = 0 }
-        guard let file = fopen(part, "ab") else { return .failure(.failed("\(part): \(FileIO.reason())")) }
+        // A part of another file (rebuilt since, or no validator to tell) is begun again.
+        let keptValidator = (try? FileIO.read(kept, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
+        if have > size || head.validator == nil || keptValidator != head.validator { have = 0 }
+        guard let file = fopen(part, have == 0 ? "wb" : "ab") else { return .failure(.failed("\(part): \(FileIO.reason())")) }
         defer { fclose(file) }
+        if let v = head.validator, !FileIO.writeText(v, to: kept) { return .failure(.failed("\(kept): \(FileIO.reason())")) }
         while have < size {
             if cancel.isCancelled { return .failure(.cancelled) }
             let last = min(size, have + Int64(piece)) - 1
-            switch client.get(url, headers: ["Range: bytes=\(have)-\(last)"], limit: piece + 1024) {
+            var headers = ["Range: bytes=\(have)-\(last)"]
+            if let v = head.validator { headers.append("If-Range: \(v)") }
+            switch client.get(url, headers: headers, limit: piece + 1024) {
             case let .response(r) where r.status == 206:
-                // The piece must be the one asked for: another would corrupt the file.
-                guard let range = r.header("Content-Range"), range.hasPrefix("bytes \(have)-"), total(of: range) == size else {
+                // The piece must be the one asked for, of this file: another would corrupt it.
+                guard let cr = r.header("Content-Range"), let span = range(of: cr), total(of: cr) == size,
+                      span.lowerBound == have, span.upperBound - span.lowerBound + 1 == Int64(r.body.count), !r.body.isEmpty else {
                     return .failure(.unreadable("the server sent another piece than asked (\(r.header("Content-Range") ?? "no Content-Range"))"))
                 }
                 let written = r.body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
                 guard written == r.body.count, fflush(file) == 0 else { return .failure(.failed("\(part): \(FileIO.reason())")) }
                 have += Int64(r.body.count)
                 progress(have)
-                if r.body.isEmpty { return .failure(.unreadable("the server sent an empty piece")) }
-            case let .response(r) where r.status == 200 && Int64(r.body.count) == size && have == 0:
-                // A small file sent whole.
+            case let .response(r) where r.status == 200:
+                // The whole file where a piece was asked: it changed (If-Range), or the server
+                // ignores ranges. Taken only if it is all there is.
+                guard Int64(r.body.count) == size, have == 0 else {
+                    return .failure(.failed("the file changed on the server while it was downloaded, or the server does not send pieces: try again"))
+                }
                 let written = r.body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
                 guard written == r.body.count, fflush(file) == 0 else { return .failure(.failed("\(part): \(FileIO.reason())")) }
                 have = size
             case let .response(r):
-                return .failure(r.status >= 500 ? .serverError(status: r.status) : .refused(status: r.status))
+                return .failure(RouteError(status: r.status))
             case let .failed(reason, _):
                 // What is on disk stays: the next try goes on from there.
-                return .failure(HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason))
+                return .failure(RouteError(failure: reason, limit: piece + 1024))
             }
         }
         guard rename(part, path) == 0 else { return .failure(.failed("\(path): \(FileIO.reason())")) }
+        _ = unlink(kept)
         return .success(())
     }
 }

@@ -24,11 +24,12 @@ extension RouteEngine {
 }
 
 /// Tells an engine at work that its answer is no longer wanted; it may have a process or a
-/// request to end (`whenCancelled`).
+/// request to end (`whenCancelled`, forgotten with `forget` once that work has ended).
 public final class RouteCancellation: @unchecked Sendable {
     private let lock = Lock()
     private var cancelled = false
-    private var handlers: [@Sendable () -> Void] = []
+    private var handlers: [Int: @Sendable () -> Void] = [:]
+    private var next = 0
 
     public init() {}
 
@@ -38,22 +39,26 @@ public final class RouteCancellation: @unchecked Sendable {
         lock.lock()
         guard !cancelled else { return lock.unlock() }
         cancelled = true
-        let run = handlers
-        handlers = []
+        let run = handlers.values
+        handlers = [:]
         lock.unlock()
         for h in run { h() }
     }
 
-    /// Runs `body` once when cancelled (at once if it is already); `done` forgets it.
-    public func whenCancelled(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` once when cancelled (at once if it is already); the handle forgets it.
+    @discardableResult
+    public func whenCancelled(_ body: @escaping @Sendable () -> Void) -> Int {
         lock.lock()
-        if cancelled { lock.unlock(); return body() }
-        handlers.append(body)
+        if cancelled { lock.unlock(); body(); return -1 }
+        next += 1
+        handlers[next] = body
+        let id = next
         lock.unlock()
+        return id
     }
 
-    /// Forgets the handlers (the work they would stop has ended).
-    public func done() {
-        lock.lock(); handlers = []; lock.unlock()
+    /// Forgets the handler `id` (the work it would stop has ended); the others stay.
+    public func forget(_ id: Int) {
+        lock.lock(); handlers[id] = nil; lock.unlock()
     }
 }

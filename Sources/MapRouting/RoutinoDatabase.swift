@@ -76,9 +76,12 @@ public struct RoutinoDatabase: Sendable {
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.failed("\(osm): not a file")) }
         let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
         if !parent.isEmpty, let problem = FileIO.makeDirectories(parent) { return .failure(.failed(problem)) }
-        let building = directory + ".building"
-        _ = FileIO.removeTree(building)
-        if let problem = FileIO.makeDirectories(building) { return .failure(.failed(problem)) }
+        // A folder of this build's own beside the database (another build of the same one, by
+        // another window, never shares it), renamed into place when whole.
+        let name = String(directory.split(separator: "/").last ?? "routing")
+        guard let building = TemporaryDirectory.make(".\(name).building", in: parent.isEmpty ? "." : parent) else {
+            return .failure(.failed("\(parent): \(FileIO.reason())"))
+        }
         let prefix = "osm"
         let log = building + "/planetsplitter.log"
         let start = MonotonicClock.now
@@ -89,11 +92,11 @@ public struct RoutinoDatabase: Sendable {
                                      directory: building, stdout: log, stderr: log)
         } catch {
             _ = FileIO.removeTree(building)
-            return .failure(.failed("\(error)"))
+            return .failure(RouteError(spawning: error))
         }
-        cancel.whenCancelled { process.terminate() }
+        let stopping = cancel.whenCancelled { process.terminate() }
         let (status, rss) = process.waitMeasuring()
-        cancel.done()
+        cancel.forget(stopping)
         let seconds = MonotonicClock.now - start
         guard !cancel.isCancelled else { _ = FileIO.removeTree(building); return .failure(.cancelled) }
         guard status == 0 else {
@@ -115,8 +118,7 @@ public struct RoutinoDatabase: Sendable {
             _ = FileIO.removeTree(building)
             return .failure(.failed("\(building): cannot write \(noteName)"))
         }
-        let old = directory + ".old"
-        _ = FileIO.removeTree(old)
+        let old = building + "-old"
         if FileIO.exists(directory) { _ = rename(directory, old) }
         guard rename(building, directory) == 0 else {
             let reason = FileIO.reason()

@@ -21,7 +21,10 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
         self.programs = programs
     }
 
-    public func covers(_ request: RouteRequest) -> Bool { request.waypoints.allSatisfy(database.covers) }
+    /// Whether its data holds the points (and is still there: a deleted area's is not).
+    public func covers(_ request: RouteRequest) -> Bool {
+        request.waypoints.allSatisfy(database.covers) && FileIO.exists(database.directory + "/" + RoutinoDatabase.noteName)
+    }
 
     public func route(_ request: RouteRequest, cancel: RouteCancellation) -> Result<Route, RouteError> {
         guard request.waypoints.count >= 2 else { return .failure(.tooFewPoints) }
@@ -49,11 +52,11 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
         do {
             process = try Subprocess(programs.router, args, directory: dir, stdout: log, stderr: log)
         } catch {
-            return .failure(.engineMissing(program: programs.router))
+            return .failure(RouteError(spawning: error))
         }
-        cancel.whenCancelled { process.terminate() }
+        let stopping = cancel.whenCancelled { process.terminate() }
         let status = process.wait()
-        cancel.done()
+        cancel.forget(stopping)
         if cancel.isCancelled { return .failure(.cancelled) }
         guard status == 0 else { return .failure(failure(log: log, status: status, request: request)) }
         guard let text = try? FileIO.read(dir + "/quickest.txt", limit: RoutinoOutput.maxBytes),

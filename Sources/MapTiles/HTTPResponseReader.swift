@@ -9,7 +9,7 @@ public struct HTTPFailure: Error, Sendable {
     public init(_ reason: String, retryable: Bool) { self.reason = reason; self.retryable = retryable }
 
     /// A body past `limit`, from either engine (HTTPRangeReader recognises it by its words).
-    static func tooLarge(_ limit: Int) -> HTTPFailure {
+    public static func tooLarge(_ limit: Int) -> HTTPFailure {
         HTTPFailure("larger than \(limit / 1024) KiB, not a tile", retryable: false)
     }
 

@@ -5,7 +5,12 @@ import Glibc
 public struct SubprocessError: Error, CustomStringConvertible, Sendable {
     public let program: String
     public let reason: String
+    /// The errno posix_spawn gave.
+    public let code: Int32
     public var description: String { "cannot start \(program): \(reason)" }
+    /// The program is not there (or may not be run): not installed, rather than the system
+    /// out of processes or files.
+    public var isMissing: Bool { code == ENOENT || code == EACCES || code == ENOTDIR }
 }
 
 /// A program run as a process of its own (posix_spawn): the field's programs — Routino's,
@@ -17,29 +22,25 @@ public final class Subprocess: @unchecked Sendable {
     public let pid: pid_t
     private let lock = Lock()
     private var status: Int32?
+    /// The program has ended (it may not be reaped yet): it is not to be signalled, whose id
+    /// the system may give to another process once it is reaped.
+    private var ended = false
 
     /// Starts `path` with `arguments` in `directory` (nil: this process's), its standard output
-    /// and error written to the files named (nil: /dev/null). `environment` nil inherits this
-    /// process's.
-    public init(_ path: String, _ arguments: [String], directory: String? = nil, stdout: String? = nil, stderr: String? = nil,
-                environment: [String: String]? = nil) throws(SubprocessError) {
+    /// and error written to the files named (nil: /dev/null), with this process's environment.
+    public init(_ path: String, _ arguments: [String], directory: String? = nil, stdout: String? = nil, stderr: String? = nil) throws(SubprocessError) {
         func cStrings(_ list: [String]) -> [UnsafeMutablePointer<CChar>?] { list.map { strdup($0) } + [nil] }
         let argv = cStrings([path] + arguments)
-        let envp = environment.map { cStrings($0.map { "\($0.key)=\($0.value)" }) }
-        defer { for p in argv + (envp ?? []) { free(p) } }
+        defer { for p in argv { free(p) } }
         var pid = pid_t()
-        let rc = argv.withUnsafeBufferPointer { a in
-            (envp ?? [nil]).withUnsafeBufferPointer { e in
-                meridian_spawn(&pid, path, a.baseAddress, envp == nil ? nil : e.baseAddress, directory, stdout, stderr)
-            }
-        }
-        guard rc == 0 else { throw SubprocessError(program: path, reason: FileIO.reason(rc)) }
+        let rc = argv.withUnsafeBufferPointer { a in meridian_spawn(&pid, path, a.baseAddress, nil, directory, stdout, stderr) }
+        guard rc == 0 else { throw SubprocessError(program: path, reason: FileIO.reason(rc), code: rc) }
         self.pid = pid
     }
 
     deinit {
         // A process never waited for would stay a zombie: end it and reap it.
-        if status == nil { terminate(); _ = wait() }
+        if status == nil { terminate(); wait() }
     }
 
     /// Waits for the program to end: its exit status, or 128 + the signal that ended it.
@@ -51,6 +52,11 @@ public final class Subprocess: @unchecked Sendable {
         lock.lock()
         if let status { lock.unlock(); return (status, 0) }
         lock.unlock()
+        // Waited for without reaping first, so that `terminate` never signals an id the system
+        // has given to another process since.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        lock.lock(); ended = true; lock.unlock()
         var raw: Int32 = 0
         var usage = rusage()
         var rc: pid_t
@@ -64,7 +70,7 @@ public final class Subprocess: @unchecked Sendable {
     /// Asks the program to end (SIGTERM), if it has not ended and been waited for already.
     public func terminate() {
         lock.lock(); defer { lock.unlock() }
-        if status == nil { kill(pid, SIGTERM) }
+        if !ended { kill(pid, SIGTERM) }
     }
 
     /// The full path of `program` on `PATH` (`environment`'s, else /usr/bin:/bin), or nil.

@@ -15,6 +15,7 @@ final class AreaDirections: @unchecked Sendable {
     private let host: UncheckedSendable<MapHost>
     private let routing: AreaRouting
     private let cancel = LockedValue<RouteCancellation>()
+    private let running = LockedValue<Bool>()
     /// A database was built (for the route engines).
     var built: @Sendable (RoutinoDatabase) -> Void = { _ in }
 
@@ -22,19 +23,22 @@ final class AreaDirections: @unchecked Sendable {
     init?(host: MapHost, environment env: [String: String] = ProcessInfo.processInfo.environment) {
         guard case let .success(programs) = RoutinoPrograms.find(environment: env) else { return nil }
         self.host = UncheckedSendable(host)
-        var options = HTTPClient.Options(userAgent: Meridian.userAgent)
-        options.maxBodyBytes = 64 << 20
-        options.connectionsPerHost = 1
         let config = RoutingConfig.load(environment: env).config
-        routing = AreaRouting(index: config.extracts, client: HTTPClient(options: options), programs: programs,
+        routing = AreaRouting(index: config.extracts, client: AreaRouting.downloadClient(userAgent: Meridian.userAgent), programs: programs,
                               downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
         host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offersDirections = true } }
     }
 
+    /// A build is under way (the area saver starts no other job meanwhile: one at a time).
+    var isBusy: Bool { running.get() == true }
+
     /// Builds the routing data for `area`, saved at `path`, on a thread of its own.
     func build(_ area: SaveAreaLayer.Area, beside path: String) {
+        guard !isBusy else { return host.value.showNotice("Directions are being built for another area: wait for them, or stop them (Cancel)") }
+        running.set(true)
         let token = RouteCancellation()
         cancel.set(token)
+        let running = self.running
         let host = self.host, routing = self.routing, built = self.built
         let title = (try? SavedArea(path: path).title) ?? "the area"
         let headline = "Directions offline for “\(title)”"
@@ -70,14 +74,15 @@ final class AreaDirections: @unchecked Sendable {
             case let .success((db, report)):
                 built(db)
                 outcome = "\(headline): ready (\(SaveAreaLayer.bytes(UInt64(max(0, report.bytes))))); routes there need no network now"
-            case .failure(.cancelled) where !token.isCancelled:
-                outcome = "\(headline): its extract is larger than 500 MB; to download it, run: meridian extract --update \(path) --directions"
+            case let .failure(.declined(region, bytes)):
+                outcome = "\(headline): the extract that holds it, \(region), is \(bytes / 1_000_000) MB; to download it, run: meridian extract --update \(path) --directions"
             case .failure(.cancelled):
                 outcome = "\(headline): stopped"
             case let .failure(e):
                 outcome = "\(headline): \(e)"
             }
             host.value.perform { host in
+                running.set(false)
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] } }
                 host.showNotice(outcome)
             }

@@ -160,6 +160,8 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Builds saved areas' routing data ("Directions offline too"); nil without Routino.
     var routing: AreaDirections?
+    /// A saved area was deleted (its routing data with it).
+    var deleted: (String) -> Void = { _ in }
 
     /// Where the area `area` of the map `name` is saved.
     static func path(of area: SaveAreaLayer.Area, map name: String, shift: Int, suffix: String = "") throws -> String {
@@ -202,7 +204,10 @@ final class AreaSaver: @unchecked Sendable {
     /// says changed are downloaded, and the area is replaced when the update is whole.
     func update(_ path: String) {
         guard let area = try? SavedArea(path: path) else { return host.showNotice("Cannot update \(path): it is not a saved area") }
-        run(Self.progress("Updating “\(area.title)”", area), replacing: path) {
+        // Its directions are built again after its tiles, from the region's newest extract.
+        let directions: (() -> Void)? = FileIO.exists(AreaRouting.directory(forArea: path))
+            ? { [weak self] in self?.routing?.build(Self.shown(area), beside: path) } : nil
+        run(Self.progress("Updating “\(area.title)”", area), replacing: path, then: directions) {
             guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
                 // An update stopped before is no use either.
                 try? UnfinishedArea.list().first { $0.path == path && $0.plan.updating == true }?.discard()
@@ -261,7 +266,7 @@ final class AreaSaver: @unchecked Sendable {
     /// `then`: what to do once the job was done whole (another save).
     private func run(_ shown: SaveAreaLayer.Progress?, replacing: String? = nil, then: (() -> Void)? = nil, _ prepare: @escaping () throws -> Job) {
         lock.lock()
-        guard !running else {
+        guard !running, routing?.isBusy != true else {
             lock.unlock()
             return host.showNotice("An area is being saved: wait for it to finish, or stop it (Esc or Cancel)")
         }
@@ -354,6 +359,7 @@ final class AreaSaver: @unchecked Sendable {
             try area.delete()
             // Its directions go with it.
             _ = FileIO.removeTree(AreaRouting.directory(forArea: path))
+            deleted(path)
             host.showNotice("Deleted “\(area.title)” (\(SaveAreaLayer.bytes(area.bytes)))")
         } catch {
             host.showNotice("Cannot delete “\(area.title)”: \(error)")
@@ -391,7 +397,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// Whether a save or update is under way: then the areas wait (said in a notice).
     private func refusedWhileBusy() -> Bool {
-        lock.lock(); let busy = running; lock.unlock()
+        lock.lock(); let busy = running || routing?.isBusy == true; lock.unlock()
         if busy { host.showNotice("An area is being saved or updated: wait for it to finish, or stop it (Esc or Cancel)") }
         return busy
     }

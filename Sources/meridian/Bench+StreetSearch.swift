@@ -24,7 +24,7 @@ extension Bench {
         if let first = maps.first, FileIO.makeDirectories(folder) == nil, let big = try? Self.repeated(first, in: folder, grid: 20) { maps.append(big) }
         let places = Resources.places()
         var rows: [Row] = []
-        for path in maps.map(SearchIndexes.absolute) {
+        for path in maps.map(FileIO.absolute) {
             let archive = try NameArchive(path: path)
             let name = archive.path.split(separator: "/").last.map(String.init) ?? path
             // Peak resident memory while indexing, sampled beside the build.

@@ -101,9 +101,9 @@ struct Extract: ParsableCommand {
             let elapsed = max(0.001, bar.elapsed)
             let unchanged = update == nil ? "" : ", \(TrackStatistics.grouped(Double(p.unchanged))) unchanged"
             print("Wrote \(out): \(Self.size(UInt64(max(0, FileIO.fileSize(out))))), \(TrackStatistics.grouped(Double(p.tilesDone))) tiles\(unchanged), in \(String(cFormat: "%.1f", elapsed)) s (\(TrackStatistics.grouped(Double(p.tilesThisRun) / elapsed)) tiles/s, \(p.requests) requests)")
-            // Directions offline too (an update rebuilds the routing data the area has).
+            // Directions offline too (with --update, built again from the region's newest extract).
             let a = extractor.area
-            if directions || (update != nil && FileIO.exists(AreaRouting.directory(forArea: out))) {
+            if directions {
                 try buildDirections(AreaRouting.Box(west: a.west, south: a.south, east: a.east, north: a.north), beside: out)
             }
         case let .failure(e as ExtractError):
@@ -151,8 +151,7 @@ struct Extract: ParsableCommand {
         }
         let (config, problem) = RoutingConfig.load(environment: env)
         if let problem { warn(problem) }
-        let client = HTTPClient(options: { var o = HTTPClient.Options(userAgent: Meridian.userAgent); o.maxBodyBytes = 64 << 20; return o }())
-        let routing = AreaRouting(index: config.extracts, client: client, programs: programs,
+        let routing = AreaRouting(index: config.extracts, client: AreaRouting.downloadClient(userAgent: Meridian.userAgent), programs: programs,
                                   downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
         var lastShare = -1
         let result = routing.build(box, into: AreaRouting.directory(forArea: FileIO.absolute(out)), environment: env, confirm: { name, bytes in

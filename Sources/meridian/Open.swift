@@ -183,6 +183,7 @@ struct Open: ParsableCommand {
         let routing = WindowRouting(host: host, osm: osm, offline: false)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
+        areas.deleted = { path in routing.removeArea(path) }
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
         func choose(_ name: String) {
             do {

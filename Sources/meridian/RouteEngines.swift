@@ -29,6 +29,20 @@ enum RouteEngines {
     /// `areas`: the saved areas' routing data too.
     static func make(osm: [String], offline: Bool, areas withAreas: Bool = true, environment env: [String: String] = ProcessInfo.processInfo.environment,
                      progress: (String) -> Void = { warn($0) }) -> Made {
+        var made = offlineEngines(osm: osm, areas: withAreas, environment: env, progress: progress)
+        if !offline {
+            let online = onlineEngine(environment: env)
+            made.problems += online.problems
+            made.engines += online.engines
+            made.online = online.online
+        }
+        return made
+    }
+
+    /// Routino over each extract and saved area's data (the extracts' databases built first
+    /// where missing: slow).
+    static func offlineEngines(osm: [String], areas withAreas: Bool, environment env: [String: String],
+                               progress: (String) -> Void) -> Made {
         var made = Made()
         // Saved areas' routing data ("Directions offline too"), beside each area.
         let areas = withAreas ? savedAreaDatabases(environment: env) : []
@@ -49,21 +63,25 @@ enum RouteEngines {
                 }
                 for db in areas {
                     guard db.version == programs.version() else {
-                        made.problems.append("The directions of \(db.directory) were built by Routino \(db.version), not \(programs.version()): Update the area in Saved areas (Shift+A) to build them again")
+                        made.problems.append("The directions of \(db.directory) were built by Routino \(db.version), not \(programs.version()): build them again with meridian extract --update \(db.directory.dropLast(".routing".count)) --directions")
                         continue
                     }
                     made.engines.append(RoutinoEngine(database: db, programs: programs))
                 }
             }
         }
-        if !offline {
-            let (config, problem) = RoutingConfig.load(environment: env)
-            if let problem { made.problems.append(problem) }
-            if config.enabled {
-                let engine = OSRMEngine(config: config, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)))
-                made.engines.append(engine)
-                made.online = engine
-            }
+        return made
+    }
+
+    /// The online service routing.json names (none when it says `"enabled": false`).
+    static func onlineEngine(environment env: [String: String]) -> Made {
+        var made = Made()
+        let (config, problem) = RoutingConfig.load(environment: env)
+        if let problem { made.problems.append(problem) }
+        if config.enabled {
+            let engine = OSRMEngine(config: config, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)))
+            made.engines.append(engine)
+            made.online = engine
         }
         return made
     }

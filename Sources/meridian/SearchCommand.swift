@@ -75,7 +75,7 @@ struct Search: ParsableCommand {
     static func indexes(for paths: [String]) throws -> [NameIndex] {
         let folder = NameIndex.folder(environment: ProcessInfo.processInfo.environment)
         var out: [NameIndex] = []
-        for path in paths.map(SearchIndexes.absolute) {
+        for path in paths.map(FileIO.absolute) {
             if let ready = NameIndex.open(path: path, folder: folder) { out.append(ready); continue }
             do {
                 let archive = try NameArchive(path: path)

@@ -47,7 +47,7 @@ final class SearchIndexes: @unchecked Sendable {
         for path in gone { ready[path] = nil }
         if let w = working, !FileIO.exists(w.archive.path) { w.cancel() }
         for p in paths where Self.isIndexable(p) {
-            let path = Self.absolute(p)
+            let path = FileIO.absolute(p)
             guard ready[path] == nil, !queue.contains(path), !failed.contains(path) else { continue }
             queue.append(path)
         }
@@ -143,6 +143,4 @@ final class SearchIndexes: @unchecked Sendable {
         lock.lock(); ready[path] = index; lock.unlock()
         changed(indexes)
     }
-
-    static func absolute(_ path: String) -> String { FileIO.absolute(path) }
 }

@@ -7,65 +7,83 @@ import MapWindow
 import MeridianKit
 import Platform
 
-/// The window's directions, wired: the engines (Routino over each `--osm` extract, built on a
-/// thread of its own at start; the online service of routing.json unless `--offline`), a
-/// `Router` that finds one route at a time (a dragged waypoint's newest position replacing the
-/// waiting one), answers handed to the directions layer through `MapHost.perform`, and a
-/// route kept as GPX on Ctrl+S.
+/// The window's directions, wired: the online service of routing.json at once, then Routino
+/// over each `--osm` extract and saved area (databases built on a thread of its own, each
+/// engine added as it is ready, tried first); a `Router` that finds one route at a time (a
+/// dragged waypoint's newest position replacing the waiting one); answers handed to the
+/// directions layer through `MapHost.perform`; a route kept as GPX on Ctrl+S. Requests are
+/// made on the frame's thread.
 final class WindowRouting: @unchecked Sendable {
     private let host: UncheckedSendable<MapHost>
     private let router = Router()
     private let log: Bool
-    /// Engines are being made (a database built): requests wait for them.
-    private let ready = LockedValue<Bool>()
-    private let waiting = LockedValue<RouteRequest>()
+    /// Database builds under way (stopped when the window closes).
+    private let builds = LockedValue<[RouteCancellation]>()
+    /// Successful routes handed to the layer so far (the bench counts them while a pin is dragged).
+    let answered = LockedValue<Int>()
 
     init(host: MapHost, osm: [String], offline: Bool) {
         self.host = UncheckedSendable(host)
         log = host.configuration.logFrames
-        let notices = self.host
+        let env = ProcessInfo.processInfo.environment
+        if !offline {
+            let online = RouteEngines.onlineEngine(environment: env)
+            for p in online.problems { host.showNotice(p) }
+            for e in online.engines { router.add(e, first: false) }
+        }
+        addOffline(osm: osm, areas: true, offline: offline)
+    }
+
+    /// Routino's engines for `osm` (and the saved areas' data), made on a thread of their own.
+    private func addOffline(osm: [String], areas: Bool, offline: Bool) {
+        let host = self.host, log = self.log
+        let token = RouteCancellation()
+        builds.set((builds.get() ?? []) + [token])
         startThread(name: "route-engines") { [self] in
-            let made = RouteEngines.make(osm: osm, offline: offline) { message in notices.value.perform { $0.showNotice(message) } }
-            for p in made.problems { notices.value.showNotice(p) }
-            router.engines = made.engines
-            if made.engines.isEmpty {
-                let why = offline ? "Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract)"
-                    : "Online routing is off (routing.json) and no extract was given (--osm FILE.osm.pbf): there are no directions"
-                notices.value.perform { host in host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = why; return [] } } }
+            let made = RouteEngines.offlineEngines(osm: osm, areas: areas, environment: ProcessInfo.processInfo.environment) { message in
+                host.value.showNotice(message)
             }
-            if log { FileIO.printError("route: engines " + made.engines.map(\.name).joined(separator: ", ")) }
-            ready.set(true)
-            if let r = waiting.get() { route(r) }
+            for p in made.problems { host.value.showNotice(p) }
+            if token.isCancelled { return }
+            for e in made.engines.reversed() { add(e) }
+            let none = router.engines.isEmpty
+            if log { FileIO.printError("route: engines " + router.engines.map(\.name).joined(separator: ", ")) }
+            host.value.perform { host in
+                let why = none ? (offline ? "Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract)"
+                                  : "Online routing is off (routing.json) and no extract was given (--osm FILE.osm.pbf): there are no directions") : nil
+                // A request that found no engine yet is asked again now.
+                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = why; return none ? [] : $0.retry() } }
+            }
         }
     }
 
-    /// A saved area's routing data, just built: its engine is tried first from now on.
+    /// An engine tried first from now on (another over the same database is replaced).
+    private func add(_ engine: RouteEngine) {
+        if let r = engine as? RoutinoEngine {
+            router.remove { ($0 as? RoutinoEngine)?.database.directory == r.database.directory }
+        }
+        router.add(engine, first: true)
+    }
+
+    /// A saved area's routing data, just built.
     func add(_ db: RoutinoDatabase) {
         guard case let .success(programs) = RoutinoPrograms.find(environment: ProcessInfo.processInfo.environment) else { return }
-        router.engines.insert(RoutinoEngine(database: db, programs: programs), at: 0)
-        host.value.perform { host in host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return [] } } }
+        add(RoutinoEngine(database: db, programs: programs))
+        host.value.perform { host in host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return $0.retry() } } }
+    }
+
+    /// A saved area was deleted: its routing data is gone with it.
+    func removeArea(_ path: String) {
+        let dir = AreaRouting.directory(forArea: path)
+        router.remove { ($0 as? RoutinoEngine)?.database.directory == dir }
     }
 
     /// An OpenStreetMap extract dropped on the window: its database built (once, kept under
     /// the cache) off the frame, then routed over.
     func addExtract(_ path: String) {
-        let host = self.host
         host.value.showNotice("Building routing data for \(path.split(separator: "/").last ?? "")…")
-        startThread(name: "route-extract") { [self] in
-            let made = RouteEngines.make(osm: [path], offline: true, areas: false) { _ in }
-            for p in made.problems { host.value.showNotice(p) }
-            guard let engine = made.engines.first else { return }
-            router.engines.insert(engine, at: 0)
-            if log { FileIO.printError("route: engines " + router.engines.map(\.name).joined(separator: ", ")) }
-            host.value.perform { host in
-                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return [] } }
-                host.showNotice("Directions offline in \(path.split(separator: "/").last ?? ""): right-click the map, Directions from here")
-            }
-        }
+        addOffline(osm: [path], areas: false, offline: false)
     }
-
-    /// Routes handed to the layer so far (the bench counts them while a pin is dragged).
-    let answered = LockedValue<Int>()
 
     /// What the directions layer asks (`opener` opens a saved route as a track).
     func handle(_ request: DirectionsLayer.Request, opener: TrackFileOpener?) {
@@ -77,7 +95,6 @@ final class WindowRouting: @unchecked Sendable {
     }
 
     private func route(_ request: RouteRequest) {
-        guard ready.get() == true else { waiting.set(request); return }
         let host = self.host, log = self.log, answered = self.answered
         router.route(request) { result in
             if log {
@@ -88,7 +105,7 @@ final class WindowRouting: @unchecked Sendable {
                 }
             }
             host.value.perform { host in
-                answered.set((answered.get() ?? 0) + 1)
+                if case .success = result { answered.set((answered.get() ?? 0) + 1) }
                 host.change { session in
                     let camera = session.camera
                     session.update(DirectionsLayer.self, at: host.clock.now) { $0.receive(result, for: request, camera: camera) }
@@ -111,5 +128,9 @@ final class WindowRouting: @unchecked Sendable {
         }
     }
 
-    func stop() { router.stop() }
+    /// Stops the routes and the database builds under way (the window closes).
+    func stop() {
+        for b in builds.get() ?? [] { b.cancel() }
+        router.stop()
+    }
 }

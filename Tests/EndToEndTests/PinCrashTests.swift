@@ -27,12 +27,13 @@ struct PinCrashTests {
             }
             let shown = try screenshot(x, to: dir.appendingPathComponent("start.png").path) { pinShown($0) }
             try #require(pinShown(shown), "round \(round): the pin was never drawn")
-            // A stream of right-clicks, each adding a pin and so saving the file (`click` would
-            // wait 100 ms after each; the 5 ms between clicks only paces the stream).
-            var script: [String] = []
+            // A stream of Shift+right-clicks, each adding a pin at once and so saving the file
+            // (`click` would wait 100 ms after each; the 5 ms between clicks only paces the stream).
+            var script: [String] = ["keydown", "shift"]
             for i in 0..<300 {
                 script += ["mousemove", "--window", id, "\(60 + (i * 37) % 680)", "\(80 + (i * 53) % 480)", "mousedown", "3", "mouseup", "3", "sleep", "0.005"]
             }
+            script += ["keyup", "shift"]
             let clicker = Process()
             clicker.executableURL = URL(fileURLWithPath: which("xdotool")!)
             clicker.arguments = script
@@ -48,6 +49,7 @@ struct PinCrashTests {
             kill(app.process.processIdentifier, SIGKILL)
             app.process.waitUntilExit()
             stop(clicker)
+            _ = try? x.xdotool("keyup", "shift")
             #expect(app.process.terminationReason == .uncaughtSignal, "round \(round): the app was not killed")
             let errors = app.errorOutput
             #expect(!errors.contains("corrupt") && !errors.contains("feature"), "round \(round) started with: \(errors)")

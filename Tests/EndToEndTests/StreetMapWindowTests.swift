@@ -24,8 +24,9 @@ struct StreetMapWindowTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try window(x, dir)
         let shot = dir.appendingPathComponent("shot.png").path
-        // The carriageway's node at the window's centre, in the primary road's colour.
-        var png = try screenshot(x, to: shot) { near($0.pixel(400, 300), Self.primary) }
+        // The carriageway's node at the window's centre, in the primary road's colour, and the
+        // street names' dark letters (they come a frame or more after the tiles).
+        var png = try screenshot(x, to: shot) { near($0.pixel(400, 300), Self.primary) && $0.darkFraction(x: 0, y: 60, w: 800, h: 480, level: 120) > 0.002 }
         #expect(near(png.pixel(400, 300), Self.primary), "\(png.pixel(400, 300))")
         // Dark letters of street names somewhere on the map.
         #expect(png.darkFraction(x: 0, y: 60, w: 800, h: 480, level: 120) > 0.002)

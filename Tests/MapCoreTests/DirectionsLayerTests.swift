@@ -146,7 +146,14 @@ struct DirectionsLayerTests {
         // "Drop a pin here" is the right-click's first item: a pin where it was pressed.
         var pins = SessionDriver(layers: [PinsLayer(), DirectionsLayer()], zoom: 15, center: Self.center)
         _ = menu(&pins, at: ScreenPoint(x: 420, y: 320), .menuPin)
-        let pin = try #require(pins.session.pins.first)
+        // Shift+right-click drops one at once, with no menu.
+        pins.t += 0.01
+        _ = pins.session.handle(.pointerDown(.right, ScreenPoint(x: 200, y: 200), clicks: 1, [.shift]), at: pins.t)
+        #expect(pins.session.pins.count == 2 && !pins.buttons(of: Layer.Button.self).contains(.menuFrom))
+        let pin = try #require(pins.session.pins.min { a, b in
+            pins.session.camera.screenPoint(for: a.coordinate).distance(to: ScreenPoint(x: 420, y: 320))
+                < pins.session.camera.screenPoint(for: b.coordinate).distance(to: ScreenPoint(x: 420, y: 320))
+        })
         #expect(pins.session.camera.screenPoint(for: pin.coordinate).distance(to: ScreenPoint(x: 420, y: 320)) < 0.5)
         // A right-click on that pin (its head): directions from the pin itself, named as it is.
         pins.t += 0.01

@@ -45,24 +45,29 @@ import TestSupport
         let original = try Data(contentsOf: URL(fileURLWithPath: file))
         let url = server.url("/file" + file)
         let client = HTTPClient(options: .init(userAgent: "Meridian/0.1.0 tests"))
-        let size = try RegionDownload.size(of: url, client: client).get()
-        #expect(size == Int64(original.count))
+        let head = try RegionDownload.head(of: url, client: client).get()
+        let size = head.size
+        #expect(size == Int64(original.count) && head.validator != nil)
         let dir = try #require(TemporaryDirectory.make("region-download"))
         defer { _ = FileIO.removeTree(dir) }
         let path = dir + "/region.osm.pbf"
-        // What an interrupted download left: its first 100,001 bytes.
+        // What an interrupted download of the same file left: its first 100,001 bytes.
         try original.prefix(100_001).write(to: URL(fileURLWithPath: path + ".part"))
+        _ = FileIO.writeText(head.validator!, to: path + ".part.validator")
         var reports: [Int64] = []
-        try RegionDownload.fetch(url, size: size, to: path, client: client, cancel: RouteCancellation()) { reports.append($0) }.get()
+        try RegionDownload.fetch(url, head: head, to: path, client: client, cancel: RouteCancellation()) { reports.append($0) }.get()
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
-        #expect(!FileIO.exists(path + ".part"))
+        #expect(!FileIO.exists(path + ".part") && !FileIO.exists(path + ".part.validator"))
         #expect(reports.first ?? 0 > 100_001 && reports.last == size)
-        // A server that sends the whole file where a piece was asked: not written into the file.
-        let whole = server.url("/file-whole" + file)
-        try original.prefix(10).write(to: URL(fileURLWithPath: path + "-2.part"))
-        guard case .failure = RegionDownload.fetch(whole, size: size, to: path + "-2", client: client, cancel: RouteCancellation()) else {
-            Issue.record("a whole file was taken for a piece"); return
+        // A part of another version of the file (its validator differs): begun again, not joined.
+        try Data(repeating: 0xAB, count: 50_000).write(to: URL(fileURLWithPath: path + "-old.part"))
+        _ = FileIO.writeText("\"yesterday\"", to: path + "-old.part.validator")
+        try RegionDownload.fetch(url, head: head, to: path + "-old", client: client, cancel: RouteCancellation()).get()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-old")) == original)
+        // A server that ignores ranges: said before anything is downloaded.
+        guard case let .failure(.failed(said)) = RegionDownload.head(of: server.url("/file-whole" + file), client: client) else {
+            Issue.record("a server without ranges was taken"); return
         }
-        #expect(FileIO.fileSize(path + "-2.part") == 10)
+        #expect(said.contains("cannot be downloaded resumably"))
     }
 }

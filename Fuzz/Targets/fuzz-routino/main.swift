@@ -14,15 +14,7 @@ public func fuzzRoutino(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
                                mode: .foot)
     switch RoutinoOutput.read(text: text, all: all, html: html, request: request) {
     case let .success(route):
-        precondition(route.geometry.count >= 2 && route.geometry.allSatisfy(\.isValid))
-        precondition(route.distance.isFinite && route.distance >= 0 && route.duration.isFinite && route.duration >= 0)
-        var last = 0
-        for s in route.steps {
-            precondition(route.geometry.indices.contains(s.index) && s.index >= last, "step at \(s.index) of \(route.geometry.count)")
-            last = s.index
-            precondition(s.distance.isFinite && s.distance >= 0 && s.duration.isFinite && (s.road?.count ?? 0) <= 200)
-        }
-        _ = route.readableSteps.map(\.instruction)
+        precondition(route.isWellFormed, "a route that is not one: \(route.geometry.count) points, \(route.steps.count) steps")
     case let .failure(e):
         precondition(!e.description.isEmpty)
     }

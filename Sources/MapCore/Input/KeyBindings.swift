@@ -83,7 +83,9 @@ public enum KeyBindings {
         ("Drag", "pan (flick to glide)"),
         ("Wheel", "zoom about the pointer"),
         ("Double-click", "zoom in (with Shift: out)"),
-        ("Right-click", "drop a pin"),
+        ("Right-click", "drop a pin, directions from or to here"),
+        ("Shift+right-click", "drop a pin at once"),
+        ("Drag a route", "move its ends and vias; press its line to add one"),
         ("Hold a pin", "lift it, drag, drop"),
         ("Drop files", "open tracks and shapes"),
     ]

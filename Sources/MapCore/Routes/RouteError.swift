@@ -29,6 +29,8 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Online routing is switched off (routing.json) or `--offline` was given.
     case disabled
     case cancelled
+    /// A download (the extract of `region`, `bytes` large) was not wanted.
+    case declined(region: String, bytes: Int64)
     /// A newer request took this one's place before it was sent.
     case superseded
 
@@ -53,6 +55,7 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unreadable(reason): return "the routing service's answer is not a route (\(reason))"
         case .disabled: return "online routing is off"
         case .cancelled: return "cancelled"
+        case let .declined(region, bytes): return "the extract that holds it, \(region), is \(bytes / 1_000_000) MB and was not downloaded"
         case .superseded: return "replaced by a newer request"
         }
     }

@@ -41,3 +41,19 @@ extension Route {
         return out
     }
 }
+
+extension Route {
+    /// What every route an engine's reader makes must be (the fuzz targets hold readers to it):
+    /// a line on Earth, steps on it in order with sane numbers and words, totals that are
+    /// numbers. A reader that makes anything else has a bug.
+    public var isWellFormed: Bool {
+        guard geometry.count >= 2, geometry.allSatisfy(\.isValid), distance.isFinite, distance >= 0, duration.isFinite, duration >= 0 else { return false }
+        var last = 0
+        for s in steps {
+            guard geometry.indices.contains(s.index), s.index >= last, s.at.isValid, s.distance.isFinite, s.distance >= 0,
+                  s.duration.isFinite, s.duration >= 0, (s.road?.count ?? 0) <= 200 else { return false }
+            last = s.index
+        }
+        return readableSteps.allSatisfy { !$0.instruction.isEmpty }
+    }
+}

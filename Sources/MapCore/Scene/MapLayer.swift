@@ -114,6 +114,8 @@ public struct InputContext {
     public var keys = KeyBindings.all
     /// The pins, as they are (a right-click on one offers directions to it).
     public var pins: [Pin] = []
+    /// A pin is being carried (a right-click then puts it back, as it always did).
+    public var carryingPin = false
 }
 
 /// What the session knows that layers draw: one place, read by every layer, so no layer keeps

@@ -52,7 +52,9 @@ extension MapSession {
         var context = InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
                                    pinsBusy: scene.layer(PinsLayer.self)?.isBusy ?? false, focused: focused)
         context.keys = controller.keyTable
-        context.pins = scene.layer(PinsLayer.self)?.pins.pins ?? []
+        let pinsLayer = scene.layer(PinsLayer.self)
+        context.pins = pinsLayer?.pins.pins ?? []
+        context.carryingPin = pinsLayer?.pins.drag.isActive ?? false
         return context
     }
 
