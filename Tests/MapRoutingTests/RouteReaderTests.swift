@@ -146,12 +146,13 @@ import TestSupport
         func step(_ m: Maneuver, _ road: String?, _ d: Double) -> RouteStep { RouteStep(maneuver: m, road: road, distance: d, duration: d, at: at, index: 0) }
         let route = Route(request: Self.helsinki, geometry: [at, at],
                           steps: [step(.depart, "A", 10), step(.straight, "A", 5), step(.left, "B", 20), step(.straight, nil, 1),
-                                  step(.straight, "C", 7), step(.arrive, nil, 0)],
-                          distance: 43, duration: 43, engine: "", credit: "")
+                                  step(.slightRight, "B", 3), step(.straight, "C", 7), step(.slightLeft, "D", 4), step(.arrive, nil, 0)],
+                          distance: 50, duration: 50, engine: "", credit: "")
         let folded = route.readableSteps
-        #expect(folded.map(\.maneuver) == [.depart, .left, .straight, .arrive])
-        #expect(folded.map(\.distance) == [15, 21, 7, 0])
-        #expect(folded.map(\.instruction) == ["Head along A", "Turn left onto B", "Continue on C", "Arrive at the destination"])
+        // A slight bend that stays on B is B still; one onto D is a decision.
+        #expect(folded.map(\.maneuver) == [.depart, .left, .straight, .slightLeft, .arrive])
+        #expect(folded.map(\.distance) == [15, 24, 7, 4, 0])
+        #expect(folded.map(\.instruction) == ["Head along A", "Turn left onto B", "Continue on C", "Keep slightly left onto D", "Arrive at the destination"])
     }
 
     @Test func turnsAreBandedAsPeopleSayThem() {

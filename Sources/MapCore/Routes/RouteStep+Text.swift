@@ -24,13 +24,15 @@ extension RouteStep {
 }
 
 extension Route {
-    /// The steps as a person reads them: a "continue" on the same road folded into the step
-    /// before it, as GNOME Maps shows them (its distance and time added there), so that only
-    /// decisions and new road names remain.
+    /// The steps as a person reads them: a "continue" on the same road, or a slight bend that
+    /// stays on it, folded into the step before it, as GNOME Maps shows them (its distance and
+    /// time added there), so that only decisions and new road names remain.
     public var readableSteps: [RouteStep] {
         var out: [RouteStep] = []
         for step in steps {
-            if step.maneuver == .straight, var last = out.last, last.maneuver != .arrive, step.road == nil || step.road == last.road {
+            let straight = step.maneuver == .straight
+            let bend = (step.maneuver == .slightLeft || step.maneuver == .slightRight) && step.road != nil
+            if straight || bend, var last = out.last, last.maneuver != .arrive, (straight && step.road == nil) || step.road == last.road {
                 last.distance += step.distance
                 last.duration += step.duration
                 out[out.count - 1] = last
