@@ -114,11 +114,17 @@ extension DirectionsLayer {
         }
         list.commands.append(.fillRect(f, Self.panelFill))
         func text(_ string: String, at p: ScreenPoint, maxWidth: Double, opacity: Double = 1) {
-            let key = SpriteKey.text(string, .notice)
-            guard let s = size(key) else { return }
-            // Too long a line is cut by its plate, not drawn over the map.
-            let w = min(s.width, maxWidth)
-            list.place(key, rect: ScreenRect(x: p.x, y: p.y, width: w, height: s.height), opacity: opacity, sprites: sprites)
+            var key = SpriteKey.text(string, .notice)
+            guard var s = size(key) else { return }
+            // Too long a line is cut short with an ellipsis (measured once drawn: the shorter
+            // line is drawn from the next frame on), never squeezed.
+            if s.width > maxWidth {
+                let keep = max(1, Int(saturating: (Double(string.count) * maxWidth / s.width).rounded(.down)) - 2)
+                key = SpriteKey.text(String(string.prefix(keep)) + "…", .notice)
+                guard let short = size(key) else { return }
+                s = short
+            }
+            list.place(key, rect: ScreenRect(x: p.x, y: p.y, width: min(s.width, maxWidth), height: s.height), opacity: opacity, sprites: sprites)
         }
         func button(_ id: Button, _ title: String, _ r: ScreenRect, on: Bool = false) {
             list.commands.append(.fillRect(r, on ? Self.ink : Self.buttonFill))
@@ -163,8 +169,12 @@ extension DirectionsLayer {
         y += Self.rowHeight + 10
         // The summary (or what is happening), the engine and its credit.
         if let route {
-            let total = TrackStatistics.distanceText(route.distance, imperial: context.facts.imperialUnits) + " · "
+            var total = TrackStatistics.distanceText(route.distance, imperial: context.facts.imperialUnits) + " · "
                 + Self.duration(route.duration)
+            if let up = route.ascent, let down = route.descent {
+                total += " · ↑ " + TrackStatistics.heightText(up, imperial: context.facts.imperialUnits)
+                    + " ↓ " + TrackStatistics.heightText(down, imperial: context.facts.imperialUnits)
+            }
             text(total, at: ScreenPoint(x: f.x + pad, y: y), maxWidth: f.width - 2 * pad)
         }
         if let status {

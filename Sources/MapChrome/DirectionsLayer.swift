@@ -232,6 +232,14 @@ public struct DirectionsLayer: MapLayer {
         return [.changed, .effect(.layer(LayerRequest(Request.route(r))))]
     }
 
+    /// How much the route shown for `request` climbs and falls (heights came after the route).
+    public mutating func setHeights(ascent: Double, descent: Double, for request: RouteRequest) -> [LayerAction] {
+        guard route?.request == request else { return [] }
+        route?.ascent = ascent
+        route?.descent = descent
+        return [.changed]
+    }
+
     /// Asks again for the route whose answer was a failure (an engine came since, the mode
     /// was pressed again).
     public mutating func retry() -> [LayerAction] {

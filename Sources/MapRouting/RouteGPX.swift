@@ -27,7 +27,10 @@ public enum RouteGPX {
 
     /// "2.4 km · 0:06 by car · Routino · © OpenStreetMap contributors".
     public static func summary(_ route: Route) -> String {
-        TrackStatistics.distanceText(route.distance, imperial: false) + " · " + TrackStatistics.durationText(route.duration)
-            + " by " + route.request.mode.rawValue + " · " + route.engine + " · " + route.credit
+        var s = TrackStatistics.distanceText(route.distance, imperial: false) + " · " + TrackStatistics.durationText(route.duration)
+        if let up = route.ascent, let down = route.descent {
+            s += " · ↑ " + TrackStatistics.heightText(up, imperial: false) + " ↓ " + TrackStatistics.heightText(down, imperial: false)
+        }
+        return s + " by " + route.request.mode.rawValue + " · " + route.engine + " · " + route.credit
     }
 }

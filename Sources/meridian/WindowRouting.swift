@@ -3,6 +3,7 @@ import MapChrome
 import MapCore
 import MapData
 import MapRouting
+import MapTiles
 import MapWindow
 import MeridianKit
 import Platform
@@ -104,12 +105,33 @@ final class WindowRouting: @unchecked Sendable {
                 case let .failure(e): FileIO.printError("route: none (\(e))")
                 }
             }
-            host.value.perform { host in
+            host.value.perform { [self] host in
                 if case .success = result { answered.set((answered.get() ?? 0) + 1) }
                 host.change { session in
                     let camera = session.camera
                     session.update(DirectionsLayer.self, at: host.clock.now) { $0.receive(result, for: request, camera: camera) }
                 }
+                // With terrain on, its heights are at hand: the climbing, measured off the frame.
+                if case let .success(route) = result,
+                   host.session.scene.tileLayers.contains(where: { $0.name == MapOverlays.terrain && $0.role == .overlay && $0.isVisible }) {
+                    measureHeights(route)
+                }
+            }
+        }
+    }
+
+    /// The terrain's heights, opened when a route first wants them.
+    private let terrain = LockedValue<TerrainSource>()
+
+    /// How much `route` climbs and falls, from the terrain's heights, handed to the layer.
+    private func measureHeights(_ route: Route) {
+        let host = self.host, log = self.log, terrain = self.terrain
+        startThread(name: "route-heights") {
+            if terrain.get() == nil { terrain.set(try? MapCatalog.terrain(over: OnlineSource.terrainDEM.name)) }
+            guard let source = terrain.get(), let climb = RouteHeights.measure(route, tile: { RouteHeights.tile($0, from: source) }) else { return }
+            if log { FileIO.printError(String(cFormat: "route: climbs %.0f m, falls %.0f m", climb.ascent, climb.descent)) }
+            host.value.perform { host in
+                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.setHeights(ascent: climb.ascent, descent: climb.descent, for: route.request) } }
             }
         }
     }

@@ -92,6 +92,39 @@ import TestSupport
         #expect(view.zoom >= 16.9)
     }
 
+    /// With the terrain on (its heights from the loopback server: SRTM over central Andorra),
+    /// a route up the Valira valley says how much it climbs and falls.
+    @Test func aRouteUpTheValleySaysHowMuchItClimbs() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("directions-climb")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try TileServer()
+        let heights = StreetMapRenderTests.fixtures.appendingPathComponent("dem/andorra-dem.mbtiles").path
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("meridian"), withIntermediateDirectories: true)
+        try Data(#"{"sources": [{"name": "terrain-dem", "url": "\#(server.url("/mbtiles" + heights + "/{z}/{x}/{y}.png"))", "maxZoom": 12, "bulkDownload": true}]}"#.utf8)
+            .write(to: dir.appendingPathComponent("meridian/sources.json"))
+        try Data(#"{"enabled": false}"#.utf8).write(to: dir.appendingPathComponent("meridian/routing.json"))
+        let andorra = StreetMapRenderTests.fixtures.appendingPathComponent("vector/andorra.mbtiles").path
+        let extract = StreetMapRenderTests.fixtures.appendingPathComponent("osm/andorra.osm.pbf").path
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", andorra, "--overlay", "terrain",
+                                                       "--center", "42.513,1.541", "--zoom", "13", "--osm", extract],
+                                        env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
+        #expect(app.readLog { $0.contains("route: engines Routino") }, "no engine: \(app.log.suffix(800))")
+        // Andorra la Vella (about 1,020 m) to the road below Engolasters, by car: screen points
+        // of 42.5063 N 1.5218 E and 42.5195 N 1.5615 E around the window's centre at z13.
+        func screen(_ lat: Double, _ lon: Double) -> (Int, Int) {
+            let c = worldPoint(lat: 42.513, lon: 1.541), p = worldPoint(lat: lat, lon: lon), k = 8192.0
+            return (Int((400 + (p.x - c.x) * k).rounded()), Int((300 + (p.y - c.y) * k).rounded()))
+        }
+        try pickFromMenu(x, id, at: screen(42.5063, 1.5218), item: 1, dir: dir)
+        try pickFromMenu(x, id, at: screen(42.5195, 1.5615), item: 2, dir: dir)
+        #expect(app.readLog { $0.contains("route: climbs") }, "no heights: \(app.log.suffix(800))")
+        let said = app.log.split(separator: "\n").first { $0.hasPrefix("route: climbs") }.map(String.init) ?? ""
+        let numbers = said.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
+        #expect(numbers.count == 2 && numbers[0] > 150 && numbers[0] < 600 && numbers[1] < numbers[0], "\(said)")
+        try quit(x, id, app)
+    }
+
     /// A point on the route's line along Yliopistonkatu, clear of the waypoints' pins (and of
     /// the street's name, which is drawn over the line).
     static func linePoint(_ png: PNG) -> (Int, Int)? {

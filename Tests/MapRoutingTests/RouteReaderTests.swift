@@ -2,6 +2,7 @@ import Foundation
 import MapCore
 import MapGeometry
 @testable import MapRouting
+import MapTiles
 import Platform
 import Testing
 import TestSupport
@@ -173,5 +174,30 @@ import TestSupport
         #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == route.geometry.count)
         #expect(gpx.contains("<desc>Continue on Kaisaniemenkatu</desc><type>straight</type>"))
         #expect(gpx.contains("To &lt;Kaisaniemi&gt;"))
+    }
+}
+
+extension RouteReaderTests {
+    /// Climbing from heights: a route up a slope 2 km long climbs what the slope rises, and
+    /// back down falls it; where there are no heights there is no answer.
+    @Test func aRouteUpASlopeClimbsWhatItRises() throws {
+        // A z12 DEM tile whose heights rise 1 m a pixel eastwards (about 27 m a pixel here).
+        let size = 256
+        let slope = try DEMTile(size: size, heights: (0..<size * size).map { Float($0 % size) + 500 })
+        let id = TileID(containing: Coordinate(latitude: 60.17, longitude: 24.94), zoom: 12)
+        let tile: (TileID) -> DEMTile? = { $0 == id ? slope : nil }
+        let west = Coordinate(latitude: 60.17, longitude: 24.88), east = Coordinate(latitude: 60.17, longitude: 24.96)
+        func route(_ a: Coordinate, _ b: Coordinate) -> Route {
+            Route(request: RouteRequest(waypoints: [a, b], mode: .foot), geometry: [a, b], steps: [],
+                  distance: TrackStatistics.distance(a.latitude, a.longitude, b.latitude, b.longitude), duration: 1, engine: "", credit: "")
+        }
+        let up = try #require(RouteHeights.measure(route(west, east), tile: tile))
+        // The slope's rise between the ends: their pixels' difference, in metres.
+        func pixel(_ c: Coordinate) -> Double { Double(RouteHeights.height(at: c, in: slope, of: id)) }
+        #expect(abs(up.ascent - (pixel(east) - pixel(west))) < 6, "\(up)")
+        #expect(up.descent < 6)
+        let down = try #require(RouteHeights.measure(route(east, west), tile: tile))
+        #expect(abs(down.descent - up.ascent) < 6 && down.ascent < 6)
+        #expect(RouteHeights.measure(route(west, east), tile: { _ in nil }) == nil)
     }
 }

@@ -118,6 +118,9 @@ public struct Route: Hashable, Sendable {
     public var credit: String
     /// Whether a service found it (its terms then ask for a way to report map errors).
     public var online: Bool
+    /// Metres climbed and fallen along it, where heights were at hand (`RouteHeights`).
+    public var ascent: Double?
+    public var descent: Double?
 
     public init(request: RouteRequest, geometry: [Coordinate], steps: [RouteStep], distance: Double, duration: Double,
                 engine: String, credit: String, online: Bool = false) {
