@@ -233,10 +233,11 @@ public struct DirectionsLayer: MapLayer {
     }
 
     /// How much the route shown for `request` climbs and falls (heights came after the route).
-    public mutating func setHeights(ascent: Double, descent: Double, for request: RouteRequest) -> [LayerAction] {
+    public mutating func setHeights(ascent: Double, descent: Double, heights: [Float] = [], for request: RouteRequest) -> [LayerAction] {
         guard route?.request == request else { return [] }
         route?.ascent = ascent
         route?.descent = descent
+        if heights.count == route?.geometry.count { route?.heights = heights }
         return [.changed]
     }
 

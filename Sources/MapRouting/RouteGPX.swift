@@ -4,8 +4,9 @@ import MapData
 import Platform
 
 /// A route as GPX 1.1: an `<rte>` whose `<rtept>`s are the steps (the instruction as the
-/// description, the maneuver as the type), and a `<trk>` of its line, so that any program
-/// that reads tracks shows it (and Meridian opens it as a track).
+/// description, the maneuver as the type), and a `<trk>` of its line (with each point's height
+/// when the terrain's were at hand), so that any program that reads tracks shows it (and
+/// Meridian opens it as a track, with its elevation profile).
 public enum RouteGPX {
     public static func data(_ route: Route, name: String = "Route", creator: String = "Meridian") -> Data {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
@@ -18,8 +19,14 @@ public enum RouteGPX {
             out += "<desc>\(GPXWriter.escape(step.instruction))</desc><type>\(step.maneuver.name)</type></rtept>\n"
         }
         out += "  </rte>\n  <trk>\n    <name>\(GPXWriter.escape(name))</name>\n    <trkseg>\n"
-        for c in route.geometry {
-            out += String(cFormat: "      <trkpt lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude)
+        // With heights (the terrain's), each point carries its own: the track has a profile.
+        let heights = route.heights.count == route.geometry.count ? route.heights : []
+        for (i, c) in route.geometry.enumerated() {
+            if i < heights.count, heights[i].isFinite {
+                out += String(cFormat: "      <trkpt lat=\"%.7f\" lon=\"%.7f\"><ele>%.1f</ele></trkpt>\n", c.latitude, c.longitude, Double(heights[i]))
+            } else {
+                out += String(cFormat: "      <trkpt lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude)
+            }
         }
         out += "    </trkseg>\n  </trk>\n</gpx>\n"
         return Data(out.utf8)

@@ -18,7 +18,7 @@ public enum RouteHeights {
     /// The heights along `route` (metres, NaN where `tile` has none) and the climbing and
     /// falling they add up to; nil when no height at all could be had. `tile` gives the DEM
     /// tile at `zoom` (it is asked once a tile).
-    public static func measure(_ route: Route, tile: (TileID) -> DEMTile?) -> (ascent: Double, descent: Double)? {
+    public static func measure(_ route: Route, tile: (TileID) -> DEMTile?) -> Climb? {
         let line = route.geometry
         guard line.count >= 2 else { return nil }
         let step = max(spacing, route.distance / Double(maxSamples))
@@ -49,7 +49,21 @@ public enum RouteHeights {
         guard any else { return nil }
         let stats = TrackStatistics(Track(kind: .route, segments: [0..<points.count], points: points))
         guard let up = stats.ascent, let down = stats.descent else { return nil }
-        return (up, down)
+        // The height of each point of the line too (a saved route's track carries them).
+        let atPoints = line.map { c -> Float in
+            let id = TileID(containing: c, zoom: zoom)
+            if tiles[id] == nil { tiles[id] = .some(tile(id)) }
+            return tiles[id].flatMap { $0 }.map { height(at: c, in: $0, of: id) } ?? .nan
+        }
+        return Climb(ascent: up, descent: down, heights: atPoints)
+    }
+
+    /// What the heights say of a route.
+    public struct Climb: Sendable, Equatable {
+        public var ascent: Double
+        public var descent: Double
+        /// The height at each point of the route's line (NaN where none).
+        public var heights: [Float]
     }
 
     /// The DEM's height at `c` in its tile `id` (the nearest pixel's).

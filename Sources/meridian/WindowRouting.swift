@@ -131,7 +131,7 @@ final class WindowRouting: @unchecked Sendable {
             guard let source = terrain.get(), let climb = RouteHeights.measure(route, tile: { RouteHeights.tile($0, from: source) }) else { return }
             if log { FileIO.printError(String(cFormat: "route: climbs %.0f m, falls %.0f m", climb.ascent, climb.descent)) }
             host.value.perform { host in
-                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.setHeights(ascent: climb.ascent, descent: climb.descent, for: route.request) } }
+                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.setHeights(ascent: climb.ascent, descent: climb.descent, heights: climb.heights, for: route.request) } }
             }
         }
     }

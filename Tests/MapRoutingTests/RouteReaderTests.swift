@@ -198,6 +198,12 @@ extension RouteReaderTests {
         #expect(up.descent < 6)
         let down = try #require(RouteHeights.measure(route(east, west), tile: tile))
         #expect(abs(down.descent - up.ascent) < 6 && down.ascent < 6)
+        #expect(up.heights.count == 2 && up.heights[1] > up.heights[0])
         #expect(RouteHeights.measure(route(west, east), tile: { _ in nil }) == nil)
+        // A saved route's track carries the heights: its profile.
+        var climbed = route(west, east)
+        climbed.heights = up.heights
+        let gpx = String(decoding: RouteGPX.data(climbed), as: UTF8.self)
+        #expect(gpx.components(separatedBy: "<ele>").count - 1 == 2)
     }
 }

@@ -121,6 +121,8 @@ public struct Route: Hashable, Sendable {
     /// Metres climbed and fallen along it, where heights were at hand (`RouteHeights`).
     public var ascent: Double?
     public var descent: Double?
+    /// The height at each point of `geometry` where heights were at hand (else empty).
+    public var heights: [Float] = []
 
     public init(request: RouteRequest, geometry: [Coordinate], steps: [RouteStep], distance: Double, duration: Double,
                 engine: String, credit: String, online: Bool = false) {
