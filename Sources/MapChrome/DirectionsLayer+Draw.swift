@@ -65,7 +65,7 @@ extension DirectionsLayer {
     /// The panel's place: the left side, below the search box, as tall as its steps need.
     func panelFrame(_ cam: Camera, steps: Int) -> ScreenRect {
         let v = cam.viewportSize
-        let fixed = 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44 + 10
+        let fixed = 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44 + profileHeight + 10
         let wanted = fixed + Double(min(steps, 40)) * Self.rowHeight + 10
         let top = 60.0
         return ScreenRect(x: 10, y: top, width: min(Self.panelWidth, v.width - 20), height: max(120, min(wanted, v.height - top - 50)))
@@ -74,7 +74,7 @@ extension DirectionsLayer {
     /// Where the steps are listed in the panel (the wheel scrolls them there).
     func stepsFrame(_ cam: Camera) -> ScreenRect {
         let f = panelFrame(cam, steps: route?.readableSteps.count ?? 0)
-        let top = f.y + 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44
+        let top = f.y + 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44 + profileHeight
         return ScreenRect(x: f.x, y: top, width: f.width, height: max(0, f.maxY - top - 6))
     }
 
@@ -185,6 +185,13 @@ extension DirectionsLayer {
             if route.online { button(.reportError, "Report a map error", ScreenRect(x: f.maxX - pad - 116, y: y + 20, width: 116, height: 20)) }
         }
         y += 44
+        // The heights along the route (the terrain's), as the tracks' profile shows them.
+        if profileHeight > 0, let route,
+           let (graph, lo, hi) = composeProfile(route, in: ScreenRect(x: f.x + pad, y: y, width: f.width - 2 * pad, height: profileHeight - 8), into: &list) {
+            text(TrackStatistics.heightText(Double(hi), imperial: context.facts.imperialUnits), at: ScreenPoint(x: graph.maxX + 8, y: graph.y), maxWidth: 62, opacity: 0.7)
+            text(TrackStatistics.heightText(Double(lo), imperial: context.facts.imperialUnits), at: ScreenPoint(x: graph.maxX + 8, y: graph.maxY - 16), maxWidth: 62, opacity: 0.7)
+        }
+        y += profileHeight
         // The steps: icon, instruction, distance; a click flies there.
         let area = stepsFrame(cam)
         let fits = max(0, Int(saturating: (area.height / Self.rowHeight).rounded(.down)))
@@ -219,6 +226,34 @@ extension DirectionsLayer {
             }
         }
         for k in wanted { list.want(k) }
+    }
+
+    /// Room for the route's height profile: there when the terrain's heights were at hand.
+    var profileHeight: Double { (route?.heights.contains { $0.isFinite } ?? false) ? 48 : 0 }
+
+    /// The profile: a column for each two points of width, the height of the line there
+    /// (points spread by their distance along it), lowest to highest. Returns the graph's
+    /// frame and the lowest and highest heights, to be said beside it.
+    private func composeProfile(_ route: Route, in r: ScreenRect, into list: inout DrawList) -> (ScreenRect, Float, Float)? {
+        let g = route.geometry, h = route.heights
+        guard g.count == h.count, g.count >= 2 else { return nil }
+        var along = [0.0]
+        for (a, b) in zip(g, g.dropFirst()) { along.append(along[along.count - 1] + TrackStatistics.distance(a.latitude, a.longitude, b.latitude, b.longitude)) }
+        let finite = h.filter(\.isFinite)
+        guard let lo = finite.min(), let hi = finite.max(), let total = along.last, total > 0 else { return nil }
+        let span = max(Double(hi - lo), 10), graph = ScreenRect(x: r.x, y: r.y, width: r.width - 70, height: r.height)
+        list.commands.append(.fillRect(graph, Color(hex: 0xFFFFFF, alpha: 0.06)))
+        let columns = max(1, Int(saturating: (graph.width / 2).rounded(.down)))
+        var k = 0
+        for c in 0..<columns {
+            let d = total * (Double(c) + 0.5) / Double(columns)
+            while k + 1 < along.count - 1 && along[k + 1] < d { k += 1 }
+            guard h[k].isFinite else { continue }
+            let share = (Double(h[k] - lo)) / span
+            let bar = max(1, graph.height * (0.1 + 0.9 * share))
+            list.commands.append(.fillRect(ScreenRect(x: graph.x + Double(c) * 2, y: graph.maxY - bar, width: 2, height: bar), Color(hex: 0x4C8DFF, alpha: 0.8)))
+        }
+        return (graph, lo, hi)
     }
 
     /// "6 min", "1 h 05 min", "under a minute".

@@ -61,6 +61,16 @@ struct DirectionsLayerTests {
         s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(r)), for: r, camera: cam) }
         #expect(layer(s).route?.request == r)
         #expect(s.buttons(of: Layer.Button.self).filter { if case .step = $0 { true } else { false } }.count == 3)
+        // Heights for the route (the terrain's): the panel draws its profile, steps below it.
+        let profileInk = Color(hex: 0x4C8DFF, alpha: 0.8)
+        func profileColumns() -> Int {
+            s.frame().commands.filter { if case let .fillRect(_, c) = $0, c == profileInk { true } else { false } }.count
+        }
+        #expect(profileColumns() == 0)
+        let heights: [Float] = Self.route(r).geometry.indices.map { Float(100 + 10 * $0) }
+        s.session.update(Layer.self, at: s.t) { $0.setHeights(ascent: 20, descent: 0, heights: heights, for: r) }
+        #expect(profileColumns() > 50)
+        #expect(layer(s).route?.ascent == 20)
         // A step clicked flies there.
         _ = s.click(Layer.Button.step(1))
         s.t += 5
