@@ -14,6 +14,7 @@ extension DirectionsLayer {
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         if level == .callout { composePins(into: &list, context: context); return }
+        if context.facts.selectedPin != nil, let callout = list.calloutFrame { composeCalloutButtons(above: callout, into: &list, context: context) }
         if isOpen { composePanel(into: &list, context: context) }
         if let menu { composeMenu(menu.at, onPin: menu.onPin, into: &list, context: context) }
     }
@@ -59,6 +60,27 @@ extension DirectionsLayer {
             let row = ScreenRect(x: frame.x, y: frame.y + 4 + Double(n) * 28, width: width, height: 28)
             list.place(key, rect: ScreenRect(x: row.x + 12, y: row.y + (28 - s.height) / 2, width: s.width, height: s.height), opacity: 1, sprites: context.sprites)
             list.button(id, frame: row, focusStop: true)
+        }
+    }
+
+    /// "Directions from" and "to" on a selected pin's callout, just above it (the pin's own
+    /// place, named by its title).
+    private func composeCalloutButtons(above callout: ScreenRect, into list: inout DrawList, context: LayerContext) {
+        let items: [(Button, String)] = [(.calloutFrom, "Directions from"), (.calloutTo, "to")]
+        let keys = items.map { SpriteKey.text($0.1, .chrome) }
+        let missing = keys.filter { context.sprites.size(of: $0) == nil }
+        guard missing.isEmpty else { for k in missing { list.want(k) }; return }
+        let widths = keys.map { context.sprites.size(of: $0)!.width + 16 }
+        // Centred over the callout, as its pin is under it.
+        var x = callout.x + (callout.width - widths.reduce(0, +) - 4 * Double(widths.count - 1)) / 2, y = max(4, callout.y - 26)
+        if y + 24 > callout.y { y = callout.maxY + 2 }
+        for ((id, _), (key, w)) in zip(items, zip(keys, widths)) {
+            let s = context.sprites.size(of: key)!, r = ScreenRect(x: x, y: y, width: w, height: 22)
+            list.commands.append(.fillRect(r.outset(1), Self.ink))
+            list.commands.append(.fillRect(r, Color(hex: 0xFFFFFF)))
+            list.place(key, rect: ScreenRect(x: r.x + 8, y: r.y + (22 - s.height) / 2, width: s.width, height: s.height), opacity: 1, sprites: context.sprites)
+            list.button(id, frame: r, focusStop: true)
+            x += w + 4
         }
     }
 

@@ -24,6 +24,8 @@ public struct DirectionsLayer: MapLayer {
 
     enum Button: Hashable, Sendable {
         case menuPin, menuFrom, menuTo, menuVia
+        /// Under a selected pin's callout: directions from or to the pin.
+        case calloutFrom, calloutTo
         case mode(TravelMode)
         case swap, clear, close, reportError
         case removeVia(Int)
@@ -480,6 +482,12 @@ public struct DirectionsLayer: MapLayer {
             edit(i, facts: context.facts, near: c.coordinate(for: ScreenPoint(x: c.viewportSize.width / 2, y: c.viewportSize.height / 2)))
             return [.changed]
         case let .choice(k): return choose(k)
+        case .calloutFrom, .calloutTo:
+            guard let pin = context.facts.selectedPin else { return [.changed] }
+            open()
+            if let unavailable { return [.changed, .notice(unavailable)] }
+            let name = pin.title.isEmpty ? nil : pin.title
+            return (b == .calloutFrom ? set(from: pin.coordinate, name: name) : set(to: pin.coordinate, name: name)) + placesWanted
         case .menuPin:
             guard let m = menu else { return [.changed] }
             menu = nil

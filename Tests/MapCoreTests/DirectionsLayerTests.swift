@@ -165,6 +165,13 @@ struct DirectionsLayerTests {
                 < pins.session.camera.screenPoint(for: b.coordinate).distance(to: ScreenPoint(x: 420, y: 320))
         })
         #expect(pins.session.camera.screenPoint(for: pin.coordinate).distance(to: ScreenPoint(x: 420, y: 320)) < 0.5)
+        // The selected pin's callout offers directions to it (the pin just dropped is selected).
+        guard pins.session.pins.count == 2 else { return }
+        let selected = try #require(pins.session.facts.selectedPin)
+        #expect(pins.buttons(of: Layer.Button.self).contains(.calloutTo))
+        _ = pins.click(Layer.Button.calloutTo)
+        #expect(pins.session.scene.layer(Layer.self)?.waypoints.last == selected.coordinate)
+        #expect(pins.session.scene.layer(Layer.self)?.names.last == selected.title)
         // A right-click on that pin (its head): directions from the pin itself, named as it is.
         pins.t += 0.01
         _ = pins.session.handle(.pointerDown(.right, ScreenPoint(x: 421, y: 300), clicks: 1, []), at: pins.t)

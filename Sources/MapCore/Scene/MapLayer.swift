@@ -127,6 +127,8 @@ public struct SessionFacts: Sendable, Equatable {
     public var hasLocation = false
     /// Where the location is (its latest fix), when there is one.
     public var location: Coordinate?
+    /// The pin whose callout shows (directions offer to go from or to it).
+    public var selectedPin: Pin?
     public var imperialUnits = false
     /// The first of the notices, with how many wait after it; nil for none.
     public var notice: String?

@@ -67,6 +67,7 @@ public struct MapSession {
         f.following = controller.following
         f.hasLocation = scene.location != nil
         f.location = scene.location?.latest
+        if let pins = scene.layer(PinsLayer.self)?.pins, let id = pins.selected, pins.renameText == nil { f.selectedPin = pins.pin(id) }
         f.imperialUnits = controller.imperialUnits
         f.notice = notices.first.map { notices.count > 1 ? $0 + "  (\(notices.count - 1) more)" : $0 }
         f.status = status
