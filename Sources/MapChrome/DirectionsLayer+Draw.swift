@@ -20,7 +20,7 @@ extension DirectionsLayer {
     }
 
     public func labelExclusions(_ context: LayerContext) -> [ScreenRect] {
-        isOpen ? [panelFrame(context.camera, steps: route?.readableSteps.count ?? 0)] : []
+        isOpen ? [panelFrame(context.camera, steps: steps.count)] : []
     }
 
     private func composePins(into list: inout DrawList, context: LayerContext) {
@@ -95,7 +95,7 @@ extension DirectionsLayer {
 
     /// Where the steps are listed in the panel (the wheel scrolls them there).
     func stepsFrame(_ cam: Camera) -> ScreenRect {
-        let f = panelFrame(cam, steps: route?.readableSteps.count ?? 0)
+        let f = panelFrame(cam, steps: steps.count)
         let top = f.y + 10 + Double(waypoints.count) * Self.rowHeight + 10 + Self.rowHeight + 10 + 44 + profileHeight
         return ScreenRect(x: f.x, y: top, width: f.width, height: max(0, f.maxY - top - 6))
     }
@@ -126,7 +126,6 @@ extension DirectionsLayer {
 
     private func composePanel(into list: inout DrawList, context: LayerContext) {
         let cam = context.camera, sprites = context.sprites
-        let steps = route?.readableSteps ?? []
         let f = panelFrame(cam, steps: steps.count)
         var wanted: [SpriteKey] = []
         func size(_ key: SpriteKey) -> ScreenSize? {
@@ -257,10 +256,8 @@ extension DirectionsLayer {
     /// (points spread by their distance along it), lowest to highest. Returns the graph's
     /// frame and the lowest and highest heights, to be said beside it.
     private func composeProfile(_ route: Route, in r: ScreenRect, into list: inout DrawList) -> (ScreenRect, Float, Float)? {
-        let g = route.geometry, h = route.heights
-        guard g.count == h.count, g.count >= 2 else { return nil }
-        var along = [0.0]
-        for (a, b) in zip(g, g.dropFirst()) { along.append(along[along.count - 1] + TrackStatistics.distance(a.latitude, a.longitude, b.latitude, b.longitude)) }
+        let h = route.heights, along = profileAlong
+        guard along.count == h.count, h.count >= 2 else { return nil }
         let finite = h.filter(\.isFinite)
         guard let lo = finite.min(), let hi = finite.max(), let total = along.last, total > 0 else { return nil }
         let span = max(Double(hi - lo), 10), graph = ScreenRect(x: r.x, y: r.y, width: r.width - 70, height: r.height)

@@ -52,7 +52,26 @@ public struct DirectionsLayer: MapLayer {
     public private(set) var names: [String?] = [nil, nil]
     public private(set) var mode = TravelMode.car
     /// The route shown (kept while a newer one is being found, so the line never blinks out).
-    public private(set) var route: Route?
+    public private(set) var route: Route? {
+        didSet {
+            steps = route?.readableSteps ?? []
+            profileAlong = route.map(Self.metresAlong) ?? []
+        }
+    }
+    /// Its steps as the panel lists them (made once a route, not every frame).
+    public private(set) var steps: [RouteStep] = []
+    /// Metres along the route at each point of its line, where it has heights (its profile is
+    /// drawn by distance): measured once a route, not every frame.
+    var profileAlong: [Double] = []
+
+    /// Metres along `route`'s line at each of its points; empty without heights.
+    static func metresAlong(_ route: Route) -> [Double] {
+        let g = route.geometry
+        guard route.heights.count == g.count, g.count >= 2 else { return [] }
+        var along = [0.0]
+        for (a, b) in zip(g, g.dropFirst()) { along.append(along[along.count - 1] + TrackStatistics.distance(a.latitude, a.longitude, b.latitude, b.longitude)) }
+        return along
+    }
     /// What the panel says instead of the steps: "Finding a route…", why there is none.
     public private(set) var status: String?
     public private(set) var isOpen = false
@@ -383,7 +402,7 @@ public struct DirectionsLayer: MapLayer {
             if context.lastFrame.button(at: p) != nil { return nil }
             if menu != nil { menu = nil; return [.changed] }
             // The panel's background is not the map under it.
-            if isOpen && panelFrame(cam, steps: route?.readableSteps.count ?? 0).contains(p) { return [] }
+            if isOpen && panelFrame(cam, steps: steps.count).contains(p) { return [] }
             if let i = waypointHit(p, cam) {
                 let tip = cam.screenPoint(for: waypoints[i]!)
                 drag = (i, ScreenPoint(x: tip.x - p.x, y: tip.y - p.y))
@@ -432,7 +451,7 @@ public struct DirectionsLayer: MapLayer {
             menu = nil
             return [.changed]
         case let .wheel(dy, _, p) where isOpen && stepsFrame(cam).contains(p):
-            let count = route?.readableSteps.count ?? 0
+            let count = steps.count
             firstStep = max(0, min(firstStep + (dy > 0 ? -3 : 3), max(0, count - 3)))
             return [.changed]
         case .wheel where menu != nil:
@@ -505,7 +524,7 @@ public struct DirectionsLayer: MapLayer {
         case let .removeVia(i): return removeVia(i)
         case .reportError: return [.effect(.openLink(RouteLinks.fixTheMap))]
         case let .step(i):
-            guard let step = route?.readableSteps[safe: i] else { return [.changed] }
+            guard let step = steps[safe: i] else { return [.changed] }
             return [.goTo(step.at, zoom: max(context.camera.zoom, 17))]
         }
     }

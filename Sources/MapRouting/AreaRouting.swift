@@ -104,9 +104,16 @@ public struct AreaRouting: Sendable {
         return String(id) + "-" + String(FNV1a.hash(region.pbf) & 0xFFFFFF, radix: 16) + ".osm.pbf"
     }
 
+    /// As the app makes it: the index routing.json names, downloads kept under the cache while
+    /// they are fetched, with the client below.
+    public init(config: RoutingConfig, programs: RoutinoPrograms, userAgent: String, environment env: [String: String]) {
+        self.init(index: config.extracts, client: Self.downloadClient(userAgent: userAgent), programs: programs,
+                  downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
+    }
+
     /// The HTTP client downloads are made with: one connection, the app's User-Agent, a
     /// piece (8 MiB) given minutes on a slow line — a stalled transfer still ends in seconds.
-    public static func downloadClient(userAgent: String) -> HTTPClient {
+    static func downloadClient(userAgent: String) -> HTTPClient {
         var options = HTTPClient.Options(userAgent: userAgent)
         options.maxBodyBytes = GeofabrikIndex.maxBytes
         options.connectionsPerHost = 1

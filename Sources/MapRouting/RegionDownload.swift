@@ -70,6 +70,11 @@ public enum RegionDownload {
         if have > size || head.validator == nil || keptValidator != head.validator { have = 0 }
         guard let file = fopen(part, have == 0 ? "wb" : "ab") else { return .failure(.failed("\(part): \(FileIO.reason())")) }
         defer { fclose(file) }
+        /// Appends `body` to the part, all of it and flushed, or says why not.
+        func append(_ body: Data) -> RouteError? {
+            let written = body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            return written == body.count && fflush(file) == 0 ? nil : .failed("\(part): \(FileIO.reason())")
+        }
         if let v = head.validator, !FileIO.writeText(v, to: kept) { return .failure(.failed("\(kept): \(FileIO.reason())")) }
         while have < size {
             if cancel.isCancelled { return .failure(.cancelled) }
@@ -83,8 +88,7 @@ public enum RegionDownload {
                       span.lowerBound == have, span.upperBound - span.lowerBound + 1 == Int64(r.body.count), !r.body.isEmpty else {
                     return .failure(.unreadable("the server sent another piece than asked (\(r.header("Content-Range") ?? "no Content-Range"))"))
                 }
-                let written = r.body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-                guard written == r.body.count, fflush(file) == 0 else { return .failure(.failed("\(part): \(FileIO.reason())")) }
+                if let e = append(r.body) { return .failure(e) }
                 have += Int64(r.body.count)
                 progress(have)
             case let .response(r) where r.status == 200:
@@ -93,8 +97,7 @@ public enum RegionDownload {
                 guard Int64(r.body.count) == size, have == 0 else {
                     return .failure(.failed("the file changed on the server while it was downloaded, or the server does not send pieces: try again"))
                 }
-                let written = r.body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-                guard written == r.body.count, fflush(file) == 0 else { return .failure(.failed("\(part): \(FileIO.reason())")) }
+                if let e = append(r.body) { return .failure(e) }
                 have = size
             case let .response(r):
                 return .failure(RouteError(status: r.status))

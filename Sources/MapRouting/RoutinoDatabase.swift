@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import MapTiles
 import Platform
 
 /// A Routino database built by `planetsplitter` from an OpenStreetMap extract, with a note
@@ -49,7 +50,7 @@ public struct RoutinoDatabase: Sendable {
                                  bounds: bounds?.count == 4 && bounds!.allSatisfy(\.isFinite) ? bounds : nil,
                                  source: o["source"]?.string ?? "", sourceSize: Int(saturating: o["size"]?.number ?? -1),
                                  sourceTime: Int(saturating: o["mtime"]?.number ?? -1))
-        db.built = o["built"]?.number.flatMap(Self.day)
+        db.built = o["built"]?.number.flatMap { $0 > 0 ? ExtractDates.day(of: $0) : nil }
         for f in files where !FileIO.exists("\(directory)/\(prefix)-\(f).mem") {
             return .failure(.databaseDamaged(directory, reason: "\(prefix)-\(f).mem is missing"))
         }
@@ -171,15 +172,6 @@ public struct RoutinoDatabase: Sendable {
         let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: { "(),\n ".contains($0) }).compactMap { Double($0) }
         guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
         return [numbers[1], numbers[0], numbers[3], numbers[2]]
-    }
-
-    /// "2026-12-06" for a time in seconds since 1970 (UTC); nil for an absurd one.
-    static func day(_ seconds: Double) -> String? {
-        guard seconds.isFinite, seconds > 0, seconds < 253_402_300_800 else { return nil }
-        var whole = time_t(saturating: seconds.rounded(.down))
-        var t = tm()
-        guard gmtime_r(&whole, &t) != nil else { return nil }
-        return String(cFormat: "%04d-%02d-%02d", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday))
     }
 
     /// The last line of a log that says "Error", else its last line.

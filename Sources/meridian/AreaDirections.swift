@@ -23,9 +23,7 @@ final class AreaDirections: @unchecked Sendable {
     init?(host: MapHost, environment env: [String: String] = ProcessInfo.processInfo.environment) {
         guard case let .success(programs) = RoutinoPrograms.find(environment: env) else { return nil }
         self.host = UncheckedSendable(host)
-        let config = RoutingConfig.load(environment: env).config
-        routing = AreaRouting(index: config.extracts, client: AreaRouting.downloadClient(userAgent: Meridian.userAgent), programs: programs,
-                              downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
+        routing = AreaRouting(config: RoutingConfig.load(environment: env).config, programs: programs, userAgent: Meridian.userAgent, environment: env)
         host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offersDirections = true } }
     }
 
