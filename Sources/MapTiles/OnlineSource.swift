@@ -181,7 +181,10 @@ extension OnlineSource {
             struct Result: Decodable {
                 var entry: Entry?
                 var error: String?
+                /// An OpenStreetMap extract's entry: no map, read by the routing instead.
+                var isExtract = false
                 init(from decoder: Decoder) throws {
+                    if OSMExtractEntries.isExtract(decoder) { isExtract = true; return }
                     do { entry = try Entry(from: decoder) } catch let e as DecodingError { error = Self.reason(e) }
                 }
                 static func reason(_ e: DecodingError) -> String {
@@ -202,6 +205,7 @@ extension OnlineSource {
         var sources: [OnlineSource] = [], problems: [String] = []
         for (i, result) in document.sources.enumerated() {
             let at = "\(file): sources[\(i)]"
+            if result.isExtract { continue }
             guard let e = result.entry else { problems.append("\(at).\(result.error ?? "unreadable")"); continue }
             do {
                 sources.append(try make(e))

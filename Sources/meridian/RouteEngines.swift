@@ -25,8 +25,15 @@ enum RouteEngines {
         }
     }
 
+    /// The OpenStreetMap extracts sources.json names (`"type": "osm"`), and what is wrong there.
+    static func sourcesExtracts(environment env: [String: String]) -> (paths: [String], problems: [String]) {
+        let file = FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env) + "/meridian/sources.json"
+        guard FileIO.exists(file), let data = try? FileIO.read(file, limit: 1 << 20) else { return ([], []) }
+        return OSMExtractEntries.read(data, file: file, home: env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory)
+    }
+
     /// `progress` hears about database builds (they take seconds for a town, minutes for a country).
-    /// `areas`: the saved areas' routing data too.
+    /// `areas`: the user's standing data too: the saved areas' routing data and sources.json's extracts.
     static func make(osm: [String], offline: Bool, areas withAreas: Bool = true, environment env: [String: String] = ProcessInfo.processInfo.environment,
                      progress: (String) -> Void = { warn($0) }) -> Made {
         var made = offlineEngines(osm: osm, areas: withAreas, environment: env, progress: progress)
@@ -46,6 +53,12 @@ enum RouteEngines {
         var made = Made()
         // Saved areas' routing data ("Directions offline too"), beside each area.
         let areas = withAreas ? savedAreaDatabases(environment: env) : []
+        var osm = osm
+        if withAreas {
+            let listed = sourcesExtracts(environment: env)
+            made.problems += listed.problems
+            osm += listed.paths.filter { p in !osm.contains { FileIO.absolute($0) == p } }
+        }
         if !osm.isEmpty || !areas.isEmpty {
             switch RoutinoPrograms.find(environment: env) {
             case let .failure(e): made.problems.append(e.description)

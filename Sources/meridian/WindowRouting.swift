@@ -50,7 +50,7 @@ final class WindowRouting: @unchecked Sendable {
             let none = router.engines.isEmpty
             if log { FileIO.printError("route: engines " + router.engines.map(\.name).joined(separator: ", ")) }
             host.value.perform { host in
-                let why = none ? (offline ? "Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract)"
+                let why = none ? (offline ? "Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract) or name one in sources.json"
                                   : "Online routing is off (routing.json) and no extract was given (--osm FILE.osm.pbf): there are no directions") : nil
                 // A request that found no engine yet is asked again now.
                 host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = why; return none ? [] : $0.retry() } }

@@ -87,6 +87,31 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderr.contains("routino-router is not installed"), "\(missing.stderr)")
     }
 
+    /// An extract named in sources.json routes as --osm does; the maps listed beside it still
+    /// open, and a broken extract entry is said, naming it.
+    @Test func sourcesJSONNamesAnExtract() throws {
+        let dir = try Self.home("route-sources")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sources = #"""
+        {"sources": [
+          {"name": "helsinki", "type": "osm", "path": "\#(Self.extract)"},
+          {"name": "broken", "type": "osm", "path": "relative/file.osm.pbf"},
+          {"name": "names", "type": "vector", "url": "http://127.0.0.1:9/{z}/{x}/{y}.pbf"}
+        ]}
+        """#
+        try Data(sources.utf8).write(to: dir.appendingPathComponent("meridian/sources.json"))
+        let r = try run(meridianBinary, ["route", "60.1700,24.9390", "60.17398,24.94889", "--offline", "--json"], env: Self.env(dir))
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(json["engine"] as? String == "Routino")
+        #expect(r.stderr.contains("sources[1].path: relative/file.osm.pbf is not an absolute path"), "\(r.stderr)")
+        // The map entry beside the extracts is still a map; the extracts are no map's problem.
+        let maps = try run(meridianBinary, ["render", "--tiles", "names", "--offline", "--size", "64x64", "--out", dir.appendingPathComponent("m.png").path],
+                           env: Self.env(dir))
+        #expect(!maps.stderr.contains("sources[0]") && !maps.stderr.contains("sources[1]"), "\(maps.stderr)")
+        #expect(!maps.stderr.contains("unknown source"), "\(maps.stderr)")
+    }
+
     @Test func onlineAsksTheConfiguredServiceOnceWithTheAppsName() throws {
         let server = try TileServer(script: "routing-server.py")
         let dir = try Self.home("route-online", routing: #"{"url": "\#(server.url(""))", "minimumInterval": 0}"#)

@@ -14,6 +14,10 @@ public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             check(s.template)
         }
     }
+    // The same file's OpenStreetMap extracts, for directions: absolute paths of .pbf files.
+    for path in OSMExtractEntries.read(data, file: "sources.json", home: "/home/u").paths {
+        precondition(path.hasPrefix("/") && path.lowercased().hasSuffix(".pbf") && !path.contains("\0"), "an extract that is not a file's path")
+    }
     // A TileJSON document as a server hands it out.
     if let doc = try? TileJSON(data, url: "https://t.example/tiles.json") {
         precondition(!doc.tiles.isEmpty && doc.minZoom >= 0 && doc.minZoom <= doc.maxZoom && doc.maxZoom <= 30, "a TileJSON out of range")
