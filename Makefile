@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: run test setup setup-test build debug bench render clean basemap deb test-package fuzz soak memory hot-code compare docs
+.PHONY: run test setup setup-test pot build debug bench render clean basemap deb test-package fuzz soak memory hot-code compare docs
 
 # What building and running need; test tools, packaging tools and X come with setup-test.
 setup:
@@ -14,9 +14,15 @@ setup-test:
 # The release build's flags (scripts/release-flags.sh says why each): as in the .deb.
 build: setup
 	flags=$$(scripts/release-flags.sh) && $(SWIFT) build $$flags
+	scripts/po.sh mo
 
 debug: setup
 	$(SWIFT) build
+	scripts/po.sh mo
+
+# po/meridian.pot and po/POTFILES made again from the sources, every po/LL.po merged with it.
+pot: setup
+	scripts/po.sh pot
 
 # MeridianKit's API documentation from the debug build's doc comments, with its coverage:
 # .build/docs/MeridianKit.doccarchive and .build/docs/coverage.txt (scripts/docs.sh).
@@ -35,6 +41,9 @@ run: build
 E2E_ALONE = WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests
 test: setup-test
 	$(SWIFT) build
+	scripts/po.sh mo
+	scripts/po.sh check
+	scripts/lint-messages.py
 	scripts/lint-conversions.sh
 	scripts/docs.sh
 	$(SWIFT) test --skip EndToEndTests

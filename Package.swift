@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "CSystem"),
+        // glibc's gettext (libintl.h, which the Glibc module leaves out) and the locale's numbers.
+        .target(name: "CIntl"),
         // libcurl's header, and the library opened with dlopen when https first needs it.
         .target(name: "CCurl"),
         // PNG with libpng; JPEG and WebP with SDL2_image, opened with dlopen when one comes.
@@ -46,7 +48,7 @@ let package = Package(
         // The software compositor's loops: optimised in every build, so that debug-built
         // tests draw at a useful speed too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O3"])]),
-        .target(name: "Platform", dependencies: ["CSystem"], swiftSettings: library),
+        .target(name: "Platform", dependencies: ["CSystem", "CIntl"], swiftSettings: library),
         // Plain geometry, the bottom of the house: it imports nothing.
         .target(name: "MapGeometry", swiftSettings: library),
         .target(name: "MapCore", dependencies: ["Platform", "MapGeometry"],

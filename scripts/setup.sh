@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Meridian needs on Debian 12 with apt-get (sudo when not root). With no
 # argument: what building and running need (the C libraries it links, the fonts its labels
-# use: DejaVu, and Noto for the scripts DejaVu lacks — Devanagari, Thai and the rest). With --test: also the X server, compositor and tools the end-to-end tests drive, and
+# use: DejaVu, and Noto for the scripts DejaVu lacks — Devanagari, Thai and the rest; gettext's
+# msgfmt for the message catalogues). With --test (and locales-all, the locales the tests run in): also the X server, compositor and tools the end-to-end tests drive, and
 # what builds and checks the .deb (dpkg-shlibdeps, lintian, desktop-file-validate,
 # appstreamcli, man, debootstrap). Only what is missing is installed: a second run costs a second.
 set -euo pipefail
@@ -9,13 +10,14 @@ set -euo pipefail
 packages=(
   pkg-config libsdl2-dev libx11-dev libxrender-dev libsdl2-image-dev libpng-dev libcairo2-dev libpango1.0-dev libglib2.0-dev libsqlite3-dev zlib1g-dev libxml2-dev
   libcurl4-openssl-dev
-  routino osmium-tool
+  routino osmium-tool gettext
   fonts-dejavu-core fonts-noto-core
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=(
     xvfb xauth xdotool x11-utils imagemagick sway dbus-daemon python3-dbus python3-dbusmock python3-gi xclip gpsd gpsd-clients
     dpkg-dev chrpath lintian desktop-file-utils appstream man-db debootstrap time poppler-utils libxml2-utils valgrind
+    locales-all
   )
 fi
 

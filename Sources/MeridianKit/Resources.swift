@@ -30,6 +30,16 @@ public enum Resources {
         return n > 0 ? String(cBuffer: buffer) : CommandLine.arguments[0]
     }
 
+    /// Where the app's message catalogues (LL/LC_MESSAGES/meridian.mo) may be, in order:
+    /// beside an installed or relocated binary, then the build's (`.build/locale`, made by
+    /// scripts/po.sh).
+    public static var localeDirectories: [String] {
+        let exe = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
+        var dirs = ["../share/locale", "../../locale", "../locale"].map { exe.appendingPathComponent($0).standardizedFileURL.path }
+        if let d = directory, !d.isEmpty { dirs.insert(URL(fileURLWithPath: d).appendingPathComponent("../locale").standardizedFileURL.path, at: 0) }
+        return dirs
+    }
+
     /// Where `name` is looked for, in order.
     public static func candidates(_ name: String) -> [URL] {
         var dirs: [URL] = []

@@ -11,11 +11,8 @@ struct Meridian: ParsableCommand {
     static let version = "0.1.0"
     static let configuration = CommandConfiguration(
         commandName: "meridian",
-        abstract: "A map viewer for the Linux desktop.",
-        discussion: """
-        Drag to pan (flick to glide), scroll to zoom around the pointer, double-click to zoom in
-        (Shift: out), arrow keys pan, +/- zoom, L chooses the map, F follows the position, F11 fullscreen, Ctrl+Q quits.
-        """,
+        abstract: tr("A map viewer for the Linux desktop."),
+        discussion: tr("Drag to pan (flick to glide), scroll to zoom around the pointer, double-click to zoom in (Shift: out), arrow keys pan, +/- zoom, L chooses the map, F follows the position, F11 fullscreen, Ctrl+Q quits."),
         version: version,
         subcommands: [Open.self, Render.self, Extract.self, Search.self, RouteCommand.self, Bench.self],
         defaultSubcommand: Open.self)
@@ -28,8 +25,20 @@ struct Meridian: ParsableCommand {
         SDL.identity = SDL.Identity(appID: "io.github.meridian.Meridian", name: "Meridian", quitsOnSignals: true)
         let env = ProcessInfo.processInfo.environment
         Resources.directory = env["MERIDIAN_DATA_DIR"]
+        Localization.start(domain: "meridian", directories: env["MERIDIAN_LOCALE_DIR"].map { [$0] } ?? Resources.localeDirectories, environment: env)
         MapCatalog.settings = catalogSettings(env)
-        main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch {
+            // ArgumentParser's own words (USAGE:, OPTIONS: …) in the reader's language too.
+            let code = exitCode(for: error)
+            let message = HelpText.translated(fullMessage(for: error))
+            if !message.isEmpty {
+                if code == .success { print(message) } else { FileIO.printError(message) }
+            }
+            Glibc.exit(code.rawValue)
+        }
     }
 
     /// Who Meridian says it is to tile servers, where its sources.json and tile cache are, and

@@ -39,10 +39,12 @@ public enum ExtractDates {
         return nil
     }
 
-    /// "26 Nov 2026" for "2026-11-26": how the areas panel says a day.
+    /// "26 Nov 2026" for "2026-11-26": how the areas panel says a day (in the reader's
+    /// locale's way where it has one: "26.11.2026").
     public static func spoken(_ day: String) -> String {
         let p = day.split(separator: "-").compactMap { Int($0) }
         guard p.count == 3, (1...12).contains(p[1]) else { return day }
+        if let own = Localization.date(year: p[0], month: p[1], day: p[2]) { return own }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return "\(p[2]) \(months[p[1] - 1]) \(p[0])"
     }
