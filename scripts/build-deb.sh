@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds meridian_VERSION_amd64.deb: a release build with the Swift runtime linked statically
 # (the package needs no toolchain), the basemap, desktop entry, icons drawn by icon-renderer,
-# AppStream metainfo, man page and copyright. Depends: comes from dpkg-shlibdeps.
+# AppStream metainfo, message catalogues, man page and copyright. Depends: comes from dpkg-shlibdeps.
 #   scripts/build-deb.sh [OUTPUT_DIR]      (default: .build-deb)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +34,14 @@ install -D -m 644 Resources/basemap.mbtiles "$root/usr/share/meridian/basemap.mb
 install -D -m 644 Resources/places.tsv "$root/usr/share/meridian/places.tsv"
 install -D -m 644 Resources/styles/streets.json "$root/usr/share/meridian/styles/streets.json"
 install -D -m 644 Resources/styles/streets-dark.json "$root/usr/share/meridian/styles/streets-dark.json"
-install -D -m 644 "packaging/$id.desktop" "$root/usr/share/applications/$id.desktop"
-install -D -m 644 "packaging/$id.metainfo.xml" "$root/usr/share/metainfo/$id.metainfo.xml"
+# The desktop entry and metainfo carry every catalogue's words (msgfmt --desktop / --xml);
+# the catalogues go where gettext looks (/usr/share/locale/LL/LC_MESSAGES/meridian.mo).
+install -d "$root/usr/share/applications" "$root/usr/share/metainfo"
+msgfmt --desktop -d po --template "packaging/$id.desktop" -o "$root/usr/share/applications/$id.desktop"
+msgfmt --xml -d po --template "packaging/$id.metainfo.xml" -o "$root/usr/share/metainfo/$id.metainfo.xml"
+chmod 644 "$root/usr/share/applications/$id.desktop" "$root/usr/share/metainfo/$id.metainfo.xml"
+scripts/po.sh mo "$root/usr/share/locale"
+find "$root/usr/share/locale" -type d -exec chmod 755 {} + -o -type f -exec chmod 644 {} +
 "$scratch/release/icon-renderer" "$root/usr/share/icons/hicolor" >/dev/null
 find "$root/usr/share/icons" -type f -exec chmod 644 {} +
 install -d "$root/usr/share/man/man1" "$root/usr/share/doc/meridian"

@@ -29,6 +29,15 @@ grep -q '^MimeType=.*x-scheme-handler/geo;' "$x/usr/share/applications/io.github
 pass "desktop-file-validate"
 appstreamcli validate --no-net "$x/usr/share/metainfo/io.github.meridian.Meridian.metainfo.xml" || fail "appstreamcli validate"
 pass "appstreamcli validate"
+# Every language of po/LINGUAS: its catalogue where gettext looks, its words in the menu entry
+# and the metainfo, and the packaged binary speaking it.
+for l in $(cat po/LINGUAS); do
+  [ -s "$x/usr/share/locale/$l/LC_MESSAGES/meridian.mo" ] || fail "no catalogue for $l"
+  grep -q "^Comment\[$l\]=" "$x/usr/share/applications/io.github.meridian.Meridian.desktop" || fail "the menu entry has no $l comment"
+  grep -q "xml:lang=\"$l\"" "$x/usr/share/metainfo/io.github.meridian.Meridian.metainfo.xml" || fail "the metainfo has no $l text"
+done
+LANG=de_DE.UTF-8 "$x/usr/bin/meridian" --help | grep -q "A map viewer for the Linux desktop" && fail "the packaged binary does not find its German catalogue"
+pass "catalogues, menu entry and metainfo in $(wc -w < po/LINGUAS) languages"
 warnings=$(MANWIDTH=80 man --warnings -l "$x/usr/share/man/man1/meridian.1.gz" 2>&1 >/dev/null)
 [ -z "$warnings" ] || fail "man page warnings: $warnings"
 MANWIDTH=80 man -l "$x/usr/share/man/man1/meridian.1.gz" | grep -q "map viewer for the Linux desktop" || fail "man -l"

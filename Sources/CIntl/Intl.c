@@ -44,6 +44,11 @@ int meridian_setlocale_from_environment(void) {
     int ok = setlocale(LC_ALL, "") != NULL;
     if (!ok) setlocale(LC_ALL, "C");
     setlocale(LC_NUMERIC, "C");
+    // Character classes stay C too: Xlib writes window titles by LC_CTYPE (a UTF-8 one makes
+    // WM_NAME a UTF8_STRING that tools in the C locale cannot read), and SDL sets the locale
+    // itself while it opens the input method. Messages come as UTF-8 whatever it is
+    // (bind_textdomain_codeset).
+    setlocale(LC_CTYPE, "C");
     return ok;
 }
 

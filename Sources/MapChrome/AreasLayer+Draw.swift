@@ -12,9 +12,10 @@ extension AreasLayer {
     static let rowHeight = 46.0
     static let headerHeight = 34.0
 
-    static let heading = SpriteKey.text("Saved areas", .chrome)
+    static var heading: SpriteKey { .text(tr("Saved areas"), .chrome) }
     static let closeKey = SpriteKey.text("✕", .chrome)
-    static let empty = SpriteKey.text("No saved areas yet: press A over a map to save the area in view", .chrome)
+    // TRANSLATORS: A is the key that saves the area in view.
+    static var empty: SpriteKey { .text(tr("No saved areas yet: press A over a map to save the area in view"), .chrome) }
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         guard isOpen else { return }
@@ -33,13 +34,25 @@ extension AreasLayer {
 
     /// The buttons at the end of a row: what can be done with it now.
     func buttons(of row: Row) -> [(Button, String)] {
-        if renaming?.path == row.path { return [(.renameDone, "OK"), (.renameCancel, "Cancel")] }
+        // TRANSLATORS: buttons at the end of a saved area's row (small: keep them short).
+        if renaming?.path == row.path { return [(.renameDone, tr("OK")), (.renameCancel, tr("Cancel"))] }
         switch row.kind {
         case .saved:
-            return [(.show(row.path), "Show"), (.rename(row.path), "Rename"), (.update(row.path), "Update"),
-                    (.delete(row.path), confirming == row.path ? "Delete?" : "Delete")]
+            return [(.show(row.path), tr("Show")), (.rename(row.path), tr("Rename")), (.update(row.path), tr("Update")),
+                    // TRANSLATORS: "Delete?" is the Delete button once pressed: pressed again, it deletes.
+                    (.delete(row.path), confirming == row.path ? tr("Delete?") : tr("Delete"))]
         case .unfinished:
-            return [(.show(row.path), "Show"), (.resume(row.path), "Resume"), (.discard(row.path), confirming == row.path ? "Discard?" : "Discard")]
+            return [(.show(row.path), tr("Show")), (.resume(row.path), tr("Resume")),
+                    // TRANSLATORS: "Discard?" is the Discard button once pressed: pressed again, it discards.
+                    (.discard(row.path), confirming == row.path ? tr("Discard?") : tr("Discard"))]
+        }
+    }
+
+    /// A button that asks to be pressed again (Delete?, Discard?): drawn as a warning.
+    func asks(_ button: Button) -> Bool {
+        switch button {
+        case let .delete(path), let .discard(path): return confirming == path
+        default: return false
         }
     }
 
@@ -52,7 +65,9 @@ extension AreasLayer {
     func titleKey(_ row: Row) -> SpriteKey {
         if let r = renaming, r.path == row.path { return .text(Self.cut(r.text, 34, fromStart: true) + "|", .chrome) }
         // Short of the buttons: a long name is cut.
-        return .text(Self.cut(row.title, row.kind == .unfinished ? 22 : 34) + (row.kind == .unfinished ? " — unfinished" : ""), .chrome)
+        guard row.kind == .unfinished else { return .text(Self.cut(row.title, 34), .chrome) }
+        // TRANSLATORS: %@ is the name of an area whose saving stopped before it was whole.
+        return .text(tr("%@ — unfinished", Self.cut(row.title, 22)), .chrome)
     }
 
     /// `s` cut to `n` characters with an ellipsis (a name being typed keeps its end).
@@ -75,7 +90,10 @@ extension AreasLayer {
         let shown = shownRows(context)
         let more = rows.count - shown.count
         let last = shown.startIndex + shown.count
-        let pageText = last < rows.count ? "Rows \(shown.startIndex + 1)–\(last) of \(rows.count): next ▸" : "Rows \(shown.startIndex + 1)–\(last) of \(rows.count): first ▸"
+        // TRANSLATORS: a button under a long list of saved areas: the rows shown (first–last) of all of them; it shows the next page.
+        let pageText = last < rows.count ? tr("Rows %@–%@ of %@: next ▸", shown.startIndex + 1, last, rows.count)
+            // TRANSLATORS: as "Rows %@–%@ of %@: next ▸", on the last page: it goes back to the first.
+            : tr("Rows %@–%@ of %@: first ▸", shown.startIndex + 1, last, rows.count)
         let totalKey = SpriteKey.text(total, .chrome), moreKey = SpriteKey.text(pageText, .chrome)
         var keys = [Self.heading, Self.closeKey, totalKey] + (rows.isEmpty ? [Self.empty] : []) + (more > 0 ? [moreKey] : [])
         for row in shown { keys += [titleKey(row), .text(row.detail, .chrome)] + buttons(of: row).map { SpriteKey.text($0.1, .chrome) } }
@@ -110,7 +128,7 @@ extension AreasLayer {
             for (id, label) in buttons(of: row).reversed() {
                 let k = SpriteKey.text(label, .chrome), s = size(k)
                 let b = ScreenRect(x: x - s.width - 16, y: r.y + 5, width: s.width + 16, height: 22)
-                let asking = label.hasSuffix("?")
+                let asking = asks(id)
                 list.commands.append(.fillRect(b, asking ? Self.warning.withAlpha(0.15) : Self.ink.withAlpha(0.08)))
                 text(k, x: b.x + 8, centreY: b.y + b.height / 2, opacity: asking ? 1 : 0.9)
                 list.button(id, frame: b, focusStop: true)

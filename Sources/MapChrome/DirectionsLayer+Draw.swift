@@ -44,8 +44,9 @@ extension DirectionsLayer {
 
     private func composeMenu(_ at: ScreenPoint, onPin: Bool, into list: inout DrawList, context: LayerContext) {
         // On a pin, the menu is about it: no second pin over it.
-        var items: [(Button, String)] = (onPin ? [] : [(Button.menuPin, "Drop a pin here")]) + [(.menuFrom, "Directions from here"), (.menuTo, "Directions to here")]
-        if waypoints[0] != nil && waypoints[waypoints.count - 1] != nil { items.append((.menuVia, "Add a via point here")) }
+        // TRANSLATORS: the items of the menu a right-click on the map opens.
+        var items: [(Button, String)] = (onPin ? [] : [(Button.menuPin, tr("Drop a pin here"))]) + [(.menuFrom, tr("Directions from here")), (.menuTo, tr("Directions to here"))]
+        if waypoints[0] != nil && waypoints[waypoints.count - 1] != nil { items.append((.menuVia, tr("Add a via point here"))) }
         let keys = items.map { SpriteKey.text($0.1, .chrome) }
         let missing = keys.filter { context.sprites.size(of: $0) == nil }
         guard missing.isEmpty else { for k in missing { list.want(k) }; return }
@@ -66,7 +67,8 @@ extension DirectionsLayer {
     /// "Directions from" and "to" on a selected pin's callout, just above it (the pin's own
     /// place, named by its title).
     private func composeCalloutButtons(above callout: ScreenRect, into list: inout DrawList, context: LayerContext) {
-        let items: [(Button, String)] = [(.calloutFrom, "Directions from"), (.calloutTo, "to")]
+        // TRANSLATORS: two small buttons side by side above a selected pin: "Directions from" the pin, and "to" it.
+        let items: [(Button, String)] = [(.calloutFrom, tr("Directions from")), (.calloutTo, trc("directions to a pin", "to"))]
         let keys = items.map { SpriteKey.text($0.1, .chrome) }
         let missing = keys.filter { context.sprites.size(of: $0) == nil }
         guard missing.isEmpty else { for k in missing { list.want(k) }; return }
@@ -160,14 +162,15 @@ extension DirectionsLayer {
         var y = f.y + 10
         // The points: From, the vias (each with ✕), To.
         for (i, w) in waypoints.enumerated() {
-            let name = i == 0 ? "From" : i == waypoints.count - 1 ? "To" : "Via"
+            // TRANSLATORS: labels of the directions panel's rows: the start, the end, a point between (about 40 points wide).
+            let name = i == 0 ? trc("route point", "From") : i == waypoints.count - 1 ? trc("route point", "To") : trc("route point", "Via")
             let ink = i == 0 ? Self.startInk : i == waypoints.count - 1 ? Self.endInk : Self.viaInk
             list.commands.append(.fillRect(ScreenRect(x: f.x + pad, y: y + 8, width: 10, height: 10), ink))
             text(name, at: ScreenPoint(x: f.x + pad + 18, y: y + 4), maxWidth: 40, opacity: 0.7)
             let field = ScreenRect(x: f.x + pad + 56, y: y + 1, width: f.width - 2 * pad - 56 - (i > 0 && i < waypoints.count - 1 ? 32 : 0), height: Self.rowHeight - 2)
             if editing == i {
                 list.commands.append(.fillRect(field, Color(hex: 0xFFFFFF, alpha: 0.18)))
-                text(typed.isEmpty ? "Type a place or coordinates▏" : typed + "▏", at: ScreenPoint(x: field.x + 4, y: y + 4), maxWidth: field.width - 8,
+                text(typed.isEmpty ? tr("Type a place or coordinates") + "▏" : typed + "▏", at: ScreenPoint(x: field.x + 4, y: y + 4), maxWidth: field.width - 8,
                      opacity: typed.isEmpty ? 0.6 : 1)
             } else {
                 text(names[safe: i].flatMap { $0 } ?? Self.text(w), at: ScreenPoint(x: field.x + 4, y: y + 4), maxWidth: field.width - 8)
@@ -181,12 +184,19 @@ extension DirectionsLayer {
         y += 10
         // The mode, swap and clear.
         var x = f.x + pad
-        for (m, title) in [(TravelMode.car, "Car"), (.bike, "Bike"), (.foot, "Foot")] {
+        // TRANSLATORS: a travel mode, on a button 56 points wide.
+        let modes = [(TravelMode.car, trc("travel mode", "Car")),
+                     // TRANSLATORS: a travel mode (by bicycle), on a button 56 points wide.
+                     (.bike, trc("travel mode", "Bike")),
+                     // TRANSLATORS: a travel mode (walking), on a button 56 points wide.
+                     (.foot, trc("travel mode", "Foot"))]
+        for (m, title) in modes {
             button(.mode(m), title, ScreenRect(x: x, y: y, width: 56, height: Self.rowHeight), on: m == mode)
             x += 60
         }
         button(.swap, "⇅", ScreenRect(x: x + 8, y: y, width: 34, height: Self.rowHeight))
-        button(.clear, "Clear", ScreenRect(x: f.maxX - pad - 60, y: y, width: 60, height: Self.rowHeight))
+        // TRANSLATORS: a button 60 points wide: forgets the route and its points.
+        button(.clear, tr("Clear"), ScreenRect(x: f.maxX - pad - 60, y: y, width: 60, height: Self.rowHeight))
         y += Self.rowHeight + 10
         // The summary (or what is happening), the engine and its credit.
         if let route {
@@ -203,7 +213,8 @@ extension DirectionsLayer {
             text(status, at: ScreenPoint(x: f.x + pad, y: route == nil ? y : y + 22), maxWidth: f.width - 2 * pad, opacity: 0.85)
         } else if let route {
             text(route.engine + " · " + route.credit, at: ScreenPoint(x: f.x + pad, y: y + 22), maxWidth: f.width - 2 * pad - (route.online ? 120 : 0), opacity: 0.65)
-            if route.online { button(.reportError, "Report a map error", ScreenRect(x: f.maxX - pad - 116, y: y + 20, width: 116, height: 20)) }
+            // TRANSLATORS: a small button (116 points) under an online route: opens OpenStreetMap's page to report an error in the map.
+            if route.online { button(.reportError, tr("Report a map error"), ScreenRect(x: f.maxX - pad - 116, y: y + 20, width: 116, height: 20)) }
         }
         y += 44
         // The heights along the route (the terrain's), as the tracks' profile shows them.
@@ -279,8 +290,11 @@ extension DirectionsLayer {
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "" }
         let minutes = Int(saturating: (seconds / 60).rounded())
-        if minutes < 1 { return "under a minute" }
-        if minutes < 60 { return "\(minutes) min" }
-        return String(cFormat: "%d h %02d min", minutes / 60, minutes % 60)
+        // TRANSLATORS: how long a route takes.
+        if minutes < 1 { return tr("under a minute") }
+        // TRANSLATORS: how long a route takes, in minutes (under an hour).
+        if minutes < 60 { return tr("%@ min", minutes) }
+        // TRANSLATORS: how long a route takes: hours, then minutes (two digits: "1 h 05 min").
+        return tr("%@ h %@ min", minutes / 60, String(cFormat: "%02d", minutes % 60))
     }
 }

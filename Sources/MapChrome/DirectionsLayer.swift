@@ -110,7 +110,8 @@ public struct DirectionsLayer: MapLayer {
     public var levels: [LayerLevel] { [.callout, .chrome] }
 
     public var keyBindings: [KeyBinding] {
-        [KeyBinding(keys: [.letter("d")], modifiers: .control, command: .custom("directions"), label: "Ctrl+D", help: "directions")]
+        // TRANSLATORS: what Ctrl+D does, in the list of keys.
+        [KeyBinding(keys: [.letter("d")], modifiers: .control, command: .custom("directions"), label: "Ctrl+D", help: tr("directions"))]
     }
 
     /// The route's look: the seed's blue, wider than a track, with a white casing.
@@ -206,11 +207,15 @@ public struct DirectionsLayer: MapLayer {
         typingProblem = nil
         let q = typed.trimmed
         if q.isEmpty {
-            if let here = facts.location { choices = [Choice(title: "My location", detail: Self.text(here), at: here)] }
+            // TRANSLATORS: offered as a route's point: where the user is.
+            if let here = facts.location { choices = [Choice(title: tr("My location"), detail: Self.text(here), at: here)] }
             return
         }
         switch CoordinateParser.parse(q) {
-        case let .success(place)?: choices = [Choice(title: Self.text(place.coordinate), detail: "coordinates", at: place.coordinate)]; return
+        case let .success(place)?:
+            // TRANSLATORS: said under coordinates typed as a route's point (what they are).
+            choices = [Choice(title: Self.text(place.coordinate), detail: tr("coordinates"), at: place.coordinate)]
+            return
         case let .failure(problem)?: typingProblem = Self.sentence(problem.description); return
         case nil: break
         }
@@ -241,7 +246,10 @@ public struct DirectionsLayer: MapLayer {
 
     private mutating func changedWaypoints() -> [LayerAction] {
         guard let r = request else {
-            status = waypoints[0] == nil ? "Choose where to start: right-click the map, Directions from here" : "Choose where to go: right-click the map, Directions to here"
+            // TRANSLATORS: "Directions from here" is an item of the right-click menu: say it as it does.
+            status = waypoints[0] == nil ? tr("Choose where to start: right-click the map, Directions from here")
+                // TRANSLATORS: "Directions to here" is an item of the right-click menu: say it as it does.
+                : tr("Choose where to go: right-click the map, Directions to here")
             return [.changed]
         }
         guard r != asked else { return [.changed] }
@@ -249,7 +257,7 @@ public struct DirectionsLayer: MapLayer {
         fitNext = drag == nil
         awaiting = true
         // While a pin is dragged the line itself says it; otherwise the panel does (Esc stops).
-        if drag == nil || route == nil { status = "Finding a route… (Esc stops)" }
+        if drag == nil || route == nil { status = tr("Finding a route… (Esc stops)") }
         return [.changed, .effect(.layer(LayerRequest(Request.route(r))))]
     }
 
@@ -372,7 +380,8 @@ public struct DirectionsLayer: MapLayer {
             // A route that takes long is stopped; the one shown stays.
             awaiting = false
             asked = nil
-            status = route == nil ? "Stopped" : nil
+            // TRANSLATORS: finding a route was stopped (Esc).
+            status = route == nil ? tr("Stopped") : nil
             return [.changed, .effect(.layer(LayerRequest(Request.cancel)))]
         case .cancel where isOpen:
             close()

@@ -45,23 +45,31 @@ extension SaveAreaLayer {
     /// The panel's lines and buttons: what it says now.
     private func texts(_ context: LayerContext) -> (title: String, detail: String, warn: Bool, buttons: [(Button, String)]) {
         if let p = progress {
-            if let d = p.detail { return (p.headline ?? p.title, d, false, [(.stop, "Cancel")]) }
-            var detail = "\(TrackStatistics.grouped(Double(p.done))) of \(TrackStatistics.grouped(Double(p.total))) tiles · \(Self.bytes(p.bytes))"
+            if let d = p.detail { return (p.headline ?? p.title, d, false, [(.stop, tr("Cancel"))]) }
+            // TRANSLATORS: the progress of saving an area: tiles saved, of all its tiles, then the bytes written so far ("1,234 of 5,000 tiles · 12.3 MB").
+            var detail = tr("%@ of %@ tiles · %@", TrackStatistics.grouped(Double(p.done)), TrackStatistics.grouped(Double(p.total)), Self.bytes(p.bytes))
             if let left = p.secondsLeft { detail += " · " + Self.duration(left) }
-            return (p.headline ?? "Saving \(p.title) offline", detail, false, [(.stop, "Cancel")])
+            // TRANSLATORS: %@ is the name of the map being saved for offline use.
+            return (p.headline ?? tr("Saving %@ offline", p.title), detail, false, [(.stop, tr("Cancel"))])
         }
-        guard let offer else { return ("Save this area offline", "Finding out what this map allows…", false, [(.close, "Close")]) }
-        if let refusal = offer.refusal { return ("Save this area offline: \(offer.title)", refusal, true, [(.close, "Close")]) }
+        guard let offer else { return (tr("Save this area offline"), tr("Finding out what this map allows…"), false, [(.close, tr("Close"))]) }
+        // TRANSLATORS: the heading of the panel that saves the area in view; %@ is the map's name.
+        let heading = tr("Save this area offline: %@", offer.title)
+        if let refusal = offer.refusal { return (heading, refusal, true, [(.close, tr("Close"))]) }
         let area = area(context.camera, outline: outline(context.camera), offer: offer)
         let tiles = offer.tiles(in: area)
-        let zooms = "Zooms \(area.zooms.lowerBound) to \(area.zooms.upperBound)"
+        // TRANSLATORS: the zooms an area is saved at, shallowest to deepest ("Zooms 0 to 15").
+        let zooms = tr("Zooms %@ to %@", area.zooms.lowerBound, area.zooms.upperBound)
         if let why = offer.tooMuch(area) {
-            return ("Save this area offline: \(offer.title)", "\(zooms) · \(why)", true, [(.shallower, "−"), (.deeper, "+"), (.close, "Cancel")])
+            return (heading, zooms + " · " + why, true, [(.shallower, "−"), (.deeper, "+"), (.close, tr("Cancel"))])
         }
-        var detail = "\(zooms) · \(TrackStatistics.grouped(Double(tiles))) tiles, about \(Self.bytes(offer.bytes(in: area)))"
-        if let free = offer.freeBytes { detail += " · \(Self.bytes(free)) free" }
-        let toggle: [(Button, String)] = offersDirections ? [(.directions, directions ? "☑ Directions too" : "☐ Directions too")] : []
-        return ("Save this area offline: \(offer.title)", detail, false, toggle + [(.shallower, "−"), (.deeper, "+"), (.save, "Save"), (.close, "Cancel")])
+        // TRANSLATORS: how many tiles saving the area takes, and the bytes that will be ("12,345 tiles, about 250 MB").
+        var detail = zooms + " · " + tr("%@ tiles, about %@", TrackStatistics.grouped(Double(tiles)), Self.bytes(offer.bytes(in: area)))
+        // TRANSLATORS: the space free on the disk ("12.3 GB free").
+        if let free = offer.freeBytes { detail += " · " + tr("%@ free", Self.bytes(free)) }
+        // TRANSLATORS: a check box: routing data for the area is saved after its tiles.
+        let toggle: [(Button, String)] = offersDirections ? [(.directions, (directions ? "☑ " : "☐ ") + tr("Directions too"))] : []
+        return (heading, detail, false, toggle + [(.shallower, "−"), (.deeper, "+"), (.save, tr("Save")), (.close, tr("Cancel"))])
     }
 
     private func composePanel(into list: inout DrawList, context: LayerContext) {
@@ -102,18 +110,26 @@ extension SaveAreaLayer {
     /// "850 KB", "12.3 MB", "1.2 GB".
     public static func bytes(_ n: UInt64) -> String {
         let v = Double(n)
-        if v < 1_000_000 { return "\(max(1, Int(saturating: (v / 1000).rounded()))) KB" }
-        if v < 100_000_000 { return String(cFormat: "%.1f MB", v / 1_000_000) }
-        if v < 1_000_000_000 { return "\(Int(saturating: (v / 1_000_000).rounded())) MB" }
-        return String(cFormat: "%.1f GB", v / 1_000_000_000)
+        // TRANSLATORS: a size in kilobytes ("850 KB").
+        if v < 1_000_000 { return tr("%@ KB", max(1, Int(saturating: (v / 1000).rounded()))) }
+        // TRANSLATORS: a size in megabytes ("12.3 MB").
+        if v < 100_000_000 { return tr("%@ MB", String(cFormat: "%.1f", v / 1_000_000)) }
+        // TRANSLATORS: a size in megabytes ("345 MB").
+        if v < 1_000_000_000 { return tr("%@ MB", Int(saturating: (v / 1_000_000).rounded())) }
+        // TRANSLATORS: a size in gigabytes ("1.2 GB").
+        return tr("%@ GB", String(cFormat: "%.1f", v / 1_000_000_000))
     }
 
     /// "about 2 min left", "a few seconds left".
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "" }
-        if seconds < 10 { return "a few seconds left" }
-        if seconds < 90 { return "about \(Int(saturating: (seconds / 10).rounded()) * 10) s left" }
-        if seconds < 5400 { return "about \(Int(saturating: (seconds / 60).rounded())) min left" }
-        return String(cFormat: "about %.1f h left", seconds / 3600)
+        // TRANSLATORS: the time an area's saving still takes.
+        if seconds < 10 { return tr("a few seconds left") }
+        // TRANSLATORS: the time an area's saving still takes, in seconds (a multiple of ten).
+        if seconds < 90 { return tr("about %@ s left", Int(saturating: (seconds / 10).rounded()) * 10) }
+        // TRANSLATORS: the time an area's saving still takes, in minutes.
+        if seconds < 5400 { return tr("about %@ min left", Int(saturating: (seconds / 60).rounded())) }
+        // TRANSLATORS: the time an area's saving still takes, in hours ("about 1.5 h left").
+        return tr("about %@ h left", String(cFormat: "%.1f", seconds / 3600))
     }
 }

@@ -41,10 +41,14 @@ public struct SaveAreaLayer: MapLayer {
         public func tooMuch(_ area: Area) -> String? {
             let tiles = tiles(in: area), bytes = bytes(in: area)
             if tiles > SaveAreaLayer.maxTiles || bytes > SaveAreaLayer.maxBytes {
-                return "\(TrackStatistics.grouped(Double(tiles))) tiles, about \(SaveAreaLayer.bytes(bytes)): more than one area may hold (\(TrackStatistics.grouped(Double(SaveAreaLayer.maxTiles))) tiles, \(SaveAreaLayer.bytes(SaveAreaLayer.maxBytes))); zoom in or go shallower"
+                // TRANSLATORS: the tiles and bytes the area chosen takes, then the most one area may take (tiles, bytes). "Go shallower": save fewer zooms.
+                return tr("%@ tiles, about %@: more than one area may hold (%@ tiles, %@); zoom in or go shallower", TrackStatistics.grouped(Double(tiles)),
+                          SaveAreaLayer.bytes(bytes), TrackStatistics.grouped(Double(SaveAreaLayer.maxTiles)), SaveAreaLayer.bytes(SaveAreaLayer.maxBytes))
             }
             if let free = freeBytes, bytes > free {
-                return "\(TrackStatistics.grouped(Double(tiles))) tiles need about \(SaveAreaLayer.bytes(bytes)), and the disk has \(SaveAreaLayer.bytes(free)) free; zoom in or go shallower"
+                // TRANSLATORS: the tiles and bytes the area chosen takes, and the bytes free on the disk. "Go shallower": save fewer zooms.
+                return tr("%@ tiles need about %@, and the disk has %@ free; zoom in or go shallower", TrackStatistics.grouped(Double(tiles)),
+                          SaveAreaLayer.bytes(bytes), SaveAreaLayer.bytes(free))
             }
             return nil
         }
@@ -183,7 +187,7 @@ public struct SaveAreaLayer: MapLayer {
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
         case .saveArea:
-            if progress != nil { return [.notice("An area is being saved: its progress is at the bottom (Esc or Cancel stops it)")] }
+            if progress != nil { return [.notice(tr("An area is being saved: its progress is at the bottom (Esc or Cancel stops it)"))] }
             open()
             return [.changed]
         case .cancel where isChoosing:
@@ -218,7 +222,8 @@ public struct SaveAreaLayer: MapLayer {
         guard let offer, offer.refusal == nil else { return [.changed] }
         let r = outline(context.camera)
         let area = area(context.camera, outline: r, offer: offer)
-        if let why = offer.tooMuch(area) { return [.notice("Cannot save this area: " + why)] }
+        // TRANSLATORS: %@ says why (too many tiles, too little space on the disk).
+        if let why = offer.tooMuch(area) { return [.notice(tr("Cannot save this area: %@", why))] }
         isChoosing = false
         progress = Progress(title: offer.title, area: area, done: 0, total: offer.tiles(in: area), bytes: 0, secondsLeft: nil)
         return [.changed, .effect(.layer(LayerRequest(Request.save(area))))]

@@ -19,27 +19,32 @@ extension SearchLayer {
     func rows(imperial: Bool) -> [Row] {
         var rows: [Row] = []
         if let p = typedPlace {
-            rows.append(Row(text: String(cFormat: "Go to %.5f, %.5f", p.coordinate.latitude, p.coordinate.longitude), action: 0))
+            // TRANSLATORS: a row of the search list: %@ is the coordinates typed ("60.17000, 24.94000").
+            rows.append(Row(text: tr("Go to %@", String(cFormat: "%.5f, %.5f", p.coordinate.latitude, p.coordinate.longitude)), action: 0))
         } else if let problem {
             rows.append(Row(text: problem, warning: true))
         } else if !query.isEmpty {
-            if searcher == nil { rows.append(Row(text: "Loading places…")) }
+            if searcher == nil { rows.append(Row(text: tr("Loading places…"))) }
             for (i, r) in results.enumerated() {
                 rows.append(Row(text: Self.cut(r.name, 40), detail: SearchRanking.detail(r, from: near, imperial: imperial), action: i))
             }
             switch online {
-            case .asking: rows.append(Row(text: "Searching online…"))
+            case .asking: rows.append(Row(text: tr("Searching online…")))
             case let .failed(_, message): rows.append(Row(text: message, warning: true))
             case .idle:
                 if onlineRowShown {
-                    rows.append(Row(text: results.isEmpty && searcher != nil ? "Nothing here by that name: search online ↵" : "Search online ↵",
+                    // TRANSLATORS: the search list's last row when nothing offline matches: Enter (↵) asks the online search.
+                    rows.append(Row(text: results.isEmpty && searcher != nil ? tr("Nothing here by that name: search online ↵")
+                                    // TRANSLATORS: the search list's last row: Enter (↵) asks the online search.
+                                    : tr("Search online ↵"),
                                     detail: onlineCredit.map { "(\($0))" }, action: results.count))
                 } else if searcher != nil, results.isEmpty {
-                    rows.append(Row(text: "No place of that name"))
+                    rows.append(Row(text: tr("No place of that name")))
                 }
             }
             let credits = Set(results.compactMap { r -> String? in if case let .online(c) = r.origin { return c } else { return nil } })
-            for c in credits.sorted() { rows.append(Row(text: "Online results: " + c)) }
+            // TRANSLATORS: %@ is the credit of the online search service whose results are listed.
+            for c in credits.sorted() { rows.append(Row(text: tr("Online results: %@", c))) }
         }
         if let indexing { rows.append(Row(text: indexing)) }
         return rows
@@ -55,7 +60,8 @@ extension SearchLayer {
         return ScreenRect(x: max(10, w - 10 - Self.width), y: 10, width: min(Self.width, w - 20), height: 32)
     }
 
-    static let buttonKey = SpriteKey.text("Search   /", .chrome)
+    // TRANSLATORS: the search button; the / after it is the key that opens the search box.
+    static var buttonKey: SpriteKey { .text(tr("Search") + "   /", .chrome) }
 
     func buttonFrame(_ context: LayerContext) -> ScreenRect? {
         guard let s = context.sprites.size(of: Self.buttonKey) else { return nil }

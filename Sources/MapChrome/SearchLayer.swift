@@ -96,7 +96,7 @@ public struct SearchLayer: MapLayer {
             if f.isSuperseded {
                 online = .idle
             } else if f.isOffline {
-                online = offlineSaid ? .idle : .failed(query: q, "No network: offline results only")
+                online = offlineSaid ? .idle : .failed(query: q, tr("No network: offline results only"))
                 offlineSaid = true
             } else {
                 online = .failed(query: q, f.message)
@@ -122,7 +122,8 @@ public struct SearchLayer: MapLayer {
     static let rowHeight = 26.0
     static let markerColor = Color(hex: 0xFF9500)
     static let lineColor = Color(hex: 0xFF7A00, alpha: 0.85)
-    static let placeholder = "Search places, streets, addresses"
+    // TRANSLATORS: what the empty search box says.
+    static var placeholder: String { tr("Search places, streets, addresses") }
     /// The box and its list are opaque: the results read over any map.
     static let fieldFill = Color(hex: 0xFFFFFF)
     static let maxResults = 8

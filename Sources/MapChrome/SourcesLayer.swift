@@ -41,7 +41,7 @@ public struct SourcesLayer: MapLayer {
 
     /// The buttons' identities (`DrawList.buttons`).
     enum Button: Hashable, Sendable {
-        case toggle, hint, saveArea, savedAreas
+        case toggle, hint, saveArea, savedAreas, labels
         case choose(String)
         case delete(String)
         case overlay(String)
@@ -59,6 +59,8 @@ public struct SourcesLayer: MapLayer {
         case deleteArea(String)
         /// Show the overlay of this name or not, at this opacity.
         case overlay(String, on: Bool, opacity: Double)
+        /// Draw the labels with these names.
+        case labels(LabelNames)
     }
 
     public var choices: [Choice] = []
@@ -74,6 +76,9 @@ public struct SourcesLayer: MapLayer {
     public var savedAreasUnder = false
     /// Saved areas and unfinished saves, for the "Saved areas" row.
     public var savedAreasCount = 0
+    /// Which names the labels show, offered as a row that steps through them (nil: no row,
+    /// where the reader's language is not known).
+    public var labels: LabelNames?
     /// The saved area whose ✕ was clicked once: a second click deletes it.
     var confirmingDelete: String?
     /// The name of the offline basemap, where the hint is shown.
@@ -99,8 +104,14 @@ public struct SourcesLayer: MapLayer {
     private func statusKey(_ context: LayerContext) -> SpriteKey? {
         switch context.facts.tiles {
         case .ready: return nil
-        case .loading: return .text("loading…", .chrome)
-        case .unreachable: return .text(savedAreasUnder ? "offline · saved areas shown" : "offline", .chrome)
+        // TRANSLATORS: said beside the map's name on the map switcher while its tiles come over the network.
+        case .loading: return .text(tr("loading…"), .chrome)
+        case .unreachable:
+            // TRANSLATORS: said beside the map's name on the map switcher when its server is out of reach (the saved areas under it still show).
+            let said = savedAreasUnder ? tr("offline · saved areas shown")
+                // TRANSLATORS: said beside the map's name on the map switcher when its server is out of reach.
+                : tr("offline")
+            return .text(said, .chrome)
         }
     }
 
@@ -108,17 +119,23 @@ public struct SourcesLayer: MapLayer {
         choices.enumerated().map { i, c in .text((i < 9 ? "\(i + 1)  " : "    ") + c.title + (c.detail.map { "  ·  " + $0 } ?? ""), .chrome) }
     }
 
-    static let saveRowKey = SpriteKey.text("    Save this area offline…   A", .chrome)
-    private var savedRowKey: SpriteKey { .text("    Saved areas (\(savedAreasCount))…   Shift+A", .chrome) }
+    // TRANSLATORS: a row of the map switcher (A, after it, is its key).
+    static var saveRowKey: SpriteKey { .text("    " + tr("Save this area offline…") + "   A", .chrome) }
+    // TRANSLATORS: a row of the map switcher: %@ is how many areas are saved (Shift+A, after it, is its key).
+    private var savedRowKey: SpriteKey { .text("    " + tr("Saved areas (%@)…", savedAreasCount) + "   Shift+A", .chrome) }
+    private var labelsRowKey: SpriteKey? { labels.map { .text("    " + $0.title + "   ⇄", .chrome) } }
     static let deleteKey = SpriteKey.text("✕", .chrome)
-    static let confirmKey = SpriteKey.text("Delete?", .chrome)
+    // TRANSLATORS: a saved area's ✕ once clicked: clicked again, it deletes the area.
+    static var confirmKey: SpriteKey { .text(tr("Delete?"), .chrome) }
 
     private static let check = SpriteKey.text("✓", .chrome)
     private static let minus = SpriteKey.text("−", .chrome), plus = SpriteKey.text("+", .chrome)
-    private static let overlaysKey = SpriteKey.text("    Over the map", .chrome)
+    // TRANSLATORS: the heading of the map switcher's overlays (hillshade, hiking routes: maps laid over the map).
+    private static var overlaysKey: SpriteKey { .text("    " + tr("Over the map"), .chrome) }
 
     private var overlayKeys: [SpriteKey] { overlays.map { .text(($0.on ? "☑  " : "☐  ") + $0.title, .chrome) } }
-    private var percentKeys: [SpriteKey] { overlays.map { .text("\($0.percent) %", .chrome) } }
+    // TRANSLATORS: an overlay's opacity in percent ("60 %").
+    private var percentKeys: [SpriteKey] { overlays.map { .text(tr("%@ %%", $0.percent), .chrome) } }
     /// The rows the overlays take: a heading and one each (none without overlays).
     private var overlayRows: Int { overlays.isEmpty ? 0 : overlays.count + 1 }
 
@@ -129,7 +146,7 @@ public struct SourcesLayer: MapLayer {
 
     private func keys(_ context: LayerContext) -> [SpriteKey] {
         [buttonKey] + (statusKey(context).map { [$0] } ?? [])
-            + (showsList ? rowKeys + [Self.check, Self.saveRowKey, savedRowKey, Self.deleteKey, Self.confirmKey] : [])
+            + (showsList ? rowKeys + [Self.check, Self.saveRowKey, savedRowKey, Self.deleteKey, Self.confirmKey] + (labelsRowKey.map { [$0] } ?? []) : [])
             + (showsList && !overlays.isEmpty ? overlayKeys + percentKeys + [Self.overlaysKey, Self.minus, Self.plus] : [])
             + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
     }
@@ -140,10 +157,10 @@ public struct SourcesLayer: MapLayer {
         let s = statusKey(context).flatMap { context.sprites.size(of: $0) }
         let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
         guard showsList else { return (button, nil) }
-        let widths = (rowKeys + [Self.saveRowKey, savedRowKey]).compactMap { context.sprites.size(of: $0)?.width }
+        let widths = (rowKeys + [Self.saveRowKey, savedRowKey] + (labelsRowKey.map { [$0] } ?? [])).compactMap { context.sprites.size(of: $0)?.width }
         let overlayWidths = overlayKeys.compactMap { context.sprites.size(of: $0)?.width }.map { $0 + 120 }
         let width = max(button.width, (widths.max() ?? 0) + 44 + (choices.contains { $0.deletable } ? 70 : 0), (overlayWidths.max() ?? 0) + 20)
-        let rows = Double(choices.count + overlayRows + 2)
+        let rows = Double(choices.count + overlayRows + lastRows.count)
         return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: rows * Self.rowHeight + (overlays.isEmpty ? 13 : 18)))
     }
 
@@ -205,7 +222,7 @@ public struct SourcesLayer: MapLayer {
             }
             // The last rows: the saved areas, and save the area in view.
             list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
-            for (i, (key, id)) in [(savedRowKey, Button.savedAreas), (Self.saveRowKey, Button.saveArea)].enumerated() {
+            for (i, (key, id)) in lastRows.enumerated() {
                 let row = ScreenRect(x: panel.x, y: y + 5 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight), s = size(key)
                 list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 10, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
                                              opacity: 1))
@@ -218,6 +235,11 @@ public struct SourcesLayer: MapLayer {
             list.button(Button.hint, frame: r)
             list.shownHints.append("sources")
         }
+    }
+
+    /// The last rows: the labels' names (where offered), the saved areas, save the area in view.
+    private var lastRows: [(SpriteKey, Button)] {
+        (labelsRowKey.map { [($0, Button.labels)] } ?? []) + [(savedRowKey, Button.savedAreas), (Self.saveRowKey, Button.saveArea)]
     }
 
     /// The overlays' rows from `y` down: a heading, then each overlay's check box and title
@@ -268,6 +290,11 @@ public struct SourcesLayer: MapLayer {
         case .savedAreas?:
             showsList = false
             return [.changed, .effect(.layer(LayerRequest(Request.savedAreas)))]
+        case .labels?:
+            // The list stays open: the next click steps on.
+            guard let now = labels else { return [.changed] }
+            labels = now.next
+            return [.changed, .effect(.layer(LayerRequest(Request.labels(now.next))))]
         case let .delete(name)?:
             guard confirmingDelete == name else { confirmingDelete = name; return [.changed] }
             confirmingDelete = nil

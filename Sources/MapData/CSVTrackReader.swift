@@ -26,7 +26,8 @@ public struct CSVTrackReader {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
             rows.append((n + 1, line))
         }
-        guard let first = rows.first else { throw GeoFileError(file: file, line: nil, reason: "holds no rows") }
+        // TRANSLATORS: after a file's name ("route.csv: holds no rows").
+        guard let first = rows.first else { throw GeoFileError(file: file, line: nil, reason: tr("holds no rows")) }
         let separator = Self.separator(of: rows.prefix(20).map(\.text))
         func cells(_ s: Substring) -> [Substring] {
             s.split(separator: separator, omittingEmptySubsequences: false).map { c in
@@ -42,7 +43,8 @@ public struct CSVTrackReader {
         let head = cells(first.text)
         if head.contains(where: { Double($0) == nil && !$0.isEmpty }) {
             guard let c = Columns(header: head) else {
-                throw GeoFileError(file: file, line: first.line, reason: "the header names no latitude and longitude columns (\(head.joined(separator: ", ")))")
+                // TRANSLATORS: %@ lists the header's column names as the file has them.
+                throw GeoFileError(file: file, line: first.line, reason: tr("the header names no latitude and longitude columns (%@)", head.joined(separator: ", ")))
             }
             columns = c
             body = body.dropFirst()
@@ -53,13 +55,16 @@ public struct CSVTrackReader {
         for row in body {
             let c = cells(row.text)
             guard c.count > max(columns.lat, columns.lon) else {
-                problem(&doc, row.line, "has \(c.count) column(s), fewer than the latitude and longitude need"); continue
+                // TRANSLATORS: a row of a CSV file; %d is how many columns it has.
+                problem(&doc, row.line, trn("row has %d column(s), fewer than the latitude and longitude need skipped", "row has %d column(s), fewer than the latitude and longitude need skipped", c.count)); continue
             }
             guard let lat = Double(c[columns.lat]), let lon = Double(c[columns.lon]), lat.isFinite, lon.isFinite else {
-                problem(&doc, row.line, "latitude or longitude is not a number (\(c[columns.lat]), \(c[columns.lon]))"); continue
+                // TRANSLATORS: a row of a CSV file; %1$@ and %2$@ are its latitude and longitude cells as written.
+                problem(&doc, row.line, tr("row latitude or longitude is not a number (%1$@, %2$@) skipped", c[columns.lat], c[columns.lon])); continue
             }
             guard Coordinate(latitude: lat, longitude: lon).isValid else {
-                problem(&doc, row.line, "coordinates out of range (lat \(lat), lon \(lon))"); continue
+                // TRANSLATORS: a row of a CSV file; %1$@ and %2$@ are its latitude and longitude.
+                problem(&doc, row.line, tr("row coordinates out of range (lat %1$@, lon %2$@) skipped", lat, lon)); continue
             }
             var ele = Float.nan, time = Double.nan
             if let e = columns.ele, e < c.count, let v = Double(c[e]) { ele = Float(v) }
@@ -68,15 +73,16 @@ public struct CSVTrackReader {
             track.points.append(latitude: lat, longitude: lon, elevation: ele, time: time)
         }
         guard track.points.count > 0 else {
-            throw doc.problems.first ?? GeoFileError(file: file, line: nil, reason: "holds no points")
+            throw doc.problems.first ?? GeoFileError(file: file, line: nil, reason: tr("holds no points"))
         }
         track.segments = [0..<track.points.count]
         doc.tracks = [track]
         return doc
     }
 
+    /// A row skipped, and why (`reason` says it whole: "row … skipped").
     private func problem(_ doc: inout GeoDocument, _ line: Int, _ reason: String) {
-        if doc.problems.count < 1000 { doc.problems.append(GeoFileError(file: file, line: line, reason: "row " + reason + " skipped")) }
+        if doc.problems.count < 1000 { doc.problems.append(GeoFileError(file: file, line: line, reason: reason)) }
     }
 
     /// The separator that splits the sample rows most evenly into two or more cells.

@@ -10,12 +10,12 @@ extension GPXParser {
             switch name {
             case .ele:
                 guard let v = TextNumbers.double(value), v.isFinite else {
-                    if !value.allSatisfy(TextNumbers.isBlank) { problem("<ele> that is not a number ignored", at: offset) }
+                    if !value.allSatisfy(TextNumbers.isBlank) { problem(tr("<ele> that is not a number ignored"), at: offset) }
                     return
                 }
                 if point != nil { point!.ele = Float(v) } else if waypoint != nil { waypoint!.elevation = Float(v) }
             case .time:
-                guard let t = TextNumbers.time(value) else { problem("<time> that is not an ISO 8601 time ignored", at: offset); return }
+                guard let t = TextNumbers.time(value) else { problem(tr("<time> that is not an ISO 8601 time ignored"), at: offset); return }
                 if point != nil { point!.time = t }
             case .hr, .cad:
                 guard let v = TextNumbers.double(value), v.isFinite, v >= 0, v < 1000 else { return }

@@ -107,7 +107,7 @@ struct GPXParser {
         let n = bytes.count
         // A UTF-8 byte order mark.
         if i == 0, n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-        guard let base = bytes.baseAddress else { throw fail("is empty", at: 0) }
+        guard let base = bytes.baseAddress else { throw fail(tr("is empty"), at: 0) }
         while i < limit {
             guard let lt = memchr(base + i, 0x3C, n - i) else { i = n; break }
             let at = UnsafePointer<UInt8>(lt.assumingMemoryBound(to: UInt8.self)) - base
@@ -128,10 +128,10 @@ struct GPXParser {
     /// After the last tag: what was left open is closed, and a file without `<gpx>` refused.
     mutating func finish() throws {
         if !stack.isEmpty {
-            problem("the file ends before its elements close (cut short?); what came before is kept", at: bytes.count)
+            problem(tr("the file ends before its elements close (cut short?); what came before is kept"), at: bytes.count)
             closeOpenTrack()
         }
-        guard sawGPX else { throw fail("not a GPX document (no <gpx> element)", at: 0) }
+        guard sawGPX else { throw fail(tr("not a GPX document (no <gpx> element)"), at: 0) }
     }
 
     mutating func appendText(_ r: Range<Int>) {
@@ -183,7 +183,7 @@ struct GPXParser {
                 if capturingText { appendText((i + 9)..<e) }
                 i = e + 3
             } else {
-                throw fail("a document type declaration (DTD) is not accepted", at: start)
+                throw fail(tr("a document type declaration (DTD) is not accepted"), at: start)
             }
         } else if second == UInt8(ascii: "/") {
             var k = i + 2
@@ -249,12 +249,12 @@ struct GPXParser {
             while k < n, TextNumbers.isBlank(bytes[k]) { k += 1 }
             // The end of the file inside a tag: a truncated file, kept up to here.
             guard k < n else { i = n; return }
-            guard bytes[k] == UInt8(ascii: "=") else { throw fail("not well-formed XML (an attribute without a value)", at: start) }
+            guard bytes[k] == UInt8(ascii: "=") else { throw fail(tr("not well-formed XML (an attribute without a value)"), at: start) }
             k += 1
             while k < n, TextNumbers.isBlank(bytes[k]) { k += 1 }
             guard k < n else { i = n; return }
             guard bytes[k] == UInt8(ascii: "\"") || bytes[k] == UInt8(ascii: "'") else {
-                throw fail("not well-formed XML (an attribute value without quotes)", at: start)
+                throw fail(tr("not well-formed XML (an attribute value without quotes)"), at: start)
             }
             let quote = bytes[k]
             let valueStart = k + 1
@@ -293,13 +293,13 @@ struct GPXParser {
             if let lat, let lon, Coordinate(latitude: lat, longitude: lon).isValid {
                 point = (lat, lon, .nan, .nan, 0, 0)
             } else {
-                problem("<\(name == .trkpt ? "trkpt" : "rtept")> \(Self.whatIsWrong(lat, lon, sawLat, sawLon)) skipped", at: offset)
+                problem(Self.whatIsWrong(name == .trkpt ? "trkpt" : "rtept", lat, lon, sawLat, sawLon), at: offset)
             }
         case .wpt:
             if let lat, let lon, Coordinate(latitude: lat, longitude: lon).isValid {
                 waypoint = Waypoint(latitude: lat, longitude: lon)
             } else {
-                problem("<wpt> \(Self.whatIsWrong(lat, lon, sawLat, sawLon)) skipped", at: offset)
+                problem(Self.whatIsWrong("wpt", lat, lon, sawLat, sawLon), at: offset)
             }
         case .name, .ele, .time, .hr, .cad, .displayColor:
             // Text that matters: a track's or waypoint's name, a point's values, a colour.
@@ -374,9 +374,13 @@ struct GPXParser {
         track = nil
     }
 
-    static func whatIsWrong(_ lat: Double?, _ lon: Double?, _ sawLat: Bool, _ sawLon: Bool) -> String {
-        if !sawLat || !sawLon { return "without lat and lon" }
-        guard let lat, let lon, lat.isFinite, lon.isFinite else { return "with a lat or lon that is not a number" }
-        return "with coordinates out of range (lat \(lat), lon \(lon))"
+    /// Why the point `element` (trkpt, rtept, wpt) was skipped.
+    static func whatIsWrong(_ element: String, _ lat: Double?, _ lon: Double?, _ sawLat: Bool, _ sawLon: Bool) -> String {
+        // TRANSLATORS: %@ is a GPX element's name (trkpt, rtept, wpt); lat and lon are its attributes.
+        if !sawLat || !sawLon { return tr("<%@> without lat and lon skipped", element) }
+        // TRANSLATORS: %@ is a GPX element's name (trkpt, rtept, wpt); lat and lon are its attributes.
+        guard let lat, let lon, lat.isFinite, lon.isFinite else { return tr("<%@> with a lat or lon that is not a number skipped", element) }
+        // TRANSLATORS: %1$@ is a GPX element's name (trkpt, rtept, wpt), %2$@ and %3$@ the numbers in the file.
+        return tr("<%1$@> with coordinates out of range (lat %2$@, lon %3$@) skipped", element, lat, lon)
     }
 }

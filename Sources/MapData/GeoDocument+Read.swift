@@ -12,11 +12,13 @@ extension GeoDocument {
     public static func read(_ url: URL, progress: Progress? = nil) throws -> GeoDocument {
         let data: Data
         do { data = try FileIO.readOrMap(url.path) } catch let e as FileReadError {
-            throw GeoFileError(file: url.path, line: nil, reason: "cannot be read (\(e.reason))")
+            // TRANSLATORS: after a file's name; %@ is the system's reason ("Permission denied").
+            throw GeoFileError(file: url.path, line: nil, reason: tr("cannot be read (%@)", e.reason))
         }
         var doc = try parse(data, url: url, progress: progress)
         if FileIO.changedWhileMapped(data) {
-            doc.problems.insert(GeoFileError(file: url.path, line: nil, reason: "changed while it was read (cut short by another program?); what was read is shown"), at: 0)
+            // TRANSLATORS: after a file's name.
+            doc.problems.insert(GeoFileError(file: url.path, line: nil, reason: tr("changed while it was read (cut short by another program?); what was read is shown")), at: 0)
         }
         return doc
     }
@@ -30,7 +32,8 @@ extension GeoDocument {
         return try GeoJSONReader(file: url.path).read(data)
     }
 
-    static func noPoints(_ url: URL) -> GeoFileError { GeoFileError(file: url.path, line: nil, reason: "holds no points") }
+    // TRANSLATORS: after a file's name ("walk.gpx: holds no points").
+    static func noPoints(_ url: URL) -> GeoFileError { GeoFileError(file: url.path, line: nil, reason: tr("holds no points")) }
 }
 
 extension TrackFile {

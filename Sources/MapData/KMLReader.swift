@@ -60,7 +60,8 @@ public struct KMLReader {
                         styleID = nil
                     case "coordinates":
                         let (tuples, bad) = Self.tuples(value)
-                        if bad > 0 { problem(&doc, xml.line, "\(bad) coordinate(s) that are not lon,lat[,alt] within range skipped") }
+                        // TRANSLATORS: %d is how many; lon,lat[,alt] is how KML writes a position.
+                        if bad > 0 { problem(&doc, xml.line, trn("%d coordinate(s) that are not lon,lat[,alt] within range skipped", "%d coordinate(s) that are not lon,lat[,alt] within range skipped", bad)) }
                         if parent == "LineString", tuples.count >= 2 {
                             lines.append(tuples.map { ($0.lat, $0.lon, $0.alt, Double.nan) })
                         } else if parent == "LinearRing", tuples.count >= 4 {
@@ -75,14 +76,15 @@ public struct KMLReader {
                         if parts.count >= 2, Coordinate(latitude: parts[1], longitude: parts[0]).isValid {
                             coords.append((parts[1], parts[0], parts.count > 2 ? Float(parts[2]) : .nan))
                         } else {
-                            problem(&doc, xml.line, "gx:coord \"\(value)\" skipped")
+                            // TRANSLATORS: gx:coord is a KML element; %@ is its text.
+                            problem(&doc, xml.line, tr("gx:coord \"%@\" skipped", value))
                         }
                     case "Track":
                         if coords.count >= 2 {
                             lines.append(coords.enumerated().map { (k, c) in (c.0, c.1, c.2, k < whens.count ? whens[k] : .nan) })
                         }
                     case "Polygon":
-                        if rings.isEmpty { problem(&doc, xml.line, "a Polygon without a ring of four or more positions skipped") } else { areas.append(rings) }
+                        if rings.isEmpty { problem(&doc, xml.line, tr("a Polygon without a ring of four or more positions skipped")) } else { areas.append(rings) }
                     case "Placemark":
                         let s = styleURL.flatMap { styles[$0] }
                         let line = style.line ?? s?.line, width = style.width ?? s?.width, fill = style.fill ?? s?.fill
@@ -106,7 +108,7 @@ public struct KMLReader {
         } catch let e as XMLReadError {
             throw GeoFileError(file: file, line: e.line, reason: e.reason)
         }
-        guard sawKML else { throw GeoFileError(file: file, line: 1, reason: "not a KML document (no <kml> element)") }
+        guard sawKML else { throw GeoFileError(file: file, line: 1, reason: tr("not a KML document (no <kml> element)")) }
         return doc
     }
 

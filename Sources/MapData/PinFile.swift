@@ -37,8 +37,8 @@ public struct PinFile: Sendable {
         let features: [JSONValue]
         do {
             let root = try JSONValue.parse(FileIO.read(url.path, limit: Self.sizeLimit))
-            guard root["type"]?.string == "FeatureCollection" else { throw PinFileError("not a GeoJSON FeatureCollection") }
-            guard let list = root["features"]?.array else { throw PinFileError("no \"features\" array") }
+            guard root["type"]?.string == "FeatureCollection" else { throw PinFileError(tr("not a GeoJSON FeatureCollection")) }
+            guard let list = root["features"]?.array else { throw PinFileError(tr("no \"features\" array")) }
             features = list
         } catch {
             if readOnly {
@@ -49,9 +49,11 @@ public struct PinFile: Sendable {
             let aside = url.deletingLastPathComponent().appendingPathComponent("\(name).corrupt-\(Self.stamp(now))")
             if rename(url.path, aside.path) == 0 {
                 out.movedAside = aside
-                out.problems.append("\(url.path): \(error); moved aside to \(aside.lastPathComponent), starting with no pins")
+                // TRANSLATORS: %1$@ is the pins file's path, %2$@ what is wrong with it, %3$@ the name it was given.
+                out.problems.append(tr("%1$@: %2$@; moved aside to %3$@, starting with no pins", url.path, error, aside.lastPathComponent))
             } else {
-                out.problems.append("\(url.path): \(error), and it could not be moved aside (\(FileIO.reason())); changes will not be saved")
+                // TRANSLATORS: %1$@ is the pins file's path, %2$@ what is wrong with it, %3$@ why it could not be renamed.
+                out.problems.append(tr("%1$@: %2$@, and it could not be moved aside (%3$@); changes will not be saved", url.path, error, FileIO.reason()))
                 out.mustNotSave = true
             }
             return out
@@ -62,13 +64,15 @@ public struct PinFile: Sendable {
                 var pin = try Self.pin(from: f)
                 // Two pins may not share an id: the later one gets a new one.
                 if !ids.insert(pin.id).inserted {
-                    out.problems.append("\(name): feature \(i): duplicate id \(pin.id), given a new one")
+                    // TRANSLATORS: %1$@ is the pins file's name, %2$d the feature's index in it, %3$@ the pin's id.
+                    out.problems.append(tr("%1$@: feature %2$d: duplicate id %3$@, given a new one", name, i, pin.id))
                     pin.id = UUID().uuidString.lowercased()
                     ids.insert(pin.id)
                 }
                 out.pins.append(pin)
             } catch {
-                out.problems.append("\(name): feature \(i): \(error)")
+                // TRANSLATORS: %1$@ is the pins file's name, %2$d the feature's index in it, %3$@ what is wrong with it.
+                out.problems.append(tr("%1$@: feature %2$d: %3$@", name, i, error))
             }
         }
         return out
@@ -87,13 +91,14 @@ public struct PinFile: Sendable {
     }
 
     static func pin(from f: JSONValue) throws -> Pin {
-        guard f["type"]?.string == "Feature" else { throw PinFileError("not a Feature") }
-        guard let g = f["geometry"], g["type"]?.string == "Point" else { throw PinFileError("geometry is not a Point") }
+        guard f["type"]?.string == "Feature" else { throw PinFileError(tr("not a Feature")) }
+        guard let g = f["geometry"], g["type"]?.string == "Point" else { throw PinFileError(tr("geometry is not a Point")) }
         guard let c = g["coordinates"]?.array, c.count >= 2, let lon = c[0].number, let lat = c[1].number else {
-            throw PinFileError("no coordinates")
+            throw PinFileError(tr("no coordinates"))
         }
         let coordinate = Coordinate(latitude: lat, longitude: lon)
-        guard coordinate.isValid else { throw PinFileError("coordinates out of range (\(lon), \(lat))") }
+        // TRANSLATORS: %1$@ and %2$@ are the longitude and latitude in the file.
+        guard coordinate.isValid else { throw PinFileError(tr("coordinates out of range (%1$@, %2$@)", lon, lat)) }
         let props = f["properties"]
         let id = props?["id"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
         let title = props?["title"]?.string ?? ""

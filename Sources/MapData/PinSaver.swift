@@ -49,7 +49,8 @@ public final class PinSaver: @unchecked Sendable {
                 saves += 1
             } catch {
                 // The pins are still in memory; the next change tries again.
-                onError("could not save pins: \(error)")
+                // TRANSLATORS: %@ says why.
+                onError(tr("could not save pins: %@", error))
             }
         }
     }

@@ -44,7 +44,7 @@ public final class TrailJournal {
 
     private func write(_ text: String) -> Bool {
         if fd < 0 {
-            if let problem = FileIO.makeDirectories(url.deletingLastPathComponent().path) { return fail("cannot create its folder (\(problem))") }
+            if let problem = FileIO.makeDirectories(url.deletingLastPathComponent().path) { return fail(tr("cannot create its folder (%@)", problem)) }
             fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return fail(FileIO.reason(errno)) }
             var st = stat()
@@ -92,6 +92,6 @@ public final class TrailJournal {
             breaking = false
             points.append(latitude: lat, longitude: lon, elevation: ele, time: t)
         }
-        return Contents(track: Track(kind: .track, name: "Trail", segments: segments, points: points), skipped: skipped)
+        return Contents(track: Track(kind: .track, name: tr("Trail"), segments: segments, points: points), skipped: skipped)
     }
 }

@@ -41,12 +41,16 @@ public final class TrailRecorder {
     public func recover() -> String? {
         guard let data = try? Data(contentsOf: journal.url), !data.isEmpty else { return nil }
         guard let contents = TrailJournal.read(data) else {
-            return "\(journal.url.path) is not a trail journal; it was left as it is"
+            // TRANSLATORS: %@ is a file's path.
+            return tr("%@ is not a trail journal; it was left as it is", journal.url.path)
         }
         guard contents.track.points.count > 0 else { return nil }
         trail = Trail(restoring: contents.track, style: trail.style)
-        var notice = "The trail of the last run (\(contents.track.points.count) points) was recovered; Ctrl+S saves it"
-        if contents.skipped > 0 { notice += " (\(contents.skipped) damaged lines left out)" }
+        // TRANSLATORS: the notice at start when the last run was killed; %d is how many points; Ctrl+S is a key.
+        var notice = trn("The trail of the last run (%d points) was recovered; Ctrl+S saves it", "The trail of the last run (%d points) was recovered; Ctrl+S saves it",
+                         contents.track.points.count)
+        // TRANSLATORS: after the notice that the trail was recovered; %d lines of its journal were damaged.
+        if contents.skipped > 0 { notice += " " + trn("(%d damaged lines left out)", "(%d damaged lines left out)", contents.skipped) }
         return notice
     }
 
@@ -58,9 +62,11 @@ public final class TrailRecorder {
         do {
             let url = try save()
             journal.remove()
-            return "The trail of the last run (\(trail.count) points) was recovered and saved to \(url.path)"
+            // TRANSLATORS: %1$d is how many points, %2$@ the file's path.
+            return trn("The trail of the last run (%1$d points) was recovered and saved to %2$@", "The trail of the last run (%1$d points) was recovered and saved to %2$@", trail.count, url.path)
         } catch {
-            return recovered + "; it could not be saved: \(error)"
+            // TRANSLATORS: %1$@ is the notice that the trail was recovered, %2$@ why saving it failed.
+            return tr("%1$@; it could not be saved: %2$@", recovered, error)
         }
     }
 
@@ -76,7 +82,8 @@ public final class TrailRecorder {
         if !journal.append(latitude: p.latitude[k], longitude: p.longitude[k], elevation: p.elevation[k], time: p.time[k], breaking: breaking),
            !toldJournal {
             toldJournal = true
-            problem = "The trail cannot be kept safe against a crash: \(journal.failure ?? "write failed")"
+            // TRANSLATORS: %@ says why the journal could not be written.
+            problem = tr("The trail cannot be kept safe against a crash: %@", journal.failure ?? tr("write failed"))
         }
         if now - lastHandOver >= Self.handOverEvery || trail.count == 2 { handOver(into: &tracks, now: now) }
         return problem
@@ -100,7 +107,7 @@ public final class TrailRecorder {
     /// Saves the whole trail as GPX (the same file each time); the file.
     @discardableResult
     public func save() throws -> URL {
-        guard trail.count >= 2 else { throw FileWriteError(path: folder.path, reason: "the trail has no line yet") }
+        guard trail.count >= 2 else { throw FileWriteError(path: folder.path, reason: tr("the trail has no line yet")) }
         let url = savedURL ?? Self.unusedURL(Self.name(startingAt: trail.points.time[0]), in: folder)
         try AtomicFile.write(GPXWriter.data([trail.track]), to: url)
         savedURL = url

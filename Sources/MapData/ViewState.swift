@@ -36,10 +36,13 @@ public struct ViewState: Codable, Equatable, Sendable {
     public var helpHintShown: Bool?
     /// The overlays turned on, or set to another opacity; absent: none.
     public var overlays: [OverlayState]?
+    /// Which names labels show ("local", "mine", "both"); absent: the reader's language.
+    public var labels: String?
 
     public init(center: Coordinate, zoom: Double, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false,
-                helpHintShown: Bool = false, overlays: [OverlayState]? = nil) {
+                helpHintShown: Bool = false, overlays: [OverlayState]? = nil, labels: String? = nil) {
         self.overlays = overlays
+        self.labels = labels
         self.center = Center(lat: center.latitude, lon: center.longitude)
         self.zoom = zoom
         self.files = files
@@ -60,8 +63,10 @@ public struct ViewState: Codable, Equatable, Sendable {
         case invalid(String, String)
         public var description: String {
             switch self {
-            case let .unreadable(p, r): return "\(p): cannot read (\(r))"
-            case let .invalid(p, r): return "\(p): not a valid view state (\(r))"
+            // TRANSLATORS: %1$@ is a file's path, %2$@ the reason.
+            case let .unreadable(p, r): return tr("%1$@: cannot read (%2$@)", p, r)
+            // TRANSLATORS: %1$@ is a file's path, %2$@ the reason; the view state is the map's last place and zoom.
+            case let .invalid(p, r): return tr("%1$@: not a valid view state (%2$@)", p, r)
             }
         }
     }
@@ -78,7 +83,7 @@ public struct ViewState: Codable, Equatable, Sendable {
         }
         guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom),
               (v.overlays ?? []).allSatisfy({ $0.opacity.isFinite && (0.05...1).contains($0.opacity) && $0.name.utf8.count <= 200 }) else {
-            throw LoadError.invalid(url.path, "values out of range")
+            throw LoadError.invalid(url.path, tr("values out of range"))
         }
         return v
     }

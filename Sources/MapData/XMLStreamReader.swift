@@ -7,7 +7,8 @@ import Platform
 public struct XMLReadError: Error, CustomStringConvertible, Sendable {
     public let line: Int
     public let reason: String
-    public var description: String { "line \(line): \(reason)" }
+    // TRANSLATORS: %1$d is a line of a file, %2$@ what is wrong there.
+    public var description: String { tr("line %1$d: %2$@", line, reason) }
 }
 
 /// libxml2's streaming reader (xmlTextReader), thinly wrapped: one node at a time, so a
@@ -30,16 +31,17 @@ public final class XMLStreamReader {
                 mx_reader_for_memory($0, Int32(clamping: buf.count), name)
             }
         }
-        guard let r else { throw XMLReadError(line: 1, reason: "cannot start the XML reader") }
+        guard let r else { throw XMLReadError(line: 1, reason: tr("cannot start the XML reader")) }
         reader = r
         // Errors come to us (with their line) instead of libxml2 printing them to stderr.
         mx_set_error_handler(reader, { arg, message, _, _ in
             guard let arg else { return }
             let me = Unmanaged<XMLStreamReader>.fromOpaque(arg).takeUnretainedValue()
             guard me.error == nil else { return }
-            let text = message.map { String(cString: $0).trimmed } ?? "parse error"
+            let text = message.map { String(cString: $0).trimmed } ?? tr("parse error")
             // Where the parser stands as it complains (the locator says line 1 in reader mode).
-            me.error = XMLReadError(line: Int(mx_parser_line(me.reader)), reason: "not well-formed XML (\(text))")
+            // TRANSLATORS: %@ is libxml2's own message (in English).
+            me.error = XMLReadError(line: Int(mx_parser_line(me.reader)), reason: tr("not well-formed XML (%@)", text))
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -49,9 +51,9 @@ public final class XMLStreamReader {
     public func next() throws -> Bool {
         let rc = mx_read(reader)
         if let error { throw error }
-        if rc < 0 { throw XMLReadError(line: line, reason: "not well-formed XML") }
+        if rc < 0 { throw XMLReadError(line: line, reason: tr("not well-formed XML")) }
         if rc == 1, mx_node(reader) == MX_DOCUMENT_TYPE {
-            throw XMLReadError(line: line, reason: "a document type declaration (DTD) is not accepted")
+            throw XMLReadError(line: line, reason: tr("a document type declaration (DTD) is not accepted"))
         }
         return rc == 1
     }

@@ -35,7 +35,8 @@ public final class CairoCanvas {
 
     public init(width: Int, height: Int) throws {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
-            throw CairoError(description: "canvas size \(width)×\(height) out of range")
+            // TRANSLATORS: a picture's width and height in pixels.
+            throw CairoError(description: tr("canvas size %@×%@ out of range", width, height))
         }
         var extents = cairo_rectangle_t(x: 0, y: 0, width: Double(width), height: Double(height))
         let s = Self.pageMode.isSet ? cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!

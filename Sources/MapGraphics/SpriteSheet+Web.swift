@@ -14,18 +14,21 @@ extension SpriteSheet {
             guard let query else { return base + suffix }
             return String(base[..<query]) + suffix + String(base[query...])
         }
-        guard FileIO.makeDirectories(folder) == nil else { throw TileSourceError("\(folder): cannot make the folder for a sprite sheet") }
-        var failure: Error = TileSourceError("\(base): no sprite sheet")
+        guard FileIO.makeDirectories(folder) == nil else { throw TileSourceError(tr("%@: cannot make the folder for a sprite sheet", folder)) }
+        // TRANSLATORS: %@ is the sprite sheet's address (a style's picture of icons).
+        var failure: Error = TileSourceError(tr("%@: no sprite sheet", base))
         for variant in ["@2x", ""] {
             do {
                 let index = try KeptDocument.fetch(address(variant + ".json"), client: client, keptIn: "\(folder)/sprite\(variant).json.kept",
                                                    limit: 4 << 20, accept: "application/json") { data in
-                    guard case .object = try JSONValue.parse(data) else { throw TileSourceError("not a sprite index (an object of icons)") }
+                    // TRANSLATORS: "an object of icons" is what the JSON must be.
+                    guard case .object = try JSONValue.parse(data) else { throw TileSourceError(tr("not a sprite index (an object of icons)")) }
                 }
                 let picture = try KeptDocument.fetch(address(variant + ".png"), client: client, keptIn: "\(folder)/sprite\(variant).png.kept",
                                                      limit: 1 << 26, accept: "image/png") { data in
                     let header = try ImageHeader(data, maxSide: IconPainter.maxSheetSide)
-                    guard header.format == .png else { throw TileSourceError("the sprite sheet is \(header.format.rawValue), not PNG") }
+                    // TRANSLATORS: %@ is the format the picture is in (jpeg, webp).
+                    guard header.format == .png else { throw TileSourceError(tr("the sprite sheet is %@, not PNG", header.format.rawValue)) }
                 }
                 // A plain copy of the picture beside what is kept, for the icons to be cut from,
                 // named by what the sheet holds: written once, never changed under a reader.

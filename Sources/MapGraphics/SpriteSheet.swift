@@ -20,22 +20,26 @@ public struct SpriteSheet: Sendable {
         let two = base + "@2x"
         let stem = FileIO.exists(two + ".json") && FileIO.exists(two + ".png") ? two : base
         guard FileIO.exists(stem + ".json"), FileIO.exists(stem + ".png") else {
-            throw TileSourceError("\(base): no sprite sheet there (\(base).json and \(base).png)")
+            // TRANSLATORS: a sprite sheet is a style's picture of icons with its index; %1$@ is where it was looked for, without .json or .png.
+            throw TileSourceError(tr("%1$@: no sprite sheet there (%1$@.json and %1$@.png)", base))
         }
         // Icons are kept only where they lie within the picture: one outside could never be
         // cut, and its label would wait for it on every frame.
         let header: ImageHeader
         do { header = try ImageHeader(try FileIO.read(stem + ".png", limit: 1 << 26), maxSide: IconPainter.maxSheetSide) } catch let e as TileSourceError {
-            throw TileSourceError("\(stem).png: sprite sheet: \(e.description)")
+            // TRANSLATORS: the sheet's file name without .png, then what is wrong with it.
+            throw TileSourceError(tr("%@.png: sprite sheet: %@", stem, e.description))
         }
-        guard header.format == .png else { throw TileSourceError("\(stem).png: sprite sheet is \(header.format.rawValue), not PNG") }
+        // TRANSLATORS: the sheet's file name without .png, then the format it is in (jpeg, webp).
+        guard header.format == .png else { throw TileSourceError(tr("%@.png: sprite sheet is %@, not PNG", stem, header.format.rawValue)) }
         try self.init(index: try FileIO.read(stem + ".json", limit: 4 << 20), named: stem + ".json", picture: stem + ".png", header: header)
     }
 
     /// A sheet from its index (the JSON, `named` in errors) and its picture's header: the
     /// icons that lie within the picture.
     public init(index data: Data, named name: String, picture: String, header: ImageHeader) throws {
-        guard case let .object(index) = try JSONValue.parse(data) else { throw TileSourceError("\(name): not a sprite index (an object of icons)") }
+        // TRANSLATORS: %@ is the index's file or address; "an object of icons" is what the JSON must be.
+        guard case let .object(index) = try JSONValue.parse(data) else { throw TileSourceError(tr("%@: not a sprite index (an object of icons)", name)) }
         var entries: [String: Entry] = [:]
         for (name, value) in index.prefix(20_000) {
             func int(_ key: String) -> Int? {
@@ -74,7 +78,8 @@ public enum IconPainter: SpritePainter {
         let sheet = try picture(spec.sheet)
         let sw = Int(cairo_image_surface_get_width(sheet)), sh = Int(cairo_image_surface_get_height(sheet))
         guard spec.x + spec.width <= sw, spec.y + spec.height <= sh else {
-            throw CairoError(description: "\(spec.sheet): icon at \(spec.x),\(spec.y) \(spec.width)×\(spec.height) lies outside the \(sw)×\(sh) sheet")
+            // TRANSLATORS: the sheet's file, the icon's place (x,y) and size (width×height), then the sheet's size.
+            throw CairoError(description: tr("%@: icon at %@,%@ %@×%@ lies outside the %@×%@ sheet", spec.sheet, spec.x, spec.y, spec.width, spec.height, sw, sh))
         }
         let size = spec.size
         let canvas = try CairoCanvas(width: max(1, Int(saturating: (size.width * k).rounded(.up))), height: max(1, Int(saturating: (size.height * k).rounded(.up))))
@@ -99,13 +104,15 @@ public enum IconPainter: SpritePainter {
         let bytes = try FileIO.read(path, limit: 1 << 26)
         let header: ImageHeader
         do { header = try ImageHeader(bytes, maxSide: Self.maxSheetSide) } catch let e as TileSourceError {
-            throw CairoError(description: "\(path): sprite sheet: \(e.description)")
+            // TRANSLATORS: the sheet's file, then what is wrong with it.
+            throw CairoError(description: tr("%@: sprite sheet: %@", path, e.description))
         }
-        guard header.format == .png else { throw CairoError(description: "\(path): sprite sheet is \(header.format.rawValue), not PNG") }
-        guard let s = PNGStream(bytes).surface() else { throw CairoError(description: "\(path): not a PNG picture") }
+        // TRANSLATORS: the sheet's file, then the format it is in (jpeg, webp).
+        guard header.format == .png else { throw CairoError(description: tr("%@: sprite sheet is %@, not PNG", path, header.format.rawValue)) }
+        guard let s = PNGStream(bytes).surface() else { throw CairoError(description: tr("%@: not a PNG picture", path)) }
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(s)
-            throw CairoError(description: "\(path): not a PNG picture")
+            throw CairoError(description: tr("%@: not a PNG picture", path))
         }
         pictures[path] = s
         return s

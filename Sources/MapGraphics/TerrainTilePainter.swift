@@ -44,7 +44,8 @@ public enum TerrainTilePainter {
     private static func drawn(_ dem: DEMTile, of dataTile: TileID, as tile: TileID, _ draw: (DEMTile) throws -> Bitmap) throws -> Bitmap {
         guard dataTile != tile else { return try draw(dem) }
         guard let region = dem.region(of: dataTile, for: tile, size: 256, border: 1) else {
-            throw DEMError("the DEM tile \(dataTile) does not cover \(tile)")
+            // TRANSLATORS: two tiles (zoom/x/y); a DEM tile holds the ground's heights.
+            throw DEMError(tr("the DEM tile %@ does not cover %@", dataTile, tile))
         }
         let bordered = try draw(region)
         let n = bordered.width
@@ -62,7 +63,7 @@ public enum TerrainTilePainter {
         // would draw it as a frayed line.
         let lines = Contours.lines(dem, interval: every.line).filter { $0.level > 0 }
         try shaded.pixels.withUnsafeMutableBytes { raw in
-            guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: n, height: n) else { throw CairoError(description: "cannot draw contours on a \(n)-pixel tile") }
+            guard let canvas = CairoCanvas(wrapping: raw.baseAddress!, width: n, height: n) else { throw CairoError(description: tr("cannot draw contours on a %@-pixel tile", n)) }
             let cr = canvas.context
             let k = Double(n) / 256
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
@@ -99,7 +100,8 @@ public enum TerrainTilePainter {
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, 9 * k)
         for line in lines where length(line) >= 60 * k {
-            let text = "\(Int(saturating: line.level.rounded())) m"
+            // TRANSLATORS: a contour line's height on the map, in metres ("300 m").
+            let text = tr("%@ m", Int(saturating: line.level.rounded()))
             var ext = cairo_text_extents_t()
             cairo_text_extents(cr, text, &ext)
             // The middle piece, its direction from its neighbours a few points apart.

@@ -19,7 +19,8 @@ public enum TrackProfilePainter: SpritePainter {
         // The sprite is the panel: its frames laid out in a viewport of its own size.
         let gx = graph.x, gy = graph.y, gw = graph.width, gh = graph.height
         let ink = Color(hex: 0x333333), faint = Color(hex: 0x000000, alpha: 0.08)
-        let title = profile.speed.isEmpty ? spec.title : spec.title + "   elevation · speed (dashed)"
+        // TRANSLATORS: the key to the elevation profile's two lines, after the track's name: elevation (filled) and speed (a dashed line).
+        let title = profile.speed.isEmpty ? spec.title : spec.title + "   " + tr("elevation · speed (dashed)")
         text(title, at: (16, 8), size: 11, bold: true, color: ink, cr: cr, k: k)
 
         // Heights: grid lines at round steps, labelled on the left.
@@ -38,7 +39,11 @@ public enum TrackProfilePainter: SpritePainter {
         for d in Ticks.multiples(of: dStep, from: 0, through: profile.distance + 1e-6, limit: 16) {
             let x = gx + d / profile.distance * gw
             rect(x - 0.5, gy + gh, 1, 4, ink, cr)
-            let label = d == 0 ? "0" : tick(d / dUnit, step: dStep / dUnit) + (spec.imperial ? " mi" : " km")
+            let number = tick(d / dUnit, step: dStep / dUnit)
+            // TRANSLATORS: a distance under the elevation profile, in miles ("2.5 mi").
+            let label = d == 0 ? "0" : spec.imperial ? tr("%@ mi", number)
+                // TRANSLATORS: a distance under the elevation profile, in kilometres ("4 km").
+                : tr("%@ km", number)
             text(label, at: (x, gy + gh + 6), size: 9, bold: false, color: ink, cr: cr, k: k, centered: true)
         }
 

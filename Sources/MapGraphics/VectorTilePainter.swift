@@ -60,7 +60,7 @@ public final class VectorTilePainter: @unchecked Sendable {
     /// seen at, where its zoom-dependent widths, filters and opacities are evaluated (nil: the
     /// tile's own zoom).
     public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil, pictures: [StylePicture] = [],
-                      decodeImage: @escaping (Data) throws -> Bitmap = { _ in throw TileSourceError("no image decoder") }) throws -> DecodedTile {
+                      decodeImage: @escaping (Data) throws -> Bitmap = { _ in throw TileSourceError(tr("no image decoder")) }) throws -> DecodedTile {
         let prepared = data.isEmpty ? PreparedTile(VectorTile(layers: [])) : try self.prepared(data, tile: dataTile)
         let vt = prepared.tile
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
@@ -69,7 +69,8 @@ public final class VectorTilePainter: @unchecked Sendable {
             let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize, viewZoom: viewZoom),
                                                                                     pictures: found)
             // A damaged picture fails the tile, so that its source drops it and it is asked again.
-            if let problem = found?.problems.first { throw TileSourceError("a picture of the style: \(problem)") }
+            // TRANSLATORS: %@ says which picture (a raster or heights tile the map's style draws) and what is wrong with it.
+            if let problem = found?.problems.first { throw TileSourceError(tr("a picture of the style: %@", problem)) }
             return DecodedTile(bitmap: canvas.bitmap(), places: labels)
         }
         let cr = canvas.context

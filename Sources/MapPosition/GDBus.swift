@@ -147,8 +147,8 @@ package enum GDBus {
     /// The error's message, freeing it.
     @discardableResult
     package static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        guard let e = error else { return "unknown error" }
+        guard let e = error else { return tr("unknown error") }
         defer { g_error_free(e); error = nil }
-        return e.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        return e.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
     }
 }

@@ -33,11 +33,11 @@ public enum GPSDMessage {
     public static let maxLine = 16 << 10
 
     public static func parse(_ line: Data) throws -> PositionEvent? {
-        guard line.count <= maxLine else { throw Malformed(description: "a line longer than \(maxLine) bytes") }
+        guard line.count <= maxLine else { throw Malformed(description: tr("a line longer than %@ bytes", maxLine)) }
         let decoder = JSONDecoder()
         let kind: String
         do { kind = try decoder.decode(Envelope.self, from: line).class } catch {
-            throw Malformed(description: "not a gpsd report")
+            throw Malformed(description: tr("not a gpsd report"))
         }
         guard kind == "TPV", let tpv = try? decoder.decode(TPV.self, from: line) else { return nil }
         guard let mode = tpv.mode, mode >= 2 else { return .noFix }

@@ -21,7 +21,8 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
         return attempts
     }
 
-    public var name: String { "gpsd at \(host):\(port)" }
+    // TRANSLATORS: names a position source in notices; %1$@ is a host, %2$@ a port (gpsd at 127.0.0.1:2947).
+    public var name: String { tr("gpsd at %1$@:%2$@", host, port) }
 
     public init(host: String = "127.0.0.1", port: UInt16 = 2947) {
         self.host = host
@@ -55,7 +56,7 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
                 let fd = try Socket.connect(host: host, port: port, timeout: 3)
                 defer { close(fd) }
                 let watch = #"?WATCH={"enable":true,"json":true};"# + "\n"
-                guard Socket.send(fd, watch) else { throw Socket.Failure("cannot send the watch request") }
+                guard Socket.send(fd, watch) else { throw Socket.Failure(tr("cannot send the watch request")) }
                 toldDown = false
                 reason = session(fd, deliver, connected: { wait = 1 })
             } catch {
@@ -80,31 +81,35 @@ public final class GPSDSource: PositionSource, @unchecked Sendable {
         while !isStopping {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, 200)
-            if ready < 0 && errno != EINTR { return "poll failed: \(FileIO.reason(errno))" }
+            // TRANSLATORS: poll is a system call; %@ is the system's reason.
+            if ready < 0 && errno != EINTR { return tr("poll failed: %@", FileIO.reason(errno)) }
             if ready <= 0 {
                 // gpsd greets at once (VERSION): silence means something else is listening.
-                if !heard, MonotonicClock.now - lastData > 5 { return "no answer" }
+                // TRANSLATORS: gpsd said nothing after the connection was made.
+                if !heard, MonotonicClock.now - lastData > 5 { return tr("no answer") }
                 continue
             }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { return "the connection was closed" }
+            if n == 0 { return tr("the connection was closed") }
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return FileIO.reason(errno) }
             if !heard { heard = true; connected() }
             lastData = MonotonicClock.now
             let got = buffer.withUnsafeBytes { lines.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             if lines.dropped > dropped {
                 dropped = lines.dropped
-                if !toldBad { toldBad = true; deliver(.unavailable("\(name): dropped a report longer than \(GPSDMessage.maxLine) bytes")) }
+                // TRANSLATORS: %1$@ names the position source, %2$@ is a number of bytes.
+                if !toldBad { toldBad = true; deliver(.unavailable(tr("%1$@: dropped a report longer than %2$@ bytes", name, GPSDMessage.maxLine))) }
             }
             for line in got {
                 do {
                     if let event = try GPSDMessage.parse(line) { deliver(event) }
                 } catch {
-                    if !toldBad { toldBad = true; deliver(.unavailable("\(name): \(error); such lines are skipped")) }
+                    // TRANSLATORS: %1$@ names the position source, %2$@ what is wrong with a line it sent.
+                    if !toldBad { toldBad = true; deliver(.unavailable(tr("%1$@: %2$@; such lines are skipped", name, error))) }
                 }
             }
         }
-        return "stopped"
+        return tr("stopped")
     }
 }
 
@@ -121,9 +126,10 @@ enum Socket {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0, let first = list else { throw Failure("cannot resolve \(host): \(String(cString: gai_strerror(rc)))") }
+        // TRANSLATORS: %1$@ is a host's name, %2$@ the system's reason.
+        guard rc == 0, let first = list else { throw Failure(tr("cannot resolve %1$@: %2$@", host, String(cString: gai_strerror(rc)))) }
         defer { freeaddrinfo(list) }
-        var reason = "no address"
+        var reason = tr("no address")
         var ai: UnsafeMutablePointer<addrinfo>? = first
         while let a = ai {
             ai = a.pointee.ai_next
@@ -137,7 +143,7 @@ enum Socket {
                 var err: Int32 = 0
                 var len = socklen_t(MemoryLayout<Int32>.size)
                 guard poll(&p, 1, Int32(saturating: timeout * 1000)) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0, err == 0 else {
-                    reason = err != 0 ? FileIO.reason(err) : "timed out"
+                    reason = err != 0 ? FileIO.reason(err) : tr("timed out")
                     close(fd)
                     continue
                 }
@@ -145,7 +151,8 @@ enum Socket {
             _ = fcntl(fd, F_SETFL, flags)
             return fd
         }
-        throw Failure("cannot connect: \(reason)")
+        // TRANSLATORS: %@ is the system's reason.
+        throw Failure(tr("cannot connect: %@", reason))
     }
 
     /// Sends all of `text`; false when the peer is gone.

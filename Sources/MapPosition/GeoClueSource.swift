@@ -92,7 +92,8 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
         defer { g_main_context_pop_thread_default(context) }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = busAddress.map({ GDBus.connect($0, &error) }) ?? GDBus.systemBus(&error) else {
-            deliver(.unavailable("GeoClue: no system bus (\(GDBus.take(&error)))"))
+            // TRANSLATORS: GeoClue is the desktop's position service; %@ is D-Bus's reason.
+            deliver(.unavailable(tr("GeoClue: no system bus (%@)", GDBus.take(&error))))
             return
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
@@ -111,11 +112,12 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
     private func session(_ bus: OpaquePointer, _ deliver: @escaping @Sendable (PositionEvent) -> Void) -> Outcome {
         var error: UnsafeMutablePointer<GError>?
         guard let reply = GDBus.call(bus, Self.service, Self.managerPath, "org.freedesktop.GeoClue2.Manager", "GetClient", nil, timeout: 10_000, &error) else {
-            return .failed("GeoClue: \(GDBus.take(&error))")
+            // TRANSLATORS: GeoClue is the desktop's position service; %@ is its own message.
+            return .failed(tr("GeoClue: %@", GDBus.take(&error)))
         }
         let client = GDBus.child(reply, 0).flatMap(GDBus.string)
         g_variant_unref(reply)
-        guard let client, g_variant_is_object_path(client) != 0 else { return .failed("GeoClue: the manager gave no client") }
+        guard let client, g_variant_is_object_path(client) != 0 else { return .failed(tr("GeoClue: the manager gave no client")) }
         let listener = Listener(bus: bus, deliver: deliver)
         // Subscribed before Start, so the first location (often sent at once) is not missed.
         let updates = GDBus.subscribe(bus, sender: Self.service, interface: Self.clientInterface, member: "LocationUpdated",
@@ -134,13 +136,15 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
         for (property, value) in set {
             let args = GDBus.tuple([g_variant_new_string(Self.clientInterface), g_variant_new_string(property), g_variant_new_variant(value)])
             guard let r = GDBus.call(bus, Self.service, client, "org.freedesktop.DBus.Properties", "Set", args, timeout: 5000, &error) else {
-                return .failed("GeoClue: cannot set \(property): \(GDBus.take(&error))")
+                // TRANSLATORS: %1$@ is a D-Bus property's name (DesktopId), %2$@ GeoClue's message.
+                return .failed(tr("GeoClue: cannot set %1$@: %2$@", property, GDBus.take(&error)))
             }
             g_variant_unref(r)
         }
         // Start waits for the agent to allow the app, which can mean a question to the user.
         guard let started = GDBus.call(bus, Self.service, client, Self.clientInterface, "Start", nil, timeout: 60_000, &error) else {
-            return .failed("GeoClue refused: \(GDBus.take(&error))")
+            // TRANSLATORS: %@ is GeoClue's message (it may be that the user or the system denied access).
+            return .failed(tr("GeoClue refused: %@", GDBus.take(&error)))
         }
         g_variant_unref(started)
         while !thread.isStopping && !listener.vanished { g_main_context_iteration(context, 1) }
@@ -158,7 +162,7 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
         var error: UnsafeMutablePointer<GError>?
         guard let reply = GDBus.call(listener.bus, service, path, "org.freedesktop.DBus.Properties", "GetAll",
                                      GDBus.tuple([g_variant_new_string(locationInterface)]), timeout: 5000, &error) else {
-            if !listener.toldBad { listener.deliver(.unavailable("GeoClue: cannot read the location: \(GDBus.take(&error))")) }
+            if !listener.toldBad { listener.deliver(.unavailable(tr("GeoClue: cannot read the location: %@", GDBus.take(&error)))) }
             listener.toldBad = true
             return
         }
@@ -166,7 +170,7 @@ public final class GeoClueSource: PositionSource, @unchecked Sendable {
         guard let properties = GDBus.child(reply, 0) else { return }
         defer { g_variant_unref(properties) }
         guard let fix = fix(from: properties) else {
-            if !listener.toldBad { listener.deliver(.unavailable("GeoClue sent a location out of range")) }
+            if !listener.toldBad { listener.deliver(.unavailable(tr("GeoClue sent a location out of range"))) }
             listener.toldBad = true
             return
         }

@@ -11,7 +11,8 @@ public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
     public let speed: Double
     private let thread = SourceThread()
 
-    public var name: String { "NMEA log \(path)" }
+    // TRANSLATORS: names a position source in notices; %@ is a file's path.
+    public var name: String { tr("NMEA log %@", path) }
 
     public init(path: String, speed: Double = 1) {
         self.path = path
@@ -44,8 +45,10 @@ public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
             return
         }
         let (events, rejected) = Self.events(in: data)
-        if rejected > 0 { deliver(.unavailable("\(name): \(rejected) broken sentence(s) skipped")) }
-        guard !events.isEmpty else { deliver(.unavailable("\(name): no fixes in it")); return }
+        // TRANSLATORS: %2$@ names the NMEA log; %1$d is how many of its sentences (lines) were broken.
+        if rejected > 0 { deliver(.unavailable(trn("%2$@: %1$d broken sentence(s) skipped", "%2$@: %1$d broken sentence(s) skipped", rejected, name))) }
+        // TRANSLATORS: %@ names the NMEA log; it holds no positions.
+        guard !events.isEmpty else { deliver(.unavailable(tr("%@: no fixes in it", name))); return }
         var previous: Double?
         for event in events {
             guard !thread.isStopping else { return }

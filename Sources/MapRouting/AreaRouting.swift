@@ -59,7 +59,7 @@ public struct AreaRouting: Sendable {
         case let .failure(e): return .failure(e)
         }
         guard let region = regions.smallestRegion(west: area.west, south: area.south, east: area.east, north: area.north) else {
-            return .failure(.failed("no extract of the index holds this area whole"))
+            return .failure(.failed(tr("no extract of the index holds this area whole")))
         }
         let head: RegionDownload.Head
         switch RegionDownload.head(of: region.pbf, client: client) {
@@ -79,7 +79,10 @@ public struct AreaRouting: Sendable {
         defer { _ = unlink(download) }
         // The area cut out of the region, in a folder of its own.
         progress(.cutting)
-        guard let work = TemporaryDirectory.make("meridian-area-routing") else { return .failure(.failed("no temporary folder: \(FileIO.reason())")) }
+        guard let work = TemporaryDirectory.make("meridian-area-routing") else {
+            // TRANSLATORS: %@ is the system's reason.
+            return .failure(.failed(tr("no temporary folder: %@", FileIO.reason())))
+        }
         defer { _ = FileIO.removeTree(work) }
         let cut = work + "/area.osm.pbf", log = work + "/osmium.log"
         let box = String(cFormat: "%.7f,%.7f,%.7f,%.7f", area.west, area.south, area.east, area.north)
@@ -91,7 +94,10 @@ public struct AreaRouting: Sendable {
         cancel.forget(stopping)
         if cancel.isCancelled { return .failure(.cancelled) }
         guard status == 0 else {
-            return .failure(.failed("osmium could not cut the area out of \(region.name): " + (RoutinoDatabase.lastError(log) ?? "status \(status)")))
+            // TRANSLATORS: osmium is a program; %1$@ is a region's name ("Finland"), %2$@ what osmium said.
+            if let said = RoutinoDatabase.lastError(log) { return .failure(.failed(tr("osmium could not cut the area out of %1$@: %2$@", region.name, said))) }
+            // TRANSLATORS: osmium is a program; %1$@ is a region's name ("Finland"), %2$@ the number it ended with.
+            return .failure(.failed(tr("osmium could not cut the area out of %1$@: status %2$@", region.name, status)))
         }
         progress(.building)
         return RoutinoDatabase.build(osm: cut, into: directory, programs: programs, environment: env, cancel: cancel)

@@ -58,9 +58,10 @@ public struct GeofabrikIndex: Sendable {
     public init(regions: [Region]) { self.regions = regions }
 
     public static func read(_ data: Data) -> Result<GeofabrikIndex, RouteError> {
-        guard data.count <= maxBytes else { return .failure(.unreadable("the extracts' index is larger than 64 MiB")) }
+        guard data.count <= maxBytes else { return .failure(.unreadable(tr("the extracts' index is larger than 64 MiB"))) }
         guard let json = try? JSONValue.parse(data), let features = json["features"]?.array else {
-            return .failure(.unreadable("not Geofabrik's index of extracts (a GeoJSON FeatureCollection)"))
+            // TRANSLATORS: Geofabrik is a name; a GeoJSON FeatureCollection is a kind of file.
+            return .failure(.unreadable(tr("not Geofabrik's index of extracts (a GeoJSON FeatureCollection)")))
         }
         var regions: [Region] = []
         var points = 0
@@ -85,7 +86,7 @@ public struct GeofabrikIndex: Sendable {
                         r.append((lon, lat))
                     }
                     points += r.count
-                    guard points <= maxPoints else { return .failure(.unreadable("the extracts' index has more than \(maxPoints) points")) }
+                    guard points <= maxPoints else { return .failure(.unreadable(tr("the extracts' index has more than %@ points", maxPoints))) }
                     if r.count >= 3 { rings.append(r) }
                 }
                 if !rings.isEmpty { polygons.append(rings) }
@@ -94,7 +95,7 @@ public struct GeofabrikIndex: Sendable {
             regions.append(Region(id: String(id.prefix(100)), name: String((p["name"]?.string ?? id).prefix(200)),
                                   parent: p["parent"]?.string.map { String($0.prefix(100)) }, pbf: pbf, polygons: polygons))
         }
-        guard !regions.isEmpty else { return .failure(.unreadable("the extracts' index names no region")) }
+        guard !regions.isEmpty else { return .failure(.unreadable(tr("the extracts' index names no region"))) }
         return .success(GeofabrikIndex(regions: regions))
     }
 

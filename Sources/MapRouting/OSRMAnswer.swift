@@ -13,22 +13,25 @@ public enum OSRMAnswer {
     static let maxSteps = 100_000
 
     public static func read(_ data: Data, request: RouteRequest, engine: String, credit: String) -> Result<Route, RouteError> {
-        guard data.count <= maxBytes else { return .failure(.unreadable("larger than 16 MiB")) }
-        guard let json = try? JSONValue.parse(data), let top = json.object else { return .failure(.unreadable("not JSON")) }
+        // TRANSLATORS: why an answer is not a route; said in brackets after "the routing service's answer is not a route".
+        guard data.count <= maxBytes else { return .failure(.unreadable(tr("larger than %@ MiB", maxBytes >> 20))) }
+        guard let json = try? JSONValue.parse(data), let top = json.object else { return .failure(.unreadable(tr("not JSON"))) }
         if let failure = error(top, request: request) { return .failure(failure) }
-        guard let route = top["routes"]?.array?.first?.object else { return .failure(.unreadable("no routes")) }
+        guard let route = top["routes"]?.array?.first?.object else { return .failure(.unreadable(tr("no routes"))) }
         guard let line = route["geometry"]?["coordinates"]?.array else {
-            return .failure(.unreadable("the route has no GeoJSON line (geometries=geojson)"))
+            // TRANSLATORS: geometries=geojson is a parameter of the request: keep it as it is.
+            return .failure(.unreadable(tr("the route has no GeoJSON line (geometries=geojson)")))
         }
-        guard line.count >= 2, line.count <= maxPoints else { return .failure(.unreadable("a line of \(line.count) points")) }
+        guard line.count >= 2, line.count <= maxPoints else { return .failure(.unreadable(tr("a line of %@ points", line.count))) }
         var geometry: [Coordinate] = []
         geometry.reserveCapacity(line.count)
         for p in line {
-            guard let c = coordinate(p) else { return .failure(.unreadable("a point of the line is not [lon, lat]")) }
+            // TRANSLATORS: [lon, lat] is the form a point takes: keep it as it is.
+            guard let c = coordinate(p) else { return .failure(.unreadable(tr("a point of the line is not [lon, lat]"))) }
             geometry.append(c)
         }
         guard let distance = metres(route["distance"]), let duration = metres(route["duration"]) else {
-            return .failure(.unreadable("no distance or duration"))
+            return .failure(.unreadable(tr("no distance or duration")))
         }
         let legs = route["legs"]?.array ?? []
         var steps: [RouteStep] = []
@@ -36,9 +39,9 @@ public enum OSRMAnswer {
         for (l, leg) in legs.enumerated() {
             let isLast = l == legs.count - 1
             for s in leg["steps"]?.array ?? [] {
-                guard steps.count < maxSteps else { return .failure(.unreadable("more than \(maxSteps) steps")) }
+                guard steps.count < maxSteps else { return .failure(.unreadable(tr("more than %@ steps", maxSteps))) }
                 guard let m = s["maneuver"]?.object, let at = m["location"].flatMap(coordinate) else {
-                    return .failure(.unreadable("a step without a maneuver location"))
+                    return .failure(.unreadable(tr("a step without a maneuver location")))
                 }
                 guard let maneuver = maneuver(m, lastLeg: isLast, firstLeg: l == 0) else { continue }
                 let name = s["name"]?.string.map { String($0.trimmed.prefix(200)) }
@@ -55,7 +58,8 @@ public enum OSRMAnswer {
 
     /// The failure an answer states (`code` other than "Ok"), or nil for a route.
     static func error(_ top: [String: JSONValue], request: RouteRequest) -> RouteError? {
-        guard let code = top["code"]?.string else { return .unreadable("no \"code\"") }
+        // TRANSLATORS: "code" is the name of an entry in the answer: keep it as it is.
+        guard let code = top["code"]?.string else { return .unreadable(tr("no \"code\"")) }
         if code == "Ok" { return nil }
         let message = top["message"]?.string.map { String($0.prefix(200)) }
         switch code {
@@ -65,8 +69,13 @@ public enum OSRMAnswer {
             if let m = message, let n = m.split(separator: " ").last.flatMap({ Int($0) }), request.waypoints.indices.contains(n) {
                 return .noRoadNear(request.waypoints[n], meters: 1000)
             }
-            return .failed("no road near one of the points" + (message.map { " (\($0))" } ?? ""))
-        default: return .failed("the routing service said \(code.prefix(40))" + (message.map { ": \($0)" } ?? ""))
+            // TRANSLATORS: %@ is the routing service's own message (in English).
+            guard let message else { return .failed(tr("no road near one of the points")) }
+            return .failed(tr("no road near one of the points (%@)", message))
+        default:
+            // TRANSLATORS: %1$@ is the routing service's code for a failure (NoTable, TooBig), %2$@ its own message (in English).
+            guard let message else { return .failed(tr("the routing service said %@", code.prefix(40))) }
+            return .failed(tr("the routing service said %1$@: %2$@", code.prefix(40), message))
         }
     }
 

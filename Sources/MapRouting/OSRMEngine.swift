@@ -53,7 +53,7 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
 
     public func route(_ request: RouteRequest, cancel: RouteCancellation) -> Result<Route, RouteError> {
         guard config.enabled else { return .failure(.disabled) }
-        guard request.waypoints.allSatisfy(\.isValid) else { return .failure(.failed("a waypoint is not a place on Earth")) }
+        guard request.waypoints.allSatisfy(\.isValid) else { return .failure(.failed(tr("a waypoint is not a place on Earth"))) }
         guard let url = url(for: request) else { return .failure(.tooFewPoints) }
         lock.lock()
         if let kept = cache[url] { lock.unlock(); return .success(kept) }

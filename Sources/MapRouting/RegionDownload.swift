@@ -24,7 +24,10 @@ public enum RegionDownload {
     public static func head(of url: String, client: HTTPClient) -> Result<Head, RouteError> {
         switch client.get(url, headers: ["Range: bytes=0-0"], limit: 64 << 10) {
         case let .response(r) where r.status == 206:
-            guard let total = r.header("Content-Range").flatMap(total(of:)) else { return .failure(.unreadable("no Content-Range in the answer to a range")) }
+            guard let total = r.header("Content-Range").flatMap(total(of:)) else {
+                // TRANSLATORS: Content-Range is the name of an HTTP header.
+                return .failure(.unreadable(tr("no Content-Range in the answer to a range")))
+            }
             return .success(Head(size: total, validator: validator(r)))
         case let .response(r) where r.status == 200:
             return .success(Head(size: Int64(r.body.count), validator: validator(r)))
@@ -32,7 +35,8 @@ public enum RegionDownload {
             return .failure(RouteError(status: r.status))
         case let .failed(reason, _):
             if reason == HTTPFailure.tooLarge(64 << 10).reason {
-                return .failure(.failed("the server does not send files in pieces (no Range requests): it cannot be downloaded resumably"))
+                // TRANSLATORS: Range is the name of an HTTP header.
+                return .failure(.failed(tr("the server does not send files in pieces (no Range requests): it cannot be downloaded resumably")))
             }
             return .failure(RouteError(failure: reason, limit: 64 << 10))
         }
@@ -68,14 +72,15 @@ public enum RegionDownload {
         // A part of another file (rebuilt since, or no validator to tell) is begun again.
         let keptValidator = (try? FileIO.read(kept, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
         if have > size || head.validator == nil || keptValidator != head.validator { have = 0 }
-        guard let file = fopen(part, have == 0 ? "wb" : "ab") else { return .failure(.failed("\(part): \(FileIO.reason())")) }
+        // TRANSLATORS: a file, and the system's reason it cannot be written.
+        guard let file = fopen(part, have == 0 ? "wb" : "ab") else { return .failure(.failed(tr("%@: %@", part, FileIO.reason()))) }
         defer { fclose(file) }
         /// Appends `body` to the part, all of it and flushed, or says why not.
         func append(_ body: Data) -> RouteError? {
             let written = body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-            return written == body.count && fflush(file) == 0 ? nil : .failed("\(part): \(FileIO.reason())")
+            return written == body.count && fflush(file) == 0 ? nil : .failed(tr("%@: %@", part, FileIO.reason()))
         }
-        if let v = head.validator, !FileIO.writeText(v, to: kept) { return .failure(.failed("\(kept): \(FileIO.reason())")) }
+        if let v = head.validator, !FileIO.writeText(v, to: kept) { return .failure(.failed(tr("%@: %@", kept, FileIO.reason()))) }
         while have < size {
             if cancel.isCancelled { return .failure(.cancelled) }
             let last = min(size, have + Int64(piece)) - 1
@@ -86,7 +91,9 @@ public enum RegionDownload {
                 // The piece must be the one asked for, of this file: another would corrupt it.
                 guard let cr = r.header("Content-Range"), let span = range(of: cr), total(of: cr) == size,
                       span.lowerBound == have, span.upperBound - span.lowerBound + 1 == Int64(r.body.count), !r.body.isEmpty else {
-                    return .failure(.unreadable("the server sent another piece than asked (\(r.header("Content-Range") ?? "no Content-Range"))"))
+                    // TRANSLATORS: %@ is the Content-Range header the server sent (bytes 0-99/1000).
+                    guard let said = r.header("Content-Range") else { return .failure(.unreadable(tr("the server sent another piece than asked (no Content-Range)"))) }
+                    return .failure(.unreadable(tr("the server sent another piece than asked (%@)", said)))
                 }
                 if let e = append(r.body) { return .failure(e) }
                 have += Int64(r.body.count)
@@ -95,7 +102,7 @@ public enum RegionDownload {
                 // The whole file where a piece was asked: it changed (If-Range), or the server
                 // ignores ranges. Taken only if it is all there is.
                 guard Int64(r.body.count) == size, have == 0 else {
-                    return .failure(.failed("the file changed on the server while it was downloaded, or the server does not send pieces: try again"))
+                    return .failure(.failed(tr("the file changed on the server while it was downloaded, or the server does not send pieces: try again")))
                 }
                 if let e = append(r.body) { return .failure(e) }
                 have = size
@@ -106,7 +113,7 @@ public enum RegionDownload {
                 return .failure(RouteError(failure: reason, limit: piece + 1024))
             }
         }
-        guard rename(part, path) == 0 else { return .failure(.failed("\(path): \(FileIO.reason())")) }
+        guard rename(part, path) == 0 else { return .failure(.failed(tr("%@: %@", path, FileIO.reason()))) }
         _ = unlink(kept)
         return .success(())
     }

@@ -11,7 +11,7 @@ extension RouteError {
 
     /// An HTTP request that brought no answer (`limit`: the body limit it was made with).
     init(failure reason: String, limit: Int) {
-        if reason == HTTPFailure.tooLarge(limit).reason { self = .unreadable("larger than \(limit >> 20) MiB"); return }
+        if reason == HTTPFailure.tooLarge(limit).reason { self = .unreadable(tr("larger than %@ MiB", limit >> 20)); return }
         if reason == "cancelled" { self = .cancelled; return }
         self = HTTPFailure.isNoConnection(reason) ? .offline(reason) : .network(reason)
     }

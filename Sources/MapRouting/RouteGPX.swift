@@ -38,6 +38,12 @@ public enum RouteGPX {
         if let up = route.ascent, let down = route.descent {
             s += " · ↑ " + TrackStatistics.heightText(up, imperial: false) + " ↓ " + TrackStatistics.heightText(down, imperial: false)
         }
-        return s + " by " + route.request.mode.rawValue + " · " + route.engine + " · " + route.credit
+        switch route.request.mode {
+        // TRANSLATORS: a route's summary: %1$@ is its distance and time ("2.4 km · 0:06"), %2$@ the engine that found it
+        // (Routino, OSRM), %3$@ the data's credit ("© OpenStreetMap contributors").
+        case .car: return tr("%1$@ by car · %2$@ · %3$@", s, route.engine, route.credit)
+        case .bike: return tr("%1$@ by bike · %2$@ · %3$@", s, route.engine, route.credit)
+        case .foot: return tr("%1$@ by foot · %2$@ · %3$@", s, route.engine, route.credit)
+        }
     }
 }

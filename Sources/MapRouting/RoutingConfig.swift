@@ -61,7 +61,8 @@ public struct RoutingConfig: Equatable, Sendable {
         do {
             return (try RoutingConfig(reading: try FileIO.read(file, limit: 64 << 10)), nil)
         } catch {
-            return (standard, "\(file): \(error); routing online with FOSSGIS's OSRM instead")
+            // TRANSLATORS: %1$@ is the file routing.json, %2$@ what is wrong in it; FOSSGIS and OSRM are names.
+            return (standard, tr("%1$@: %2$@; routing online with FOSSGIS's OSRM instead", file, error))
         }
     }
 
@@ -71,30 +72,39 @@ public struct RoutingConfig: Equatable, Sendable {
 
     /// Reads a routing.json; throws `Invalid` naming the key that is wrong.
     public init(reading data: Data) throws {
-        guard data.count <= 64 << 10 else { throw Invalid(description: "larger than 64 KiB, not a routing setting") }
+        guard data.count <= 64 << 10 else { throw Invalid(description: tr("larger than 64 KiB, not a routing setting")) }
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch { throw Invalid(description: "\(error)") }
-        guard let object = json.object else { throw Invalid(description: "not a JSON object ({\"url\": …})") }
+        // TRANSLATORS: {"url": …} is the form the file takes: keep it as it is.
+        guard let object = json.object else { throw Invalid(description: tr("not a JSON object ({\"url\": …})")) }
         func string(_ key: String, in o: [String: JSONValue]) throws -> String? {
             guard let v = o[key] else { return nil }
-            guard let s = v.string else { throw Invalid(description: "\"\(key)\" is not a string") }
+            // TRANSLATORS: %@ is a key of routing.json (url, engine, credit).
+            guard let s = v.string else { throw Invalid(description: tr("\"%@\" is not a string", key)) }
             return s
         }
         var url = try string("url", in: object) ?? Self.fossgisURL
         while url.hasSuffix("/") { url.removeLast() }
         guard OnlineSource.isWebAddress(url), !url.contains("?"), !url.contains("#") else {
-            throw Invalid(description: "\"url\": an http(s) address of the service, without ? or #")
+            // TRANSLATORS: "url" is a key of the file.
+            throw Invalid(description: tr("\"url\": an http(s) address of the service, without ? or #"))
         }
         if let e = try string("engine", in: object), e.lowercased() != "osrm" {
-            throw Invalid(description: "\"engine\": \"\(e.prefix(40))\" is not one Meridian speaks (\"osrm\")")
+            // TRANSLATORS: "engine" is a key of routing.json, %@ its value; "osrm" is the one value known.
+            throw Invalid(description: tr("\"engine\": \"%@\" is not one Meridian speaks (\"osrm\")", e.prefix(40)))
         }
         var profiles = Self.standardProfiles
         if let p = object["profiles"] {
-            guard let o = p.object else { throw Invalid(description: "\"profiles\" is not an object ({\"car\": \"routed-car\", …})") }
+            // TRANSLATORS: "profiles" is a key of routing.json; {"car": "routed-car", …} the form it takes: keep it as it is.
+            guard let o = p.object else { throw Invalid(description: tr("\"profiles\" is not an object ({\"car\": \"routed-car\", …})")) }
             for (key, _) in o {
-                guard let mode = TravelMode(rawValue: key) else { throw Invalid(description: "\"profiles\": \"\(key.prefix(40))\" is not car, bike or foot") }
+                guard let mode = TravelMode(rawValue: key) else {
+                    // TRANSLATORS: "profiles" is a key of routing.json, %@ a key inside it; car, bike and foot are the keys allowed: keep them.
+                    throw Invalid(description: tr("\"profiles\": \"%@\" is not car, bike or foot", key.prefix(40)))
+                }
                 guard let s = try string(key, in: o), !s.isEmpty, s.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                    throw Invalid(description: "\"profiles\": \"\(key)\" is not a path segment")
+                    // TRANSLATORS: "profiles" is a key of routing.json, %@ a key inside it (car, bike, foot).
+                    throw Invalid(description: tr("\"profiles\": \"%@\" is not a path segment", key))
                 }
                 profiles[mode] = s
             }
@@ -102,17 +112,22 @@ public struct RoutingConfig: Equatable, Sendable {
         let credit = try string("credit", in: object).map { String($0.trimmed.prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
         var interval = 1.0
         if let v = object["minimumInterval"] {
-            guard let n = v.number, n.isFinite, n >= 0 else { throw Invalid(description: "\"minimumInterval\" is not a number of seconds") }
+            // TRANSLATORS: "minimumInterval" is a key of the file.
+            guard let n = v.number, n.isFinite, n >= 0 else { throw Invalid(description: tr("\"minimumInterval\" is not a number of seconds")) }
             interval = n
         }
         var enabled = true
         if let v = object["enabled"] {
-            guard case let .bool(b) = v else { throw Invalid(description: "\"enabled\" is not true or false") }
+            // TRANSLATORS: "enabled" is a key of the file; true and false are its values: keep them as they are.
+            guard case let .bool(b) = v else { throw Invalid(description: tr("\"enabled\" is not true or false")) }
             enabled = b
         }
         self.init(url: url, profiles: profiles, credit: credit ?? Self.standardCredit, minimumInterval: interval, enabled: enabled)
         if let e = try string("extracts", in: object) {
-            guard OnlineSource.isWebAddress(e) else { throw Invalid(description: "\"extracts\": an http(s) address of an index of extracts (index-v1.json)") }
+            guard OnlineSource.isWebAddress(e) else {
+                // TRANSLATORS: "extracts" is a key of routing.json; index-v1.json is a file's name.
+                throw Invalid(description: tr("\"extracts\": an http(s) address of an index of extracts (index-v1.json)"))
+            }
             extracts = e
         }
     }

@@ -43,7 +43,8 @@ public struct RoutinoDatabase: Sendable {
         guard FileIO.exists(note) else { return .failure(.databaseMissing(directory)) }
         guard let data = try? FileIO.read(note, limit: 64 << 10), let json = try? JSONValue.parse(data), let o = json.object,
               let version = o["routino"]?.string, let prefix = o["prefix"]?.string, !prefix.isEmpty, !prefix.contains("/") else {
-            return .failure(.databaseDamaged(directory, reason: "its note \(noteName) is unreadable"))
+            // TRANSLATORS: %@ is a file's name (meridian-routing.json).
+            return .failure(.databaseDamaged(directory, reason: tr("its note %@ is unreadable", noteName)))
         }
         let bounds = o["bounds"]?.array?.compactMap(\.number)
         var db = RoutinoDatabase(directory: directory, prefix: prefix, version: version,
@@ -52,7 +53,8 @@ public struct RoutinoDatabase: Sendable {
                                  sourceTime: Int(saturating: o["mtime"]?.number ?? -1))
         db.built = o["built"]?.number.flatMap { $0 > 0 ? ExtractDates.day(of: $0) : nil }
         for f in files where !FileIO.exists("\(directory)/\(prefix)-\(f).mem") {
-            return .failure(.databaseDamaged(directory, reason: "\(prefix)-\(f).mem is missing"))
+            // TRANSLATORS: %@ is a file's name (osm-nodes.mem).
+            return .failure(.databaseDamaged(directory, reason: tr("%@ is missing", "\(prefix)-\(f).mem")))
         }
         return .success(db)
     }
@@ -73,15 +75,16 @@ public struct RoutinoDatabase: Sendable {
         // planetsplitter runs in a directory of its own: it is given the extract from the root.
         let osm = FileIO.absolute(osm)
         var st = stat()
-        guard stat(osm, &st) == 0 else { return .failure(.failed("\(osm): \(FileIO.reason())")) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.failed("\(osm): not a file")) }
+        // TRANSLATORS: a file, and the system's reason it cannot be read.
+        guard stat(osm, &st) == 0 else { return .failure(.failed(tr("%@: %@", osm, FileIO.reason()))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.failed(tr("%@: not a file", osm))) }
         let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
         if !parent.isEmpty, let problem = FileIO.makeDirectories(parent) { return .failure(.failed(problem)) }
         // A folder of this build's own beside the database (another build of the same one, by
         // another window, never shares it), renamed into place when whole.
         let name = String(directory.split(separator: "/").last ?? "routing")
         guard let building = TemporaryDirectory.make(".\(name).building", in: parent.isEmpty ? "." : parent) else {
-            return .failure(.failed("\(parent): \(FileIO.reason())"))
+            return .failure(.failed(tr("%@: %@", parent, FileIO.reason())))
         }
         let prefix = "osm"
         let log = building + "/planetsplitter.log"
@@ -101,9 +104,11 @@ public struct RoutinoDatabase: Sendable {
         let seconds = MonotonicClock.now - start
         guard !cancel.isCancelled else { _ = FileIO.removeTree(building); return .failure(.cancelled) }
         guard status == 0 else {
-            let said = lastError(log) ?? "planetsplitter ended with status \(status)"
+            // TRANSLATORS: planetsplitter is a program; %@ is the number it ended with.
+            let said = lastError(log) ?? tr("planetsplitter ended with status %@", status)
             _ = FileIO.removeTree(building)
-            return .failure(.failed("\(osm) could not be read for routing: \(said)"))
+            // TRANSLATORS: %1$@ is an OpenStreetMap extract (a file), %2$@ what the program said.
+            return .failure(.failed(tr("%1$@ could not be read for routing: %2$@", osm, said)))
         }
         _ = unlink(log)
         // What planetsplitter leaves beside the database that routing never reads.
@@ -117,7 +122,8 @@ public struct RoutinoDatabase: Sendable {
         guard let data = try? JSONEncoder().encode(JSONValue.object(note)),
               FileIO.writeText(String(decoding: data, as: UTF8.self), to: building + "/" + noteName) else {
             _ = FileIO.removeTree(building)
-            return .failure(.failed("\(building): cannot write \(noteName)"))
+            // TRANSLATORS: %1$@ is a folder, %2$@ a file's name.
+            return .failure(.failed(tr("%1$@: cannot write %2$@", building, noteName)))
         }
         let old = building + "-old"
         if FileIO.exists(directory) { _ = rename(directory, old) }
@@ -125,7 +131,7 @@ public struct RoutinoDatabase: Sendable {
             let reason = FileIO.reason()
             if FileIO.exists(old) { _ = rename(old, directory) }
             _ = FileIO.removeTree(building)
-            return .failure(.failed("\(directory): \(reason)"))
+            return .failure(.failed(tr("%@: %@", directory, reason)))
         }
         _ = FileIO.removeTree(old)
         return open(directory).map { db in (db, BuildReport(seconds: seconds, peakRSS: rss, bytes: db.size)) }
@@ -137,7 +143,7 @@ public struct RoutinoDatabase: Sendable {
     public static func cached(osm: String, cacheRoot: String, programs: RoutinoPrograms, environment env: [String: String],
                               cancel: RouteCancellation = RouteCancellation()) -> Result<(RoutinoDatabase, BuildReport?), RouteError> {
         let osm = FileIO.absolute(osm)
-        guard let directory = cacheDirectory(osm: osm, cacheRoot: cacheRoot) else { return .failure(.failed("\(osm): \(FileIO.reason())")) }
+        guard let directory = cacheDirectory(osm: osm, cacheRoot: cacheRoot) else { return .failure(.failed(tr("%@: %@", osm, FileIO.reason()))) }
         if let db = cachedIfCurrent(osm: osm, cacheRoot: cacheRoot, programs: programs) { return .success((db, nil)) }
         return build(osm: osm, into: directory, programs: programs, environment: env, cancel: cancel).map { ($0.0, $0.1) }
     }

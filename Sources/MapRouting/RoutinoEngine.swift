@@ -29,13 +29,16 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
     public func route(_ request: RouteRequest, cancel: RouteCancellation) -> Result<Route, RouteError> {
         guard request.waypoints.count >= 2 else { return .failure(.tooFewPoints) }
         // Routino takes at most 99 waypoints.
-        guard request.waypoints.count <= 99 else { return .failure(.failed("at most 99 waypoints")) }
+        guard request.waypoints.count <= 99 else { return .failure(.failed(tr("at most 99 waypoints"))) }
         if let invalid = request.waypoints.first(where: { !$0.isValid }) { return .failure(.noRoadNear(invalid, meters: 1000)) }
         return run(request, cancel: cancel)
     }
 
     private func run(_ request: RouteRequest, cancel: RouteCancellation) -> Result<Route, RouteError> {
-        guard let dir = TemporaryDirectory.make("meridian-route") else { return .failure(.failed("no temporary directory: \(FileIO.reason())")) }
+        guard let dir = TemporaryDirectory.make("meridian-route") else {
+            // TRANSLATORS: %@ is the system's reason.
+            return .failure(.failed(tr("no temporary directory: %@", FileIO.reason())))
+        }
         defer { _ = FileIO.removeTree(dir) }
         var args = ["--dir=\(database.directory)", "--prefix=\(database.prefix)", "--profiles=\(programs.profiles)",
                     "--translations=\(programs.translations)", "--profile=\(RoutinoPrograms.profile(request.mode))",
@@ -61,7 +64,8 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
         guard status == 0 else { return .failure(failure(log: log, status: status, request: request)) }
         guard let text = try? FileIO.read(dir + "/quickest.txt", limit: RoutinoOutput.maxBytes),
               let all = try? FileIO.read(dir + "/quickest-all.txt", limit: RoutinoOutput.maxBytes) else {
-            return .failure(.failed("routino-router wrote no route"))
+            // TRANSLATORS: routino-router is a program.
+            return .failure(.failed(tr("routino-router wrote no route")))
         }
         let html = try? FileIO.read(dir + "/quickest.html", limit: RoutinoOutput.maxBytes)
         return RoutinoOutput.read(text: text, all: all, html: html, request: request, engine: name)
@@ -69,7 +73,10 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
 
     /// What Routino's complaint means.
     func failure(log: String, status: Int32, request: RouteRequest) -> RouteError {
-        let said = RoutinoDatabase.lastError(log) ?? "routino-router ended with status \(status)"
+        guard let said = RoutinoDatabase.lastError(log) else {
+            // TRANSLATORS: Routino is a name, routino-router a program; %@ is the number it ended with.
+            return .failed(tr("Routino: routino-router ended with status %@", status))
+        }
         return Self.meaning(of: said, request: request, database: database.directory)
     }
 
@@ -87,6 +94,7 @@ public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
         if said.contains("not compatible with database") || said.contains("Invalid") || said.contains("corrupt") {
             return .databaseDamaged(database, reason: String(said.prefix(200)))
         }
-        return .failed("Routino: " + String(said.prefix(300)))
+        // TRANSLATORS: Routino is a name; %@ is what it said (in English).
+        return .failed(tr("Routino: %@", String(said.prefix(300))))
     }
 }

@@ -23,10 +23,10 @@ public enum RoutinoOutput {
 
     public static func read(text: Data, all: Data, html: Data? = nil, request: RouteRequest, engine: String = "Routino",
                             credit: String = "© OpenStreetMap contributors") -> Result<Route, RouteError> {
-        guard text.count <= maxBytes, all.count <= maxBytes, (html?.count ?? 0) <= maxBytes else { return .failure(.unreadable("output larger than 64 MiB")) }
-        guard let junctions = rows(text), let nodes = rows(all) else { return .failure(.unreadable("a line is not Routino's text output")) }
-        guard junctions.count >= 2, nodes.count >= 2 else { return .failure(.unreadable("fewer than two points")) }
-        guard nodes.count <= maxPoints else { return .failure(.unreadable("more than \(maxPoints) points")) }
+        guard text.count <= maxBytes, all.count <= maxBytes, (html?.count ?? 0) <= maxBytes else { return .failure(.unreadable(tr("output larger than 64 MiB"))) }
+        guard let junctions = rows(text), let nodes = rows(all) else { return .failure(.unreadable(tr("a line is not Routino's text output"))) }
+        guard junctions.count >= 2, nodes.count >= 2 else { return .failure(.unreadable(tr("fewer than two points"))) }
+        guard nodes.count <= maxPoints else { return .failure(.unreadable(tr("more than %@ points", maxPoints))) }
 
         // The line, and metres and seconds along it from the all-nodes file (its columns after
         // the coordinates: node, type, segment km, segment min, total km, total min, …).
@@ -37,7 +37,7 @@ public enum RoutinoOutput {
         for (i, row) in nodes.enumerated() {
             if i > 0 {
                 guard row.fields.count >= 4, let km = number(row.fields[2]), let min = number(row.fields[3]), km >= 0, min >= 0 else {
-                    return .failure(.unreadable("a node without its segment's distance and time"))
+                    return .failure(.unreadable(tr("a node without its segment's distance and time")))
                 }
                 metres += km * 1000
                 seconds += min * 60
@@ -138,7 +138,30 @@ public enum RoutinoOutput {
     static func roadName(_ field: Substring) -> String? {
         let s = field.trimmed
         guard !s.isEmpty, s != "(null)" else { return nil }
-        return String(s.prefix(200))
+        return unnamed(s) ?? String(s.prefix(200))
+    }
+
+    /// A road without a name, as Routino calls it in English ("residential road"), in the
+    /// reader's language. Routino runs in English (its HTML, read for roundabouts, is read in
+    /// English) and has 11 languages; Meridian's catalogues have more.
+    static func unnamed(_ s: String) -> String? {
+        switch s {
+        case "motorway": trc("unnamed road", "motorway")
+        case "trunk road": trc("unnamed road", "trunk road")
+        case "primary road": trc("unnamed road", "primary road")
+        case "secondary road": trc("unnamed road", "secondary road")
+        case "tertiary road": trc("unnamed road", "tertiary road")
+        case "unclassified road": trc("unnamed road", "unclassified road")
+        case "residential road": trc("unnamed road", "residential road")
+        case "service road": trc("unnamed road", "service road")
+        case "track": trc("unnamed road", "track")
+        case "cycleway": trc("unnamed road", "cycleway")
+        case "path": trc("unnamed road", "path")
+        case "steps": trc("unnamed road", "steps")
+        case "ferry": trc("unnamed road", "ferry")
+        case "roundabout", "Roundabout": trc("unnamed road", "roundabout")
+        default: nil
+        }
     }
 
     /// The data lines, or nil when one is not "lat<TAB>lon<TAB>…" with a place on Earth.

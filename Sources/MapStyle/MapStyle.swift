@@ -21,6 +21,17 @@ public struct MapStyle: Sendable {
     /// is refused before decoding, whose recursion it would otherwise drive.
     static let maxJSONDepth = 100
 
+    /// The style of `data`; `labels` says which names its labels show (`LabelLanguage`).
+    public init(json data: Data, labels: LabelLanguage = .local) throws {
+        try self.init(json: data)
+        guard labels.rewrites else { return }
+        for i in layers.indices where layers[i].type == .symbol {
+            if let field = layers[i].layout["text-field"] {
+                layers[i].layout["text-field"] = Expression(labels.rewrite(field.node))
+            }
+        }
+    }
+
     public init(json data: Data) throws {
         guard data.count <= Self.maxBytes else {
             throw StyleError(path: "", reason: "the style is too big (\(data.count) bytes, at most \(Self.maxBytes))")

@@ -35,7 +35,7 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
         if !refused { pending.append(Transfer(request)) }
         lock.unlock()
         if refused {
-            request.done(.failed(unavailable ?? "the network client is stopped", retryable: false))
+            request.done(.failed(unavailable ?? tr("the network client is stopped"), retryable: false))
             return
         }
         if let multi { mc_multi_wakeup(multi) }
@@ -122,16 +122,16 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
     }
     /// Sets up a transfer's handle; an error message when it cannot be.
     private func setUp(_ t: Transfer) -> String? {
-        guard let h = mc_easy_init() else { return "cannot start a transfer" }
+        guard let h = mc_easy_init() else { return tr("cannot start a transfer") }
         t.handle = h
         let me = Unmanaged.passUnretained(t).toOpaque()
         guard mc_easy_string(h, CURLOPT_URL, t.request.url) == CURLE_OK else {
-            return "not a web address: \(TileURLTemplate.shown(t.request.url))"
+            return tr("not a web address: %@", TileURLTemplate.shown(t.request.url))
         }
         // Only the web, also after a redirect: a tile URL never reads a local file.
         guard mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
               mc_easy_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK else {
-            return "libcurl is older than 7.85 (it cannot be limited to the web)"
+            return tr("libcurl is older than 7.85 (it cannot be limited to the web)")
         }
         _ = mc_easy_string(h, CURLOPT_USERAGENT, options.userAgent)
         _ = mc_easy_long(h, CURLOPT_NOSIGNAL, 1)

@@ -14,7 +14,7 @@ public enum Gzip {
         var stream = z_stream()
         // 15 + 32: the largest window, and detect gzip or zlib headers by themselves.
         guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw TileSourceError("cannot start zlib")
+            throw TileSourceError(tr("cannot start zlib"))
         }
         defer { inflateEnd(&stream) }
         let tooLarge: Int32 = -1000
@@ -41,9 +41,9 @@ public enum Gzip {
         }
         switch status {
         case Z_STREAM_END: return Data(out)
-        case tooLarge: throw TileSourceError("gzip data inflates beyond \(limit >> 20) MiB")
-        case Z_BUF_ERROR: throw TileSourceError("gzip data is truncated")
-        default: throw TileSourceError("gzip data is corrupt (zlib error \(status))")
+        case tooLarge: throw TileSourceError(tr("gzip data inflates beyond %@ MiB", limit >> 20))
+        case Z_BUF_ERROR: throw TileSourceError(tr("gzip data is truncated"))
+        default: throw TileSourceError(tr("gzip data is corrupt (zlib error %@)", status))
         }
     }
 

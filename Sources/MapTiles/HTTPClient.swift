@@ -91,14 +91,14 @@ public final class HTTPClient: @unchecked Sendable {
         lock.lock()
         if stopping {
             lock.unlock()
-            request.done(.failed("the network client is stopped", retryable: false))
+            request.done(.failed(tr("the network client is stopped"), retryable: false))
             return
         }
         let engine: HTTPEngine
         if address != nil {
             if plain == nil {
                 plain = PlainHTTPEngine(options: options) { [weak self] request in
-                    guard let self else { return request.done(.failed("the network client is stopped", retryable: false)) }
+                    guard let self else { return request.done(.failed(tr("the network client is stopped"), retryable: false)) }
                     self.send(request)
                 }
             }

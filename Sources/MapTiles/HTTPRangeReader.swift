@@ -30,11 +30,13 @@ public final class HTTPRangeReader: RangeReader, @unchecked Sendable {
         let outcome = client.get(url, headers: ["Range: bytes=0-\(Self.prefixLength - 1)"], limit: Self.maxWholeBody)
         switch outcome {
         case let .failed(reason, _):
-            throw TileSourceError("\(url): \(reason.hasPrefix("larger than") ? "the server ignores range requests and the archive is larger than \(Self.maxWholeBody >> 20) MiB" : reason)")
+            guard reason == HTTPFailure.tooLarge(Self.maxWholeBody).reason else { throw TileSourceError(tr("%@: %@", url, reason)) }
+            // TRANSLATORS: %1$@ is the archive's address, %2$@ a number of MiB.
+            throw TileSourceError(tr("%1$@: the server ignores range requests and the archive is larger than %2$@ MiB", url, Self.maxWholeBody >> 20))
         case let .response(r) where r.status == 206:
             guard let range = r.header("Content-Range").flatMap(Self.contentRange), range.first == 0, !r.body.isEmpty,
                   range.last == UInt64(r.body.count - 1), let total = range.total else {
-                throw TileSourceError("\(url): the server's Content-Range does not match the range asked for")
+                throw TileSourceError(tr("%@: the server's Content-Range does not match the range asked for", url))
             }
             size = total
             prefix = r.body
@@ -43,7 +45,8 @@ public final class HTTPRangeReader: RangeReader, @unchecked Sendable {
             size = UInt64(r.body.count)
             prefix = r.body
         case let .response(r):
-            throw TileSourceError("\(url): the server answered \(r.status)")
+            // TRANSLATORS: %1$@ is an address, %2$@ an HTTP status code (404).
+            throw TileSourceError(tr("%1$@: the server answered %2$@", url, r.status))
         }
         if case let .response(r) = outcome { etag = r.header("ETag") } else { etag = nil }
     }
@@ -66,30 +69,32 @@ public final class HTTPRangeReader: RangeReader, @unchecked Sendable {
 
     public func read(offset: UInt64, length: Int) throws -> Data {
         guard length >= 0, offset <= size, UInt64(length) <= size - offset else {
-            throw TileSourceError("\(url): cannot read \(length) bytes at \(offset) of \(size)")
+            // TRANSLATORS: %1$@ is the archive's address, then a number of bytes, an offset and the archive's size in bytes.
+            throw TileSourceError(tr("%1$@: cannot read %2$@ bytes at %3$@ of %4$@", url, length, offset, size))
         }
         if offset + UInt64(length) <= UInt64(prefix.count) {
             let start = prefix.startIndex + Int(offset)
             return prefix.subdata(in: start..<start + length)
         }
         guard length > 0 else { return Data() }
-        guard let client else { throw TileSourceError("\(url): offline, and these bytes were never fetched") }
+        guard let client else { throw TileSourceError(tr("%@: offline, and these bytes were never fetched", url)) }
         let last = offset + UInt64(length) - 1
         switch client.get(url, headers: ["Range: bytes=\(offset)-\(last)"], limit: length) {
         case let .failed(reason, retryable):
             if retryable { lock.lock(); failure = reason; lock.unlock() }
-            throw TileSourceError("\(url): \(reason)")
+            throw TileSourceError(tr("%@: %@", url, reason))
         case let .response(r):
             lock.lock(); failure = nil; lock.unlock()
             if let etag, let now = r.header("ETag"), now != etag {
-                throw TileSourceError("\(url): the archive changed on the server (ETag \(now), was \(etag))")
+                // TRANSLATORS: %1$@ is the archive's address; %2$@ and %3$@ are ETags (the server's names for versions of a file).
+                throw TileSourceError(tr("%1$@: the archive changed on the server (ETag %2$@, was %3$@)", url, now, etag))
             }
             guard r.status == 206 else {
-                throw TileSourceError("\(url): the server answered \(r.status) to a range request")
+                throw TileSourceError(tr("%1$@: the server answered %2$@ to a range request", url, r.status))
             }
             guard let range = r.header("Content-Range").flatMap(Self.contentRange), range.first == offset, range.last == last,
                   r.body.count == length else {
-                throw TileSourceError("\(url): the server sent other bytes than those asked for")
+                throw TileSourceError(tr("%@: the server sent other bytes than those asked for", url))
             }
             return r.body
         }

@@ -19,7 +19,7 @@ extension HTTPResponseReader {
             k += 1
         }
         guard let end else {
-            guard pendingHead.count < Self.maxHeadBytes else { throw Self.garbled("headers longer than 64 KiB") }
+            guard pendingHead.count < Self.maxHeadBytes else { throw Self.garbled(tr("the server's answer is not HTTP (headers longer than 64 KiB)")) }
             return take
         }
         let head = Array(pendingHead[..<end])
@@ -35,24 +35,24 @@ extension HTTPResponseReader {
         while lines.last?.isEmpty == true { lines.removeLast() }
         // A stray blank line before the status line (after a previous body) is ignored.
         while lines.first?.isEmpty == true { lines.removeFirst() }
-        guard let first = lines.first else { throw Self.garbled("no status line") }
+        guard let first = lines.first else { throw Self.garbled(tr("the server's answer is not HTTP (no status line)")) }
         let (version, code) = try Self.statusLine(first)
         if code >= 100 && code < 200 {
             // An interim answer (100 Continue, 103 Early Hints): the real one follows.
-            guard code != 101 else { throw Self.garbled("it switched protocols") }
+            guard code != 101 else { throw Self.garbled(tr("the server's answer is not HTTP (it switched protocols)")) }
             return
         }
         var fields: [(String, String)] = []
         for line in lines.dropFirst() {
             if line.first == 0x20 || line.first == 0x09 {
                 // A folded line continues the previous value.
-                guard let last = fields.popLast() else { throw Self.garbled("a folded first header") }
+                guard let last = fields.popLast() else { throw Self.garbled(tr("the server's answer is not HTTP (a folded first header)")) }
                 fields.append((last.0, last.1 + " " + String(decoding: line, as: UTF8.self).trimmed))
                 continue
             }
             guard let colon = line.firstIndex(of: 0x3A), colon > line.startIndex,
                   !line[..<colon].contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
-                throw Self.garbled("a header line without a name")
+                throw Self.garbled(tr("the server's answer is not HTTP (a header line without a name)"))
             }
             fields.append((String(decoding: line[..<colon], as: UTF8.self),
                            String(decoding: line[(colon + 1)...], as: UTF8.self).trimmed))
@@ -67,10 +67,11 @@ extension HTTPResponseReader {
         let b = Array(line)
         guard b.count >= 12, b.starts(with: Array("HTTP/1.".utf8)), (0x30...0x39).contains(b[7]), b[8] == 0x20,
               b[9...11].allSatisfy({ (0x30...0x39).contains($0) }), b.count == 12 || b[12] == 0x20 else {
-            throw garbled("a status line of \(b.count) bytes that does not start “HTTP/1.x NNN”")
+            // TRANSLATORS: %d is a number of bytes; “HTTP/1.x NNN” is how a status line must start.
+            throw garbled(tr("the server's answer is not HTTP (a status line of %d bytes that does not start “HTTP/1.x NNN”)", b.count))
         }
         let code = Int(b[9] - 0x30) * 100 + Int(b[10] - 0x30) * 10 + Int(b[11] - 0x30)
-        guard code >= 100 else { throw garbled("status \(code)") }
+        guard code >= 100 else { throw garbled(tr("the server's answer is not HTTP (status %d)", code)) }
         return (Int(b[7] - 0x30), code)
     }
 
@@ -104,7 +105,8 @@ extension HTTPResponseReader {
             return
         }
         guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            throw Self.garbled("a Content-Length of “\(lengths.sorted().joined(separator: ", ").prefix(40))”")
+            // TRANSLATORS: %@ is the header's value as the server sent it.
+            throw Self.garbled(tr("the server's answer is not HTTP (a Content-Length of “%@”)", lengths.sorted().joined(separator: ", ").prefix(40)))
         }
         guard text.utf8.count <= 15, let length = Int(text), length <= limit else { throw HTTPFailure.tooLarge(limit) }
         state = length == 0 ? .done : .fixed(length)

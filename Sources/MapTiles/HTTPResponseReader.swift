@@ -10,15 +10,48 @@ public struct HTTPFailure: Error, Sendable {
 
     /// A body past `limit`, from either engine (HTTPRangeReader recognises it by its words).
     public static func tooLarge(_ limit: Int) -> HTTPFailure {
-        HTTPFailure("larger than \(limit / 1024) KiB, not a tile", retryable: false)
+        HTTPFailure(tr("larger than %@ KiB, not a tile", limit / 1024), retryable: false)
     }
 
     /// Whether a failure means no connection could be made at all (no network, the host not
-    /// found, nobody listening), in the words of either HTTP engine (ours and libcurl's).
+    /// found, nobody listening), in the words of either HTTP engine (ours, in the reader's
+    /// language or in English, and libcurl's).
     public static func isNoConnection(_ reason: String) -> Bool {
         let r = reason.lowercased()
-        return ["could not connect", "couldn't connect", "could not resolve", "couldn't resolve", "timed out connecting",
-                "network is unreachable", "no route to host", "connection refused"].contains { r.contains($0) }
+        if ["could not connect", "couldn't connect", "could not resolve", "couldn't resolve", "timed out connecting",
+            "network is unreachable", "no route to host", "connection refused"].contains(where: { r.contains($0) }) {
+            return true
+        }
+        let blank = "\u{1}"
+        return [notResolved(blank, blank), timedOutConnecting(blank), notConnected(blank, blank)].contains { said(reason, like: $0, blank: blank) }
+    }
+
+    /// Our engine's words for no connection (`isNoConnection` knows them in any language).
+    static func notResolved(_ host: String, _ why: String) -> String {
+        // TRANSLATORS: %1$@ is a host name, %2$@ the system's reason.
+        tr("could not resolve host %1$@ (%2$@)", host, why)
+    }
+
+    static func timedOutConnecting(_ host: String) -> String {
+        // TRANSLATORS: %@ is a host name (and port).
+        tr("timed out connecting to %@", host)
+    }
+
+    static func notConnected(_ host: String, _ why: String) -> String {
+        // TRANSLATORS: %1$@ is a host name (and port), %2$@ the system's reason.
+        tr("could not connect to %1$@ (%2$@)", host, why)
+    }
+
+    /// Whether `reason` is `template` with anything (not nothing) where its `blank`s are.
+    static func said(_ reason: String, like template: String, blank: String) -> Bool {
+        let pieces = template.split(separator: blank, omittingEmptySubsequences: false)
+        guard pieces.count > 1, let first = pieces.first, let last = pieces.last, reason.hasPrefix(first) else { return pieces.count == 1 && reason == template }
+        var rest = Substring(reason).dropFirst(first.count)
+        for piece in pieces.dropFirst().dropLast() {
+            guard let r = rest.dropFirst().firstRange(of: piece) else { return false }
+            rest = rest[r.upperBound...]
+        }
+        return rest.count > last.count && rest.hasSuffix(last)
     }
 }
 
@@ -100,9 +133,9 @@ public struct HTTPResponseReader {
         case .done: return
         case .untilClose: state = .done
         case .head where !started:
-            throw HTTPFailure("the server closed the connection without an answer", retryable: true)
+            throw HTTPFailure(tr("the server closed the connection without an answer"), retryable: true)
         default:
-            throw HTTPFailure("the connection closed before the answer was complete", retryable: true)
+            throw HTTPFailure(tr("the connection closed before the answer was complete"), retryable: true)
         }
     }
 
@@ -116,18 +149,20 @@ public struct HTTPResponseReader {
     private mutating func takeLine(_ bytes: UnsafeRawBufferPointer, from start: Int) throws -> ([UInt8], Int)? {
         guard let lf = bytes[start...].firstIndex(of: 0x0A) else {
             pending.append(contentsOf: bytes[start...])
-            guard pending.count <= Self.maxLineBytes else { throw Self.garbled("a line longer than 4 KiB") }
+            guard pending.count <= Self.maxLineBytes else { throw Self.garbled(tr("the server's answer is not HTTP (a line longer than 4 KiB)")) }
             return nil
         }
         var line = pending + bytes[start..<lf]
         pending.removeAll()
-        guard line.count <= Self.maxLineBytes else { throw Self.garbled("a line longer than 4 KiB") }
+        guard line.count <= Self.maxLineBytes else { throw Self.garbled(tr("the server's answer is not HTTP (a line longer than 4 KiB)")) }
         if line.last == 0x0D { line.removeLast() }
         return (line, lf + 1 - start)
     }
 
-    static func garbled(_ what: String) -> HTTPFailure {
-        HTTPFailure("the server's answer is not HTTP (\(what))", retryable: false)
+    /// An answer that is not HTTP: `said` is the whole sentence ("the server's answer is not
+    /// HTTP (what is wrong)").
+    static func garbled(_ said: String) -> HTTPFailure {
+        HTTPFailure(said, retryable: false)
     }
 
     private mutating func readLine(_ line: [UInt8]) throws {
@@ -136,12 +171,13 @@ public struct HTTPResponseReader {
             let digits = line.prefix { $0 != 0x3B }.filter { $0 != 0x20 && $0 != 0x09 } // up to ";extensions"
             let hex = digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
             guard hex, !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
-                throw Self.garbled("a chunk size of \(digits.count) characters")
+                // TRANSLATORS: %d is a number of characters.
+                throw Self.garbled(tr("the server's answer is not HTTP (a chunk size of %d characters)", digits.count))
             }
             guard body.count + size <= limit else { throw HTTPFailure.tooLarge(limit) }
             state = size == 0 ? .trailers : .chunkData(size)
         case .chunkEnd:
-            guard line.isEmpty else { throw Self.garbled("a chunk longer than it said") }
+            guard line.isEmpty else { throw Self.garbled(tr("the server's answer is not HTTP (a chunk longer than it said)")) }
             state = .chunkSize
         case .trailers:
             if line.isEmpty { state = .done }

@@ -33,10 +33,12 @@ public struct ImageHeader: Sendable, Equatable {
     public init(_ data: Data, maxSide: Int = .max) throws {
         let header = try data.withUnsafeBytes { try Self.read(Bytes(raw: $0)) }
         guard header.width > 0, header.height > 0 else {
-            throw TileSourceError("\(header.format.rawValue) picture is \(header.width)×\(header.height) pixels: nothing to draw")
+            // TRANSLATORS: %1$@ is a picture format (PNG, JPEG, WebP), %2$@×%3$@ its width and height.
+            throw TileSourceError(tr("%1$@ picture is %2$@×%3$@ pixels: nothing to draw", header.format.rawValue, header.width, header.height))
         }
         guard header.width <= maxSide, header.height <= maxSide else {
-            throw TileSourceError("\(header.format.rawValue) picture is \(header.width)×\(header.height) pixels, more than \(maxSide)×\(maxSide)")
+            // TRANSLATORS: %1$@ is a picture format (PNG, JPEG, WebP), %2$@×%3$@ its width and height, %4$@ the largest side allowed.
+            throw TileSourceError(tr("%1$@ picture is %2$@×%3$@ pixels, more than %4$@×%4$@", header.format.rawValue, header.width, header.height, maxSide))
         }
         self = header
     }
@@ -47,8 +49,9 @@ public struct ImageHeader: Sendable, Equatable {
         let raw: UnsafeRawBufferPointer
         var count: Int { raw.count }
 
-        func has(_ offset: Int, _ length: Int, _ what: String) throws {
-            guard offset >= 0, length >= 0, offset <= raw.count - length else { throw TileSourceError("\(what) is cut short") }
+        /// `cutShort`: the whole sentence said when the bytes are not there.
+        func has(_ offset: Int, _ length: Int, _ cutShort: @autoclosure () -> String) throws {
+            guard offset >= 0, length >= 0, offset <= raw.count - length else { throw TileSourceError(cutShort()) }
         }
         func byte(_ i: Int) -> UInt8 { raw[i] }
         func matches(_ offset: Int, _ text: [UInt8]) -> Bool {
@@ -70,8 +73,11 @@ public struct ImageHeader: Sendable, Equatable {
         if b.matches(0, Array("RIFF".utf8)), b.matches(8, Array("WEBP".utf8)) { return try webp(b) }
         // The start of a signature, cut short, is a truncated picture, not an unknown format.
         let head = (0..<min(b.count, 12)).map(b.byte)
-        if !head.isEmpty, let format = cutShort(head) { throw TileSourceError("\(format.rawValue) header is cut short") }
-        throw TileSourceError("not a PNG, JPEG or WebP picture (\(b.count) bytes, \(prefixHex(b)))")
+        // TRANSLATORS: %@ is a picture format (PNG, JPEG, WebP).
+        if !head.isEmpty, let format = cutShort(head) { throw TileSourceError(tr("%@ header is cut short", format.rawValue)) }
+        guard b.count > 0 else { throw TileSourceError(tr("not a PNG, JPEG or WebP picture (%@ bytes, none)", b.count)) }
+        // TRANSLATORS: %1$@ is a number of bytes, %2$@ the first of them in hexadecimal ("3c 21 44 4f").
+        throw TileSourceError(tr("not a PNG, JPEG or WebP picture (%1$@ bytes, starting %2$@)", b.count, prefixHex(b)))
     }
 
     /// The format whose signature `head` begins but stops inside (WebP's is "RIFF", its
@@ -87,20 +93,19 @@ public struct ImageHeader: Sendable, Equatable {
     /// The first bytes in hex, so that an error shows what came instead (HTML from a proxy,
     /// a GIF, a gzip stream).
     static func prefixHex(_ b: Bytes) -> String {
-        guard b.count > 0 else { return "none" }
         let hex = Array("0123456789abcdef")
-        return "starting " + (0..<min(b.count, 8)).map { i in String([hex[Int(b.byte(i) >> 4)], hex[Int(b.byte(i) & 15)]]) }.joined(separator: " ")
+        return (0..<min(b.count, 8)).map { i in String([hex[Int(b.byte(i) >> 4)], hex[Int(b.byte(i) & 15)]]) }.joined(separator: " ")
     }
 
     /// PNG: the signature, then the IHDR chunk, which the specification puts first (libpng
     /// refuses a file where it is not): length 13, "IHDR", width and height as 31-bit numbers.
     static func png(_ b: Bytes) throws -> ImageHeader {
-        try b.has(0, 24, "PNG header")
+        try b.has(0, 24, tr("PNG header is cut short"))
         guard b.bigEndian(8, 4) == 13, b.matches(12, Array("IHDR".utf8)) else {
-            throw TileSourceError("PNG does not begin with its IHDR chunk")
+            throw TileSourceError(tr("PNG does not begin with its IHDR chunk"))
         }
         let w = b.bigEndian(16, 4), h = b.bigEndian(20, 4)
-        guard w < 1 << 31, h < 1 << 31 else { throw TileSourceError("PNG size \(w)×\(h) is past the format's 2³¹ − 1") }
+        guard w < 1 << 31, h < 1 << 31 else { throw TileSourceError(tr("PNG size %@×%@ is past the format's 2³¹ − 1", w, h)) }
         return ImageHeader(format: .png, width: w, height: h)
     }
 
@@ -112,10 +117,11 @@ public struct ImageHeader: Sendable, Equatable {
             let b = Bytes(raw: raw)
             var at = 8
             while true {
-                try b.has(at, 8, "PNG chunk header")
+                try b.has(at, 8, tr("PNG chunk header is cut short"))
                 let length = b.bigEndian(at, 4)
                 guard length <= b.count - at - 12 else {
-                    throw TileSourceError("PNG is cut short: its chunk at byte \(at) claims \(length) bytes, and the picture has \(b.count)")
+                    // TRANSLATORS: %1$@ is a byte offset, %2$@ and %3$@ numbers of bytes.
+                    throw TileSourceError(tr("PNG is cut short: its chunk at byte %1$@ claims %2$@ bytes, and the picture has %3$@", at, length, b.count))
                 }
                 if b.matches(at + 4, Array("IEND".utf8)) { return }
                 at += 12 + length
@@ -132,22 +138,23 @@ public struct ImageHeader: Sendable, Equatable {
         while true {
             while i < b.count, b.byte(i) != 0xFF { i += 1 }
             while i < b.count, b.byte(i) == 0xFF { i += 1 }  // fill bytes
-            guard i < b.count else { throw TileSourceError("JPEG ends before its frame header (cut short)") }
+            guard i < b.count else { throw TileSourceError(tr("JPEG ends before its frame header (cut short)")) }
             let marker = b.byte(i)
             i += 1
             switch marker {
             case 0x00, 0x01, 0xD0...0xD7: continue  // stuffed zero, TEM, restarts: no length
-            case 0xD8: throw TileSourceError("JPEG has a second start of image before its frame header")
-            case 0xD9, 0xDA: throw TileSourceError("JPEG has no frame header before its \(marker == 0xDA ? "scan" : "end")")
+            case 0xD8: throw TileSourceError(tr("JPEG has a second start of image before its frame header"))
+            case 0xDA: throw TileSourceError(tr("JPEG has no frame header before its scan"))
+            case 0xD9: throw TileSourceError(tr("JPEG has no frame header before its end"))
             default: break
             }
-            try b.has(i, 2, "JPEG segment length")
+            try b.has(i, 2, tr("JPEG segment length is cut short"))
             let length = b.bigEndian(i, 2)
-            guard length >= 2 else { throw TileSourceError("JPEG segment of length \(length) at byte \(i)") }
+            guard length >= 2 else { throw TileSourceError(tr("JPEG segment of length %1$@ at byte %2$@", length, i)) }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                 // length(2) precision(1) height(2) width(2)
-                guard length >= 7 else { throw TileSourceError("JPEG frame header of \(length) bytes") }
-                try b.has(i, 7, "JPEG frame header")
+                guard length >= 7 else { throw TileSourceError(tr("JPEG frame header of %@ bytes", length)) }
+                try b.has(i, 7, tr("JPEG frame header is cut short"))
                 return ImageHeader(format: .jpeg, width: b.bigEndian(i + 5, 2), height: b.bigEndian(i + 3, 2))
             }
             i += length
@@ -157,27 +164,27 @@ public struct ImageHeader: Sendable, Equatable {
     /// WebP: "RIFF", size, "WEBP", then the first chunk: VP8X (extended: the canvas, which
     /// libwebp requires the image inside to match), VP8L (lossless) or "VP8 " (lossy key frame).
     static func webp(_ b: Bytes) throws -> ImageHeader {
-        try b.has(12, 8, "WebP chunk header")
+        try b.has(12, 8, tr("WebP chunk header is cut short"))
         let chunk = 20
         if b.matches(12, Array("VP8X".utf8)) {
             // flags(4) canvas width − 1 (24 bits) canvas height − 1 (24 bits)
-            try b.has(chunk, 10, "WebP VP8X chunk")
+            try b.has(chunk, 10, tr("WebP VP8X chunk is cut short"))
             return ImageHeader(format: .webp, width: b.littleEndian(chunk + 4, 3) + 1, height: b.littleEndian(chunk + 7, 3) + 1)
         }
         if b.matches(12, Array("VP8L".utf8)) {
             // signature 0x2F, then 14 bits width − 1 and 14 bits height − 1, least significant first
-            try b.has(chunk, 5, "WebP VP8L header")
-            guard b.byte(chunk) == 0x2F else { throw TileSourceError("WebP VP8L chunk lacks its signature") }
+            try b.has(chunk, 5, tr("WebP VP8L header is cut short"))
+            guard b.byte(chunk) == 0x2F else { throw TileSourceError(tr("WebP VP8L chunk lacks its signature")) }
             let bits = b.littleEndian(chunk + 1, 4)
             return ImageHeader(format: .webp, width: (bits & 0x3FFF) + 1, height: (bits >> 14 & 0x3FFF) + 1)
         }
         if b.matches(12, Array("VP8 ".utf8)) {
             // frame tag(3) start code 9D 01 2A, then 14-bit width and height (2 bits of scale above)
-            try b.has(chunk, 10, "WebP VP8 header")
-            guard b.byte(chunk) & 1 == 0 else { throw TileSourceError("WebP VP8 chunk does not start with a key frame") }
-            guard b.matches(chunk + 3, [0x9D, 0x01, 0x2A]) else { throw TileSourceError("WebP VP8 chunk lacks its start code") }
+            try b.has(chunk, 10, tr("WebP VP8 header is cut short"))
+            guard b.byte(chunk) & 1 == 0 else { throw TileSourceError(tr("WebP VP8 chunk does not start with a key frame")) }
+            guard b.matches(chunk + 3, [0x9D, 0x01, 0x2A]) else { throw TileSourceError(tr("WebP VP8 chunk lacks its start code")) }
             return ImageHeader(format: .webp, width: b.littleEndian(chunk + 6, 2) & 0x3FFF, height: b.littleEndian(chunk + 8, 2) & 0x3FFF)
         }
-        throw TileSourceError("WebP begins with an unknown chunk, not VP8, VP8L or VP8X")
+        throw TileSourceError(tr("WebP begins with an unknown chunk, not VP8, VP8L or VP8X"))
     }
 }

@@ -23,10 +23,11 @@ public enum KeptDocument {
             return body
         case let .response(r):
             if let usable { return usable.body }
-            throw TileSourceError("\(TileURLTemplate.shown(url)): the server answered \(r.status)")
+            // TRANSLATORS: %1$@ is an address, %2$@ an HTTP status code (404).
+            throw TileSourceError(tr("%1$@: the server answered %2$@", TileURLTemplate.shown(url), r.status))
         case let .failed(reason, _):
             if let usable { return usable.body }
-            throw TileSourceError("\(TileURLTemplate.shown(url)): \(reason)")
+            throw TileSourceError(tr("%@: %@", TileURLTemplate.shown(url), reason))
         }
     }
 

@@ -42,12 +42,13 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
                 (SQLiteDatabase.text($0, 0), SQLiteDatabase.text($0, 1))
             }) { meta[k] = v }
         } catch {
-            throw TileSourceError("\(path): not an MBTiles file (no metadata table)")
+            throw TileSourceError(tr("%@: not an MBTiles file (no metadata table)", path))
         }
         metadata = meta
         let format = meta["format"] ?? ""
         guard ["pbf", "png", "jpg", "jpeg", "webp"].contains(format) else {
-            throw TileSourceError("\(path): unsupported tile format '\(format)' in metadata")
+            // TRANSLATORS: %1$@ is a file, %2$@ the tile format its metadata names.
+            throw TileSourceError(tr("%1$@: unsupported tile format '%2$@' in metadata", path, format))
         }
         isVector = format == "pbf"
         var lo = Int(meta["minzoom"] ?? ""), hi = Int(meta["maxzoom"] ?? "")
@@ -59,7 +60,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
             hi = hi ?? r.first?.1
         }
         guard let lo, let hi, lo >= 0, hi <= TileID.maxZoom, lo <= hi else {
-            throw TileSourceError("\(path): no zoom levels (metadata minzoom/maxzoom missing and no tiles)")
+            // TRANSLATORS: minzoom/maxzoom are the names of metadata entries.
+            throw TileSourceError(tr("%@: no zoom levels (metadata minzoom/maxzoom missing and no tiles)", path))
         }
         dataZoomRange = lo...hi
         bounds = meta["bounds"].flatMap(Self.bounds(parsing:))

@@ -47,24 +47,31 @@ public enum MVTDecoder {
             default: try r.skip(wire: wire)
             }
         }
-        guard let name else { throw ProtobufError("layer without a name") }
-        guard (1...2).contains(version) else { throw ProtobufError("layer \(name): unsupported version \(version)") }
-        guard extent > 0 && extent <= 1 << 20 else { throw ProtobufError("layer \(name): bad extent \(extent)") }
+        guard let name else { throw ProtobufError(tr("layer without a name")) }
+        // TRANSLATORS: %1$@ is a vector tile's layer name, %2$@ a version number.
+        guard (1...2).contains(version) else { throw ProtobufError(tr("layer %1$@: unsupported version %2$@", name, version)) }
+        // TRANSLATORS: %1$@ is a vector tile's layer name; the extent is the size of the layer's grid.
+        guard extent > 0 && extent <= 1 << 20 else { throw ProtobufError(tr("layer %1$@: bad extent %2$@", name, extent)) }
         var features: [VectorTile.Feature] = []
         features.reserveCapacity(raws.count)
         for (i, raw) in raws.enumerated() {
-            guard raw.tags.count % 2 == 0 else { throw ProtobufError("layer \(name) feature \(i): odd number of tags") }
+            guard raw.tags.count % 2 == 0 else { throw ProtobufError(tr("layer %1$@ feature %2$@: odd number of tags", name, i)) }
             var props: [String: VectorTile.Value] = [:]
             for t in stride(from: 0, to: raw.tags.count, by: 2) {
                 let k = Int(raw.tags[t]), v = Int(raw.tags[t + 1])
-                guard k < keys.count else { throw ProtobufError("layer \(name) feature \(i): key index \(k) out of range (\(keys.count) keys)") }
-                guard v < values.count else { throw ProtobufError("layer \(name) feature \(i): value index \(v) out of range (\(values.count) values)") }
+                guard k < keys.count else {
+                    throw ProtobufError(tr("layer %1$@ feature %2$@: key index %3$@ out of range (%4$@ keys)", name, i, k, keys.count))
+                }
+                guard v < values.count else {
+                    throw ProtobufError(tr("layer %1$@ feature %2$@: value index %3$@ out of range (%4$@ values)", name, i, v, values.count))
+                }
                 props[keys[k]] = values[v]
             }
             let type = VectorTile.GeometryType(rawValue: raw.type) ?? .unknown
             let parts: [[VectorTile.Point]]
             do { parts = try geometry(raw.geometry, type: type) } catch let e as ProtobufError {
-                throw ProtobufError("layer \(name) feature \(i): \(e.description)")
+                // TRANSLATORS: %1$@ is a vector tile's layer name, %2$@ a feature's number, %3$@ what is wrong with it.
+                throw ProtobufError(tr("layer %1$@ feature %2$@: %3$@", name, i, e.description))
             }
             features.append(VectorTile.Feature(id: raw.id, type: type, parts: parts, properties: props))
         }
@@ -105,7 +112,7 @@ public enum MVTDecoder {
             default: try r.skip(wire: wire)
             }
         }
-        guard let v else { throw ProtobufError("empty property value") }
+        guard let v else { throw ProtobufError(tr("empty property value")) }
         return v
     }
 
@@ -120,16 +127,19 @@ public enum MVTDecoder {
             i += 1
             switch id {
             case 1, 2:
-                guard count > 0 else { throw ProtobufError("command \(id) with count 0") }
+                // TRANSLATORS: %@ is a geometry command's number.
+                guard count > 0 else { throw ProtobufError(tr("command %@ with count 0", id)) }
                 guard count <= (cmds.count - i) / 2 else {
-                    throw ProtobufError("command \(id) wants \(count) points but \((cmds.count - i) / 2) remain")
+                    // TRANSLATORS: %1$@ is a geometry command's number, %2$@ and %3$@ numbers of points.
+                    throw ProtobufError(tr("command %1$@ wants %2$@ points but %3$@ remain", id, count, (cmds.count - i) / 2))
                 }
-                if id == 1 && type != .point && count != 1 { throw ProtobufError("MoveTo with \(count) points") }
-                if id == 2 && current.isEmpty { throw ProtobufError("LineTo before MoveTo") }
+                // TRANSLATORS: MoveTo, LineTo and ClosePath are the names of vector tile geometry commands.
+                if id == 1 && type != .point && count != 1 { throw ProtobufError(tr("MoveTo with %@ points", count)) }
+                if id == 2 && current.isEmpty { throw ProtobufError(tr("LineTo before MoveTo")) }
                 for _ in 0..<count {
                     let (dx, ovx) = x.addingReportingOverflow(ProtobufWriter.unzigzag(cmds[i]))
                     let (dy, ovy) = y.addingReportingOverflow(ProtobufWriter.unzigzag(cmds[i + 1]))
-                    guard !ovx && !ovy else { throw ProtobufError("coordinate overflow") }
+                    guard !ovx && !ovy else { throw ProtobufError(tr("coordinate overflow")) }
                     x = dx; y = dy
                     i += 2
                     if id == 1 {
@@ -141,16 +151,16 @@ public enum MVTDecoder {
                     }
                 }
             case 7:
-                guard count == 1 else { throw ProtobufError("ClosePath with count \(count)") }
-                guard current.count >= 3 || type != .polygon else { throw ProtobufError("ring with \(current.count) points") }
+                guard count == 1 else { throw ProtobufError(tr("ClosePath with count %@", count)) }
+                guard current.count >= 3 || type != .polygon else { throw ProtobufError(tr("ring with %@ points", current.count)) }
                 parts.append(current)
                 current = []
             default:
-                throw ProtobufError("unknown command \(id)")
+                throw ProtobufError(tr("unknown command %@", id))
             }
         }
         if !current.isEmpty {
-            if type == .polygon { throw ProtobufError("ring not closed") }
+            if type == .polygon { throw ProtobufError(tr("ring not closed")) }
             parts.append(current)
         }
         return parts

@@ -38,16 +38,18 @@ public enum OSMExtractEntries {
             guard let e = item.entry, e.type == type else { continue }
             let at = "\(file): sources[\(i)]"
             guard var path = e.path, !path.isEmpty, path.utf8.count <= 4096, !path.contains("\0") else {
-                problems.append("\(at).path: missing (an OpenStreetMap extract, FILE.osm.pbf)")
+                // TRANSLATORS: %@ is where in sources.json (FILE: sources[2].path); FILE.osm.pbf stands for a file's name.
+                problems.append(tr("%@: missing (an OpenStreetMap extract, FILE.osm.pbf)", at + ".path"))
                 continue
             }
             if path.hasPrefix("~/") { path = home + path.dropFirst(1) }
             guard path.hasPrefix("/") else {
-                problems.append("\(at).path: \(TileURLTemplate.shown(path)) is not an absolute path")
+                // TRANSLATORS: %1$@ is where in sources.json (FILE: sources[2].path), %2$@ the path given there.
+                problems.append(tr("%1$@: %2$@ is not an absolute path", at + ".path", TileURLTemplate.shown(path)))
                 continue
             }
             guard path.lowercased().hasSuffix(".osm.pbf") || path.lowercased().hasSuffix(".pbf") else {
-                problems.append("\(at).path: \(TileURLTemplate.shown(path)) is not an OpenStreetMap extract (.osm.pbf)")
+                problems.append(tr("%1$@: %2$@ is not an OpenStreetMap extract (.osm.pbf)", at + ".path", TileURLTemplate.shown(path)))
                 continue
             }
             if !paths.contains(path) { paths.append(path) }

@@ -60,7 +60,8 @@ public struct OnlineSource: Hashable, Sendable {
     public init(name: String, title: String? = nil, tileJSON url: String, attribution: String, attributionURL: String? = nil,
                 zoomRange: ClosedRange<Int> = 0...14, allowsBulk: Bool = false, style: String? = nil) throws {
         guard Self.isWebAddress(url), !url.contains("{"), !url.contains("}"), !url.contains("#") else {
-            throw CatalogError(description: "TileJSON address \"\(TileURLTemplate.shown(url))\": an http(s) address without {…} or #")
+            // TRANSLATORS: %@ is the address given; TileJSON is a kind of document.
+            throw CatalogError(description: tr("TileJSON address \"%@\": an http(s) address without {…} or #", TileURLTemplate.shown(url)))
         }
         self.init(name: name, title: title, template: try TileURLTemplate(url + "#{z}/{x}/{y}"), attribution: attribution,
                   attributionURL: attributionURL, zoomRange: zoomRange, allowsBulk: allowsBulk, kind: .vector, tileJSON: url, style: style)
@@ -100,7 +101,8 @@ public struct OnlineSource: Hashable, Sendable {
     /// states no limits on map views or requests (and publishes the planet for download):
     /// areas of it may be saved, politely (`OnlineExtractSource`).
     public static let openFreeMap = try! OnlineSource(
-        name: "openfreemap", title: "OpenFreeMap (streets)", tileJSON: "https://tiles.openfreemap.org/planet",
+        // TRANSLATORS: a map's title in the switcher; OpenFreeMap is a name.
+        name: "openfreemap", title: tr("OpenFreeMap (streets)"), tileJSON: "https://tiles.openfreemap.org/planet",
         attribution: "OpenFreeMap © OpenMapTiles © OpenStreetMap contributors",
         attributionURL: "https://www.openstreetmap.org/copyright", zoomRange: 0...14, allowsBulk: true)
 
@@ -110,7 +112,8 @@ public struct OnlineSource: Hashable, Sendable {
     /// Data on AWS): what the terrain map is shaded and traced from. Not a map to show as it
     /// is, so not in `builtIn`.
     public static let terrainDEM = OnlineSource(
-        name: "terrain-dem", title: "Terrain heights (AWS Terrain Tiles)",
+        // TRANSLATORS: the title of the map of heights the terrain is drawn from; AWS Terrain Tiles is a name.
+        name: "terrain-dem", title: tr("Terrain heights (AWS Terrain Tiles)"),
         template: try! TileURLTemplate("https://s3.amazonaws.com/elevation-tiles-prod/terrarium/{z}/{x}/{y}.png"),
         attribution: "Terrain Tiles: Mapzen, AWS · SRTM, GMTED, NED, ETOPO1, CDEM, EU-DEM and others",
         attributionURL: "https://github.com/tilezen/joerd/blob/master/docs/attribution.md", zoomRange: 0...15,
@@ -122,11 +125,12 @@ public struct OnlineSource: Hashable, Sendable {
         guard !allowsBulk else { return nil }
         switch name {
         case "osm":
-            return "OpenStreetMap's tile usage policy forbids bulk downloading (operations.osmfoundation.org/policies/tiles): choose another map to save"
+            return tr("OpenStreetMap's tile usage policy forbids bulk downloading (operations.osmfoundation.org/policies/tiles): choose another map to save")
         case "opentopomap":
-            return "OpenTopoMap's servers are run by volunteers and do not allow bulk downloading: choose another map to save"
+            return tr("OpenTopoMap's servers are run by volunteers and do not allow bulk downloading: choose another map to save")
         default:
-            return "\(title)'s server is not known to allow bulk downloading (its sources.json entry would say \"bulkDownload\": true)"
+            // TRANSLATORS: %@ is a map's title; "bulkDownload": true is what a file says: keep it as it is.
+            return tr("%@'s server is not known to allow bulk downloading (its sources.json entry would say \"bulkDownload\": true)", title)
         }
     }
 
@@ -174,7 +178,7 @@ extension OnlineSource {
     /// names the file and the entry (`sources[2].url: …`); a valid entry is kept even when
     /// others are not, and the problems are returned for the user.
     public static func catalog(_ data: Data, file: String) throws -> (sources: [OnlineSource], problems: [String]) {
-        guard data.count <= 1 << 20 else { throw CatalogError(description: "\(file): larger than 1 MiB, not a list of sources") }
+        guard data.count <= 1 << 20 else { throw CatalogError(description: tr("%@: larger than 1 MiB, not a list of sources", file)) }
         // Entries are decoded one by one, so a broken one does not take the others down.
         struct Lenient: Decodable {
             var sources: [Result]
@@ -189,7 +193,8 @@ extension OnlineSource {
                 }
                 static func reason(_ e: DecodingError) -> String {
                     switch e {
-                    case let .keyNotFound(key, _): return "\(key.stringValue): missing"
+                    // TRANSLATORS: %@ is the name of an entry's field in sources.json (url, name).
+                    case let .keyNotFound(key, _): return tr("%@: missing", key.stringValue)
                     case let .typeMismatch(_, c), let .valueNotFound(_, c):
                         return "\(c.codingPath.last.map { $0.stringValue } ?? "entry"): \(c.debugDescription)"
                     case let .dataCorrupted(c): return c.debugDescription
@@ -200,7 +205,8 @@ extension OnlineSource {
         }
         let document: Lenient
         do { document = try JSONDecoder().decode(Lenient.self, from: data) } catch {
-            throw CatalogError(description: "\(file): not a sources list ({\"sources\": [...]}): \(error)")
+            // TRANSLATORS: %1$@ is a file, %2$@ what the reader found wrong; {"sources": [...]} is the file's form: keep it as it is.
+            throw CatalogError(description: tr("%1$@: not a sources list ({\"sources\": [...]}): %2$@", file, error))
         }
         var sources: [OnlineSource] = [], problems: [String] = []
         for (i, result) in document.sources.enumerated() {
@@ -210,14 +216,19 @@ extension OnlineSource {
             do {
                 sources.append(try make(e))
             } catch let error as TileURLTemplate.Invalid {
-                problems.append("\(at).url: \(error)")
+                // TRANSLATORS: %1$@ is where in sources.json (FILE: sources[2].url), %2$@ what is wrong there.
+                problems.append(tr("%1$@: %2$@", at + ".url", error))
             } catch {
-                problems.append("\(at): \(error)")
+                problems.append(tr("%1$@: %2$@", at, error))
             }
         }
         var seen = Set<String>()
         sources = sources.filter { s in
-            guard seen.insert(s.name).inserted else { problems.append("\(file): source \"\(s.name)\" is named twice; the first is kept"); return false }
+            guard seen.insert(s.name).inserted else {
+                // TRANSLATORS: %1$@ is a file, %2$@ a map source's name.
+                problems.append(tr("%1$@: source \"%2$@\" is named twice; the first is kept", file, s.name))
+                return false
+            }
             return true
         }
         return (sources, problems)
@@ -226,13 +237,15 @@ extension OnlineSource {
     private static func make(_ e: Entry) throws -> OnlineSource {
         var made = try makeSource(e)
         if let o = e.opacity {
-            guard o.isFinite, (0.05...1).contains(o) else { throw CatalogError(description: "opacity \(o): a number from 0.05 to 1") }
+            // TRANSLATORS: opacity is a field's name in sources.json, %@ its value.
+            guard o.isFinite, (0.05...1).contains(o) else { throw CatalogError(description: tr("opacity %@: a number from 0.05 to 1", o)) }
             made.overlayOpacity = o
         }
         made.isOverlay = e.overlay ?? false
         if let encoding = e.encoding {
             guard let dem = DEMTile.Encoding(rawValue: encoding), made.kind == .raster else {
-                throw CatalogError(description: "encoding \"\(TileURLTemplate.shown(encoding))\": \"terrarium\" or \"mapbox\", for raster tiles of heights")
+                // TRANSLATORS: encoding is a field's name in sources.json, %@ its value; "terrarium" and "mapbox" are its possible values.
+                throw CatalogError(description: tr("encoding \"%@\": \"terrarium\" or \"mapbox\", for raster tiles of heights", TileURLTemplate.shown(encoding)))
             }
             made.demEncoding = dem
         }
@@ -253,27 +266,32 @@ extension OnlineSource {
     /// What every entry must get right: its name, type, style and attribution link.
     private static func checkCommon(_ e: Entry) throws {
         guard isValidName(e.name) else {
-            throw CatalogError(description: "name \"\(TileURLTemplate.shown(e.name))\": use 1–40 of a–z, 0–9, - _ . (it names a cache folder)")
+            // TRANSLATORS: name is a field's name in sources.json, %@ its value.
+            throw CatalogError(description: tr("name \"%@\": use 1–40 of a–z, 0–9, - _ . (it names a cache folder)", TileURLTemplate.shown(e.name)))
         }
         guard let kind = Kind(rawValue: e.type ?? "raster") else {
-            throw CatalogError(description: "type \"\(TileURLTemplate.shown(e.type ?? ""))\": \"raster\" or \"vector\"")
+            // TRANSLATORS: type is a field's name in sources.json, %@ its value; "raster" and "vector" are its possible values.
+            throw CatalogError(description: tr("type \"%@\": \"raster\" or \"vector\"", TileURLTemplate.shown(e.type ?? "")))
         }
         if let style = e.style {
-            guard kind == .vector else { throw CatalogError(description: "style: only vector sources have one") }
+            // TRANSLATORS: style is a field's name in sources.json.
+            guard kind == .vector else { throw CatalogError(description: tr("style: only vector sources have one")) }
             guard (1...TileURLTemplate.maxLength).contains(style.utf8.count), style.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-                throw CatalogError(description: "style \"\(TileURLTemplate.shown(style))\": a path or an address")
+                throw CatalogError(description: tr("style \"%@\": a path or an address", TileURLTemplate.shown(style)))
             }
         }
         // It is opened in a browser when the attribution is clicked: a web page, nothing else.
         if let link = e.attributionURL, !isWebAddress(link) {
-            throw CatalogError(description: "attributionURL \"\(TileURLTemplate.shown(link))\": an http(s) address")
+            // TRANSLATORS: attributionURL is a field's name in sources.json, %@ its value.
+            throw CatalogError(description: tr("attributionURL \"%@\": an http(s) address", TileURLTemplate.shown(link)))
         }
     }
 
     private static func zooms(_ e: Entry, default range: ClosedRange<Int>) throws -> ClosedRange<Int> {
         let lo = e.minZoom ?? range.lowerBound, hi = e.maxZoom ?? range.upperBound
         guard (0...TileID.maxZoom).contains(lo), (0...TileID.maxZoom).contains(hi), lo <= hi else {
-            throw CatalogError(description: "zooms \(lo)…\(hi): must lie within 0…\(TileID.maxZoom), the lowest first")
+            // TRANSLATORS: %1$@…%2$@ is the range of zooms given, %3$@ the deepest allowed.
+            throw CatalogError(description: tr("zooms %1$@…%2$@: must lie within 0…%3$@, the lowest first", lo, hi, TileID.maxZoom))
         }
         return lo...hi
     }
@@ -287,7 +305,8 @@ extension OnlineSource {
         let template = try TileURLTemplate(e.url, subdomains: e.subdomains ?? TileURLTemplate.defaultSubdomains)
         let range = try zooms(e, default: 0...18)
         let size = e.tileSize ?? 256
-        guard [256, 512].contains(size) else { throw CatalogError(description: "tileSize \(size): 256 or 512") }
+        // TRANSLATORS: tileSize is a field's name in sources.json, %@ its value.
+        guard [256, 512].contains(size) else { throw CatalogError(description: tr("tileSize %@: 256 or 512", size)) }
         return OnlineSource(name: e.name, title: title(e), template: template, attribution: TileURLTemplate.shown(e.attribution ?? ""),
                             attributionURL: e.attributionURL, zoomRange: range, tileSize: size, allowsBulk: e.bulkDownload ?? false,
                             kind: e.type == "vector" ? .vector : .raster, style: e.style)

@@ -137,12 +137,13 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
 
     private func fetch(_ tile: TileID, attempt: Int) throws -> TilePayload? {
         let wait = paused()
-        if wait > 0 { throw TileSourceError(String(cFormat: "the server asked to wait %.0f s", wait)) }
+        // TRANSLATORS: %@ is a number of seconds.
+        if wait > 0 { throw TileSourceError(tr("the server asked to wait %@ s", String(cFormat: "%.0f", wait))) }
         let outcome = try get(source.template.url(for: tile, retina: retina), tile: tile)
         if case .response = outcome { reached() }
         switch outcome {
         case let .response(r) where r.status == 200:
-            guard Self.looksLikeImage(r.body) else { throw TileSourceError("the server sent something that is not a picture") }
+            guard Self.looksLikeImage(r.body) else { throw TileSourceError(tr("the server sent something that is not a picture")) }
             let freshness = HTTPFreshness(headers: r.headers, receivedAt: WallClock.now)
             if freshness.storable {
                 lock.lock(); undecided[tile] = freshness; lock.unlock()
@@ -153,12 +154,14 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         case let .response(r) where r.status == 429 || r.status == 503:
             let seconds = min(max(r.header("Retry-After").flatMap { Double($0.trimmed) } ?? 30, 1), 600)
             pause(for: seconds)
-            throw TileSourceError(String(cFormat: "the server is busy (%d); waiting %.0f s", r.status, seconds))
+            // TRANSLATORS: %1$@ is an HTTP status code (429, 503), %2$@ a number of seconds.
+            throw TileSourceError(tr("the server is busy (%1$@); waiting %2$@ s", r.status, String(cFormat: "%.0f", seconds)))
         case let .response(r) where r.status >= 500 && attempt == 0:
             Self.backOff(attempt: attempt)
             return try fetch(tile, attempt: 1)
         case let .response(r):
-            throw TileSourceError("the server answered \(r.status)")
+            // TRANSLATORS: %@ is an HTTP status code (404).
+            throw TileSourceError(tr("the server answered %@", r.status))
         case let .failed(reason, retryable):
             if retryable && attempt == 0 {
                 Self.backOff(attempt: attempt)

@@ -82,7 +82,8 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
             return nil // no tile here: what is under it shows
         case let .response(r):
             if let cached { return cached.body }
-            throw TileSourceError("the server answered \(r.status) for \(tile)")
+            // TRANSLATORS: %1$@ is an HTTP status code (404), %2$@ a tile's z/x/y.
+            throw TileSourceError(tr("the server answered %1$@ for %2$@", r.status, tile))
         case let .failed(reason, _):
             if let cached { return cached.body } // offline: the stale tile is better than none
             throw TileSourceError(reason)

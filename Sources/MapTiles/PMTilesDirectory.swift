@@ -32,7 +32,8 @@ public struct PMTilesDirectory: Sendable, Equatable {
             let count = try r.varint()
             // Every entry takes at least one byte in each of the four columns.
             guard count <= UInt64(bytes.count / 4) else {
-                throw TileSourceError("directory claims \(count) entries in \(bytes.count) bytes")
+                // TRANSLATORS: %1$@ is a number of entries, %2$@ of bytes.
+                throw TileSourceError(tr("directory claims %1$@ entries in %2$@ bytes", count, bytes.count))
             }
             let n = Int(count)
             var ids = [UInt64](), runs = [UInt64](), lengths = [UInt64]()
@@ -40,21 +41,22 @@ public struct PMTilesDirectory: Sendable, Equatable {
             var last: UInt64 = 0
             for i in 0..<n {
                 let delta = try r.varint()
-                guard i == 0 || delta > 0 else { throw TileSourceError("directory tile ids are not ascending at entry \(i)") }
+                // TRANSLATORS: %@ is an entry's number.
+                guard i == 0 || delta > 0 else { throw TileSourceError(tr("directory tile ids are not ascending at entry %@", i)) }
                 let (id, overflow) = last.addingReportingOverflow(delta)
-                guard !overflow else { throw TileSourceError("directory tile id overflows at entry \(i)") }
+                guard !overflow else { throw TileSourceError(tr("directory tile id overflows at entry %@", i)) }
                 ids.append(id)
                 last = id
             }
             for _ in 0..<n {
                 let run = try r.varint()
-                guard run <= UInt64(UInt32.max) else { throw TileSourceError("directory run length \(run) is out of range") }
+                guard run <= UInt64(UInt32.max) else { throw TileSourceError(tr("directory run length %@ is out of range", run)) }
                 runs.append(run)
             }
             for _ in 0..<n {
                 let length = try r.varint()
                 guard length > 0, length <= UInt64(UInt32.max) else {
-                    throw TileSourceError("directory entry length \(length) is out of range")
+                    throw TileSourceError(tr("directory entry length %@ is out of range", length))
                 }
                 lengths.append(length)
             }
@@ -64,9 +66,9 @@ public struct PMTilesDirectory: Sendable, Equatable {
                 let v = try r.varint()
                 let offset: UInt64
                 if v == 0 {
-                    guard i > 0 else { throw TileSourceError("the first directory entry has no offset") }
+                    guard i > 0 else { throw TileSourceError(tr("the first directory entry has no offset")) }
                     let (o, overflow) = out[i - 1].offset.addingReportingOverflow(out[i - 1].length)
-                    guard !overflow else { throw TileSourceError("directory offset overflows at entry \(i)") }
+                    guard !overflow else { throw TileSourceError(tr("directory offset overflows at entry %@", i)) }
                     offset = o
                 } else {
                     offset = v - 1
@@ -75,7 +77,7 @@ public struct PMTilesDirectory: Sendable, Equatable {
             }
             entries = out
         } catch let e as ProtobufError {
-            throw TileSourceError("directory is malformed: \(e.description)")
+            throw TileSourceError(tr("directory is malformed: %@", e.description))
         }
     }
 

@@ -54,14 +54,16 @@ public struct PMTilesHeader: Sendable, Equatable {
     public init(_ bytes: Data, archiveSize: UInt64) throws {
         let b = [UInt8](bytes.prefix(Self.size))
         guard b.count == Self.size else {
-            throw TileSourceError("too short for a PMTiles archive (\(b.count) bytes, the header alone is \(Self.size))")
+            // TRANSLATORS: %1$@ and %2$@ are numbers of bytes.
+            throw TileSourceError(tr("too short for a PMTiles archive (%1$@ bytes, the header alone is %2$@)", b.count, Self.size))
         }
         guard b[0..<7].elementsEqual("PMTiles".utf8) else {
-            throw TileSourceError("not a PMTiles archive (no 'PMTiles' at the start)")
+            throw TileSourceError(tr("not a PMTiles archive (no 'PMTiles' at the start)"))
         }
         guard b[7] == 3 else {
-            let hint = b[7] < 3 ? "; convert it with `pmtiles convert`" : ""
-            throw TileSourceError("PMTiles version \(b[7]) is not supported, only version 3\(hint)")
+            // TRANSLATORS: %@ is a version number; `pmtiles convert` is a command: keep it as it is.
+            guard b[7] >= 3 else { throw TileSourceError(tr("PMTiles version %@ is not supported, only version 3; convert it with `pmtiles convert`", b[7])) }
+            throw TileSourceError(tr("PMTiles version %@ is not supported, only version 3", b[7]))
         }
         func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
         func i32(_ at: Int) -> Int32 { Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }) }
@@ -71,21 +73,26 @@ public struct PMTilesHeader: Sendable, Equatable {
         tileData = Section(offset: u64(56), length: u64(64))
         addressedTiles = u64(72); tileEntries = u64(80); tileContents = u64(88)
         clustered = b[96] == 1
-        guard let ic = Compression(rawValue: b[97]) else { throw TileSourceError("unknown internal compression \(b[97])") }
-        guard let tc = Compression(rawValue: b[98]) else { throw TileSourceError("unknown tile compression \(b[98])") }
-        guard let tt = TileType(rawValue: b[99]) else { throw TileSourceError("unknown tile type \(b[99])") }
+        guard let ic = Compression(rawValue: b[97]) else { throw TileSourceError(tr("unknown internal compression %@", b[97])) }
+        guard let tc = Compression(rawValue: b[98]) else { throw TileSourceError(tr("unknown tile compression %@", b[98])) }
+        guard let tt = TileType(rawValue: b[99]) else { throw TileSourceError(tr("unknown tile type %@", b[99])) }
         internalCompression = ic; tileCompression = tc; tileType = tt
         minZoom = Int(b[100]); maxZoom = Int(b[101])
         minLonE7 = i32(102); minLatE7 = i32(106); maxLonE7 = i32(110); maxLatE7 = i32(114)
         centerZoom = Int(b[118]); centerLonE7 = i32(119); centerLatE7 = i32(123)
 
-        guard minZoom <= maxZoom else { throw TileSourceError("min zoom \(minZoom) is above max zoom \(maxZoom)") }
-        for (what, s) in [("root directory", rootDirectory), ("metadata", metadata),
-                          ("leaf directories", leafDirectories), ("tile data", tileData)] {
-            guard let end = s.end, end <= archiveSize else {
-                throw TileSourceError("the \(what) (\(s.length) bytes at \(s.offset)) lies past the end of the archive (\(archiveSize) bytes)")
-            }
+        guard minZoom <= maxZoom else { throw TileSourceError(tr("min zoom %1$@ is above max zoom %2$@", minZoom, maxZoom)) }
+        // Each section, with the sentence said when it lies past the end: its length, its offset, the archive's size.
+        let sections: [(Section, (UInt64, UInt64, UInt64) -> String)] = [
+            // TRANSLATORS: %1$@ is a number of bytes, %2$@ an offset, %3$@ the archive's size in bytes.
+            (rootDirectory, { tr("the root directory (%1$@ bytes at %2$@) lies past the end of the archive (%3$@ bytes)", $0, $1, $2) }),
+            (metadata, { tr("the metadata (%1$@ bytes at %2$@) lies past the end of the archive (%3$@ bytes)", $0, $1, $2) }),
+            (leafDirectories, { tr("the leaf directories (%1$@ bytes at %2$@) lies past the end of the archive (%3$@ bytes)", $0, $1, $2) }),
+            (tileData, { tr("the tile data (%1$@ bytes at %2$@) lies past the end of the archive (%3$@ bytes)", $0, $1, $2) }),
+        ]
+        for (s, pastTheEnd) in sections {
+            guard let end = s.end, end <= archiveSize else { throw TileSourceError(pastTheEnd(s.length, s.offset, archiveSize)) }
         }
-        guard rootDirectory.length > 0 else { throw TileSourceError("the root directory is empty") }
+        guard rootDirectory.length > 0 else { throw TileSourceError(tr("the root directory is empty")) }
     }
 }

@@ -11,7 +11,7 @@ extension PMTilesSource {
     public static func remote(url: String, client: HTTPClient, cacheRoot: String?) throws -> PMTilesSource {
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
-            throw TileSourceError("\(TileURLTemplate.shown(url)): not a web address")
+            throw TileSourceError(tr("%@: not a web address", TileURLTemplate.shown(url)))
         }
         let cache = cacheRoot.map { TileDiskCache(root: $0, name: "pmtiles", key: url) }
         let headPath = cache.map { $0.directory + "/archive.head" }

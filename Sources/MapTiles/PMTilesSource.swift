@@ -56,14 +56,16 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         switch h.tileType {
         case .mvt: isVector = true
         case .png, .jpeg, .webp: isVector = false
-        case .avif, .unknown: throw TileSourceError("\(archive.name): \(h.tileType) tiles are not supported (mvt, png, jpeg or webp)")
+        // TRANSLATORS: %1$@ is an archive, %2$@ a kind of tile (avif, unknown); mvt, png, jpeg and webp are kinds too.
+        case .avif, .unknown: throw TileSourceError(tr("%1$@: %2$@ tiles are not supported (mvt, png, jpeg or webp)", archive.name, h.tileType))
         }
         if [.brotli, .zstd].contains(h.tileCompression) {
-            throw TileSourceError("\(archive.name): its tiles are \(h.tileCompression)-compressed, which Meridian cannot read (gzip or none)")
+            // TRANSLATORS: %1$@ is an archive, %2$@ a compression's name (brotli, zstd).
+            throw TileSourceError(tr("%1$@: its tiles are %2$@-compressed, which Meridian cannot read (gzip or none)", archive.name, h.tileCompression))
         }
         // A TileID goes no deeper than TileID.maxZoom; deeper data is drawn from there.
         guard h.minZoom <= TileID.maxZoom else {
-            throw TileSourceError("\(archive.name): min zoom \(h.minZoom) is beyond \(TileID.maxZoom)")
+            throw TileSourceError(tr("%1$@: min zoom %2$@ is beyond %3$@", archive.name, h.minZoom, TileID.maxZoom))
         }
         dataZoomRange = h.minZoom...min(h.maxZoom, TileID.maxZoom)
         let json = (try? archive.metadata()) ?? Data()
@@ -87,7 +89,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         do {
             return try PMTilesArchive.decompress(stored, archive.header.tileCompression, limit: Gzip.defaultLimit)
         } catch let e as TileSourceError {
-            throw TileSourceError("\(archive.name): tile \(tile): \(e.description)")
+            throw TileSourceError(tr("%1$@: tile %2$@: %3$@", archive.name, tile, e.description))
         }
     }
 

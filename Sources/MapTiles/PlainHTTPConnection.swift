@@ -24,10 +24,10 @@ final class PlainHTTPConnection {
         let rc = getaddrinfo(address.host, String(address.port), &hints, &list)
         guard rc == 0, let list else {
             let why = rc == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(rc))
-            throw HTTPFailure("could not resolve host \(address.host) (\(why))", retryable: true)
+            throw HTTPFailure(HTTPFailure.notResolved(address.host, why), retryable: true)
         }
         defer { freeaddrinfo(list) }
-        var lastError = "no address"
+        var lastError = tr("no address")
         var addresses: [UnsafeMutablePointer<addrinfo>] = []
         var entry: UnsafeMutablePointer<addrinfo>? = list
         while let a = entry { addresses.append(a); entry = a.pointee.ai_next }
@@ -43,9 +43,9 @@ final class PlainHTTPConnection {
             let now = MonotonicClock.now
             let share = now + max(0, deadline - now) / Double(addresses.count - i)
             guard connection.wait(Int16(POLLOUT), until: share) else {
-                lastError = "timed out"
+                lastError = tr("timed out")
                 if MonotonicClock.now < deadline { continue }
-                throw HTTPFailure("timed out connecting to \(address.hostHeader)", retryable: true)
+                throw HTTPFailure(HTTPFailure.timedOutConnecting(address.hostHeader), retryable: true)
             }
             var error: Int32 = 0
             var size = socklen_t(MemoryLayout<Int32>.size)
@@ -53,7 +53,7 @@ final class PlainHTTPConnection {
             if error == 0 { return connection }
             lastError = String(cString: strerror(error))
         }
-        throw HTTPFailure("could not connect to \(address.hostHeader) (\(lastError))", retryable: true)
+        throw HTTPFailure(HTTPFailure.notConnected(address.hostHeader, lastError), retryable: true)
     }
 
     /// Whether the socket became ready for `events` before `deadline` (false on time-out).
@@ -78,7 +78,8 @@ final class PlainHTTPConnection {
                 guard wait(Int16(POLLOUT), until: min(MonotonicClock.now + stall, deadline)) else { throw Self.timedOut(deadline) }
                 continue
             }
-            throw HTTPFailure("the connection failed while asking (\(String(cString: strerror(errno))))", retryable: true)
+            // TRANSLATORS: %@ is the system's reason.
+            throw HTTPFailure(tr("the connection failed while asking (%@)", String(cString: strerror(errno))), retryable: true)
         }
     }
 
@@ -91,14 +92,15 @@ final class PlainHTTPConnection {
                 guard wait(Int16(POLLIN), until: min(MonotonicClock.now + stall, deadline)) else { throw Self.timedOut(deadline) }
                 continue
             }
-            throw HTTPFailure("the connection failed (\(String(cString: strerror(errno))))", retryable: true)
+            // TRANSLATORS: %@ is the system's reason.
+            throw HTTPFailure(tr("the connection failed (%@)", String(cString: strerror(errno))), retryable: true)
         }
     }
 
     private static func timedOut(_ deadline: Double) -> HTTPFailure {
         MonotonicClock.now >= deadline
-            ? HTTPFailure("timed out: the answer took too long", retryable: true)
-            : HTTPFailure("timed out: the server stopped sending", retryable: true)
+            ? HTTPFailure(tr("timed out: the answer took too long"), retryable: true)
+            : HTTPFailure(tr("timed out: the server stopped sending"), retryable: true)
     }
 
     /// Wakes any wait on this connection and fails it (a cancel, from another thread).

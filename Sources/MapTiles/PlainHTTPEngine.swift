@@ -177,10 +177,11 @@ final class PlainHTTPEngine: HTTPEngine, @unchecked Sendable {
             }
         }
         if [301, 302, 303, 307, 308].contains(reader.status), let location = reader.headers.last(where: { $0.0.lowercased() == "location" })?.1 {
-            guard request.redirects < 3 else { return .done(.failed("too many redirects", retryable: false)) }
+            guard request.redirects < 3 else { return .done(.failed(tr("too many redirects"), retryable: false)) }
             let target = address.resolve(location)
             guard target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") else {
-                return .done(.failed("redirected away from the web: \(TileURLTemplate.shown(target))", retryable: false))
+                // TRANSLATORS: %@ is the address redirected to.
+                return .done(.failed(tr("redirected away from the web: %@", TileURLTemplate.shown(target)), retryable: false))
             }
             var next = request
             next.url = target

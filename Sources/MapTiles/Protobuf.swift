@@ -25,10 +25,11 @@ public struct ProtobufReader {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard offset < end else { throw ProtobufError("truncated varint at byte \(offset)") }
+            // TRANSLATORS: %@ is a byte offset; a varint is protobuf's variable-length number.
+            guard offset < end else { throw ProtobufError(tr("truncated varint at byte %@", offset)) }
             let b = bytes[offset]
             offset += 1
-            guard shift < 64 else { throw ProtobufError("varint longer than 10 bytes at byte \(offset)") }
+            guard shift < 64 else { throw ProtobufError(tr("varint longer than 10 bytes at byte %@", offset)) }
             result |= UInt64(b & 0x7f) << shift
             if b & 0x80 == 0 { return result }
             shift += 7
@@ -45,7 +46,8 @@ public struct ProtobufReader {
     public mutating func lengthDelimited() throws -> Range<Int> {
         let n = try varint()
         guard n <= UInt64(end - offset), let count = Int(exactly: n) else {
-            throw ProtobufError("field of \(n) bytes overruns the message at byte \(offset)")
+            // TRANSLATORS: %1$@ is a number of bytes, %2$@ a byte offset.
+            throw ProtobufError(tr("field of %1$@ bytes overruns the message at byte %2$@", n, offset))
         }
         let r = offset..<(offset + count)
         offset += count
@@ -54,12 +56,13 @@ public struct ProtobufReader {
 
     public mutating func string() throws -> String {
         let r = try lengthDelimited()
-        guard let s = String(bytes: bytes[r], encoding: .utf8) else { throw ProtobufError("invalid UTF-8 at byte \(r.lowerBound)") }
+        guard let s = String(bytes: bytes[r], encoding: .utf8) else { throw ProtobufError(tr("invalid UTF-8 at byte %@", r.lowerBound)) }
         return s
     }
 
     public mutating func fixed64() throws -> UInt64 {
-        guard end - offset >= 8 else { throw ProtobufError("truncated fixed64") }
+        // TRANSLATORS: fixed64 is the name of a protobuf field type.
+        guard end - offset >= 8 else { throw ProtobufError(tr("truncated fixed64")) }
         var v: UInt64 = 0
         for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
         offset += 8
@@ -67,7 +70,8 @@ public struct ProtobufReader {
     }
 
     public mutating func fixed32() throws -> UInt32 {
-        guard end - offset >= 4 else { throw ProtobufError("truncated fixed32") }
+        // TRANSLATORS: fixed32 is the name of a protobuf field type.
+        guard end - offset >= 4 else { throw ProtobufError(tr("truncated fixed32")) }
         var v: UInt32 = 0
         for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
         offset += 4
@@ -82,7 +86,7 @@ public struct ProtobufReader {
         out.reserveCapacity(r.count)
         while !sub.isAtEnd {
             let v = try sub.varint()
-            guard v <= UInt64(UInt32.max) else { throw ProtobufError("packed value \(v) exceeds 32 bits") }
+            guard v <= UInt64(UInt32.max) else { throw ProtobufError(tr("packed value %@ exceeds 32 bits", v)) }
             out.append(UInt32(v))
         }
         return out
@@ -94,7 +98,8 @@ public struct ProtobufReader {
         case 1: _ = try fixed64()
         case 2: _ = try lengthDelimited()
         case 5: _ = try fixed32()
-        default: throw ProtobufError("unsupported wire type \(wire) at byte \(offset)")
+        // TRANSLATORS: %1$@ is a protobuf wire type's number, %2$@ a byte offset.
+        default: throw ProtobufError(tr("unsupported wire type %1$@ at byte %2$@", wire, offset))
         }
     }
 

@@ -20,10 +20,11 @@ public final class FileRangeReader: RangeReader, @unchecked Sendable {
 
     public init(path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw TileSourceError("\(path): \(FileIO.reason())") }
+        // TRANSLATORS: a file, and the system's reason it cannot be read ("/tmp/a.pmtiles: No such file or directory").
+        guard fd >= 0 else { throw TileSourceError(tr("%@: %@", path, FileIO.reason())) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { let why = FileIO.reason(); close(fd); throw TileSourceError("\(path): \(why)") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw TileSourceError("\(path): not a regular file") }
+        guard fstat(fd, &st) == 0 else { let why = FileIO.reason(); close(fd); throw TileSourceError(tr("%@: %@", path, why)) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw TileSourceError(tr("%@: not a regular file", path)) }
         self.path = path
         self.fd = fd
         size = UInt64(max(0, st.st_size))
@@ -33,7 +34,8 @@ public final class FileRangeReader: RangeReader, @unchecked Sendable {
 
     public func read(offset: UInt64, length: Int) throws -> Data {
         guard length >= 0, offset <= UInt64(Int64.max) - UInt64(length) else {
-            throw TileSourceError("\(path): cannot read \(length) bytes at \(offset)")
+            // TRANSLATORS: %1$@ is a file, %2$@ a number of bytes, %3$@ an offset.
+            throw TileSourceError(tr("%1$@: cannot read %2$@ bytes at %3$@", path, length, offset))
         }
         var out = Data(count: length)
         var filled = 0
@@ -43,10 +45,10 @@ public final class FileRangeReader: RangeReader, @unchecked Sendable {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw TileSourceError("\(path): \(FileIO.reason())")
+                throw TileSourceError(tr("%@: %@", path, FileIO.reason()))
             }
             // The file shrank since it was opened (or the caller asked past its end).
-            if n == 0 { throw TileSourceError("\(path): ends before byte \(offset + UInt64(length)) (truncated?)") }
+            if n == 0 { throw TileSourceError(tr("%1$@: ends before byte %2$@ (truncated?)", path, offset + UInt64(length))) }
             filled += n
         }
         return out
@@ -61,7 +63,8 @@ public struct DataRangeReader: RangeReader {
 
     public func read(offset: UInt64, length: Int) throws -> Data {
         guard length >= 0, offset <= size, UInt64(length) <= size - offset else {
-            throw TileSourceError("cannot read \(length) bytes at \(offset) of \(size)")
+            // TRANSLATORS: a number of bytes, an offset, and the size of what is read, in bytes.
+            throw TileSourceError(tr("cannot read %1$@ bytes at %2$@ of %3$@", length, offset, size))
         }
         let start = data.startIndex + Int(offset)
         return data.subdata(in: start..<start + length)

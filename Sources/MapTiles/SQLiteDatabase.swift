@@ -23,12 +23,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Opens `path`; `writable` creates it when missing.
     public init(path: String, writable: Bool) throws {
         self.path = path
-        guard writable || FileManager.default.fileExists(atPath: path) else { throw SQLiteError(description: "\(path): no such file") }
+        guard writable || FileManager.default.fileExists(atPath: path) else { throw SQLiteError(description: tr("%@: no such file", path)) }
         let flags = (writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
-            let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? tr("cannot open")
             sqlite3_close(db)
-            throw SQLiteError(description: "\(path): \(msg)")
+            // TRANSLATORS: a database file, and what SQLite says is wrong with it.
+            throw SQLiteError(description: tr("%@: %@", path, msg))
         }
         // Another process writing (a second window indexing): wait a little rather than fail.
         sqlite3_busy_timeout(db, 5000)
@@ -50,7 +51,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
             sqlite3_free(message)
-            throw SQLiteError(description: "\(path): \(text)")
+            throw SQLiteError(description: tr("%@: %@", path, text))
         }
     }
 
@@ -78,7 +79,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
             let rc = sqlite3_step(st)
             if rc == SQLITE_ROW { try body(st); continue }
             if rc == SQLITE_DONE { return }
-            throw SQLiteError(description: "\(path): \(String(cString: sqlite3_errmsg(db)))")
+            throw SQLiteError(description: tr("%@: %@", path, String(cString: sqlite3_errmsg(db))))
         }
     }
 
@@ -102,7 +103,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         if let s = statements[sql] { return s }
         var st: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &st, nil) == SQLITE_OK, let st else {
-            throw SQLiteError(description: "\(path): \(String(cString: sqlite3_errmsg(db)))")
+            throw SQLiteError(description: tr("%@: %@", path, String(cString: sqlite3_errmsg(db))))
         }
         statements[sql] = st
         return st

@@ -50,14 +50,17 @@ public struct SavedArea: Sendable, Equatable {
         let json = try archive.metadata()
         guard case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: json),
               case let .object(entry)? = top["meridian"] else {
-            throw TileSourceError("\(path): not a saved area (its metadata has no \"meridian\" entry)")
+            // TRANSLATORS: "meridian" is the name of an entry in a file's metadata: keep it as it is.
+            throw TileSourceError(tr("%@: not a saved area (its metadata has no \"meridian\" entry)", path))
         }
         guard case let .string(source)? = entry["source"], case let .array(box)? = entry["bbox"], box.count == 4 else {
-            throw TileSourceError("\(path): the \"meridian\" entry lacks its source or bbox")
+            // TRANSLATORS: "meridian", source and bbox are the names of entries in a file's metadata.
+            throw TileSourceError(tr("%@: the \"meridian\" entry lacks its source or bbox", path))
         }
         let v = box.compactMap { if case let .number(n) = $0, n.isFinite { return n } else { return nil } }
         guard v.count == 4, v[1] < v[3], abs(v[0]) <= 180, abs(v[2]) <= 180, abs(v[1]) <= 90, abs(v[3]) <= 90 else {
-            throw TileSourceError("\(path): the saved area's bbox is not W,S,E,N in degrees")
+            // TRANSLATORS: W,S,E,N (west, south, east, north) is how the box is written.
+            throw TileSourceError(tr("%@: the saved area's bbox is not W,S,E,N in degrees", path))
         }
         self.path = path
         self.source = source
@@ -102,10 +105,10 @@ public struct SavedArea: Sendable, Equatable {
     /// a new file renamed over it.
     public func renamed(to newTitle: String) throws -> SavedArea {
         let clean = Self.cleanTitle(newTitle, limit: .max).trimmed
-        guard !clean.isEmpty else { throw ExtractError.refused("A saved area needs a name") }
+        guard !clean.isEmpty else { throw ExtractError.refused(tr("A saved area needs a name")) }
         let archive = try PMTilesArchive(reader: try FileRangeReader(path: path), name: path)
         guard case var .object(top)? = try? JSONValue.parse(try archive.metadata()), case var .object(entry)? = top["meridian"] else {
-            throw ExtractError.failed("\(path): not a saved area")
+            throw ExtractError.failed(tr("%@: not a saved area", path))
         }
         entry["title"] = .string(String(clean.prefix(60)))
         top["meridian"] = .object(entry)
@@ -123,7 +126,7 @@ public struct SavedArea: Sendable, Equatable {
     /// Deletes it, with its validators and an update of it stopped midway (its search index
     /// is the search's to forget).
     public func delete() throws {
-        guard unlink(path) == 0 || errno == ENOENT else { throw ExtractError.failed("\(path): \(FileIO.reason())") }
+        guard unlink(path) == 0 || errno == ENOENT else { throw ExtractError.failed(tr("%@: %@", path, FileIO.reason())) }
         unlink(TileValidators.file(for: path))
         _ = FileIO.removeTree(path + ".part")
     }
@@ -174,6 +177,6 @@ public struct UnfinishedArea: Sendable, Equatable {
 
     /// Throws away what it fetched.
     public func discard() throws {
-        guard FileIO.removeTree(folder) else { throw ExtractError.failed("\(folder): \(FileIO.reason())") }
+        guard FileIO.removeTree(folder) else { throw ExtractError.failed(tr("%@: %@", folder, FileIO.reason())) }
     }
 }

@@ -40,13 +40,16 @@ public struct TileJSON: Sendable, Equatable {
 
     /// Reads `data`; `url` (where it came from) prefixes every error.
     public init(_ data: Data, url: String) throws {
-        func fail(_ why: String) -> TileSourceError { TileSourceError("\(TileURLTemplate.shown(url)): \(why)") }
-        guard data.count <= Self.maxBytes else { throw fail("larger than 1 MiB, not a TileJSON document") }
+        // TRANSLATORS: the address of a TileJSON document, and what is wrong with it.
+        func fail(_ why: String) -> TileSourceError { TileSourceError(tr("%@: %@", TileURLTemplate.shown(url), why)) }
+        guard data.count <= Self.maxBytes else { throw fail(tr("larger than 1 MiB, not a TileJSON document")) }
         let doc: Document
         do { doc = try JSONDecoder().decode(Document.self, from: data) } catch {
-            throw fail("not a TileJSON document (expected {\"tiles\": [\"https://…/{z}/{x}/{y}.pbf\"], …})")
+            // TRANSLATORS: {"tiles": [...], …} is the form a TileJSON document takes: keep it as it is.
+            throw fail(tr("not a TileJSON document (expected {\"tiles\": [\"https://…/{z}/{x}/{y}.pbf\"], …})"))
         }
-        guard !doc.tiles.isEmpty else { throw fail("no tile addresses in \"tiles\"") }
+        // TRANSLATORS: "tiles" is the name of a TileJSON document's entry.
+        guard !doc.tiles.isEmpty else { throw fail(tr("no tile addresses in \"tiles\"")) }
         do {
             tiles = try doc.tiles.prefix(16).map { try TileURLTemplate($0) }
         } catch let e as TileURLTemplate.Invalid {
@@ -54,12 +57,14 @@ public struct TileJSON: Sendable, Equatable {
         }
         func zoom(_ v: Double?, _ fallback: Int, _ what: String) throws -> Int {
             guard let v else { return fallback }
-            guard v.rounded() == v, (0...30).contains(v) else { throw fail("\(what) \(v) is not a zoom of 0…30") }
+            // TRANSLATORS: %1$@ is the name of a TileJSON entry (minzoom, maxzoom), %2$@ its value.
+            guard v.rounded() == v, (0...30).contains(v) else { throw fail(tr("%1$@ %2$@ is not a zoom of 0…30", what, v)) }
             return Int(saturating: v)
         }
         minZoom = try zoom(doc.minzoom, 0, "minzoom")
         maxZoom = try zoom(doc.maxzoom, 22, "maxzoom")
-        guard minZoom <= maxZoom else { throw fail("minzoom \(minZoom) is above maxzoom \(maxZoom)") }
+        // TRANSLATORS: minzoom and maxzoom are the names of TileJSON entries.
+        guard minZoom <= maxZoom else { throw fail(tr("minzoom %1$@ is above maxzoom %2$@", minZoom, maxZoom)) }
         attribution = doc.attribution.map(VectorAttribution.plainText).flatMap { $0.isEmpty ? nil : $0 }
         vectorLayers = (doc.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
         if let b = doc.bounds, b.count == 4, b.allSatisfy(\.isFinite), (-180...180).contains(b[0]), (-180...180).contains(b[2]),

@@ -288,7 +288,8 @@ public final class TileLoader: @unchecked Sendable {
             } catch is TileLoadCancelled {
                 outcome = nil
             } catch {
-                outcome = .failed("tile \(tile) from \(source.name): \(error)")
+                // TRANSLATORS: %1$@ is a tile's z/x/y, %2$@ a map source's name, %3$@ what went wrong.
+                outcome = .failed(tr("tile %1$@ from %2$@: %3$@", tile, source.name, error))
             }
 
             condition.lock()

@@ -134,12 +134,13 @@ public struct DirectorySource: TileSource {
     /// Finds the zoom levels present; a folder with none is an error worth telling.
     public init(root: URL, attribution: String = "") throws {
         guard FileIO.isDirectory(root.path) else {
-            throw TileSourceError("\(root.path): not a directory")
+            throw TileSourceError(tr("%@: not a directory", root.path))
         }
         let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
             .compactMap(Int.init).filter { (0...TileID.maxZoom).contains($0) }
         guard let lo = zooms.min(), let hi = zooms.max() else {
-            throw TileSourceError("\(root.path): no zoom folders (expected DIR/{z}/{x}/{y}.png)")
+            // TRANSLATORS: DIR/{z}/{x}/{y}.png is a pattern of file names: keep it as it is.
+            throw TileSourceError(tr("%@: no zoom folders (expected DIR/{z}/{x}/{y}.png)", root.path))
         }
         self.root = root
         self.dataZoomRange = lo...hi
@@ -157,7 +158,7 @@ public struct DirectorySource: TileSource {
             guard FileIO.exists(url.path) else { continue }
             // Larger than any real tile: a wrong file, not worth decoding.
             let data = try FileIO.read(url.path, limit: 8 << 20)
-            guard !data.isEmpty else { throw TileSourceError("\(url.path): empty file") }
+            guard !data.isEmpty else { throw TileSourceError(tr("%@: empty file", url.path)) }
             return data
         }
         return nil
@@ -212,7 +213,8 @@ public enum VectorOverzoom {
     static func inflated(_ body: Data, _ tile: TileID, in name: String) throws -> Data {
         guard Gzip.isCompressed(body) else { return body }
         do { return try Gzip.decompress(body) } catch let e as TileSourceError {
-            throw TileSourceError("\(name): tile \(tile): \(e.description)")
+            // TRANSLATORS: %1$@ is a map source's name, %2$@ a tile's z/x/y, %3$@ what is wrong.
+            throw TileSourceError(tr("%1$@: tile %2$@: %3$@", name, tile, e.description))
         }
     }
 }

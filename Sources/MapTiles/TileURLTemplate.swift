@@ -26,12 +26,14 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(_ text: String, subdomains: [String] = TileURLTemplate.defaultSubdomains) throws {
-        func fail(_ why: String) -> Invalid { Invalid(description: "tile URL \"\(Self.shown(text))\": \(why)") }
-        guard text.utf8.count <= Self.maxLength else { throw fail("longer than \(Self.maxLength) bytes") }
+        // TRANSLATORS: %1$@ is a tile address template, %2$@ what is wrong with it.
+        func fail(_ why: String) -> Invalid { Invalid(description: tr("tile URL \"%1$@\": %2$@", Self.shown(text), why)) }
+        guard text.utf8.count <= Self.maxLength else { throw fail(tr("longer than %@ bytes", Self.maxLength)) }
         let lower = text.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { throw fail("must start with https:// or http://") }
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { throw fail(tr("must start with https:// or http://")) }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0.value > 0x7E }) {
-            throw fail(String(cFormat: "character U+%04X is not allowed in a URL (escape it)", Int(bad.value)))
+            // TRANSLATORS: U+%@ is a character's Unicode number (U+0020).
+            throw fail(tr("character U+%@ is not allowed in a URL (escape it)", String(cFormat: "%04X", Int(bad.value))))
         }
         var parts: [Part] = []
         var literal = ""
@@ -40,7 +42,8 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
             literal += rest[..<open]
             let offset = text.distance(from: text.startIndex, to: open) + 1
             guard rest[open] == "{", let close = rest[open...].firstIndex(of: "}") else {
-                throw fail("unmatched \"\(rest[open])\" at character \(offset)")
+                // TRANSLATORS: %1$@ is a brace ({ or }), %2$@ its place in the address (1 is the first character).
+                throw fail(tr("unmatched \"%1$@\" at character %2$@", rest[open], offset))
             }
             let name = rest[rest.index(after: open)..<close]
             let part: Part
@@ -51,7 +54,8 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
             case "-y": part = .southY
             case "s": part = .subdomain
             case "r": part = .retina
-            default: throw fail("unknown placeholder {\(Self.shown(String(name)))} at character \(offset) (known: {z} {x} {y} {-y} {s} {r})")
+            // TRANSLATORS: {%1$@} is the placeholder found, %2$@ its place in the address; {z} {x} {y} {-y} {s} {r} are placeholders: keep them as they are.
+            default: throw fail(tr("unknown placeholder {%1$@} at character %2$@ (known: {z} {x} {y} {-y} {s} {r})", Self.shown(String(name)), offset))
             }
             if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
             parts.append(part)
@@ -60,12 +64,12 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
         literal += rest
         if !literal.isEmpty { parts.append(.text(literal)) }
         guard parts.contains(.z), parts.contains(.x), parts.contains(.y) || parts.contains(.southY) else {
-            throw fail("needs {z}, {x} and {y} (or {-y})")
+            throw fail(tr("needs {z}, {x} and {y} (or {-y})"))
         }
         if parts.contains(.subdomain) {
-            guard !subdomains.isEmpty else { throw fail("uses {s} but no subdomains are given") }
+            guard !subdomains.isEmpty else { throw fail(tr("uses {s} but no subdomains are given")) }
             for s in subdomains where s.isEmpty || s.utf8.count > 63 || !s.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }) {
-                throw fail("subdomain \"\(Self.shown(s))\" is not a host label (a–z, 0–9, -)")
+                throw fail(tr("subdomain \"%@\" is not a host label (a–z, 0–9, -)", Self.shown(s)))
             }
         }
         self.text = text

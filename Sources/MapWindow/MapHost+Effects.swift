@@ -15,8 +15,10 @@ extension MapHost {
             case .quit: requestQuit()
             case .toggleFullscreen: window.toggleFullscreen()
             case let .copy(text):
-                if SDL_SetClipboardText(text) == 0 { showNotice("Copied \(text)") }
-                else { showNotice("Cannot copy: \(String(cString: SDL_GetError()))") }
+                // TRANSLATORS: %@ is what was copied to the clipboard (coordinates).
+                if SDL_SetClipboardText(text) == 0 { showNotice(tr("Copied %@", text)) }
+                // TRANSLATORS: %@ is why the clipboard refused it.
+                else { showNotice(tr("Cannot copy: %@", String(cString: SDL_GetError()))) }
             case let .notice(text): onMessage(text); changed = true
             case .cancelWork: changed = activities.cancelAll() || changed
             case let .pin(e):

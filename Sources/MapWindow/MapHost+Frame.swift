@@ -69,7 +69,7 @@ extension MapHost {
             // (out of memory): the app draws, and the server lets go of its pictures.
             if window.serverFrame?.failed == true, !toldServerFailure {
                 toldServerFailure = true
-                onMessage("The X server could not draw the map (out of memory?): it is drawn in the app from now on.")
+                onMessage(tr("The X server could not draw the map (out of memory?): it is drawn in the app from now on."))
             }
             c.standBy()
             changed = drawnByApp(large)

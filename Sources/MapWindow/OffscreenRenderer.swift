@@ -31,10 +31,11 @@ public final class OffscreenRenderer {
     public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
         guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
                                                      SDL_PIXELFORMAT_ARGB8888.rawValue) else {
-            throw SDLError("cannot allocate a \(pixelWidth)×\(pixelHeight) image")
+            // TRANSLATORS: the picture's width and height in pixels.
+            throw SDLError(tr("cannot allocate a %@×%@ image", pixelWidth, pixelHeight))
         }
         owner = SurfaceHandle(s)
-        guard let t = PixelTarget(surface: s) else { throw SDLError(message: "unexpected surface format") }
+        guard let t = PixelTarget(surface: s) else { throw SDLError(message: tr("unexpected surface format")) }
         target = t
         self.pixelRatio = pixelRatio
     }
@@ -42,7 +43,8 @@ public final class OffscreenRenderer {
     public struct Timeout: Error, CustomStringConvertible {
         public let missing: Int
         public let seconds: Double
-        public var description: String { "timed out after \(seconds) s waiting for \(missing) tile(s)" }
+        // TRANSLATORS: the seconds waited, then how many tiles had not come.
+        public var description: String { tr("timed out after %@ s waiting for %@ tile(s)", seconds, missing) }
     }
 
     /// Loads what the view of `session` needs (waiting up to `timeout`), then has it compose
@@ -122,7 +124,8 @@ public final class OffscreenRenderer {
         var why = [CChar](repeating: 0, count: 128)
         guard let w = UInt32(exactly: surface.pointee.w), let h = UInt32(exactly: surface.pointee.h),
               mi_png_write(path, surface.pointee.pixels, w, h, surface.pointee.pitch, &why) == 0 else {
-            throw SDLError(message: "cannot write \(path) (\(String(cBuffer: why)))")
+            // TRANSLATORS: the file, then why.
+            throw SDLError(message: tr("cannot write %@ (%@)", path, String(cBuffer: why)))
         }
     }
 }

@@ -32,13 +32,21 @@ extension PagePrinter {
         func x(_ lon: Double) -> Double { frame.x + camera.screenPointUnwrapped(for: WebMercator.project(Coordinate(latitude: 0, longitude: lon))).x }
         let step = gridStep(span: max(se.longitude - nw.longitude, nw.latitude - se.latitude))
         let look = LabelLook(size: 7, color: Color(hex: 0x404040), haloWidth: 0)
+        // TRANSLATORS: east, after a longitude on a printed map's grid ("24.95° E").
+        let east = trc("compass point", "E")
+        // TRANSLATORS: west, after a longitude on a printed map's grid ("0.5° W").
+        let west = trc("compass point", "W")
+        // TRANSLATORS: north, after a latitude on a printed map's grid ("60.17° N").
+        let north = trc("compass point", "N")
+        // TRANSLATORS: south, after a latitude on a printed map's grid ("33.9° S").
+        let south = trc("compass point", "S")
         cairo_save(cr)
         cairo_set_source_rgba(cr, 0.2, 0.25, 0.4, 0.55)
         cairo_set_line_width(cr, 0.4)
         for lon in Ticks.multiples(of: step, from: nw.longitude, through: se.longitude) {
             let x = x(lon)
             cairo_move_to(cr, x, frame.y); cairo_line_to(cr, x, frame.y + frame.height); cairo_stroke(cr)
-            let label = gridLabel(Coordinate.wrapLongitude(lon), step: step, positive: "E", negative: "W")
+            let label = gridLabel(Coordinate.wrapLongitude(lon), step: step, positive: east, negative: west)
             text(label, look, in: cr, x: x + 1.5, baselineBox: ScreenRect(x: x, y: frame.y - 10, width: 60, height: 10))
         }
         for lat in Ticks.multiples(of: step, from: se.latitude, through: nw.latitude) {
@@ -48,7 +56,7 @@ extension PagePrinter {
             cairo_save(cr)
             cairo_translate(cr, frame.x - 10, y - 1.5)
             cairo_rotate(cr, -.pi / 2)
-            text(gridLabel(lat, step: step, positive: "N", negative: "S"), look, in: cr, x: 0, baselineBox: ScreenRect(x: 0, y: 0, width: 60, height: 10))
+            text(gridLabel(lat, step: step, positive: north, negative: south), look, in: cr, x: 0, baselineBox: ScreenRect(x: 0, y: 0, width: 60, height: 10))
             cairo_restore(cr)
         }
         cairo_restore(cr)

@@ -69,7 +69,7 @@ public enum PagePrinter {
         if format == .png {
             guard cairo_surface_write_to_png(surface, temporary) == CAIRO_STATUS_SUCCESS else {
                 unlink(temporary)
-                throw Failure(description: "\(path): cannot write the picture")
+                throw Failure(description: tr("%@: cannot write the picture", path))
             }
         }
         cairo_surface_finish(surface)
@@ -96,7 +96,8 @@ public enum PagePrinter {
             text(title, look, in: cr, x: frame.x, baselineBox: ScreenRect(x: frame.x, y: layout.margin, width: frame.width, height: PrintLayout.titleBand))
         }
         let look = LabelLook(size: 10, color: Color(hex: 0x303030), haloWidth: 0)
-        text("Scale " + PrintLayout.statedScale(scale), look, in: cr, x: footer.x, baselineBox: footer)
+        // TRANSLATORS: under a printed map: its scale ("Scale 1:25,000").
+        text(tr("Scale %@", PrintLayout.statedScale(scale)), look, in: cr, x: footer.x, baselineBox: footer)
         northArrow(cr, centre: (footer.x + footer.width - 10, footer.y + footer.height / 2))
     }
 
@@ -122,7 +123,8 @@ public enum PagePrinter {
         cairo_set_source_rgb(cr, 1, 1, 1); cairo_fill_preserve(cr)
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15); cairo_stroke(cr)
         cairo_restore(cr)
-        text("N", LabelLook(bold: true, size: 8, color: Color(hex: 0x202020), haloWidth: 0), in: cr, x: x - 14,
+        // TRANSLATORS: the letter under a printed map's north arrow: north.
+        text(trc("compass point", "N"), LabelLook(bold: true, size: 8, color: Color(hex: 0x202020), haloWidth: 0), in: cr, x: x - 14,
              baselineBox: ScreenRect(x: x - 14, y: y - 8, width: 8, height: 12))
     }
 }

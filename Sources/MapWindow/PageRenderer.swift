@@ -142,7 +142,8 @@ public final class PageRenderer {
             tiles[key] = picture
             return picture
         } catch {
-            problems.append("tile \(id): \(error)")
+            // TRANSLATORS: the tile (zoom/x/y), then what went wrong.
+            problems.append(tr("tile %@: %@", id, error))
             return nil
         }
     }

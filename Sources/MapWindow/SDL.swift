@@ -65,7 +65,8 @@ public enum SDL {
         }
         let candidates = videoDriverCandidates(environment: ProcessInfo.processInfo.environment)
         guard !candidates.isEmpty else {
-            throw SDLError(message: "no display to open a window on (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+            // TRANSLATORS: WAYLAND_DISPLAY and DISPLAY are environment variables' names.
+            throw SDLError(message: tr("no display to open a window on (neither WAYLAND_DISPLAY nor DISPLAY is set)"))
         }
         var failures: [String] = []
         for driver in candidates {
@@ -82,7 +83,8 @@ public enum SDL {
             failures.append("\(driver): \(String(cString: SDL_GetError()))")
             SDL_Quit()
         }
-        throw SDLError(message: "cannot open a display (" + failures.joined(separator: "; ") + ")")
+        // TRANSLATORS: %@ lists each video driver tried with SDL's reason ("wayland: …; x11: …").
+        throw SDLError(message: tr("cannot open a display (%@)", failures.joined(separator: "; ")))
     }
 
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []

@@ -199,7 +199,8 @@ public final class TextureStore: TileAvailability {
                     var slot = try atlas.upload(bitmap)
                     // Full: recycle the slot of the tile drawn least recently.
                     while slot == nil, evictLeastRecentSlot() { slot = try atlas.upload(bitmap) }
-                    guard let slot else { return "tile \(result.tile): no texture space" }
+                    // TRANSLATORS: %@ is the tile (zoom/x/y).
+                    guard let slot else { return tr("tile %@: no texture space", result.tile) }
                     insert(.slot(slot, places), for: result.tile, cost: atlas.bytesPerSlot)
                 } else {
                     let tex = try renderer.makeTexture(bitmap)
@@ -207,7 +208,8 @@ public final class TextureStore: TileAvailability {
                 }
                 return nil
             } catch {
-                return "tile \(result.tile): \(error)"
+                // TRANSLATORS: the tile (zoom/x/y), then what went wrong.
+                return tr("tile %@: %@", result.tile, error)
             }
         case .empty:
             insert(.empty, for: result.tile, cost: 64)

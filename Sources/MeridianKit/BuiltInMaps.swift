@@ -15,7 +15,8 @@ public enum BuiltInMaps {
     /// The basemap's tiles (vector, in the basemap's own schema).
     public static func basemapSource() throws -> MBTilesSource {
         guard let url = Resources.url("basemap.mbtiles") else {
-            throw TileSourceError("the embedded basemap is missing (looked in: \(Resources.candidates("basemap.mbtiles").map(\.path).joined(separator: ", ")))")
+            // TRANSLATORS: %@ is a list of folders.
+            throw TileSourceError(tr("the embedded basemap is missing (looked in: %@)", Resources.candidates("basemap.mbtiles").map(\.path).joined(separator: ", ")))
         }
         return try MBTilesSource(path: url.path)
     }

@@ -18,7 +18,8 @@ public enum MapOverlays {
     /// What is offered, off, at each one's own opacity: terrain first, then sources.json's.
     public static func offered() -> [SourcesLayer.Overlay] {
         // Terrain at 0.6: over a street map, its shadows darken and its highlights pale the map less.
-        [SourcesLayer.Overlay(name: terrain, title: "Terrain: hillshade and contours", opacity: 0.6)]
+        // TRANSLATORS: an overlay's check box in the map switcher: shading of the relief and contour lines.
+        [SourcesLayer.Overlay(name: terrain, title: tr("Terrain: hillshade and contours"), opacity: 0.6)]
             + ((try? MapCatalog.userSources.get()) ?? []).filter(\.isOverlay).map {
                 SourcesLayer.Overlay(name: $0.name, title: $0.title, opacity: $0.overlayOpacity)
             }
@@ -46,7 +47,8 @@ public enum MapOverlays {
     public static func layers(_ settings: [SourcesLayer.Overlay], pixelRatio: Double, problems: inout [String]) -> [TileLayerSource] {
         settings.compactMap { o in
             do { return try layer(o, pixelRatio: pixelRatio) } catch {
-                if o.on { problems.append("Cannot lay \(o.title) over the map: \(error)") }
+                // TRANSLATORS: %1$@ is an overlay's title ("Terrain: hillshade and contours"), %2$@ what went wrong.
+                if o.on { problems.append(tr("Cannot lay %1$@ over the map: %2$@", o.title, error)) }
                 return nil
             }
         }
@@ -62,7 +64,8 @@ public enum MapOverlays {
         if let online = try MapCatalog.online(o.name), online.kind == .vector {
             // Drawn in the basemap's look it would cover the map: a vector overlay needs its style.
             guard let style = online.style, !style.hasPrefix("http") else {
-                throw TileSourceError("a vector overlay needs a \"style\" file that draws it transparent")
+                // TRANSLATORS: "style" is the name of a sources.json entry's field.
+                throw TileSourceError(tr("a vector overlay needs a \"style\" file that draws it transparent"))
             }
             let choice = StyleChoice(path: style)
             painter = VectorTilePainter(mapStyle: try choice.style(), sprites: MapStyles.shared.sheet(for: choice))

@@ -12,10 +12,13 @@ public struct StyleChoice: Equatable, Sendable {
     /// A style JSON file (`--style`), nil for the built-in style.
     public var path: String?
     public var dark = false
+    /// Which names labels show (the reader's language where the reader's locale names one).
+    public var labels: LabelNames
 
-    public init(path: String? = nil, dark: Bool = false) {
+    public init(path: String? = nil, dark: Bool = false, labels: LabelNames = .standard) {
         self.path = path
         self.dark = dark
+        self.labels = labels
     }
 
     /// The built-in style's file in Resources.
@@ -30,7 +33,10 @@ public struct StyleChoice: Equatable, Sendable {
 public final class MapStyles: @unchecked Sendable {
     public static let shared = MapStyles()
     private let lock = Lock()
+    /// By path and which names the labels show.
     private var loaded: [String: MapStyle] = [:]
+    /// The styles whose left-out layers were said.
+    private var told: Set<String> = []
     private var sheets: [String: SpriteSheet] = [:]
     /// Sheets that could not be had, and when they may be asked for again.
     private var failedSheets: [String: Double] = [:]
@@ -40,26 +46,33 @@ public final class MapStyles: @unchecked Sendable {
         let path: String
         if let p = choice.path { path = p } else {
             guard let url = Resources.url(choice.builtInName) else {
-                throw TileSourceStyleError("the built-in street style is missing (looked in: \(Resources.candidates(choice.builtInName).map(\.path).joined(separator: ", ")))")
+                // TRANSLATORS: %@ is a list of folders.
+                throw TileSourceStyleError(tr("the built-in street style is missing (looked in: %@)", Resources.candidates(choice.builtInName).map(\.path).joined(separator: ", ")))
             }
             path = url.path
         }
+        let key = choice.labels.rawValue + ":" + path
         lock.lock()
-        if let s = loaded[path] { lock.unlock(); return s }
+        if let s = loaded[key] { lock.unlock(); return s }
         lock.unlock()
         let style: MapStyle
         do {
-            style = try MapStyle(json: try FileIO.read(path, limit: 16 << 20))
+            style = try MapStyle(json: try FileIO.read(path, limit: 16 << 20), labels: .reader(choice.labels))
         } catch {
-            throw TileSourceStyleError("\(path): \(error)")
+            // TRANSLATORS: a style file, and what is wrong with it.
+            throw TileSourceStyleError(tr("%@: %@", path, error))
         }
         let skipped = style.notices
-        if !skipped.isEmpty {
-            MapCatalog.settings.warn("\(path): \(skipped.count) style layer\(skipped.count == 1 ? "" : "s") not drawn:\n"
+        lock.lock()
+        let tell = told.insert(path).inserted
+        lock.unlock()
+        if !skipped.isEmpty, tell {
+            // TRANSLATORS: %2$@ is a style file, %1$d how many of its layers are not drawn; the layers follow, one a line.
+            MapCatalog.settings.warn(trn("%2$@: %1$d style layer not drawn:", "%2$@: %1$d style layers not drawn:", skipped.count, path) + "\n"
                 + skipped.prefix(20).map { "  " + $0 }.joined(separator: "\n"))
         }
         lock.lock()
-        loaded[path] = style
+        loaded[key] = style
         lock.unlock()
         return style
     }
@@ -94,7 +107,8 @@ public final class MapStyles: @unchecked Sendable {
             lock.unlock()
             return sheet
         } catch {
-            if !told { MapCatalog.settings.warn("\(error); icons are left out") }
+            // TRANSLATORS: %@ is why a style's icons (its sprite sheet) cannot be had.
+            if !told { MapCatalog.settings.warn(tr("%@; icons are left out", error)) }
             lock.lock()
             failedSheets[base] = MonotonicClock.now + 60
             lock.unlock()

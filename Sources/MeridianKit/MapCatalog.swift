@@ -71,12 +71,14 @@ public enum MapCatalog {
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             // No {z}: a TileJSON document that says where a street map's tiles are.
             if !name.contains("{") {
-                return try OnlineSource(name: "tilejson", title: "Street map from a URL", tileJSON: name, attribution: "")
+                // TRANSLATORS: a map's title in the switcher: a street map given by its address.
+                return try OnlineSource(name: "tilejson", title: tr("Street map from a URL"), tileJSON: name, attribution: "")
             }
             // Vector tiles by their extension: …/{z}/{x}/{y}.pbf or .mvt.
             let path = lower.split(separator: "?", maxSplits: 1).first ?? ""
             let vector = path.hasSuffix(".pbf") || path.hasSuffix(".mvt")
-            return OnlineSource(name: "url", title: "Tiles from a URL", template: try TileURLTemplate(name), attribution: "",
+            // TRANSLATORS: a map's title in the switcher: tiles given by an address.
+            return OnlineSource(name: "url", title: tr("Tiles from a URL"), template: try TileURLTemplate(name), attribution: "",
                                 zoomRange: vector ? 0...14 : 0...19, kind: vector ? .vector : .raster)
         }
         guard OnlineSource.isValidName(name), ![basemap, "debug"].contains(name) else { return nil }
@@ -244,7 +246,8 @@ public enum MapCatalog {
     public static func stylePictures(_ style: MapStyle, notices: inout [String]) -> [StyledTileSource.Picture] {
         style.pictureSources.sorted { $0.key < $1.key }.compactMap { name, s in
             guard let address = s.tiles.first else {
-                notices.append("The style's source '\(name)' gives no tile addresses (a TileJSON address is not read for pictures): its layers are not drawn")
+                // TRANSLATORS: %@ is the name of a source in a map style; TileJSON is a kind of document.
+                notices.append(tr("The style's source '%@' gives no tile addresses (a TileJSON address is not read for pictures): its layers are not drawn", name))
                 return nil
             }
             do {
@@ -256,7 +259,8 @@ public enum MapCatalog {
                 let zooms = (drawing.map(\.minzoom).min() ?? 0)..<max(drawing.map(\.maxzoom).max() ?? 24, drawing.map(\.minzoom).min() ?? 0)
                 return StyledTileSource.Picture(name: name, source: try source(of: online, pixelRatio: 1), tileSize: s.tileSize, styleZooms: zooms)
             } catch {
-                notices.append("The style's source '\(name)' cannot be read (\(error)): its layers are not drawn")
+                // TRANSLATORS: %1$@ is the name of a source in a map style, %2$@ why it cannot be read.
+                notices.append(tr("The style's source '%1$@' cannot be read (%2$@): its layers are not drawn", name, error))
                 return nil
             }
         }
@@ -272,7 +276,8 @@ public enum MapCatalog {
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of
     /// sources.json, and `current` when it is none of these (a file or URL given with --tiles).
     public static func choices(current: String, saved: [SavedArea] = MapCatalog.savedAreas()) -> [SourcesLayer.Choice] {
-        var list = [SourcesLayer.Choice(name: basemap, title: "World basemap (offline)")]
+        // TRANSLATORS: the map built in, in the switcher: it needs no network.
+        var list = [SourcesLayer.Choice(name: basemap, title: tr("World basemap (offline)"))]
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         // (Overlays are offered over the maps, and terrain-dem's heights as terrain.)
         list += ((try? userSources.get()) ?? []).filter { s in !s.isOverlay && s.name != OnlineSource.terrainDEM.name && !list.contains { $0.name == s.name } }
@@ -281,8 +286,10 @@ public enum MapCatalog {
         // (Saved heights are the terrain's, not a map.)
         list += saved.filter { $0.source != OnlineSource.terrainDEM.name }.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
-            let title = current == "debug" ? "Debug grid" : current == terrain ? "Terrain (hillshade and contours)"
-                : isTerrain(current) ? "Terrain: " + URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent
+            // TRANSLATORS: in the switcher: the terrain map (shading of the relief and contour lines).
+            let title = current == "debug" ? "Debug grid" : current == terrain ? tr("Terrain (hillshade and contours)")
+                // TRANSLATORS: in the switcher: the terrain map drawn from the heights in a file; %@ is the file's name.
+                : isTerrain(current) ? tr("Terrain: %@", URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent)
                 : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
             list.append(SourcesLayer.Choice(name: current, title: title))
         }

@@ -14,7 +14,8 @@ public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
         if let problem = FileIO.makeDirectories(dir.path) {
-            throw FileWriteError(path: dir.path, reason: "cannot create directory (\(problem))")
+            // TRANSLATORS: after a folder's path; %@ is the system's reason.
+            throw FileWriteError(path: dir.path, reason: tr("cannot create directory (%@)", problem))
         }
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

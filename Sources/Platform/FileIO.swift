@@ -31,8 +31,10 @@ public enum FileIO {
 
     /// The rest of the open file `fd` (`st` its fstat), at most `limit` bytes.
     private static func read(_ fd: Int32, _ st: stat, path: String, limit: Int) throws -> Data {
-        guard (st.st_mode & S_IFMT) != S_IFDIR else { throw FileReadError(path: path, reason: "is a directory") }
-        guard st.st_size <= limit else { throw FileReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
+        // TRANSLATORS: after a path ("/home/me/maps: is a directory").
+        guard (st.st_mode & S_IFMT) != S_IFDIR else { throw FileReadError(path: path, reason: tr("is a directory")) }
+        // TRANSLATORS: after a file's path; %@ is a whole number of mebibytes.
+        guard st.st_size <= limit else { throw FileReadError(path: path, reason: tr("larger than %@ MiB", limit >> 20)) }
         // A regular file is read straight into a buffer of its size: a 100 MB track read in
         // 64 KB pieces appended one by one was copied again and again as the buffer grew.
         var out = Data(count: st.st_size > 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0)
@@ -56,7 +58,7 @@ public enum FileIO {
         while true {
             let n = try chunk.withUnsafeMutableBytes { try readSome($0) }
             if n == 0 { return out }
-            guard out.count + n <= limit else { throw FileReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
+            guard out.count + n <= limit else { throw FileReadError(path: path, reason: tr("larger than %@ MiB", limit >> 20)) }
             out.append(contentsOf: chunk[0..<n])
         }
     }

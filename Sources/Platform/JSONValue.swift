@@ -59,5 +59,6 @@ public enum JSONValue: Codable, Equatable, Sendable {
 
 public struct JSONParseError: Error, CustomStringConvertible, Sendable {
     public let reason: String
-    public var description: String { "not valid JSON (\(reason))" }
+    // TRANSLATORS: %@ is the JSON reader's own message (in English).
+    public var description: String { tr("not valid JSON (%@)", reason) }
 }

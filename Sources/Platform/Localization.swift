@@ -21,8 +21,10 @@ public enum Localization {
     private static let numbersChosen = LockedValue<Numbers>()
     private static let languagesChosen = LockedValue<[String]>()
 
-    /// How numbers are written for the reader (English's way until `start` or `use`).
-    public static var numbers: Numbers { numbersChosen.get() ?? .english }
+    /// How numbers are written for the reader (English's way until `start` or `use`; a test
+    /// sets its own for its task alone with `$numbersHere.withValue`).
+    public static var numbers: Numbers { numbersHere ?? numbersChosen.get() ?? .english }
+    @TaskLocal public static var numbersHere: Numbers?
     public static func use(_ numbers: Numbers) { numbersChosen.set(numbers) }
 
     /// The reader's languages, most wanted first, as ISO 639 codes ("sv", "pt"): from

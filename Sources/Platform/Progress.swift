@@ -36,5 +36,6 @@ public final class Progress: @unchecked Sendable {
 /// The work was cancelled by the user.
 public struct CancelledError: Error, CustomStringConvertible {
     public init() {}
-    public var description: String { "cancelled" }
+    // TRANSLATORS: the work was stopped by the user.
+    public var description: String { tr("cancelled") }
 }

@@ -7,7 +7,8 @@ public struct SubprocessError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     /// The errno posix_spawn gave.
     public let code: Int32
-    public var description: String { "cannot start \(program): \(reason)" }
+    // TRANSLATORS: %1$@ is a program's name, %2$@ the system's reason.
+    public var description: String { tr("cannot start %1$@: %2$@", program, reason) }
     /// The program is not there (or may not be run): not installed, rather than the system
     /// out of processes or files.
     public var isMissing: Bool { code == ENOENT || code == EACCES || code == ENOTDIR }

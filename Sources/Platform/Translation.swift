@@ -3,7 +3,7 @@ import CIntl
 /// Every word a person reads goes through here: `tr("Saved areas")`, `trn("%d tile", "%d tiles",
 /// n)`, `trc("map", "Directions")` where one English word means two things. Messages are
 /// literals (a `StaticString` cannot hold an interpolation): `make pot` extracts them with
-/// xgettext's C reader (`-ktr -ktrn:1,2 -ktrc:1c,2 -kN_`), so what varies goes in as an
+/// xgettext's C reader (`-ktr -ktrn:1,2 -ktrc:1c,2 -kN_ -kNC_:1c,2`), so what varies goes in as an
 /// argument, placed at `%@` (or `%d`; `%2$@` to reorder, `%%` for a percent sign).
 ///
 /// The library speaks through `Translation.current`, by default glibc's gettext in the
@@ -26,15 +26,23 @@ public struct Translation: Sendable {
     public static func gettext(domain: String, directory: String? = nil) -> Translation {
         if let directory { bindtextdomain(domain, directory) }
         bind_textdomain_codeset(domain, "UTF-8")
+        // gettext answers with the very pointer it was given when it has no translation:
+        // each C string is held while its answer is read.
         return Translation(
             text: { context, message in
-                guard let context else { return String(cString: dgettext(domain, message)) }
-                return String(cString: meridian_dpgettext(domain, context, message))
+                message.withCString { m in
+                    guard let context else { return String(cString: dgettext(domain, m)) }
+                    return context.withCString { String(cString: meridian_dpgettext(domain, $0, m)) }
+                }
             },
             plural: { context, singular, plural, count in
                 let n = UInt(clamping: max(count, 0))
-                guard let context else { return String(cString: dngettext(domain, singular, plural, n)) }
-                return String(cString: meridian_dnpgettext(domain, context, singular, plural, n))
+                return singular.withCString { s in
+                    plural.withCString { p in
+                        guard let context else { return String(cString: dngettext(domain, s, p, n)) }
+                        return context.withCString { String(cString: meridian_dnpgettext(domain, $0, s, p, n)) }
+                    }
+                }
             })
     }
 
@@ -72,10 +80,14 @@ public func trn(_ singular: StaticString, _ plural: StaticString, _ count: Int, 
 /// Marks a message kept in a table and said later through `tr(_:)` (gettext's N_).
 public func N_(_ message: StaticString) -> StaticString { message }
 
+/// Marks a message of `context` kept in a table, looked up later with
+/// `Translation.current.text(context, message)`.
+public func NC_(_ context: StaticString, _ message: StaticString) -> StaticString { message }
+
 extension Translation {
     /// `text` with `%@`, `%d`, `%s` (in turn) and `%N$@` (the Nth) replaced by the arguments.
     /// A placeholder without an argument stays as it is; `%%` is one percent sign.
-    static func fill(_ text: String, _ arguments: [Any]) -> String {
+    public static func fill(_ text: String, _ arguments: [Any]) -> String {
         guard text.contains("%") else { return text }
         var out = "", next = 0
         var i = text.startIndex

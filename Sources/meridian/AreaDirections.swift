@@ -32,14 +32,16 @@ final class AreaDirections: @unchecked Sendable {
 
     /// Builds the routing data for `area`, saved at `path`, on a thread of its own.
     func build(_ area: SaveAreaLayer.Area, beside path: String) {
-        guard !isBusy else { return host.value.showNotice("Directions are being built for another area: wait for them, or stop them (Cancel)") }
+        guard !isBusy else { return host.value.showNotice(tr("Directions are being built for another area: wait for them, or stop them (Cancel)")) }
         running.set(true)
         let token = RouteCancellation()
         cancel.set(token)
         let running = self.running
         let host = self.host, routing = self.routing, built = self.built
-        let title = (try? SavedArea(path: path).title) ?? "the area"
-        let headline = "Directions offline for “\(title)”"
+        // TRANSLATORS: stands for an area's name when it cannot be read, in “Directions offline for “the area””.
+        let title = (try? SavedArea(path: path).title) ?? tr("the area")
+        // TRANSLATORS: %@ is a saved area's name; "Directions offline" is what the save panel offers.
+        let headline = tr("Directions offline for “%@”", title)
         func show(_ detail: String) {
             host.value.perform { host in
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
@@ -51,7 +53,7 @@ final class AreaDirections: @unchecked Sendable {
                 } }
             }
         }
-        show("Finding the extract that holds it…")
+        show(tr("Finding the extract that holds it…"))
         startThread(name: "area-routing") {
             let pace = Pace(interval: 0.25)
             let box = AreaRouting.Box(west: area.west, south: area.south, east: area.east, north: area.north)
@@ -61,21 +63,26 @@ final class AreaDirections: @unchecked Sendable {
                 case .finding: break
                 case let .downloading(region, done, total):
                     if pace.due() || done == total {
-                        show("Downloading \(region): \(SaveAreaLayer.bytes(UInt64(max(0, done)))) of \(SaveAreaLayer.bytes(UInt64(max(0, total))))")
+                        // TRANSLATORS: %1$@ is a region's name (“Uusimaa”), then bytes downloaded of its extract's size (“12.3 MB of 45.6 MB”).
+                        show(tr("Downloading %1$@: %2$@ of %3$@", region, SaveAreaLayer.bytes(UInt64(max(0, done))), SaveAreaLayer.bytes(UInt64(max(0, total)))))
                     }
-                case .cutting: show("Cutting the area out of the extract (osmium)…")
-                case .building: show("Building the routing database (Routino)…")
+                case .cutting: show(tr("Cutting the area out of the extract (osmium)…"))
+                case .building: show(tr("Building the routing database (Routino)…"))
                 }
             })
             let outcome: String
             switch result {
             case let .success((db, report)):
                 built(db)
-                outcome = "\(headline): ready (\(SaveAreaLayer.bytes(UInt64(max(0, report.bytes))))); routes there need no network now"
+                // TRANSLATORS: %1$@ is “Directions offline for “NAME””, %2$@ the routing data's size (“12.3 MB”).
+                outcome = tr("%1$@: ready (%2$@); routes there need no network now", headline, SaveAreaLayer.bytes(UInt64(max(0, report.bytes))))
             case let .failure(.declined(region, bytes)):
-                outcome = "\(headline): the extract that holds it, \(region), is \(bytes / 1_000_000) MB; to download it, run: meridian extract --update \(path) --directions"
+                // TRANSLATORS: %1$@ is “Directions offline for “NAME””, %2$@ a region's name (“Uusimaa”), %3$@ its extract's size in megabytes, %4$@ a command to run (not to translate).
+                outcome = tr("%1$@: the extract that holds it, %2$@, is %3$@ MB; to download it, run: %4$@", headline, region, bytes / 1_000_000,
+                             "meridian extract --update \(path) --directions")
             case .failure(.cancelled):
-                outcome = "\(headline): stopped"
+                // TRANSLATORS: %@ is “Directions offline for “NAME””.
+                outcome = tr("%@: stopped", headline)
             case let .failure(e):
                 outcome = "\(headline): \(e)"
             }

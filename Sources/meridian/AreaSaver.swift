@@ -64,24 +64,52 @@ final class AreaSaver: @unchecked Sendable {
         var rows = saved.map { a -> AreasLayer.Row in
             // Zooms as the save panel said them: a street map's drawn one deeper.
             let shift = a.isVector ? 1 : 0
-            var detail = "\(mapTitle(a.source)) · \(SaveAreaLayer.bytes(a.bytes)) · zooms \(a.zooms.lowerBound + shift)–\(a.zooms.upperBound + shift)"
-            if let d = a.saved { detail += " · saved " + ExtractDates.spoken(d) }
-            if let d = a.dataDate { detail += " · data of " + ExtractDates.spoken(d) }
+            // TRANSLATORS: the zoom levels a saved area holds, in the "Saved areas" list: “zooms 7–15”.
+            var detail = "\(mapTitle(a.source)) · \(SaveAreaLayer.bytes(a.bytes)) · " + tr("zooms %1$d–%2$d", a.zooms.lowerBound + shift, a.zooms.upperBound + shift)
+            // TRANSLATORS: in the "Saved areas" list: the date the area was saved.
+            if let d = a.saved { detail += " · " + tr("saved %@", ExtractDates.spoken(d)) }
+            // TRANSLATORS: in the "Saved areas" list: the date of the map data the area holds.
+            if let d = a.dataDate { detail += " · " + tr("data of %@", ExtractDates.spoken(d)) }
             if case let .success(db) = RoutinoDatabase.open(AreaRouting.directory(forArea: a.path)) {
-                detail += " · directions " + SaveAreaLayer.bytes(UInt64(max(0, db.size)))
-                if let built = db.built { detail += " of " + ExtractDates.spoken(built) }
+                let size = SaveAreaLayer.bytes(UInt64(max(0, db.size)))
+                if let built = db.built {
+                    // TRANSLATORS: in the "Saved areas" list: the size of the area's offline directions (routing data), and the date of the data they were built from.
+                    detail += " · " + tr("directions %1$@ of %2$@", size, ExtractDates.spoken(built))
+                } else {
+                    // TRANSLATORS: in the "Saved areas" list: the size of the area's offline directions (routing data).
+                    detail += " · " + tr("directions %@", size)
+                }
             }
             return AreasLayer.Row(path: a.path, kind: .saved, title: a.title, detail: detail, area: shown(a))
         }
         rows += unfinished.map { u in
             let share = u.tilesTotal > 0 ? Int(saturating: (100 * Double(min(u.tilesDone, u.tilesTotal)) / Double(u.tilesTotal)).rounded(.down)) : 0
-            let detail = "\(mapTitle(u.plan.source)) · \(u.plan.updating == true ? "update stopped at" : "stopped at") \(TrackStatistics.grouped(Double(u.tilesDone))) of \(TrackStatistics.grouped(Double(u.tilesTotal))) tiles (\(share) %) · \(SaveAreaLayer.bytes(u.bytes)) so far"
+            let done = TrackStatistics.grouped(Double(u.tilesDone)), total = TrackStatistics.grouped(Double(u.tilesTotal))
+            let stopped = u.plan.updating == true
+                // TRANSLATORS: an unfinished update in the "Saved areas" list: tiles fetched (%2$@) of all the area's tiles (%3$@), and that share in percent (%4$d).
+                ? trn("update stopped at %2$@ of %3$@ tiles (%4$d %%)", "update stopped at %2$@ of %3$@ tiles (%4$d %%)", Int(clamping: u.tilesTotal), done, total, share)
+                // TRANSLATORS: an unfinished save in the "Saved areas" list: tiles fetched (%2$@) of all the area's tiles (%3$@), and that share in percent (%4$d).
+                : trn("stopped at %2$@ of %3$@ tiles (%4$d %%)", "stopped at %2$@ of %3$@ tiles (%4$d %%)", Int(clamping: u.tilesTotal), done, total, share)
+            // TRANSLATORS: the bytes an unfinished save has fetched, “12.3 MB so far”.
+            let detail = "\(mapTitle(u.plan.source)) · " + stopped + " · " + tr("%@ so far", SaveAreaLayer.bytes(u.bytes))
             // By its .part folder: an update stopped midway is listed beside its area.
             return AreasLayer.Row(path: u.folder, kind: .unfinished, title: u.title, detail: detail, area: shown(u.area))
         }
         let bytes = saved.reduce(UInt64(0)) { $0 + $1.bytes } + unfinished.reduce(UInt64(0)) { $0 + $1.bytes }
-        let count = saved.count == 1 ? "1 area" : "\(saved.count) areas"
-        let total = rows.isEmpty ? "" : count + (unfinished.isEmpty ? "" : " and \(unfinished.count) unfinished") + " · \(SaveAreaLayer.bytes(bytes)) on disk"
+        // TRANSLATORS: how many areas are saved, in the "Saved areas" panel's total line.
+        let count = trn("%d area", "%d areas", saved.count)
+        let total: String
+        if rows.isEmpty {
+            total = ""
+        } else if unfinished.isEmpty {
+            // TRANSLATORS: the "Saved areas" panel's total line: how many areas (“3 areas”), and what they take on disk (“12.3 MB”).
+            total = tr("%1$@ · %2$@ on disk", count, SaveAreaLayer.bytes(bytes))
+        } else {
+            // TRANSLATORS: how many saves stopped midway, in “3 areas and 2 unfinished” (saves of areas).
+            let stopped = trn("%d unfinished", "%d unfinished", unfinished.count)
+            // TRANSLATORS: the "Saved areas" panel's total line: how many areas (“3 areas”), how many unfinished saves (“2 unfinished”), and what they take on disk (“12.3 MB”).
+            total = tr("%1$@ and %2$@ · %3$@ on disk", count, stopped, SaveAreaLayer.bytes(bytes))
+        }
         return (rows, total)
     }
 
@@ -113,10 +141,10 @@ final class AreaSaver: @unchecked Sendable {
             offer.zooms = 0...AreaSaver.heightsDeepestZoom
             offer.bytesPerTile = 90_000
         } else if MapCatalog.isTerrain(name) {
-            offer.refusal = "These heights are on this computer already: terrain from them is offline as it is"
+            offer.refusal = tr("These heights are on this computer already: terrain from them is offline as it is")
         } else if !bare.isRemote {
-            offer.refusal = name == MapCatalog.basemap ? "The world basemap is on this computer already: choose a map from the list (L) to save an area of it"
-                : "This map is on this computer already: it is offline as it is"
+            offer.refusal = name == MapCatalog.basemap ? tr("The world basemap is on this computer already: choose a map from the list (L) to save an area of it")
+                : tr("This map is on this computer already: it is offline as it is")
         } else if !MapCatalog.isRemoteArchive(name), let online = try? MapCatalog.online(name) {
             offer.refusal = online.bulkRefusal
         }
@@ -167,7 +195,8 @@ final class AreaSaver: @unchecked Sendable {
     static func path(of area: SaveAreaLayer.Area, map name: String, shift: Int, suffix: String = "") throws -> String {
         let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
         let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
-        return SavedArea.folder() + "/" + fileName(title: title(of: area) + suffix, map: name, area: tileArea)
+        // Named from the English title: the same area is the same file in every language.
+        return SavedArea.folder() + "/" + fileName(title: title(of: area, english: true) + suffix, map: name, area: tileArea)
     }
 
     /// Saves the heights of `area` for the terrain overlay, to `heightsDeepestZoom`, from four
@@ -177,25 +206,32 @@ final class AreaSaver: @unchecked Sendable {
         var heights = area
         let deepest = min(area.zooms.upperBound, Self.heightsDeepestZoom)
         heights.zooms = max(0, min(area.zooms.lowerBound, deepest) - 4)...deepest
-        let progress = Self.progress("Saving the terrain's heights", heights)
+        let progress = Self.progress(tr("Saving the terrain's heights"), heights)
         // Named after the map's area they go with.
-        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", shown: progress) { [weak self] in self?.heightsSaved(); then?() }
+        // TRANSLATORS: the name of the saved heights of an area's terrain: the area's name, “Helsinki (terrain)”.
+        save(heights, of: OnlineSource.terrainDEM.name, shift: 0, suffix: " (terrain)", titled: { tr("%@ (terrain)", $0) }, shown: progress) { [weak self] in
+            self?.heightsSaved(); then?()
+        }
     }
 
-    /// `shift`: zooms the map numbers its tiles shallower than drawn; `suffix`: after the title.
-    private func save(_ area: SaveAreaLayer.Area, of name: String, shift: Int, suffix: String = "", shown: SaveAreaLayer.Progress? = nil,
-                      then: (() -> Void)?) {
+    /// `shift`: zooms the map numbers its tiles shallower than drawn; `suffix`: after the title
+    /// in the file's name; `titled`: the title as the reader sees it.
+    private func save(_ area: SaveAreaLayer.Area, of name: String, shift: Int, suffix: String = "", titled: @escaping (String) -> String = { $0 },
+                      shown: SaveAreaLayer.Progress? = nil, then: (() -> Void)?) {
         run(shown, then: then) {
             let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
             let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
-            let title = Self.title(of: area) + suffix
+            let title = titled(Self.title(of: area))
             let folder = SavedArea.folder()
             if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
             let path = try Self.path(of: area, map: name, shift: shift, suffix: suffix)
-            if FileIO.exists(path) { return .nothing("This area is saved already, as “\(title)”: it is in Saved areas (Shift+A)") }
+            // TRANSLATORS: %@ is the area's name; Shift+A opens Saved areas.
+            if FileIO.exists(path) { return .nothing(tr("This area is saved already, as “%@”: it is in Saved areas (Shift+A)", title)) }
             let extractor = try TileExtractor(source: try ExtractSources.open(name), area: tileArea, output: path, title: title)
             return .extract(extractor) { result in
-                "Saved “\(title)” offline (\(SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))))): \(TrackStatistics.grouped(Double(result.tilesDone))) tiles, in Saved areas (Shift+A)"
+                // TRANSLATORS: %2$@ is the area's name, %3$@ its size on disk (“12.3 MB”), %4$@ how many tiles it holds (“12,345”).
+                trn("Saved “%2$@” offline (%3$@): %4$@ tiles, in Saved areas (Shift+A)", "Saved “%2$@” offline (%3$@): %4$@ tiles, in Saved areas (Shift+A)",
+                    Int(clamping: result.tilesDone), title, SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))), TrackStatistics.grouped(Double(result.tilesDone)))
             }
         }
     }
@@ -203,15 +239,15 @@ final class AreaSaver: @unchecked Sendable {
     /// Brings the saved area at `path` up to date from its map: only the tiles the server
     /// says changed are downloaded, and the area is replaced when the update is whole.
     func update(_ path: String) {
-        guard let area = try? SavedArea(path: path) else { return host.showNotice("Cannot update \(path): it is not a saved area") }
+        guard let area = try? SavedArea(path: path) else { return host.showNotice(tr("Cannot update %@: it is not a saved area", path)) }
         // Its directions are built again after its tiles, from the region's newest extract.
         let directions: (() -> Void)? = FileIO.exists(AreaRouting.directory(forArea: path))
             ? { [weak self] in self?.routing?.build(Self.shown(area), beside: path) } : nil
-        run(Self.progress("Updating “\(area.title)”", area), replacing: path, then: directions) {
+        run(Self.progress(tr("Updating “%@”", area.title), area), replacing: path, then: directions) {
             guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
                 // An update stopped before is no use either.
                 try? UnfinishedArea.list().first { $0.path == path && $0.plan.updating == true }?.discard()
-                return .nothing("“\(area.title)” is up to date: its map has not changed since it was saved")
+                return .nothing(tr("“%@” is up to date: its map has not changed since it was saved", area.title))
             }
             return .extract(extractor) { Self.updated(area.title, $0) }
         }
@@ -219,28 +255,41 @@ final class AreaSaver: @unchecked Sendable {
 
     /// What an update did, said.
     static func updated(_ title: String, _ result: ExtractProgress) -> String {
-        "Updated “\(title)”: \(TrackStatistics.grouped(Double(result.downloaded))) tiles downloaded, \(TrackStatistics.grouped(Double(result.unchanged))) unchanged (\(result.requests) requests)"
+        // TRANSLATORS: how many tiles an update downloaded (“12,345”), in “Updated “Helsinki”: 12 tiles downloaded, 3,400 unchanged (15 requests)”.
+        let downloaded = trn("%2$@ tiles downloaded", "%2$@ tiles downloaded", Int(clamping: result.downloaded), TrackStatistics.grouped(Double(result.downloaded)))
+        // TRANSLATORS: how many tiles an update found unchanged (“3,400”), in “Updated “Helsinki”: 12 tiles downloaded, 3,400 unchanged (15 requests)”.
+        let unchanged = trn("%2$@ unchanged", "%2$@ unchanged", Int(clamping: result.unchanged), TrackStatistics.grouped(Double(result.unchanged)))
+        // TRANSLATORS: how many requests an update made to the map's server, in “Updated “Helsinki”: 12 tiles downloaded, 3,400 unchanged (15 requests)”.
+        let requests = trn("%d requests", "%d requests", result.requests)
+        // TRANSLATORS: what an update did: %1$@ is the area's name, then “12 tiles downloaded”, “3,400 unchanged” and “15 requests”.
+        return tr("Updated “%1$@”: %2$@, %3$@ (%4$@)", title, downloaded, unchanged, requests)
     }
 
     /// Goes on with the save (or update) whose `.part` folder is `folder`.
     func resume(_ folder: String) {
         guard let unfinished = UnfinishedArea.list().first(where: { $0.folder == folder }) else {
-            return host.showNotice("There is no unfinished save at \(folder) any more")
+            return host.showNotice(tr("There is no unfinished save at %@ any more", folder))
         }
         let plan = unfinished.plan, path = unfinished.path, tileArea = unfinished.area
-        let headline = plan.updating == true ? "Updating “\(unfinished.title)”" : "Saving “\(unfinished.title)” offline"
+        let headline = plan.updating == true
+            // TRANSLATORS: the save panel's headline while a saved area is updated; %@ is its name.
+            ? tr("Updating “%@”", unfinished.title)
+            // TRANSLATORS: the save panel's headline while an area is saved; %@ is its name.
+            : tr("Saving “%@” offline", unfinished.title)
         run(Self.progress(headline, Self.shown(tileArea), done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
             let source = try ExtractSources.open(plan.source)
             if plan.updating == true, let area = try? SavedArea(path: path) {
                 guard let made = try area.updater(from: source) else {
                     try? unfinished.discard()
-                    return .nothing("“\(area.title)” is up to date: its map has not changed since it was saved")
+                    return .nothing(tr("“%@” is up to date: its map has not changed since it was saved", area.title))
                 }
                 return .extract(made) { Self.updated(area.title, $0) }
             }
             let extractor = try TileExtractor(source: source, area: tileArea, output: path, title: plan.title)
             return .extract(extractor) { result in
-                "Saved “\(unfinished.title)” offline (\(SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))))): \(TrackStatistics.grouped(Double(result.tilesDone))) tiles"
+                // TRANSLATORS: %2$@ is the area's name, %3$@ its size on disk (“12.3 MB”), %4$@ how many tiles it holds (“12,345”).
+                trn("Saved “%2$@” offline (%3$@): %4$@ tiles", "Saved “%2$@” offline (%3$@): %4$@ tiles",
+                    Int(clamping: result.tilesDone), unfinished.title, SaveAreaLayer.bytes(UInt64(FileIO.fileSize(path))), TrackStatistics.grouped(Double(result.tilesDone)))
             }
         }
     }
@@ -268,7 +317,7 @@ final class AreaSaver: @unchecked Sendable {
         lock.lock()
         guard !running, routing?.isBusy != true else {
             lock.unlock()
-            return host.showNotice("An area is being saved: wait for it to finish, or stop it (Esc or Cancel)")
+            return host.showNotice(tr("An area is being saved: wait for it to finish, or stop it (Esc or Cancel)"))
         }
         running = true
         cancelRequested = false
@@ -293,11 +342,12 @@ final class AreaSaver: @unchecked Sendable {
                     whole = true
                 }
             } catch ExtractError.cancelled {
-                outcome = "Saving stopped; what was saved is kept: Resume in Saved areas (Shift+A) goes on from there"
+                outcome = tr("Saving stopped; what was saved is kept: Resume in Saved areas (Shift+A) goes on from there")
             } catch let ExtractError.diskFull(what) {
-                outcome = "The disk is full (\(what)): saving stopped, and what was saved is kept. Free some space, then Resume in Saved areas (Shift+A)"
+                // TRANSLATORS: %@ says what was being written when the disk filled up.
+                outcome = tr("The disk is full (%@): saving stopped, and what was saved is kept. Free some space, then Resume in Saved areas (Shift+A)", what)
             } catch {
-                outcome = "Cannot save the area: \(error)"
+                outcome = tr("Cannot save the area: %@", error)
             }
             lock.lock(); extractor = nil; lock.unlock()
             let done = whole
@@ -348,7 +398,7 @@ final class AreaSaver: @unchecked Sendable {
     /// Deletes the saved area at `path`; if it is the map shown, its map is shown instead.
     func delete(_ path: String, choose: (String) -> Void) {
         guard path.hasPrefix(SavedArea.folder() + "/"), let area = try? SavedArea(path: path) else {
-            host.showNotice("Cannot delete \(path): it is not a saved area")
+            host.showNotice(tr("Cannot delete %@: it is not a saved area", path))
             return
         }
         guard !refusedWhileBusy() else { return }
@@ -360,9 +410,10 @@ final class AreaSaver: @unchecked Sendable {
             // Its directions go with it.
             _ = FileIO.removeTree(AreaRouting.directory(forArea: path))
             deleted(path)
-            host.showNotice("Deleted “\(area.title)” (\(SaveAreaLayer.bytes(area.bytes)))")
+            // TRANSLATORS: %1$@ is the area's name, %2$@ what it took on disk (“12.3 MB”).
+            host.showNotice(tr("Deleted “%1$@” (%2$@)", area.title, SaveAreaLayer.bytes(area.bytes)))
         } catch {
-            host.showNotice("Cannot delete “\(area.title)”: \(error)")
+            host.showNotice(tr("Cannot delete “%1$@”: %2$@", area.title, error))
         }
         refresh()
         listChanged()
@@ -376,9 +427,10 @@ final class AreaSaver: @unchecked Sendable {
         run(nil, replacing: path) {
             do {
                 let renamed = try area.renamed(to: title)
-                return .nothing("“\(area.title)” is now “\(renamed.title)”")
+                // TRANSLATORS: a saved area renamed: its old name, then its new one.
+                return .nothing(tr("“%1$@” is now “%2$@”", area.title, renamed.title))
             } catch {
-                return .nothing("Cannot rename “\(area.title)”: \(error)")
+                return .nothing(tr("Cannot rename “%1$@”: %2$@", area.title, error))
             }
         }
     }
@@ -388,9 +440,10 @@ final class AreaSaver: @unchecked Sendable {
         guard let unfinished = UnfinishedArea.list().first(where: { $0.folder == folder }), !refusedWhileBusy() else { return }
         do {
             try unfinished.discard()
-            host.showNotice("Discarded the unfinished save of “\(unfinished.title)” (\(SaveAreaLayer.bytes(unfinished.bytes)) freed)")
+            // TRANSLATORS: %1$@ is the area's name, %2$@ the space freed (“12.3 MB”).
+            host.showNotice(tr("Discarded the unfinished save of “%1$@” (%2$@ freed)", unfinished.title, SaveAreaLayer.bytes(unfinished.bytes)))
         } catch {
-            host.showNotice("Cannot discard “\(unfinished.title)”: \(error)")
+            host.showNotice(tr("Cannot discard “%1$@”: %2$@", unfinished.title, error))
         }
         refresh()
     }
@@ -398,12 +451,13 @@ final class AreaSaver: @unchecked Sendable {
     /// Whether a save or update is under way: then the areas wait (said in a notice).
     private func refusedWhileBusy() -> Bool {
         lock.lock(); let busy = running || routing?.isBusy == true; lock.unlock()
-        if busy { host.showNotice("An area is being saved or updated: wait for it to finish, or stop it (Esc or Cancel)") }
+        if busy { host.showNotice(tr("An area is being saved or updated: wait for it to finish, or stop it (Esc or Cancel)")) }
         return busy
     }
 
-    /// What the area is called: the largest place in it, else where it is.
-    static func title(of area: SaveAreaLayer.Area) -> String {
+    /// What the area is called: the largest place in it, else where it is (`english`: in
+    /// English whatever the language, as its file is named).
+    static func title(of area: SaveAreaLayer.Area, english: Bool = false) -> String {
         if let index = Resources.places() {
             let inside = index.places.filter { p in
                 let c = p.coordinate
@@ -415,7 +469,20 @@ final class AreaSaver: @unchecked Sendable {
         let lat = (area.south + area.north) / 2
         var lon = area.west <= area.east ? (area.west + area.east) / 2 : (area.west + area.east + 360) / 2
         if lon > 180 { lon -= 360 }
-        return "Area at " + String(cFormat: "%.2f", abs(lat)) + (lat >= 0 ? "° N, " : "° S, ") + String(cFormat: "%.2f", abs(lon)) + (lon >= 0 ? "° E" : "° W")
+        let latitude = String(cFormat: "%.2f", abs(lat)), longitude = String(cFormat: "%.2f", abs(lon))
+        if english { return "Area at " + latitude + (lat >= 0 ? "° N, " : "° S, ") + longitude + (lon >= 0 ? "° E" : "° W") }
+        let ns = lat >= 0
+            // TRANSLATORS: a latitude north of the equator, as in “Area at 60.17° N, 24.94° E”.
+            ? tr("%@° N", latitude)
+            // TRANSLATORS: a latitude south of the equator, as in “Area at 33.87° S, 151.21° E”.
+            : tr("%@° S", latitude)
+        let ew = lon >= 0
+            // TRANSLATORS: a longitude east of Greenwich, as in “Area at 60.17° N, 24.94° E”.
+            ? tr("%@° E", longitude)
+            // TRANSLATORS: a longitude west of Greenwich, as in “Area at 40.71° N, 74.01° W”.
+            : tr("%@° W", longitude)
+        // TRANSLATORS: the name of a saved area where no place lies: its middle, a latitude (“60.17° N”) and a longitude (“24.94° E”).
+        return tr("Area at %1$@, %2$@", ns, ew)
     }
 
     /// A file name from the title and the map, and the box and zooms: the same area of the

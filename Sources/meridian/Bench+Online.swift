@@ -51,7 +51,8 @@ extension Bench {
                 }
             }
             let seconds = MonotonicClock.now - start
-            guard failed == 0 else { throw ValidationError("\(failed) of \(done) bench tiles failed from \(online.template.text)") }
+            // TRANSLATORS: %1$d tiles of %2$d failed; %3$@ is the tile server's URL template.
+            guard failed == 0 else { throw ValidationError(tr("%1$d of %2$d bench tiles failed from %3$@", failed, done, online.template.text)) }
             return [Row(name: "online: tiles fetched + decoded per second (cold, 500)", value: Double(done) / seconds, unit: "/s", target: "report")]
         }
     }
@@ -68,7 +69,7 @@ extension Bench {
                 let start = MonotonicClock.now
                 let status = try spawnAndWait(Resources.executablePath, ["--tiles", template, "--renderer", renderer.rawValue, "--center", "48.85,2.35",
                                                                         "--zoom", "12", "--size", "1280x800", "--no-location", "--exit-when-drawn"], env: env)
-                guard status == 0 else { throw ValidationError("online start-up run failed (status \(status))") }
+                guard status == 0 else { throw ValidationError(tr("online start-up run failed (status %d)", status)) }
                 return MonotonicClock.now - start
             })
         }

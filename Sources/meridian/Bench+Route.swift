@@ -22,7 +22,7 @@ extension Bench {
     func routeRows(osm: String) throws -> [Row] {
         let env = ProcessInfo.processInfo.environment
         let programs = try RoutinoPrograms.find(environment: env).get()
-        guard let dir = TemporaryDirectory.make("meridian-bench-routing") else { throw ValidationError("no temporary folder") }
+        guard let dir = TemporaryDirectory.make("meridian-bench-routing") else { throw ValidationError(tr("no temporary folder")) }
         defer { _ = FileIO.removeTree(dir) }
         let (db, build) = try RoutinoDatabase.build(osm: osm, into: dir + "/db", programs: programs, environment: env).get()
         let engine = RoutinoEngine(database: db, programs: programs)

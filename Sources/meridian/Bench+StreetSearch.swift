@@ -43,7 +43,7 @@ extension Bench {
             let outcome = try NameIndexBuilder(archive: archive, folder: folder).build()
             let seconds = MonotonicClock.now - start
             done.set(true)
-            guard let nameIndex = NameIndex.open(archive, folder: folder) else { throw TileSourceError("\(path): index not readable after building") }
+            guard let nameIndex = NameIndex.open(archive, folder: folder) else { throw TileSourceError(tr("%@: index not readable after building", path)) }
             let indexBytes = FileIO.fileSize(NameIndex.file(for: archive.path, in: folder))
             rows += [
                 Row(name: "streets \(name): \(archive.tiles.count) tiles → \(outcome.features) names", value: Double(archive.tiles.count) / max(seconds, 1e-6),

@@ -23,7 +23,7 @@ extension Bench {
             let doc = try GeoDocument.read(URL(fileURLWithPath: path))
             let read = MonotonicClock.now - start
             let megabytes = Int(FileIO.fileSize(path) / 1_000_000)
-            guard let track = doc.tracks.first, track.points.count == n else { throw ValidationError("the generated track did not read back") }
+            guard let track = doc.tracks.first, track.points.count == n else { throw ValidationError(tr("the generated track did not read back")) }
             start = MonotonicClock.now
             let stats = TrackStatistics(track)
             let statsTime = MonotonicClock.now - start
@@ -65,7 +65,7 @@ extension Bench {
             let start = MonotonicClock.now
             let run = try spawnAndMeasure(Resources.executablePath, ["--tiles", tiles, "--renderer", renderer.rawValue, "--size", "1280x800",
                                                                      "--no-location", "--exit-when-drawn", path], env: env, stderrTo: report)
-            guard run.status == 0 else { throw ValidationError("the window on \(path) failed (status \(run.status))") }
+            guard run.status == 0 else { throw ValidationError(tr("the window on %@ failed (status %d)", path, run.status)) }
             times.append(MonotonicClock.now - start)
             peak = max(peak, run.peakRSS)
             // "meridian: resident N bytes", written when the window is drawn.
@@ -96,6 +96,6 @@ extension Bench {
                                 lat, lon, 1000 + 500 * sin(a), year, month, day, s / 3600, s / 60 % 60, s % 60).utf8)
         }
         out += Array("</trkseg></trk>\n</gpx>\n".utf8)
-        guard out.withUnsafeBytes({ FileIO.writeBytes($0, to: path) }) else { throw ValidationError("cannot write \(path)") }
+        guard out.withUnsafeBytes({ FileIO.writeBytes($0, to: path) }) else { throw ValidationError(tr("cannot write %@", path)) }
     }
 }

@@ -14,30 +14,32 @@ import Platform
 /// Measures what DESIGN.md promises: frame build time and present pacing during a scripted
 /// zoom, CPU use while idle, and the time from process start to the first frame on screen.
 struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Measure frame times, idle CPU and start-up time.")
+    static let configuration = CommandConfiguration(abstract: tr("Measure frame times, idle CPU and start-up time."))
 
-    @Flag(name: .long, help: "Print JSON instead of a table.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Print JSON instead of a table.")))
     var json = false
 
-    @Option(name: .long, help: "Seconds for the zoom script and for the idle measurement.")
+    @Option(name: .long, help: ArgumentHelp(tr("Seconds for the zoom script and for the idle measurement.")))
     var seconds = 5.0
 
-    @Option(name: .long, help: ArgumentHelp("Tile source for the runs.", valueName: "SOURCE"))
+    @Option(name: .long, help: ArgumentHelp(tr("Tile source for the runs."), valueName: "SOURCE"))
     var tiles = "basemap"
 
-    @Option(name: .long, help: ArgumentHelp("Renderer for the runs: auto, gpu, software or pixels.", valueName: "KIND"))
+    // TRANSLATORS: auto, gpu, software and pixels are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Renderer for the runs: auto, gpu, software or pixels."), valueName: "KIND"))
     var renderer = RendererChoice.auto
 
-    @Option(name: .long, help: ArgumentHelp("A tile server's URL template to measure online tiles with (make bench runs a loopback one).", valueName: "URL"))
+    @Option(name: .long, help: ArgumentHelp(tr("A tile server's URL template to measure online tiles with (make bench runs a loopback one)."), valueName: "URL"))
     var online: String?
 
-    @Option(name: .long, help: ArgumentHelp("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(tr("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract)."), valueName: "FILE"))
     var vector: String?
 
-    @Option(name: .long, help: ArgumentHelp("An OpenStreetMap extract to measure directions with (make bench uses the Andorra test extract).", valueName: "FILE.osm.pbf"))
+    @Option(name: .long, help: ArgumentHelp(tr("An OpenStreetMap extract to measure directions with (make bench uses the Andorra test extract)."), valueName: "FILE.osm.pbf"))
     var osm: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, terrain, tracks, window, large, route.", valueName: "PARTS"))
+    // TRANSLATORS: the names of the parts (online, startup…) are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, terrain, tracks, window, large, route."), valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -101,7 +103,7 @@ struct Bench: ParsableCommand {
         for _ in 0..<3 {
             let start = MonotonicClock.now
             let status = try spawnAndWait(exe, args + ["--renderer", renderer.rawValue, "--size", "1280x800"], env: env)
-            guard status == 0 else { throw ValidationError("start-up run failed (status \(status))") }
+            guard status == 0 else { throw ValidationError(tr("start-up run failed (status %d)", status)) }
             times.append(MonotonicClock.now - start)
         }
         return times.sorted()[1]
@@ -378,7 +380,7 @@ func spawnAndMeasure(_ path: String, _ args: [String], env: [String: String], st
     defer { posix_spawn_file_actions_destroy(&actions) }
     if let stderrTo { posix_spawn_file_actions_addopen(&actions, 2, stderrTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
-    guard rc == 0 else { throw ValidationError("cannot start \(path): \(FileIO.reason(rc))") }
+    guard rc == 0 else { throw ValidationError(tr("cannot start %@: %@", path, FileIO.reason(rc))) }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}

@@ -15,16 +15,17 @@ enum Browser {
     /// another thread, what went wrong.
     static func open(_ url: String, fail: @escaping @Sendable (String) -> Void) {
         let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { fail("not a web address: \(url)"); return }
-        guard let opener = opener() else { fail("No browser found to open \(url)"); return }
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { fail(tr("not a web address: %@", url)); return }
+        guard let opener = opener() else { fail(tr("No browser found to open %@", url)); return }
         let env = ProcessInfo.processInfo.environment
         startThread(name: "browser") {
             // The child is reaped here, so it never lingers as a zombie.
             do {
                 let status = try spawnAndWait(opener, [url], env: env)
-                if status != 0 { fail("The browser could not open \(url) (\(opener) exited with \(status))") }
+                // TRANSLATORS: %1$@ is a web address, %2$@ the program that opens it (xdg-open), %3$@ its exit status (a number).
+                if status != 0 { fail(tr("The browser could not open %1$@ (%2$@ exited with %3$@)", url, opener, status)) }
             } catch {
-                fail("The browser could not open \(url): \(error)")
+                fail(tr("The browser could not open %1$@: %2$@", url, error))
             }
         }
     }

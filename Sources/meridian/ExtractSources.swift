@@ -43,6 +43,6 @@ enum ExtractSources {
                 throw ExtractError.failed("\(online.title): \(error)")
             }
         }
-        throw ExtractError.refused("--from \(name): not a .pmtiles or .mbtiles file or address, nor a map of sources.json")
+        throw ExtractError.refused(tr("--from %@: not a .pmtiles or .mbtiles file or address, nor a map of sources.json", name))
     }
 }

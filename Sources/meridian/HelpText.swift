@@ -13,7 +13,7 @@ enum HelpText {
         let phrases: [(String, String)] = [
             ("Show help information.", tr("Show help information.")), ("Show the version.", tr("Show the version.")),
             ("(default: ", tr("(default: ")), ("for detailed help.", tr("for detailed help.")), ("See '", tr("See '")),
-            ("(default)", tr("(default)")),
+            ("(default)", tr("(default)")), ("(values: ", tr("(values: ")), ("; default: ", tr("; default: ")),
         ]
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             var s = String(line)

@@ -48,9 +48,9 @@ final class LivePosition {
         host.change { recorder.handOver(into: &$0.scene.tracks, now: WallClock.now) }
         do {
             let url = try recorder.save()
-            host.showNotice("Trail saved to \(url.path)")
+            host.showNotice(tr("Trail saved to %@", url.path))
         } catch {
-            host.showNotice("Cannot save the trail: \(error)")
+            host.showNotice(tr("Cannot save the trail: %@", error))
         }
     }
 
@@ -58,9 +58,10 @@ final class LivePosition {
     func finish() {
         source.stop()
         do {
-            if let url = try recorder.finish() { warn("trail saved to \(url.path)") }
+            if let url = try recorder.finish() { warn(tr("trail saved to %@", url.path)) }
         } catch {
-            warn("could not save the trail (its journal \(recorder.journal.url.path) is kept): \(error)")
+            // TRANSLATORS: %1$@ is the path of the trail's journal (the points as they were recorded), %2$@ why it could not be saved.
+            warn(tr("could not save the trail (its journal %1$@ is kept): %2$@", recorder.journal.url.path, error))
         }
     }
 }

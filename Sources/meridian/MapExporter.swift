@@ -25,7 +25,17 @@ final class MapExporter: @unchecked Sendable {
         self.tiles = tiles
     }
 
-    static let filters = [("PDF document", "*.pdf"), ("SVG drawing", "*.svg"), ("PNG picture", "*.png")]
+    /// The file chooser's formats: (what, glob).
+    static var filters: [(String, String)] {
+        [
+            // TRANSLATORS: a kind of file in the file chooser's list of formats (filters).
+            (tr("PDF document"), "*.pdf"),
+            // TRANSLATORS: a kind of file in the file chooser's list of formats (filters).
+            (tr("SVG drawing"), "*.svg"),
+            // TRANSLATORS: a kind of file in the file chooser's list of formats (filters).
+            (tr("PNG picture"), "*.png"),
+        ]
+    }
 
     /// Ctrl+E: where to, then the page.
     func export() {
@@ -41,14 +51,16 @@ final class MapExporter: @unchecked Sendable {
         let temporary = runtime + "/meridian-print-\(getpid()).pdf"
         draw(to: temporary, sheet: true) { [self] ok in
             guard ok else { end(); return }
-            PortalPrint.print(title: "Map", pdf: temporary) { [self] outcome in
+            // TRANSLATORS: the title of the printed document (the print dialog and the printer's queue show it).
+            PortalPrint.print(title: trc("print job", "Map"), pdf: temporary) { [self] outcome in
                 host.perform { [self] host in
                     switch outcome {
-                    case .printed: host.showNotice("The map went to the printer")
+                    case .printed: host.showNotice(tr("The map went to the printer"))
                     case .cancelled: break
                     case let .unavailable(reason):
-                        warn("no print service: \(reason)")
-                        host.showNotice("There is no print service here: save the page as a PDF and print that")
+                        // TRANSLATORS: %@ is the system's reason (from D-Bus), said on the terminal.
+                        warn(tr("no print service: %@", reason))
+                        host.showNotice(tr("There is no print service here: save the page as a PDF and print that"))
                         unlink(temporary)
                         ask(name: "map.pdf", sheet: true)
                         return
@@ -62,7 +74,7 @@ final class MapExporter: @unchecked Sendable {
 
     private func begin() -> Bool {
         lock.lock(); defer { lock.unlock() }
-        if busy { host.showNotice("A page is being made already"); return false }
+        if busy { host.showNotice(tr("A page is being made already")); return false }
         busy = true
         return true
     }
@@ -74,21 +86,29 @@ final class MapExporter: @unchecked Sendable {
     /// The file chooser, then the page into the file chosen; with no chooser, a file in the
     /// home folder, said where.
     private func ask(name: String, sheet: Bool) {
-        PortalFileChooser.save(title: sheet ? "Save the page" : "Export the map", name: name, filters: sheet ? [Self.filters[0]] : Self.filters) { [self] outcome in
+        let title = sheet
+            // TRANSLATORS: the file chooser's title: where to save the page to print (there is no print service).
+            ? tr("Save the page")
+            // TRANSLATORS: the file chooser's title: where to export the map (Ctrl+E).
+            : tr("Export the map")
+        let filters = Self.filters
+        PortalFileChooser.save(title: title, name: name, filters: sheet ? [filters[0]] : filters) { [self] outcome in
             host.perform { [self] host in
                 switch outcome {
                 case let .chosen(paths):
                     guard let chosen = paths.first else { end(); return }
                     let path = PagePrinter.Format(path: chosen) == nil ? chosen + ".pdf" : chosen
                     draw(to: path, sheet: sheet) { [self] ok in
-                        if ok { host.perform { $0.showNotice("Saved the map as \(path) (\(SaveAreaLayer.bytes(UInt64(max(0, FileIO.fileSize(path))))))") } }
+                        // TRANSLATORS: %1$@ is the file's path, %2$@ its size (“1.2 MB”).
+                        if ok { host.perform { $0.showNotice(tr("Saved the map as %1$@ (%2$@)", path, SaveAreaLayer.bytes(UInt64(max(0, FileIO.fileSize(path)))))) } }
                         end()
                     }
                 case let .unavailable(reason):
-                    warn("no file chooser: \(reason)")
+                    // TRANSLATORS: %@ is the system's reason (from D-Bus), said on the terminal.
+                    warn(tr("no file chooser: %@", reason))
                     let path = FileIO.homeDirectory + "/map-\(Int(saturating: WallClock.now)).pdf"
                     draw(to: path, sheet: sheet) { [self] ok in
-                        if ok { host.perform { $0.showNotice("There is no file chooser here: the map is saved as \(path)") } }
+                        if ok { host.perform { $0.showNotice(tr("There is no file chooser here: the map is saved as %@", path)) } }
                         end()
                     }
                 }
@@ -115,7 +135,7 @@ final class MapExporter: @unchecked Sendable {
         let k = format == .png ? session.camera.pixelRatio : 1
         session.resize(to: ScreenSize(width: layout.mapFrame.width, height: layout.mapFrame.height), pixelRatio: k)
         let tiles = self.tiles, t = host.clock.now
-        host.showNotice("Making the page… (loading the map)")
+        host.showNotice(tr("Making the page… (loading the map)"))
         let job = UncheckedSendable((session, host))
         startThread(name: "export") {
             var (session, host) = job.value
@@ -130,11 +150,12 @@ final class MapExporter: @unchecked Sendable {
                                       camera: session.camera, to: path) { share in
                     guard MonotonicClock.now - said > 0.25, share < 1 else { return }
                     said = MonotonicClock.now
-                    host.showNotice("Making the page… \(Int(saturating: share * 100)) %")
+                    // TRANSLATORS: %d is the share of the page drawn, in percent.
+                    host.showNotice(tr("Making the page… %d %%", Int(saturating: share * 100)))
                 }
                 done(true)
             } catch {
-                host.showNotice("Cannot make the page: \(error)")
+                host.showNotice(tr("Cannot make the page: %@", error))
                 done(false)
             }
         }

@@ -53,7 +53,8 @@ enum OnlineSearch {
     static func askAndWait(_ query: String, near: Coordinate?) -> Result<[SearchResult], TileSourceError> {
         let (found, problem) = geocoder()
         if let problem { warn(problem) }
-        guard let geocoder = found else { return .failure(TileSourceError("online search is off (geocoder.json says \"enabled\": false)")) }
+        // TRANSLATORS: geocoder.json is a file's name and "enabled": false what it says: not to translate.
+        guard let geocoder = found else { return .failure(TileSourceError(tr("online search is off (geocoder.json says \"enabled\": false)"))) }
         let answer = LockedValue<Result<[SearchResult], GeocoderError>>()
         let done = Condition()
         geocoder.search(query, near: near) { outcome in
@@ -68,8 +69,9 @@ enum OnlineSearch {
         geocoder.stop()
         switch answer.get() {
         case let .success(results)?: return .success(results)
-        case let .failure(e)?: return .failure(TileSourceError("online: \(e)"))
-        case nil: return .failure(TileSourceError("online: no answer"))
+        // TRANSLATORS: what went wrong asking the online geocoder (`meridian search --online`).
+        case let .failure(e)?: return .failure(TileSourceError(tr("online: %@", e)))
+        case nil: return .failure(TileSourceError(tr("online: no answer")))
         }
     }
 }

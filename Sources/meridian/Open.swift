@@ -12,27 +12,29 @@ import MapWindow
 
 /// Opens the map window (the default command).
 struct Open: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "open", abstract: "Open the map window (default).")
+    static let configuration = CommandConfiguration(commandName: "open", abstract: tr("Open the map window (default)."))
 
     @OptionGroup var view: ViewOptions
     @OptionGroup var overlays: OverlayOptions
 
-    @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
+    @Option(name: .long, help: ArgumentHelp(tr("Window size in points."), valueName: "WxH"))
     var size = WindowSize(width: 1280, height: 800)
 
-    @Option(name: .long, help: ArgumentHelp("How to draw: auto (OpenGL with a GPU, else software), gpu, software (on X11 the X server draws, with RENDER, where it can; else the app) or pixels (software, always in the app).", valueName: "KIND"))
+    // TRANSLATORS: auto, gpu, software and pixels are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("How to draw: auto (OpenGL with a GPU, else software), gpu, software (on X11 the X server draws, with RENDER, where it can; else the app) or pixels (software, always in the app)."), valueName: "KIND"))
     var renderer = RendererChoice.auto
 
-    @Option(name: .long, help: ArgumentHelp("Where the live position comes from: auto (gpsd on this machine when it answers, else the desktop's GeoClue, else none), gpsd, gpsd:HOST:PORT, geoclue, nmea:FILE[@SPEED] (a log replayed), or none.", valueName: "SOURCE"))
+    // TRANSLATORS: auto, gpsd, gpsd:HOST:PORT, geoclue, nmea:FILE[@SPEED] and none are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Where the live position comes from: auto (gpsd on this machine when it answers, else the desktop's GeoClue, else none), gpsd, gpsd:HOST:PORT, geoclue, nmea:FILE[@SPEED] (a log replayed), or none."), valueName: "SOURCE"))
     var locationSource = LocationSourceOption.auto
 
-    @Option(name: .long, help: ArgumentHelp("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(tr("The GeoJSON file pins are loaded from and saved to (default: $XDG_DATA_HOME/meridian/pins.geojson)."), valueName: "FILE"))
     var pins: String?
 
-    @Option(name: .long, help: ArgumentHelp("An OpenStreetMap extract to find directions in offline, with Routino (again for more; built once into a database under ~/.cache/meridian/routing).", valueName: "FILE.osm.pbf"))
+    @Option(name: .long, help: ArgumentHelp(tr("An OpenStreetMap extract to find directions in offline, with Routino (again for more; built once into a database under ~/.cache/meridian/routing)."), valueName: "FILE.osm.pbf"))
     var osm: [String] = []
 
-    @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON or CSV files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link."), valueName: "FILE"))
     var files: [String] = []
 
     @Flag(name: .long, help: .hidden)
@@ -47,13 +49,15 @@ struct Open: ParsableCommand {
     /// Street maps as the options say, dark where the desktop prefers it.
     private var styleChoice: StyleChoice { view.styleChoice.followingDesktop() }
 
-    func run() throws {
+    mutating func run() throws {
         // Errors a person must see go to the window (started from the desktop, there is no
         // terminal), and to stderr.
         var notices: [String] = []
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
-        do { saved = try ViewState.load(from: stateURL) } catch { notices.append("\(error); starting from the default view") }
+        do { saved = try ViewState.load(from: stateURL) } catch { notices.append(tr("%@; starting from the default view", error)) }
+        // The labels' names as the view kept them, unless --labels says.
+        if view.labels == nil { view.labels = saved?.labels.flatMap(LabelNames.init(rawValue:)) }
         let (paths, place) = Self.placesAndFiles(files, notices: &notices)
         let camera = Camera(center: place?.coordinate ?? view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
                             zoom: place.map { $0.zoom ?? 15 } ?? view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
@@ -70,9 +74,10 @@ struct Open: ParsableCommand {
             do {
                 try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, files: end.open,
                               tiles: end.tiles == MapCatalog.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown,
-                              overlays: MapOverlays.remembered(end.overlays)).save(to: stateURL)
+                              overlays: MapOverlays.remembered(end.overlays),
+                              labels: end.style.labels == .standard ? nil : end.style.labels.rawValue).save(to: stateURL)
             } catch {
-                warn("could not save the view: \(error)")
+                warn(tr("could not save the view: %@", error))
             }
         }
     }
@@ -86,6 +91,8 @@ struct Open: ParsableCommand {
         var helpHintShown: Bool
         /// The overlays offered, as the switcher left them.
         var overlays: [SourcesLayer.Overlay]
+        /// How street maps are drawn (the labels' names as the switcher left them).
+        var style: StyleChoice
     }
 
     /// Loads the pins file's problems into the window; returns the saver that keeps the pins
@@ -102,7 +109,10 @@ struct Open: ParsableCommand {
     static func summary(_ problems: [String]) -> String? {
         guard let first = problems.first else { return nil }
         for p in problems.dropFirst() { warn(p) }
-        return problems.count > 1 ? first + " (and \(problems.count - 1) more problems, listed on stderr)" : first
+        guard problems.count > 1 else { return first }
+        // English says "problems" also after 1, as it always has.
+        // TRANSLATORS: %2$@ is the first problem (a sentence); %1$d how many more there are.
+        return trn("%2$@ (and %1$d more problems, listed on stderr)", "%2$@ (and %1$d more problems, listed on stderr)", problems.count - 1, first)
     }
 
     /// Runs the window until the user quits; returns the last camera.
@@ -117,7 +127,7 @@ struct Open: ParsableCommand {
                 switch CoordinateParser.parse(arg) {
                 case let .success(p)?: place = p
                 case let .failure(problem)?: notices.append("\(arg): \(problem)")
-                case nil: notices.append("\(arg) names no place Meridian can show")
+                case nil: notices.append(tr("%@ names no place Meridian can show", arg))
                 }
             } else if lower.hasPrefix("file://") {
                 paths.append(PortalFileChooser.path(ofURI: arg) ?? arg)
@@ -154,9 +164,11 @@ struct Open: ParsableCommand {
         let loaded = file.load()
         var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
         session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.overlays = tileOverlays }
-        if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = "Street maps are one key away: press L" } }
+        // TRANSLATORS: L is the key that opens the map switcher.
+        if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = tr("Street maps are one key away: press L") } }
         if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
-        if !helpHintShown { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = "Keys and gestures: F1 or ?" } }
+        // TRANSLATORS: F1 and ? are the keys that show the keys and gestures.
+        if !helpHintShown { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = tr("Keys and gestures: F1 or ?") } }
         // A live position, unless a fixed one was asked for (or none at all); the locate button
         // only with one.
         let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil
@@ -170,7 +182,12 @@ struct Open: ParsableCommand {
         for n in notices { host.showNotice(n) }
         let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
-        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown, overlays: tileOverlays)
+        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown, overlays: tileOverlays,
+                            style: styleChoice)
+        // The switcher's row for the labels' names, where the reader's language is known.
+        if !Localization.languages.isEmpty {
+            host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = end.style.labels } }
+        }
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
         if let geocoderProblem { host.showNotice(geocoderProblem) }
         let search = WindowSearch(host: host, geocoder: geocoder)
@@ -188,7 +205,7 @@ struct Open: ParsableCommand {
         func choose(_ name: String) {
             do {
                 var problems: [String] = []
-                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: styleChoice, overlays: overlayLayers(end.overlays, &problems))
+                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(end.overlays, &problems))
                 for p in problems { host.showNotice(p) }
                 host.setTiles(made.stack)
                 exporter.tiles = made
@@ -197,7 +214,7 @@ struct Open: ParsableCommand {
                 search.met(name)
                 end.tiles = name
             } catch {
-                host.showNotice("Cannot show \(name): \(error)")
+                host.showNotice(tr("Cannot show %@: %@", name, error))
             }
         }
         // A saved area shown as the map was replaced (updated, renamed): shown from its new file.
@@ -214,10 +231,17 @@ struct Open: ParsableCommand {
             case let .searchOnline(query, near): search.searchOnline(query, near: near)
             case let .whatIsHereOnline(c): search.whatIsHereOnline(c)
             case .saveTrail:
-                if let live { live.save() } else { host.showNotice("There is no trail to save: no live position is shown") }
+                if let live { live.save() } else { host.showNotice(tr("There is no trail to save: no live position is shown")) }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
             case let .chooseTiles(name): choose(name)
             case let .layer(request):
+                if case let .labels(names)? = request.as(SourcesLayer.Request.self) {
+                    // The street map drawn again with its labels' names so (styles are read
+                    // once for each).
+                    end.style.labels = names
+                    host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = names } }
+                    choose(end.tiles)
+                }
                 if case let .overlay(name, on, opacity)? = request.as(SourcesLayer.Request.self) {
                     // Shown or hidden, faded or not, over the map as it is: nothing is loaded again.
                     if let i = end.overlays.firstIndex(where: { $0.name == name }) { end.overlays[i].on = on; end.overlays[i].opacity = opacity }
@@ -227,7 +251,7 @@ struct Open: ParsableCommand {
                             $0.scene.tileLayers[i].opacity = opacity
                         }
                     } else if on {
-                        host.showNotice("Cannot lay \(name) over the map: its tiles cannot be had")
+                        host.showNotice(tr("Cannot lay %@ over the map: its tiles cannot be had", name))
                     }
                 }
                 areaRequest(request, saver: areas, choose: choose)
@@ -283,7 +307,7 @@ struct Open: ParsableCommand {
         case .saveArea?: saver.open()
         case .savedAreas?: saver.openList()
         case let .deleteArea(path)?: saver.delete(path, choose: choose)
-        case .overlay?, nil: break
+        case .overlay?, .labels?, nil: break
         }
         switch request.as(AreasLayer.Request.self) {
         case let .update(path)?: saver.update(path)
@@ -301,9 +325,9 @@ struct Open: ParsableCommand {
         do {
             try AtomicFile.write(GPXWriter.data([MeasureLayer.track(of: points)]), to: url)
             opener.open([url.path], animated: false, moveView: false)
-            host.showNotice("The measured line is kept as \(url.path)")
+            host.showNotice(tr("The measured line is kept as %@", url.path))
         } catch {
-            host.showNotice("Cannot keep the measured line: \(error)")
+            host.showNotice(tr("Cannot keep the measured line: %@", error))
         }
     }
 
@@ -311,7 +335,7 @@ struct Open: ParsableCommand {
     private func chooseFiles(host: MapHost, opener: TrackFileOpener) {
         guard !opener.choosing else { return }
         opener.choosing = true
-        PortalFileChooser.choose(title: "Open tracks") { outcome in
+        PortalFileChooser.choose(title: tr("Open tracks")) { outcome in
             host.perform { host in
                 opener.choosing = false
                 switch outcome {
@@ -320,8 +344,8 @@ struct Open: ParsableCommand {
                     if host.configuration.logFrames { FileIO.printError("chooser: \(paths.count) chosen") }
                     opener.open(paths, animated: true)
                 case let .unavailable(reason):
-                    warn("no file chooser: \(reason)")
-                    host.showNotice("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…")
+                    warn(tr("no file chooser: %@", reason))
+                    host.showNotice(tr("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…"))
                 }
             }
         }
@@ -338,11 +362,13 @@ struct Open: ParsableCommand {
             notices += tiles.notices
             if let skipped = tiles.painter.mapStyle?.notices, !skipped.isEmpty {
                 let ids = skipped.prefix(3).map { $0.split(separator: ":").first.map(String.init) ?? $0 }.joined(separator: ", ")
-                notices.append("The map's style leaves out \(skipped.count) layer\(skipped.count == 1 ? "" : "s") it cannot draw (\(ids)\(skipped.count > 3 ? "…" : ""))")
+                // TRANSLATORS: %2$@ lists the ids of the style's layers left out (the first three, then "…").
+                notices.append(trn("The map's style leaves out %1$d layer it cannot draw (%2$@)", "The map's style leaves out %1$d layers it cannot draw (%2$@)",
+                                   skipped.count, ids + (skipped.count > 3 ? "…" : "")))
             }
             return (tiles, name)
         } catch {
-            notices.append(name == MapCatalog.basemap ? "\(error); showing a placeholder grid" : "Cannot show \(name): \(error); showing the basemap")
+            notices.append(name == MapCatalog.basemap ? tr("%@; showing a placeholder grid", error) : tr("Cannot show %@: %@; showing the basemap", name, error))
         }
         if name != MapCatalog.basemap, let base = try? MapCatalog.tiles(MapCatalog.basemap, overlays: overlays) { return (base, MapCatalog.basemap) }
         let grid = DebugGridSource()

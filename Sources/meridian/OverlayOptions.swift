@@ -46,31 +46,32 @@ extension Color: ExpressibleByArgument {
 
 /// Overlays on the map: the location annotation and pulsing circles.
 struct OverlayOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show \"you are here\" with an accuracy circle and heading.", valueName: "LAT,LON[,ACCURACY_M[,HEADING_DEG]]"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(tr("Show \"you are here\" with an accuracy circle and heading."), valueName: "LAT,LON[,ACCURACY_M[,HEADING_DEG]]"))
     var location: LocationSpec?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Add a pulsing circle (repeatable). COLOR is #RRGGBB or a name.", valueName: "LAT,LON,RADIUS_M[,COLOR]"))
+    // TRANSLATORS: COLOR is the value's name in the usage line (keep it); #RRGGBB is typed as it is.
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(tr("Add a pulsing circle (repeatable). COLOR is #RRGGBB or a name."), valueName: "LAT,LON,RADIUS_M[,COLOR]"))
     var circle: [CircleSpec] = []
 
-    @Option(name: .long, help: ArgumentHelp("Colour of the location annotation (all its parts).", valueName: "COLOR"))
+    @Option(name: .long, help: ArgumentHelp(tr("Colour of the location annotation (all its parts)."), valueName: "COLOR"))
     var pulseColor: Color = .systemBlue
 
-    @Option(name: .long, help: "Seconds the location halo takes to expand.")
+    @Option(name: .long, help: ArgumentHelp(tr("Seconds the location halo takes to expand.")))
     var pulseDuration = 1.0
 
-    @Option(name: .long, help: "Seconds between location pulses.")
+    @Option(name: .long, help: ArgumentHelp(tr("Seconds between location pulses.")))
     var pulseDelay = 1.0
 
-    @Option(name: .long, help: ArgumentHelp("Circles keep this on-screen radius instead of their meters.", valueName: "PT"))
+    @Option(name: .long, help: ArgumentHelp(tr("Circles keep this on-screen radius instead of their meters."), valueName: "PT"))
     var fixedRadius: Double?
 
-    @Flag(name: .long, help: "No location at all (no --location, no live position).")
+    @Flag(name: .long, help: ArgumentHelp(tr("No location at all (no --location, no live position).")))
     var noLocation = false
 
     func validate() throws {
-        guard pulseDuration.isFinite, pulseDuration > 0, pulseDuration <= 60 else { throw ValidationError("--pulse-duration must be between 0 and 60 seconds") }
-        guard pulseDelay.isFinite, pulseDelay >= 0, pulseDelay <= 60 else { throw ValidationError("--pulse-delay must be between 0 and 60 seconds") }
-        if let f = fixedRadius, !(f.isFinite && f > 0 && f <= 2000) { throw ValidationError("--fixed-radius must be between 0 and 2000 points") }
+        guard pulseDuration.isFinite, pulseDuration > 0, pulseDuration <= 60 else { throw ValidationError(tr("--pulse-duration must be between 0 and 60 seconds")) }
+        guard pulseDelay.isFinite, pulseDelay >= 0, pulseDelay <= 60 else { throw ValidationError(tr("--pulse-delay must be between 0 and 60 seconds")) }
+        if let f = fixedRadius, !(f.isFinite && f > 0 && f <= 2000) { throw ValidationError(tr("--fixed-radius must be between 0 and 2000 points")) }
     }
 
     var circles: [CircleOverlay] {

@@ -46,8 +46,10 @@ enum PortalFileChooser {
     private static func openArguments(title: String, token: String) -> OpaquePointer {
         let patterns = ["*.gpx", "*.kml", "*.geojson", "*.json", "*.csv", "*.tsv"]
         func glob(_ pattern: String) -> OpaquePointer { GDBus.tuple([g_variant_new_uint32(0), g_variant_new_string(pattern)]) }
-        let tracks = GDBus.tuple([g_variant_new_string("Tracks, routes and shapes"), GDBus.array("(us)", patterns.map(glob))])
-        let all = GDBus.tuple([g_variant_new_string("All files"), GDBus.array("(us)", [glob("*")])])
+        // TRANSLATORS: a filter in the file chooser: the files Meridian opens (GPX, KML, GeoJSON, CSV).
+        let tracks = GDBus.tuple([g_variant_new_string(tr("Tracks, routes and shapes")), GDBus.array("(us)", patterns.map(glob))])
+        // TRANSLATORS: a filter in the file chooser.
+        let all = GDBus.tuple([g_variant_new_string(tr("All files")), GDBus.array("(us)", [glob("*")])])
         let options = GDBus.array("{sv}", [
             GDBus.entry("handle_token", g_variant_new_string(token)),
             GDBus.entry("multiple", g_variant_new_boolean(1)),

@@ -12,107 +12,106 @@ import MapWindow
 /// Draws the view offscreen into a PNG, exactly as the window would show it.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render the map to a PDF, SVG or PNG without a display.",
-        discussion: """
-        The format is --out's extension. PDF and SVG keep vectors and real text (raster tiles are
-        embedded at their own resolution). --paper lays the map out on a sheet with margins, an
-        optional --title, a frame, the stated scale and a north arrow; --map-scale 1:N sets the
-        zoom so that the printed scale is exact at the centre's latitude.
-        """)
+        abstract: tr("Render the map to a PDF, SVG or PNG without a display."),
+        discussion: tr("The format is --out's extension. PDF and SVG keep vectors and real text (raster tiles are embedded at their own resolution). --paper lays the map out on a sheet with margins, an optional --title, a frame, the stated scale and a north arrow; --map-scale 1:N sets the zoom so that the printed scale is exact at the centre's latitude."))
 
     @OptionGroup var view: ViewOptions
     @OptionGroup var overlays: OverlayOptions
 
-    @Option(name: .long, help: ArgumentHelp("Image size in points (PDF, SVG) or pixels at --scale 1 (PNG).", valueName: "WxH"))
+    @Option(name: .long, help: ArgumentHelp(tr("Image size in points (PDF, SVG) or pixels at --scale 1 (PNG)."), valueName: "WxH"))
     var size: WindowSize?
 
-    @Option(name: .long, help: ArgumentHelp("A sheet: a5, a4, a3, letter or legal, with ,landscape to turn it.", valueName: "PAPER"))
+    // TRANSLATORS: a5, a4, a3, letter, legal and ,landscape are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("A sheet: a5, a4, a3, letter or legal, with ,landscape to turn it."), valueName: "PAPER"))
     var paper: String?
 
-    @Option(name: .long, help: ArgumentHelp("The printed scale, exact at the centre's latitude (sets the zoom).", valueName: "1:N"))
+    @Option(name: .long, help: ArgumentHelp(tr("The printed scale, exact at the centre's latitude (sets the zoom)."), valueName: "1:N"))
     var mapScale: String?
 
-    @Option(name: .long, help: "Dots per inch of a PNG laid out on --paper.")
+    @Option(name: .long, help: ArgumentHelp(tr("Dots per inch of a PNG laid out on --paper.")))
     var dpi = 150.0
 
-    @Option(name: .long, help: "A title above the map (with --paper).")
+    @Option(name: .long, help: ArgumentHelp(tr("A title above the map (with --paper).")))
     var title: String?
 
-    @Flag(name: .long, help: "A latitude/longitude graticule, labelled in the margin (with --paper).")
+    @Flag(name: .long, help: ArgumentHelp(tr("A latitude/longitude graticule, labelled in the margin (with --paper).")))
     var grid = false
 
-    @Option(name: .long, help: "Device pixels per point (2 for HiDPI).")
+    @Option(name: .long, help: ArgumentHelp(tr("Device pixels per point (2 for HiDPI).")))
     var scale = 1.0
 
-    @Option(name: .long, help: "Clock time in seconds at which animations are shown.")
+    @Option(name: .long, help: ArgumentHelp(tr("Clock time in seconds at which animations are shown.")))
     var at = 0.0
 
-    @Option(name: .long, help: "Seconds to wait for tiles before giving up.")
+    @Option(name: .long, help: ArgumentHelp(tr("Seconds to wait for tiles before giving up.")))
     var timeout = 20.0
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the map.", valueName: "FILE.pdf|FILE.svg|FILE.png"))
+    @Option(name: .long, help: ArgumentHelp(tr("Where to write the map."), valueName: "FILE.pdf|FILE.svg|FILE.png"))
     var out: String
 
-    @Flag(name: .long, help: "Leave place labels out.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Leave place labels out.")))
     var noLabels = false
 
-    @Flag(name: .long, help: "Scale bar in miles and feet.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Scale bar in miles and feet.")))
     var imperial = false
 
-    @Option(name: .long, help: ArgumentHelp("Also write the placed labels (name, screen boxes) as JSON.", valueName: "FILE.json"))
+    @Option(name: .long, help: ArgumentHelp(tr("Also write the placed labels (name, screen boxes) as JSON."), valueName: "FILE.json"))
     var labelsOut: String?
 
-    @Option(name: .long, help: ArgumentHelp("Then draw again at this zoom, labels held to the view before as in the window (repeatable; --labels-out then lists every view's labels).", valueName: "ZOOM"))
+    @Option(name: .long, help: ArgumentHelp(tr("Then draw again at this zoom, labels held to the view before as in the window (repeatable; --labels-out then lists every view's labels)."), valueName: "ZOOM"))
     var thenZoom: [Double] = []
 
-    @Option(name: .long, help: ArgumentHelp("Draw the pins of this GeoJSON file (read only).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(tr("Draw the pins of this GeoJSON file (read only)."), valueName: "FILE"))
     var pins: String?
 
-    @Option(name: .long, help: ArgumentHelp("Colour tracks by plain, speed or elevation (key C in the window).", valueName: "MODE"))
+    // TRANSLATORS: plain, speed and elevation are typed as they are: keep them. C is a key.
+    @Option(name: .long, help: ArgumentHelp(tr("Colour tracks by plain, speed or elevation (key C in the window)."), valueName: "MODE"))
     var colorBy = TrackColorMode.plain
 
-    @Option(name: .long, help: ArgumentHelp("Show the callout of the track drawn at this place, as a click there would.", valueName: "LAT,LON"))
+    @Option(name: .long, help: ArgumentHelp(tr("Show the callout of the track drawn at this place, as a click there would."), valueName: "LAT,LON"))
     var select: Coordinate?
 
-    @Flag(name: .long, help: "Show the elevation profile panel (key E in the window).")
+    @Flag(name: .long, help: ArgumentHelp(tr("Show the elevation profile panel (key E in the window).")))
     var profile = false
 
-    @Flag(name: .long, help: "Show the list of open files (key T in the window).")
+    @Flag(name: .long, help: ArgumentHelp(tr("Show the list of open files (key T in the window).")))
     var trackList = false
 
-    @Flag(name: .long, help: "Show the panel of keys and gestures (F1 in the window).")
+    @Flag(name: .long, help: ArgumentHelp(tr("Show the panel of keys and gestures (F1 in the window).")))
     var keys = false
 
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
-    @Argument(help: ArgumentHelp("GPX, KML, GeoJSON or CSV files to draw (the view fits them unless --center or --zoom is given).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON or CSV files to draw (the view fits them unless --center or --zoom is given)."), valueName: "FILE"))
     var files: [String] = []
 
     func validate() throws {
-        guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError("--scale must be between 0.5 and 4") }
-        guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw ValidationError(tr("--scale must be between 0.5 and 4")) }
+        guard at.isFinite, at >= 0 else { throw ValidationError(tr("--at must be a time ≥ 0")) }
+        guard timeout > 0 else { throw ValidationError(tr("--timeout must be positive")) }
         guard thenZoom.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Camera.maxZoom }) else {
-            throw ValidationError("--then-zoom must be a zoom from 0 to \(Int(saturating: Camera.maxZoom))")
+            throw ValidationError(tr("--then-zoom must be a zoom from 0 to %d", Int(saturating: Camera.maxZoom)))
         }
-        guard thenZoom.isEmpty || (paper == nil && PagePrinter.Format(path: out) == .png) else { throw ValidationError("--then-zoom draws PNG views: leave --paper out") }
-        guard (size == nil) != (paper == nil) else { throw ValidationError("give --size or --paper (one of them)") }
-        guard PagePrinter.Format(path: out) != nil else { throw ValidationError("--out \(out): name a .pdf, .svg or .png file") }
-        guard dpi.isFinite, dpi >= 36, dpi <= 1200 else { throw ValidationError("--dpi must be between 36 and 1200") }
+        guard thenZoom.isEmpty || (paper == nil && PagePrinter.Format(path: out) == .png) else { throw ValidationError(tr("--then-zoom draws PNG views: leave --paper out")) }
+        guard (size == nil) != (paper == nil) else { throw ValidationError(tr("give --size or --paper (one of them)")) }
+        guard PagePrinter.Format(path: out) != nil else { throw ValidationError(tr("--out %@: name a .pdf, .svg or .png file", out)) }
+        guard dpi.isFinite, dpi >= 36, dpi <= 1200 else { throw ValidationError(tr("--dpi must be between 36 and 1200")) }
         if let paper { _ = try PrintLayout(paper: paper) }
         if let mapScale, Self.scaleDenominator(mapScale) == nil {
-            throw ValidationError("--map-scale \(mapScale.prefix(40)): 1:N with N from 100 to 100000000, e.g. 1:25000")
+            throw ValidationError(tr("--map-scale %@: 1:N with N from 100 to 100000000, e.g. 1:25000", mapScale.prefix(40)))
         }
-        if grid, paper == nil { throw ValidationError("--grid labels the margin of a sheet: give --paper") }
-        if mapScale != nil, view.zoom != nil { throw ValidationError("--map-scale sets the zoom: leave --zoom out") }
+        if grid, paper == nil { throw ValidationError(tr("--grid labels the margin of a sheet: give --paper")) }
+        if mapScale != nil, view.zoom != nil { throw ValidationError(tr("--map-scale sets the zoom: leave --zoom out")) }
         if let n = mapScale.flatMap(Self.scaleDenominator) {
             // The scale must be one the map can be drawn at, at the latitude it is for.
             let lat = (view.center ?? ViewOptions.defaultCenter).latitude
             let z = PrintLayout.zoom(forScale: n, latitude: lat)
             guard z >= 0, z <= Camera.maxZoom else {
                 let bound = PrintLayout.statedScale(PrintLayout.scale(zoom: z < 0 ? 0 : Camera.maxZoom, latitude: lat))
-                throw ValidationError("--map-scale 1:\(Int(saturating: n)) is beyond what the map draws at latitude \(lat): \(z < 0 ? "at most" : "at least") \(bound)")
+                // TRANSLATORS: %1$d is N of the scale 1:N asked for, %2$@ a latitude in degrees, %3$@ a scale (1:N).
+                throw ValidationError(z < 0 ? tr("--map-scale 1:%1$d is beyond what the map draws at latitude %2$@: at most %3$@", Int(saturating: n), lat, bound)
+                                            : tr("--map-scale 1:%1$d is beyond what the map draws at latitude %2$@: at least %3$@", Int(saturating: n), lat, bound))
             }
         }
     }
@@ -163,16 +162,17 @@ struct Render: ParsableCommand {
                 session.scene.tracks.add(f)
                 session.scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)
             }
-            if !session.scene.tracks.setColorMode(colorBy) { warn("the tracks have no \(colorBy.rawValue) to colour them by; drawn plain") }
+            // TRANSLATORS: %@ is what --color-by names, as typed: speed or elevation.
+            if !session.scene.tracks.setColorMode(colorBy) { warn(tr("the tracks have no %@ to colour them by; drawn plain", colorBy.rawValue)) }
             if view.center == nil, view.zoom == nil, scaleN == nil, let rect = opened.bounds {
                 session.show(rect, animated: false, at: 0)
             }
             // As a click there would: the track's callout with its statistics.
             if let select, !session.scene.tracks.select(at: session.camera.screenPoint(for: select), camera: session.camera) {
-                warn("no track is drawn at \(select.latitude),\(select.longitude)")
+                warn(tr("no track is drawn at %@,%@", select.latitude, select.longitude))
             }
             session.scene.tracks.showsList = trackList && !session.scene.tracks.files.isEmpty
-            if profile, !session.scene.tracks.toggleProfile() { warn("no track with elevations: no profile to show") }
+            if profile, !session.scene.tracks.toggleProfile() { warn(tr("no track with elevations: no profile to show")) }
             for m in try r.render(&session, stack: tiles.stack, at: at, timeout: timeout) { warn(m) }
             var steps = [r.placedLabels]
             for z in thenZoom {
@@ -191,7 +191,7 @@ struct Render: ParsableCommand {
             if let drawlistOut { FileIO.writeText(r.lastDrawList.dump(), to: drawlistOut) }
             if let labelsOut { try writeLabels(steps, to: labelsOut) }
         } catch {
-            warn("render failed: \(error)")
+            warn(tr("render failed: %@", error))
             throw ExitCode(1)
         }
     }

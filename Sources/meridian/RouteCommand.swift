@@ -13,46 +13,39 @@ import Platform
 struct RouteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
-        abstract: "Find a route by car, bike or foot, offline from an .osm.pbf extract or online.",
-        discussion: """
-        FROM, TO and --via are coordinates (47.1663,9.5097, 48°51′24″N 2°21′8″E, geo: URIs,
-        OpenStreetMap links) or names the offline search finds (the first result is taken and
-        said on stderr). Offline routing runs Routino's programs (Debian: apt install routino)
-        over a database built once from each --osm extract and kept under ~/.cache/meridian/routing.
-        Online routing asks the service named in ~/.config/meridian/routing.json (by default
-        FOSSGIS's OSRM at routing.openstreetmap.de, at most one request a second); it is used
-        when no extract holds the points, or with --online. Exit status: 0 a route, 1 none
-        (said why), 64 wrong input.
-        """)
+        abstract: tr("Find a route by car, bike or foot, offline from an .osm.pbf extract or online."),
+        // TRANSLATORS: FROM, TO, the example coordinates and the paths are typed as they are: keep them.
+        discussion: tr("FROM, TO and --via are coordinates (47.1663,9.5097, 48°51′24″N 2°21′8″E, geo: URIs, OpenStreetMap links) or names the offline search finds (the first result is taken and said on stderr). Offline routing runs Routino's programs (Debian: apt install routino) over a database built once from each --osm extract and kept under ~/.cache/meridian/routing. Online routing asks the service named in ~/.config/meridian/routing.json (by default FOSSGIS's OSRM at routing.openstreetmap.de, at most one request a second); it is used when no extract holds the points, or with --online. Exit status: 0 a route, 1 none (said why), 64 wrong input."))
 
-    @Argument(help: ArgumentHelp("Where the route starts.", valueName: "FROM"))
+    @Argument(help: ArgumentHelp(tr("Where the route starts."), valueName: "FROM"))
     var from: String
 
-    @Argument(help: ArgumentHelp("Where it ends.", valueName: "TO"))
+    @Argument(help: ArgumentHelp(tr("Where it ends."), valueName: "TO"))
     var to: String
 
-    @Option(name: .long, help: ArgumentHelp("A point to pass on the way (again for more).", valueName: "PLACE"))
+    @Option(name: .long, help: ArgumentHelp(tr("A point to pass on the way (again for more)."), valueName: "PLACE"))
     var via: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("car, bike or foot.", valueName: "MODE"))
+    // TRANSLATORS: car, bike and foot are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("car, bike or foot."), valueName: "MODE"))
     var by = "car"
 
-    @Option(name: .long, help: ArgumentHelp("An OpenStreetMap extract to route over offline (again for more).", valueName: "FILE.osm.pbf"))
+    @Option(name: .long, help: ArgumentHelp(tr("An OpenStreetMap extract to route over offline (again for more)."), valueName: "FILE.osm.pbf"))
     var osm: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("A street map file whose names FROM, TO and --via may be.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(tr("A street map file whose names FROM, TO and --via may be."), valueName: "FILE"))
     var tiles: [String] = []
 
-    @Flag(name: .long, help: "Route offline only (no request is made).")
+    @Flag(name: .long, help: ArgumentHelp(tr("Route offline only (no request is made).")))
     var offline = false
 
-    @Flag(name: .long, help: "Route online only.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Route online only.")))
     var online = false
 
-    @Flag(name: .long, help: "Print JSON.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Print JSON.")))
     var json = false
 
-    @Flag(name: .long, help: "Print GPX: the steps as a route, the line as a track.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Print GPX: the steps as a route, the line as a track.")))
     var gpx = false
 
     static let usage: Int32 = 64
@@ -60,10 +53,11 @@ struct RouteCommand: ParsableCommand {
     struct Problem: Error { let text: String }
 
     func run() throws {
-        guard let mode = TravelMode(name: by) else { return fail("unknown mode \"\(by)\": car, bike or foot", status: Self.usage) }
-        guard !(offline && online) else { return fail("--offline and --online exclude each other", status: Self.usage) }
-        guard !(json && gpx) else { return fail("--json and --gpx exclude each other", status: Self.usage) }
-        for file in osm where !FileIO.exists(file) { return fail("--osm \(file): no such file", status: Self.usage) }
+        // TRANSLATORS: %@ is what --by was given; car, bike and foot are typed as they are: keep them.
+        guard let mode = TravelMode(name: by) else { return fail(tr("unknown mode \"%@\": car, bike or foot", by), status: Self.usage) }
+        guard !(offline && online) else { return fail(tr("--offline and --online exclude each other"), status: Self.usage) }
+        guard !(json && gpx) else { return fail(tr("--json and --gpx exclude each other"), status: Self.usage) }
+        for file in osm where !FileIO.exists(file) { return fail(tr("--osm %@: no such file", file), status: Self.usage) }
         var points: [Coordinate] = []
         for text in [from] + via + [to] {
             switch resolve(text) {
@@ -85,9 +79,9 @@ struct RouteCommand: ParsableCommand {
             else if gpx { FileHandleOut.write(RouteGPX.data(route)) }
             else { print(Self.text(route), terminator: "") }
         case let .failure(e)?:
-            return fail(e == .notCovered && osm.isEmpty && offline ? "no offline routing data: give an extract with --osm FILE.osm.pbf" : e.description, status: 1)
+            return fail(e == .notCovered && osm.isEmpty && offline ? tr("no offline routing data: give an extract with --osm FILE.osm.pbf") : e.description, status: 1)
         case nil:
-            return fail("no route was found", status: 1)
+            return fail(tr("no route was found"), status: 1)
         }
     }
 
@@ -105,8 +99,14 @@ struct RouteCommand: ParsableCommand {
         }
         let indexes = (try? Search.indexes(for: tiles + SearchIndexes.savedAreas())) ?? []
         let found = StreetSearch(places: Resources.places(), indexes: indexes).search(text, near: nil, limit: 1)
-        guard let first = found.first else { return .failure(Problem(text: "\"\(text)\": no place of that name is known offline (give coordinates, or --tiles FILE)")) }
-        warn("\"\(text)\": taking \(first.name)\(first.area.map { ", " + $0 } ?? "") at \(first.coordinate)")
+        guard let first = found.first else { return .failure(Problem(text: tr("\"%@\": no place of that name is known offline (give coordinates, or --tiles FILE)", text))) }
+        if let area = first.area {
+            // TRANSLATORS: %1$@ is the name typed, %2$@ the place found, %3$@ the area it is in (a town, a map), %4$@ its coordinates.
+            warn(tr("\"%1$@\": taking %2$@, %3$@ at %4$@", text, first.name, area, first.coordinate))
+        } else {
+            // TRANSLATORS: %1$@ is the name typed, %2$@ the place found, %3$@ its coordinates.
+            warn(tr("\"%1$@\": taking %2$@ at %3$@", text, first.name, first.coordinate))
+        }
         return .success(first.coordinate)
     }
 
@@ -120,7 +120,8 @@ struct RouteCommand: ParsableCommand {
             let distance = step.maneuver == .arrive ? "" : "  " + TrackStatistics.distanceText(step.distance, imperial: false)
             out += "\(number) \(step.instruction)\(distance)\n"
         }
-        if route.online { out += "Report a map error: \(RouteLinks.fixTheMap)\n" }
+        // TRANSLATORS: %@ is the address where map errors are reported.
+        if route.online { out += tr("Report a map error: %@", RouteLinks.fixTheMap) + "\n" }
         return out
     }
 

@@ -67,7 +67,8 @@ enum RouteEngines {
                 for file in osm {
                     let path = FileIO.absolute(file)
                     if RoutinoDatabase.cachedIfCurrent(osm: path, cacheRoot: root, programs: programs) == nil {
-                        progress("building routing data for \(path)…")
+                        // TRANSLATORS: %@ is the path of an OpenStreetMap extract.
+                        progress(tr("building routing data for %@…", path))
                     }
                     switch RoutinoDatabase.cached(osm: path, cacheRoot: root, programs: programs, environment: env) {
                     case let .success((db, _)): made.engines.append(RoutinoEngine(database: db, programs: programs))
@@ -76,7 +77,9 @@ enum RouteEngines {
                 }
                 for db in areas {
                     guard db.version == programs.version() else {
-                        made.problems.append("The directions of \(db.directory) were built by Routino \(db.version), not \(programs.version()): build them again with meridian extract --update \(db.directory.dropLast(".routing".count)) --directions")
+                        // TRANSLATORS: %1$@ is a folder of routing data, %2$@ and %3$@ versions of Routino (the one that built it, the one installed), %4$@ a command to run (not to translate).
+                        made.problems.append(tr("The directions of %1$@ were built by Routino %2$@, not %3$@: build them again with %4$@", db.directory, db.version,
+                                                programs.version(), "meridian extract --update \(db.directory.dropLast(".routing".count)) --directions"))
                         continue
                     }
                     made.engines.append(RoutinoEngine(database: db, programs: programs))

@@ -10,46 +10,39 @@ import Platform
 /// `meridian search`: what the search box finds, printed, for scripts.
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Find places, streets, addresses and points of interest, as the search box does.",
-        discussion: """
-        Offline, from the built-in places and the names in street maps: the file given with
-        --tiles and every saved area (each is indexed the first time, then kept under
-        ~/.cache/meridian/search). With --online the geocoder named in
-        ~/.config/meridian/geocoder.json (by default OpenStreetMap's Nominatim, at most one
-        request a second) is asked too. Results are ranked by how well the name matches, what
-        it is, and how near it is to --near.
-        """)
+        abstract: tr("Find places, streets, addresses and points of interest, as the search box does."),
+        discussion: tr("Offline, from the built-in places and the names in street maps: the file given with --tiles and every saved area (each is indexed the first time, then kept under ~/.cache/meridian/search). With --online the geocoder named in ~/.config/meridian/geocoder.json (by default OpenStreetMap's Nominatim, at most one request a second) is asked too. Results are ranked by how well the name matches, what it is, and how near it is to --near."))
 
-    @Argument(help: "What to find.")
+    @Argument(help: ArgumentHelp(tr("What to find.")))
     var query: String
 
-    @Option(name: .long, help: ArgumentHelp("Rank by nearness to this point.", valueName: "LAT,LON"))
+    @Option(name: .long, help: ArgumentHelp(tr("Rank by nearness to this point."), valueName: "LAT,LON"))
     var near: String?
 
-    @Option(name: .long, help: ArgumentHelp("A street map file to search too (.mbtiles or .pmtiles).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(tr("A street map file to search too (.mbtiles or .pmtiles)."), valueName: "FILE"))
     var tiles: [String] = []
 
-    @Flag(name: .long, help: "Ask the online geocoder too.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Ask the online geocoder too.")))
     var online = false
 
-    @Flag(name: .long, help: "Print JSON.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Print JSON.")))
     var json = false
 
-    @Option(name: .long, help: "How many results.")
+    @Option(name: .long, help: ArgumentHelp(tr("How many results.")))
     var limit = 10
 
     func run() throws {
         var center: Coordinate?
         if let near {
-            guard let c = Coordinate(parsing: near) else { throw ValidationError("--near \(near): LAT,LON in degrees") }
+            guard let c = Coordinate(parsing: near) else { throw ValidationError(tr("--near %@: LAT,LON in degrees", near)) }
             center = c
         }
-        guard (1...100).contains(limit) else { throw ValidationError("--limit: 1 to 100") }
+        guard (1...100).contains(limit) else { throw ValidationError(tr("--limit: 1 to 100")) }
         for t in tiles where !SearchIndexes.isIndexable(t) {
-            throw ValidationError("--tiles \(t): not a local .mbtiles or .pmtiles file")
+            throw ValidationError(tr("--tiles %@: not a local .mbtiles or .pmtiles file", t))
         }
         let places = Resources.places()
-        if places == nil { warn("the built-in places (places.tsv) cannot be read") }
+        if places == nil { warn(tr("the built-in places (places.tsv) cannot be read")) }
         let indexes = try Self.indexes(for: tiles + SearchIndexes.savedAreas())
         var results = StreetSearch(places: places, indexes: indexes).search(query, near: center, limit: limit)
         if online {
@@ -61,13 +54,14 @@ struct Search: ParsableCommand {
         if json {
             print(Self.json(results, near: center))
         } else if results.isEmpty {
-            warn("nothing found for \"\(query)\"")
+            warn(tr("nothing found for \"%@\"", query))
         } else {
             for r in results {
                 print(r.name + "\t" + SearchRanking.detail(r, from: center, imperial: false) + "\t" + r.coordinate.description)
             }
             let credits = Set(results.compactMap { if case let .online(c) = $0.origin { return c } else { return nil } })
-            for c in credits.sorted() { print("online results: " + c) }
+            // TRANSLATORS: %@ is the geocoder's credit (© OpenStreetMap contributors).
+            for c in credits.sorted() { print(tr("online results: %@", c)) }
         }
     }
 
@@ -82,12 +76,17 @@ struct Search: ParsableCommand {
                 var last = -10
                 let outcome = try NameIndexBuilder(archive: archive, folder: folder).build { share in
                     let percent = Int(saturating: share * 100)
-                    if percent >= last + 10 { last = percent; warn("Indexing \(archive.title)… \(percent) %") }
+                    // TRANSLATORS: %1$@ is the street map's title, %2$d a percentage done.
+                    if percent >= last + 10 { last = percent; warn(tr("Indexing %1$@… %2$d %%", archive.title, percent)) }
                 }
-                if !outcome.broken.isEmpty { warn("\(path): \(outcome.broken.count) broken tile(s) skipped (\(outcome.broken[0]))") }
+                if !outcome.broken.isEmpty {
+                    // English says "tile(s)", as it always has.
+                    // TRANSLATORS: %2$@ is the file; %3$@ what is wrong with the first broken tile.
+                    warn(trn("%2$@: %1$d broken tile(s) skipped (%3$@)", "%2$@: %1$d broken tile(s) skipped (%3$@)", outcome.broken.count, path, outcome.broken[0]))
+                }
                 if let ready = NameIndex.open(archive, folder: folder) { out.append(ready) }
             } catch {
-                warn("cannot search \(path): \(error)")
+                warn(tr("cannot search %@: %@", path, error))
             }
         }
         return out
@@ -96,7 +95,7 @@ struct Search: ParsableCommand {
     static func json(_ results: [SearchResult], near: Coordinate?) -> String {
         let rows: [JSONValue] = results.map { r in
             var o: [String: JSONValue] = [
-                "name": .string(r.name), "category": .string(r.category.word), "what": .string(r.what),
+                "name": .string(r.name), "category": .string(r.category.name), "what": .string(r.what),
                 "lat": .number(r.coordinate.latitude), "lon": .number(r.coordinate.longitude), "zoom": .number(r.zoom),
                 "detail": .string(SearchRanking.detail(r, from: near, imperial: false)),
             ]

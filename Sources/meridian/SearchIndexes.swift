@@ -92,14 +92,20 @@ final class SearchIndexes: @unchecked Sendable {
                     if percent != last { last = percent; self.progress(title, share) }
                 }
                 progress(title, nil)
-                if !outcome.broken.isEmpty { warn("\(path): \(outcome.broken.count) tile\(outcome.broken.count == 1 ? "" : "s") could not be read for search (\(outcome.broken[0]))") }
+                if !outcome.broken.isEmpty {
+                    // TRANSLATORS: %2$@ is a map file's path, %1$d how many of its tiles were unreadable, %3$@ the first of them and why.
+                    warn(trn("%2$@: %1$d tile could not be read for search (%3$@)", "%2$@: %1$d tiles could not be read for search (%3$@)",
+                             outcome.broken.count, path, outcome.broken[0]))
+                }
                 guard let index = NameIndex.open(archive, folder: folder) else {
                     // Deleted while it was indexed (an area), or changed: nothing to say.
                     guard NameArchive.identity(of: path) == archive.identity else { continue }
-                    throw TileSourceError("its index was built but cannot be opened")
+                    // TRANSLATORS: why a map cannot be searched, after “Cannot index FILE for search: ”.
+                    throw TileSourceError(tr("its index was built but cannot be opened"))
                 }
                 if index.features == 0 {
-                    failure("\(archive.title) has no names search can read (its tiles are not of the OpenMapTiles schema)")
+                    // TRANSLATORS: %@ is a street map's name; OpenMapTiles is the name of a schema (not to translate).
+                    failure(tr("%@ has no names search can read (its tiles are not of the OpenMapTiles schema)", archive.title))
                 }
                 add(path, index)
             } catch is NameIndexBuilder.Cancelled {
@@ -113,7 +119,8 @@ final class SearchIndexes: @unchecked Sendable {
             } catch {
                 progress("", nil)
                 lock.lock(); failed.insert(path); lock.unlock()
-                failure("Cannot index \(path) for search: \(error)")
+                // TRANSLATORS: %1$@ is a map file's path, %2$@ why its names cannot be indexed.
+                failure(tr("Cannot index %1$@ for search: %2$@", path, error))
             }
             lock.lock(); working = nil; lock.unlock()
         }

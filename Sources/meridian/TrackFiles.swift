@@ -33,7 +33,8 @@ enum TrackFiles {
                 let (file, problems) = try TrackFile.read(url, color: color, progress: progress)
                 if let notice = Open.summary(problems.map(\.description)) { out.notices.append(notice) }
                 out.files.append(file)
-                out.opened.append("opened \(file.name): \(describe(file))")
+                // "opened NAME" as it is in every language: tests wait for it.
+                out.opened.append("opened \(file.name): " + describe(file))
             } catch is CancelledError {
                 out.opened.append("cancelled opening \(URL(fileURLWithPath: path).lastPathComponent)")
                 break
@@ -46,14 +47,21 @@ enum TrackFiles {
 
     /// "2 tracks (12,345 points), 1 shape, 3 waypoints".
     static func describe(_ file: TrackFile) -> String {
-        func n(_ count: Int, _ one: String) -> String { "\(count) \(one)\(count == 1 ? "" : "s")" }
         var parts: [String] = []
         if !file.lines.isEmpty {
-            parts.append(n(file.lines.count, file.lines.allSatisfy { $0.track.kind == .route } ? "route" : "track")
-                         + " (" + n(file.lines.reduce(0) { $0 + $1.track.points.count }, "point") + ")")
+            let count = file.lines.count, points = file.lines.reduce(0) { $0 + $1.track.points.count }
+            let lines = file.lines.allSatisfy { $0.track.kind == .route }
+                // TRANSLATORS: what a file opened holds: its routes (planned lines).
+                ? trn("%d route", "%d routes", count)
+                // TRANSLATORS: what a file opened holds: its tracks (recorded lines).
+                : trn("%d track", "%d tracks", count)
+            // TRANSLATORS: what a file opened holds: its lines and how many points they have, “2 tracks (12345 points)”.
+            parts.append(lines + " (" + trn("%d point", "%d points", points) + ")")
         }
-        if !file.areas.isEmpty { parts.append(n(file.areas.count, "shape")) }
-        if !file.waypoints.isEmpty { parts.append(n(file.waypoints.count, "waypoint")) }
+        // TRANSLATORS: what a file opened holds: shapes (polygons, areas drawn).
+        if !file.areas.isEmpty { parts.append(trn("%d shape", "%d shapes", file.areas.count)) }
+        // TRANSLATORS: what a file opened holds: waypoints.
+        if !file.waypoints.isEmpty { parts.append(trn("%d waypoint", "%d waypoints", file.waypoints.count)) }
         return parts.joined(separator: ", ")
     }
 }
@@ -109,15 +117,20 @@ final class TrackFileOpener: @unchecked Sendable {
         // Shown at the bottom of the window if it takes more than half a second; Esc stops it.
         let bytes = paths.reduce(0) { $0 + FileIO.fileSize($1) }
         let progress = Progress(total: bytes)
+        // `name` in the frame log (tests read it), `shown` in the window.
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "\(paths.count) files"
+        // TRANSLATORS: files being opened together, in “Opening 3 files…”.
+        let shown = paths.count == 1 ? name : trn("%d file", "%d files", paths.count)
         let activity = ActivityID()
         post { host in
             // The picture waits for the files: the window is not fully drawn until they are in.
             host.pendingLoads += 1
             let logFrames = host.configuration.logFrames
             activity.id = host.activities.begin(text: {
-                let percent = progress.fraction.map { " \(Int(saturating: ($0 * 100).rounded()))%" } ?? ""
-                return "Opening \(name)…\(percent)   Esc cancels"
+                // TRANSLATORS: files being read (a file's name, or “3 files”); Esc is a key's name. The three spaces set the hint apart.
+                guard let fraction = progress.fraction else { return tr("Opening %@…   Esc cancels", shown) }
+                // TRANSLATORS: files being read, with the share read in percent; Esc is a key's name. The three spaces set the hint apart.
+                return tr("Opening %1$@… %2$d%%   Esc cancels", shown, Int(saturating: (fraction * 100).rounded()))
             }, cancel: {
                 progress.cancel()
                 // With MERIDIAN_FRAME_LOG, tests hear that Esc reached the reading (which

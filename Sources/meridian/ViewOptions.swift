@@ -14,6 +14,9 @@ extension Coordinate: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 }
 
+/// `--labels local|mine|both`.
+extension LabelNames: ExpressibleByArgument {}
+
 /// "WIDTHxHEIGHT" in logical points.
 struct WindowSize: ExpressibleByArgument, Equatable {
     var width: Int
@@ -32,41 +35,48 @@ struct WindowSize: ExpressibleByArgument, Equatable {
 
 /// The options that say what to look at, shared by the window and `render`.
 struct ViewOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Centre of the view.", valueName: "LAT,LON"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(tr("Centre of the view."), valueName: "LAT,LON"))
     var center: Coordinate?
 
-    @Option(name: .long, help: ArgumentHelp("Zoom level, 0 to 20 (fractions allowed).", valueName: "Z"))
+    @Option(name: .long, help: ArgumentHelp(tr("Zoom level, 0 to 20 (fractions allowed)."), valueName: "Z"))
     var zoom: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', 'openfreemap' (vector streets), a tile URL with {z} {x} {y} (and {s} {r} {-y}; .pbf or .mvt for vector tiles), a TileJSON address, a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles or .pmtiles file (or a .pmtiles URL), or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L).", valueName: "SOURCE"))
+    // TRANSLATORS: the names in single quotes ('basemap', 'osm'…), {z} {x} {y} and the file names are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', 'openfreemap' (vector streets), a tile URL with {z} {x} {y} (and {s} {r} {-y}; .pbf or .mvt for vector tiles), a TileJSON address, a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles or .pmtiles file (or a .pmtiles URL), or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L)."), valueName: "SOURCE"))
     var tiles: String?
 
-    @Option(name: .long, help: ArgumentHelp("Lay a transparent map over the map, at an opacity from 0.05 to 1 if given: 'terrain' (hillshading and contour lines) or a source of ~/.config/meridian/sources.json with \"overlay\": true. May be given more than once; the window remembers the overlays chosen (key L).", valueName: "NAME[@OPACITY]"))
+    // TRANSLATORS: 'terrain' and "overlay": true are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Lay a transparent map over the map, at an opacity from 0.05 to 1 if given: 'terrain' (hillshading and contour lines) or a source of ~/.config/meridian/sources.json with \"overlay\": true. May be given more than once; the window remembers the overlays chosen (key L)."), valueName: "NAME[@OPACITY]"))
     var overlay: [OverlayRequest] = []
 
-    @Option(name: .long, help: ArgumentHelp("A MapLibre style JSON file to draw street maps (OpenMapTiles-schema vector tiles) with, instead of the built-in style.", valueName: "FILE.json"))
+    @Option(name: .long, help: ArgumentHelp(tr("A MapLibre style JSON file to draw street maps (OpenMapTiles-schema vector tiles) with, instead of the built-in style."), valueName: "FILE.json"))
     var style: String?
 
-    @Flag(name: .long, help: "Draw street maps in the built-in style's dark variant (the default where the desktop prefers dark).")
+    @Flag(name: .long, help: ArgumentHelp(tr("Draw street maps in the built-in style's dark variant (the default where the desktop prefers dark).")))
     var dark = false
 
+    // TRANSLATORS: local, mine and both are typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Which names street maps' labels show: local (the names where they are), mine (in your language where the map has it) or both (yours above the local one). By default, yours; the window remembers the choice (key L)."), valueName: "local|mine|both"))
+    var labels: LabelNames?
+
     /// How street maps are drawn, as the options say (the window also follows the desktop:
-    /// `StyleChoice.followingDesktop`).
-    var styleChoice: StyleChoice { StyleChoice(path: style, dark: dark) }
+    /// `StyleChoice.followingDesktop`, and the labels the view kept).
+    var styleChoice: StyleChoice { StyleChoice(path: style, dark: dark, labels: labels ?? .standard) }
 
     /// The map asked for, or the basemap.
     var tileName: String { tiles ?? MapStyles.tilesNamed(by: styleChoice) ?? MapCatalog.basemap }
 
     func validate() throws {
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
-            throw ValidationError("--zoom must be between \(Int(saturating: Camera.minZoom)) and \(Int(saturating: Camera.maxZoom)), got \(z)")
+            throw ValidationError(tr("--zoom must be between %d and %d, got %@", Int(saturating: Camera.minZoom), Int(saturating: Camera.maxZoom), z))
         }
         if style != nil {
             do { _ = try styleChoice.style() } catch { throw ValidationError("--style: \(error)") }
         }
         let offered = MapOverlays.offered().map(\.name)
         for o in overlay where !offered.contains(o.name) {
-            throw ValidationError("--overlay: no overlay is named \"\(o.name)\" (there are: \(offered.joined(separator: ", ")))")
+            // TRANSLATORS: %1$@ is the name given with --overlay; %2$@ lists the names there are, comma-separated.
+            throw ValidationError(tr("--overlay: no overlay is named \"%1$@\" (there are: %2$@)", o.name, offered.joined(separator: ", ")))
         }
         if let tiles {
             do {

@@ -50,8 +50,10 @@ final class WindowRouting: @unchecked Sendable {
             let none = router.engines.isEmpty
             if log { FileIO.printError("route: engines " + router.engines.map(\.name).joined(separator: ", ")) }
             host.value.perform { host in
-                let why = none ? (offline ? "Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract) or name one in sources.json"
-                                  : "Online routing is off (routing.json) and no extract was given (--osm FILE.osm.pbf): there are no directions") : nil
+                // TRANSLATORS: --osm FILE.osm.pbf is an option of the command line and sources.json a file's name: not to translate.
+                let why = none ? (offline ? tr("Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract) or name one in sources.json")
+                                  // TRANSLATORS: routing.json is a file's name and --osm FILE.osm.pbf an option of the command line: not to translate.
+                                  : tr("Online routing is off (routing.json) and no extract was given (--osm FILE.osm.pbf): there are no directions")) : nil
                 // A request that found no engine yet is asked again now.
                 host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = why; return none ? [] : $0.retry() } }
             }
@@ -82,7 +84,8 @@ final class WindowRouting: @unchecked Sendable {
     /// An OpenStreetMap extract dropped on the window: its database built (once, kept under
     /// the cache) off the frame, then routed over.
     func addExtract(_ path: String) {
-        host.value.showNotice("Building routing data for \(path.split(separator: "/").last ?? "")…")
+        // TRANSLATORS: %@ is the name of an OpenStreetMap extract's file.
+        host.value.showNotice(tr("Building routing data for %@…", path.split(separator: "/").last ?? ""))
         addOffline(osm: [path], areas: false, offline: false)
     }
 
@@ -144,9 +147,9 @@ final class WindowRouting: @unchecked Sendable {
             try AtomicFile.write(RouteGPX.data(route), to: url)
             if log { FileIO.printError("route: saved \(url.path)") }
             opener?.open([url.path], animated: false, moveView: false)
-            host.value.showNotice("The route is kept as \(url.path)")
+            host.value.showNotice(tr("The route is kept as %@", url.path))
         } catch {
-            host.value.showNotice("Cannot keep the route: \(error)")
+            host.value.showNotice(tr("Cannot keep the route: %@", error))
         }
     }
 

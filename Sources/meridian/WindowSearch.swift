@@ -32,7 +32,8 @@ final class WindowSearch: @unchecked Sendable {
             self?.publish()
         }
         indexes.progress = { [weak self] title, share in
-            let text = share.map { "Indexing \(title)… \(Int(saturating: ($0 * 100).rounded(.down))) %" }
+            // TRANSLATORS: a street map's search index being built: the map's name, and the share done in percent.
+            let text = share.map { tr("Indexing %1$@… %2$d %%", title, Int(saturating: ($0 * 100).rounded(.down))) }
             self?.host.value.perform { host in
                 host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.indexing = text; return [.changed] } }
             }
@@ -57,7 +58,7 @@ final class WindowSearch: @unchecked Sendable {
             // Without the file (or unreadable), an empty index: the box then says no place has
             // that name, rather than that places are loading, and coordinates still work.
             let loaded = Resources.places()
-            if loaded == nil { host.value.showNotice("The places to search (places.tsv) cannot be read; search finds coordinates only") }
+            if loaded == nil { host.value.showNotice(tr("The places to search (places.tsv) cannot be read; search finds coordinates only")) }
             places.set(loaded ?? PlaceIndex(reading: Data()))
             publish()
         }
@@ -85,7 +86,7 @@ final class WindowSearch: @unchecked Sendable {
                 host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.setOnline(query: query, outcome) } }
             }
         }
-        guard let geocoder else { deliver(.failure(SearchLayer.OnlineFailure("No online geocoder is configured"))); return }
+        guard let geocoder else { deliver(.failure(SearchLayer.OnlineFailure(tr("No online geocoder is configured")))); return }
         OnlineSearch.search(geocoder, query, near: near, log: host.value.configuration.logFrames, deliver: deliver)
     }
 
@@ -93,7 +94,8 @@ final class WindowSearch: @unchecked Sendable {
     /// callout of a pin standing there.
     func whatIsHereOnline(_ c: Coordinate) {
         let host = self.host
-        guard let geocoder else { host.value.showNotice("No online geocoder is configured (geocoder.json says \"enabled\": false)"); return }
+        // TRANSLATORS: geocoder.json is a file's name and "enabled": false what it says: not to translate.
+        guard let geocoder else { host.value.showNotice(tr("No online geocoder is configured (geocoder.json says \"enabled\": false)")); return }
         let log = host.value.configuration.logFrames
         geocoder.reverse(c) { outcome in
             switch outcome {
@@ -101,11 +103,12 @@ final class WindowSearch: @unchecked Sendable {
                 let text = places.first.map { p in [p.name, p.area].compactMap { $0 }.joined(separator: ", ") }
                 if log { FileIO.printError("search: online what is here \(c): \(text ?? "nothing")") }
                 host.value.perform { host in
-                    guard let text else { host.showNotice("The geocoder knows nothing here"); return }
+                    guard let text else { host.showNotice(tr("The geocoder knows nothing here")); return }
                     if host.session.pins.contains(where: { $0.coordinate == c }) {
                         host.change { $0.scene.pins.setWhereabouts(text, at: c) }
                     }
-                    host.showNotice("Here: \(text) (\(geocoder.config.credit))")
+                    // TRANSLATORS: what the online geocoder says is at a point (a place, an address), then its credit (“© OpenStreetMap contributors”).
+                    host.showNotice(tr("Here: %1$@ (%2$@)", text, geocoder.config.credit))
                 }
             case .failure(.superseded): break
             case let .failure(e):

@@ -42,8 +42,12 @@ import TestSupport
         // Typed without the dot of ä, as on a keyboard without it.
         _ = try x.xdotool("type", "--delay", "40", "aleksanterinkatu")
         #expect(app.settles())
-        let list = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { _ in true }
-        // The first row is the street (the list's selection tint under the first row).
+        // The first row is the street (the list's selection tint under the first row): waited
+        // for, as the results come from a worker after the typing has settled.
+        let list = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { png in
+            let t = png.pixel(500, 58)
+            return t.b > t.r
+        }
         let tint = list.pixel(500, 58)
         #expect(tint.b > tint.r, "the first row is selected: \(tint)")
         _ = try x.xdotool("key", "Return")

@@ -12,7 +12,7 @@ const char *meridian_dpgettext(const char *domain, const char *context, const ch
 const char *meridian_dnpgettext(const char *domain, const char *context, const char *singular,
                                 const char *plural, unsigned long n);
 
-// Sets every category from the environment except LC_NUMERIC, which stays "C".
+// Sets every category from the environment except LC_NUMERIC and LC_CTYPE, which stay "C".
 // Returns 0 when the environment named a locale this machine lacks (then "C" is used).
 int meridian_setlocale_from_environment(void);
 

@@ -32,63 +32,70 @@ public struct KeyBinding: Sendable {
 }
 
 public enum KeyBindings {
-    public static let all: [KeyBinding] = [
-        KeyBinding(keys: [.letter("/")], modifiers: .shift, command: .help, label: "F1, ?", help: "these keys and gestures"),
+    /// Made when asked for, so that its help reads in the language chosen at start.
+    public static var all: [KeyBinding] { [
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case). Key names in it (Backspace, Esc, Ctrl, Shift, Enter, Space) are as printed on keyboards.
+        KeyBinding(keys: [.letter("/")], modifiers: .shift, command: .help, label: "F1, ?", help: tr("these keys and gestures")),
         KeyBinding(keys: [.f1], modifiers: [], command: .help, label: "", help: ""),
-        KeyBinding(keys: [.letter("f")], modifiers: .control, command: .search, label: "Ctrl+F, /", help: "find a place or coordinates"),
+        KeyBinding(keys: [.letter("f")], modifiers: .control, command: .search, label: "Ctrl+F, /", help: tr("find a place or coordinates")),
         KeyBinding(keys: [.letter("/")], modifiers: [], command: .search, label: "", help: ""),
-        KeyBinding(keys: [.plus], modifiers: [], command: .zoomIn, label: "+", help: "zoom in"),
-        KeyBinding(keys: [.minus], modifiers: [], command: .zoomOut, label: "−", help: "zoom out"),
-        KeyBinding(keys: [.left], modifiers: [], command: .panLeft, label: "Arrow keys", help: "pan"),
+        KeyBinding(keys: [.plus], modifiers: [], command: .zoomIn, label: "+", help: tr("zoom in")),
+        KeyBinding(keys: [.minus], modifiers: [], command: .zoomOut, label: "−", help: tr("zoom out")),
+        // TRANSLATORS: "Arrow keys" names the four keys in the help's left column; "pan" is the verb: move the map.
+        KeyBinding(keys: [.left], modifiers: [], command: .panLeft, label: tr("Arrow keys"), help: tr("pan")),
         KeyBinding(keys: [.right], modifiers: [], command: .panRight, label: "", help: ""),
         KeyBinding(keys: [.up], modifiers: [], command: .panUp, label: "", help: ""),
         KeyBinding(keys: [.down], modifiers: [], command: .panDown, label: "", help: ""),
-        KeyBinding(keys: [.letter("l")], modifiers: [], command: .sources, label: "L, 1 … 9", help: "choose the map: basemap, streets, topography"),
+        KeyBinding(keys: [.letter("l")], modifiers: [], command: .sources, label: "L, 1 … 9", help: tr("choose the map: basemap, streets, topography")),
         KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: .digit, label: "", help: ""),
-        KeyBinding(keys: [.letter("a")], modifiers: [], command: .saveArea, label: "A", help: "save this area for offline use"),
-        KeyBinding(keys: [.letter("a")], modifiers: .shift, command: .savedAreas, label: "Shift+A", help: "saved areas: show, rename, update, delete"),
-        KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: "follow your position, or stop"),
-        KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: "measure: click points; Backspace, Esc"),
-        KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: "copy the coordinates under the pointer"),
-        KeyBinding(keys: [.letter("w")], modifiers: [], command: .whatIsHere, label: "W", help: "what is here, asked online (the selected pin, or under the pointer)"),
-        KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: "open GPX, KML, GeoJSON or CSV files"),
-        KeyBinding(keys: [.letter("e")], modifiers: .control, command: .exportMap, label: "Ctrl+E", help: "export the view as PDF, SVG or PNG"),
-        KeyBinding(keys: [.letter("p")], modifiers: .control, command: .printMap, label: "Ctrl+P", help: "print the view on A4 (or save it as PDF)"),
-        KeyBinding(keys: [.letter("t")], modifiers: [], command: .trackList, label: "T", help: "list of open files"),
-        KeyBinding(keys: [.letter("c")], modifiers: [], command: .trackColors, label: "C", help: "colour tracks by speed or elevation"),
-        KeyBinding(keys: [.letter("e")], modifiers: [], command: .profile, label: "E", help: "elevation profile of a track"),
-        KeyBinding(keys: [.letter("s")], modifiers: .control, command: .saveTrail, label: "Ctrl+S", help: "save your trail as GPX"),
-        KeyBinding(keys: [.letter("u")], modifiers: [], command: .units, label: "U", help: "miles or kilometres"),
-        KeyBinding(keys: [.delete, .backspace], modifiers: [], command: .deletePin, label: "Delete", help: "delete the selected pin"),
-        KeyBinding(keys: [.f2], modifiers: [], command: .renamePin, label: "F2", help: "rename the selected pin"),
-        KeyBinding(keys: [.letter("z")], modifiers: .control, command: .undo, label: "Ctrl+Z", help: "undo (Ctrl+Shift+Z, Ctrl+Y: redo)"),
+        KeyBinding(keys: [.letter("a")], modifiers: [], command: .saveArea, label: "A", help: tr("save this area for offline use")),
+        KeyBinding(keys: [.letter("a")], modifiers: .shift, command: .savedAreas, label: "Shift+A", help: tr("saved areas: show, rename, update, delete")),
+        KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: tr("follow your position, or stop")),
+        // TRANSLATORS: Backspace takes the last point back, Esc ends measuring.
+        KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: tr("measure: click points; Backspace, Esc")),
+        KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: tr("copy the coordinates under the pointer")),
+        KeyBinding(keys: [.letter("w")], modifiers: [], command: .whatIsHere, label: "W", help: tr("what is here, asked online (the selected pin, or under the pointer)")),
+        KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: tr("open GPX, KML, GeoJSON or CSV files")),
+        KeyBinding(keys: [.letter("e")], modifiers: .control, command: .exportMap, label: "Ctrl+E", help: tr("export the view as PDF, SVG or PNG")),
+        KeyBinding(keys: [.letter("p")], modifiers: .control, command: .printMap, label: "Ctrl+P", help: tr("print the view on A4 (or save it as PDF)")),
+        KeyBinding(keys: [.letter("t")], modifiers: [], command: .trackList, label: "T", help: tr("list of open files")),
+        KeyBinding(keys: [.letter("c")], modifiers: [], command: .trackColors, label: "C", help: tr("colour tracks by speed or elevation")),
+        KeyBinding(keys: [.letter("e")], modifiers: [], command: .profile, label: "E", help: tr("elevation profile of a track")),
+        KeyBinding(keys: [.letter("s")], modifiers: .control, command: .saveTrail, label: "Ctrl+S", help: tr("save your trail as GPX")),
+        KeyBinding(keys: [.letter("u")], modifiers: [], command: .units, label: "U", help: tr("miles or kilometres")),
+        KeyBinding(keys: [.delete, .backspace], modifiers: [], command: .deletePin, label: "Delete", help: tr("delete the selected pin")),
+        KeyBinding(keys: [.f2], modifiers: [], command: .renamePin, label: "F2", help: tr("rename the selected pin")),
+        KeyBinding(keys: [.letter("z")], modifiers: .control, command: .undo, label: "Ctrl+Z", help: tr("undo (Ctrl+Shift+Z, Ctrl+Y: redo)")),
         KeyBinding(keys: [.letter("z")], modifiers: [.control, .shift], command: .redo, label: "", help: ""),
         KeyBinding(keys: [.letter("y")], modifiers: .control, command: .redo, label: "", help: ""),
-        KeyBinding(keys: [.tab], modifiers: [], command: .focusNext, label: "Tab", help: "the buttons in turn; Enter or Space presses"),
+        KeyBinding(keys: [.tab], modifiers: [], command: .focusNext, label: "Tab", help: tr("the buttons in turn; Enter or Space presses")),
         KeyBinding(keys: [.tab], modifiers: .shift, command: .focusPrevious, label: "", help: ""),
-        KeyBinding(keys: [.escape], modifiers: [], command: .cancel, label: "Esc", help: "close, cancel, put down"),
-        KeyBinding(keys: [.f11], modifiers: [], command: .fullscreen, label: "F11", help: "full screen"),
-        KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: "quit"),
-    ]
+        KeyBinding(keys: [.escape], modifiers: [], command: .cancel, label: "Esc", help: tr("close, cancel, put down")),
+        KeyBinding(keys: [.f11], modifiers: [], command: .fullscreen, label: "F11", help: tr("full screen")),
+        KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: tr("quit")),
+    ] }
 
     /// The map's own keys, for an app that embeds the map (`MapView`): zoom, pan, the focus,
     /// Esc and the pins' keys, none of the app's (no Ctrl+Q, no F11, no L).
-    public static let map: [KeyBinding] = all.filter {
-        [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .focusNext, .focusPrevious, .cancel,
-         .deletePin, .renamePin, .undo, .redo].contains($0.command)
+    public static var map: [KeyBinding] {
+        all.filter {
+            [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .focusNext, .focusPrevious, .cancel,
+             .deletePin, .renamePin, .undo, .redo].contains($0.command)
+        }
     }
 
     /// What the mouse does (handled by the controller's gestures; listed here for the help).
-    public static let gestures: [(label: String, help: String)] = [
-        ("Drag", "pan (flick to glide)"),
-        ("Wheel", "zoom about the pointer"),
-        ("Double-click", "zoom in (with Shift: out)"),
-        ("Right-click", "drop a pin, directions from or to here"),
-        ("Shift+right-click", "drop a pin at once"),
-        ("Drag a route", "move its ends and vias; press its line to add one"),
-        ("Hold a pin", "lift it, drag, drop"),
-        ("Drop files", "open tracks and shapes"),
-    ]
+    public static var gestures: [(label: String, help: String)] { [
+        // TRANSLATORS: mouse gestures in the help (left column) and what they do (right).
+        (tr("Drag"), tr("pan (flick to glide)")),
+        (tr("Wheel"), tr("zoom about the pointer")),
+        (tr("Double-click"), tr("zoom in (with Shift: out)")),
+        (tr("Right-click"), tr("drop a pin, directions from or to here")),
+        (tr("Shift+right-click"), tr("drop a pin at once")),
+        (tr("Drag a route"), tr("move its ends and vias; press its line to add one")),
+        (tr("Hold a pin"), tr("lift it, drag, drop")),
+        (tr("Drop files"), tr("open tracks and shapes")),
+    ] }
 
     /// The command `key` with `modifiers` is bound to in `table`: the binding with exactly
     /// these modifiers, else one that ignores a Shift the layout needed ("+" is Shift+= on many).

@@ -16,14 +16,15 @@ public struct ScaleBar: Hashable, Sendable {
             let feet = maxMeters * 3.280839895
             if feet >= 5280 {
                 let miles = nice(feet / 5280)
-                return ScaleBar(width: miles * 1609.344 / metersPerPoint, label: "\(format(miles)) mi")
+                return ScaleBar(width: miles * 1609.344 / metersPerPoint, label: tr("%@ mi", format(miles)))
             }
             let f = nice(feet)
-            return ScaleBar(width: f * 0.3048 / metersPerPoint, label: "\(format(f)) ft")
+            return ScaleBar(width: f * 0.3048 / metersPerPoint, label: tr("%@ ft", format(f)))
         }
         let m = nice(maxMeters)
-        return m >= 1000 ? ScaleBar(width: m / metersPerPoint, label: "\(format(m / 1000)) km")
-                         : ScaleBar(width: m / metersPerPoint, label: "\(format(m)) m")
+        // TRANSLATORS: the scale bar's length; %@ is the number ("500", "0.5").
+        return m >= 1000 ? ScaleBar(width: m / metersPerPoint, label: tr("%@ km", format(m / 1000)))
+                         : ScaleBar(width: m / metersPerPoint, label: tr("%@ m", format(m)))
     }
 
     /// The largest 1, 2 or 5 × 10ⁿ not above v.
@@ -34,7 +35,8 @@ public struct ScaleBar: Hashable, Sendable {
         return p
     }
 
+    /// The number as the reader writes it ("0.5", "0,5").
     static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(saturating: v)) : String(cFormat: "%g", v)
+        Localization.numbers.localized(v == v.rounded() ? String(Int(saturating: v)) : String(cFormat: "%g", v))
     }
 }

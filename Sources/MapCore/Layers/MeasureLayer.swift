@@ -16,7 +16,8 @@ public struct MeasureLayer: MapLayer {
     public var levels: [LayerLevel] { [.callout, .chrome] }
 
     public static let ink = Color(hex: 0x5856D6)
-    static let hintKey = SpriteKey.text("Measuring: click points · Backspace undoes · Esc ends · Ctrl+S keeps as a track", .notice)
+    // TRANSLATORS: the hint while measuring (key M); Backspace, Esc and Ctrl+S are keys.
+    static var hintKey: SpriteKey { .text(tr("Measuring: click points · Backspace undoes · Esc ends · Ctrl+S keeps as a track"), .notice) }
 
     public mutating func start() { isActive = true; points = []; revision += 1 }
     public mutating func end() { isActive = false; points = []; revision += 1 }
@@ -37,7 +38,8 @@ public struct MeasureLayer: MapLayer {
     public static func track(of points: [Coordinate]) -> Track {
         var p = TrackPoints()
         for c in points { p.append(latitude: c.latitude, longitude: c.longitude, elevation: .nan, time: .nan) }
-        return Track(kind: .route, name: "Measured line", segments: points.count >= 2 ? [0..<points.count] : [], points: p)
+        // TRANSLATORS: the name of a line measured with key M (and kept as a track).
+        return Track(kind: .route, name: tr("Measured line"), segments: points.count >= 2 ? [0..<points.count] : [], points: p)
     }
 
     /// The measured line goes into the tiles, as tracks do.
@@ -62,7 +64,7 @@ public struct MeasureLayer: MapLayer {
         case .cancel?: end()
         case .deletePin?: removeLast()
         case .saveTrail?:
-            guard points.count >= 2 else { return [.notice("Click two points or more to measure a line worth keeping")] }
+            guard points.count >= 2 else { return [.notice(tr("Click two points or more to measure a line worth keeping"))] }
             return [.effect(.keepMeasuredLine(points))]
         default: return nil
         }
@@ -92,7 +94,8 @@ public struct MeasureLayer: MapLayer {
         var labels: [(String, ScreenPoint)] = zip(screen, screen.dropFirst()).enumerated().map { i, pair in
             (text(segments[i]), ScreenPoint(x: (pair.0.x + pair.1.x) / 2, y: (pair.0.y + pair.1.y) / 2))
         }
-        if points.count >= 3, let last = screen.last { labels.append(("Total " + text(total), ScreenPoint(x: last.x, y: last.y - 22))) }
+        // TRANSLATORS: the whole measured line's length; %@ is a distance ("4.27 km").
+        if points.count >= 3, let last = screen.last { labels.append((tr("Total %@", text(total)), ScreenPoint(x: last.x, y: last.y - 22))) }
         for (string, at) in labels {
             let key = SpriteKey.text(string, .chrome)
             guard let s = context.sprites.size(of: key) else { list.want(key); continue }

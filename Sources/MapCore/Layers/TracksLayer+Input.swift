@@ -8,10 +8,10 @@ extension TracksLayer {
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
         case .trackList:
-            if files.isEmpty { return [.notice("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map")] }
+            if files.isEmpty { return [.notice(tr("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map"))] }
             showsList.toggle()
         case .profile:
-            if !toggleProfile() { return [.notice("Open a track with elevations to see its profile")] }
+            if !toggleProfile() { return [.notice(tr("Open a track with elevations to see its profile"))] }
         case .trackColors:
             return cycleColors()
         case .cancel:
@@ -25,10 +25,10 @@ extension TracksLayer {
 
     /// Key C: the next colour mode the open tracks have values for, or why there is none.
     private mutating func cycleColors() -> [LayerAction] {
-        guard files.contains(where: { !$0.hidden && !$0.lines.isEmpty }) else { return [.notice("Open a track to colour it by speed or elevation")] }
+        guard files.contains(where: { !$0.hidden && !$0.lines.isEmpty }) else { return [.notice(tr("Open a track to colour it by speed or elevation"))] }
         let lines = shownLines
         if cycleColorMode() == .plain, TrackColorMode.allCases.allSatisfy({ TrackColorRamp.fitting($0, lines: lines) == nil }) {
-            return [.notice("These tracks have no times or elevations to colour them by")]
+            return [.notice(tr("These tracks have no times or elevations to colour them by"))]
         }
         return [.changed]
     }

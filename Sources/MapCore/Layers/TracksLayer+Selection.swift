@@ -75,7 +75,8 @@ extension TracksLayer {
     /// in miles and feet when `imperial`.
     public func calloutText(_ file: TrackFile, _ line: TrackLine, imperial: Bool = false) -> String {
         let name = file.title(of: line)
-        let body = line.statistics.map { $0.summary(imperial: imperial) } ?? ["measuring…"]
+        // TRANSLATORS: in a track's callout while its statistics are being worked out.
+        let body = line.statistics.map { $0.summary(imperial: imperial) } ?? [tr("measuring…")]
         return ([name] + body).joined(separator: "\n")
     }
 

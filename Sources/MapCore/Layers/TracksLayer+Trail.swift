@@ -8,7 +8,8 @@ extension TracksLayer {
     public mutating func follow(_ trail: inout Trail) {
         guard trail.pending > 0 else { return }
         let index = trailID.flatMap { id in files.firstIndex { $0.id == id } }
-        var file = index.map { files[$0] } ?? TrackFile(path: "Trail", color: trail.style.color)
+        // TRANSLATORS: the name of the track of your own position, recorded as you go.
+        var file = index.map { files[$0] } ?? TrackFile(path: tr("Trail"), color: trail.style.color)
         file.isLive = true
         let region = trail.takeChanges(file: &file)
         guard !file.lines.isEmpty else { return }

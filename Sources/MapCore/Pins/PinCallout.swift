@@ -21,7 +21,8 @@ public enum PinCallout {
     public static let maxWidth = 360.0
     /// Between the callout's arrow and the pin's head.
     public static let gap = 2.0
-    public static let untitled = "Untitled pin"
+    // TRANSLATORS: a pin's callout title when the pin has no title.
+    public static var untitled: String { tr("Untitled pin") }
 
     public static var height: Double { 2 * padding + titleHeight + detailHeight + arrowHeight }
 

@@ -22,7 +22,8 @@ public struct PinEditor: Sendable {
     public private(set) var renameSelectsAll = false
     /// The colour and title of pins added with a right-click.
     public var newPinColor = Color(hex: 0xFF3B30)
-    public var newPinTitle = "Dropped Pin"
+    // TRANSLATORS: the title of a pin dropped with a right-click (until it is renamed).
+    public var newPinTitle = tr("Dropped Pin")
     /// What is at a pin's point (the nearest address or street, and the district), as the
     /// host looked it up in the street maps' indexes: the callout shows it, Ctrl+C copies it.
     public private(set) var whereabouts: [Coordinate: String] = [:]

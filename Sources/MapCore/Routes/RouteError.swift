@@ -36,27 +36,38 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .tooFewPoints: return "a route needs a start and an end"
+        case .tooFewPoints: return tr("a route needs a start and an end")
         case let .noRoadNear(c, meters):
-            return "no road within " + (meters >= 1000 ? String(cFormat: "%.0f km", Double(meters) / 1000) : "\(meters) m")
-                + " of " + Self.short(c)
-        case .noRoute: return "no route joins these points"
-        case .notCovered: return "no offline routing data holds these points (open an .osm.pbf with --osm, or save the area with directions)"
-        case let .engineMissing(program): return "\(program) is not installed (Debian: apt install routino)"
-        case let .databaseMissing(path): return "no routing database at \(path)"
-        case let .databaseDamaged(path, reason): return "the routing database \(path) is damaged (\(reason)); build it again"
+            // TRANSLATORS: %1$@ is a distance in whole kilometres or metres, %2$@ a waypoint's coordinates ("60.1699, 24.9384").
+            return meters >= 1000 ? tr("no road within %1$@ km of %2$@", String(cFormat: "%.0f", Double(meters) / 1000), Self.short(c))
+                : tr("no road within %1$@ m of %2$@", meters, Self.short(c))
+        case .noRoute: return tr("no route joins these points")
+        case .notCovered: return tr("no offline routing data holds these points (open an .osm.pbf with --osm, or save the area with directions)")
+        // TRANSLATORS: %@ is the name of a program; "apt install routino" is a command to type.
+        case let .engineMissing(program): return tr("%@ is not installed (Debian: apt install routino)", program)
+        // TRANSLATORS: %@ is a folder's path.
+        case let .databaseMissing(path): return tr("no routing database at %@", path)
+        // TRANSLATORS: %1$@ is a folder's path, %2$@ what is wrong with it (from the system or the engine).
+        case let .databaseDamaged(path, reason): return tr("the routing database %1$@ is damaged (%2$@); build it again", path, reason)
         case let .failed(said): return said
-        case let .offline(reason): return "no network (\(reason))"
-        case let .network(reason): return "the routing service could not be reached (\(reason))"
-        case let .busy(seconds): return "the routing service is busy: try again in \(seconds) s"
-        case let .timedOut(seconds): return "the routing service did not answer in \(seconds) s"
-        case let .serverError(status): return "the routing service failed (HTTP \(status))"
-        case let .refused(status): return "the routing service refused the request (HTTP \(status))"
-        case let .unreadable(reason): return "the routing service's answer is not a route (\(reason))"
-        case .disabled: return "online routing is off"
-        case .cancelled: return "cancelled"
-        case let .declined(region, bytes): return "the extract that holds it, \(region), is \(bytes / 1_000_000) MB and was not downloaded"
-        case .superseded: return "replaced by a newer request"
+        // TRANSLATORS: %@ is the system's reason ("Network is unreachable").
+        case let .offline(reason): return tr("no network (%@)", reason)
+        case let .network(reason): return tr("the routing service could not be reached (%@)", reason)
+        // TRANSLATORS: %@ is a whole number of seconds.
+        case let .busy(seconds): return tr("the routing service is busy: try again in %@ s", seconds)
+        // TRANSLATORS: %@ is a whole number of seconds.
+        case let .timedOut(seconds): return tr("the routing service did not answer in %@ s", seconds)
+        // TRANSLATORS: %@ is an HTTP status code (500).
+        case let .serverError(status): return tr("the routing service failed (HTTP %@)", status)
+        // TRANSLATORS: %@ is an HTTP status code (403).
+        case let .refused(status): return tr("the routing service refused the request (HTTP %@)", status)
+        case let .unreadable(reason): return tr("the routing service's answer is not a route (%@)", reason)
+        case .disabled: return tr("online routing is off")
+        // TRANSLATORS: a route request was cancelled.
+        case .cancelled: return tr("cancelled")
+        // TRANSLATORS: %1$@ is a region's name ("Finland"), %2$@ a whole number of megabytes.
+        case let .declined(region, bytes): return tr("the extract that holds it, %1$@, is %2$@ MB and was not downloaded", region, bytes / 1_000_000)
+        case .superseded: return tr("replaced by a newer request")
         }
     }
 

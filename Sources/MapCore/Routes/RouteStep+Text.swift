@@ -4,21 +4,26 @@ extension RouteStep {
     /// The instruction as the panel and `meridian route` print it: "Turn left onto Mikonkatu",
     /// "At the roundabout, take exit 2 onto Unioninkatu", "Arrive at the destination".
     public var instruction: String {
-        let onto = road.map { " onto " + $0 } ?? ""
+        // Each instruction is a whole message, with the road and without (no road named).
+        // TRANSLATORS: a route's instructions; %@ is a road's name ("Mikonkatu").
         switch maneuver {
-        case .depart: return road.map { "Head along " + $0 } ?? "Head off"
-        case .straight: return road.map { "Continue on " + $0 } ?? "Continue straight on"
-        case .slightLeft: return "Keep slightly left" + onto
-        case .left: return "Turn left" + onto
-        case .sharpLeft: return "Turn sharp left" + onto
-        case .slightRight: return "Keep slightly right" + onto
-        case .right: return "Turn right" + onto
-        case .sharpRight: return "Turn sharp right" + onto
-        case .uTurn: return "Make a U-turn" + onto
-        case let .roundabout(exit):
-            return exit > 0 ? "At the roundabout, take exit \(exit)" + onto : "Go round the roundabout" + onto
-        case .via: return "Pass the via point"
-        case .arrive: return "Arrive at the destination"
+        case .depart: return road.map { tr("Head along %@", $0) } ?? tr("Head off")
+        case .straight: return road.map { tr("Continue on %@", $0) } ?? tr("Continue straight on")
+        case .slightLeft: return road.map { tr("Keep slightly left onto %@", $0) } ?? tr("Keep slightly left")
+        case .left: return road.map { tr("Turn left onto %@", $0) } ?? tr("Turn left")
+        case .sharpLeft: return road.map { tr("Turn sharp left onto %@", $0) } ?? tr("Turn sharp left")
+        case .slightRight: return road.map { tr("Keep slightly right onto %@", $0) } ?? tr("Keep slightly right")
+        case .right: return road.map { tr("Turn right onto %@", $0) } ?? tr("Turn right")
+        case .sharpRight: return road.map { tr("Turn sharp right onto %@", $0) } ?? tr("Turn sharp right")
+        case .uTurn: return road.map { tr("Make a U-turn onto %@", $0) } ?? tr("Make a U-turn")
+        case let .roundabout(exit) where exit > 0:
+            // TRANSLATORS: %1$d is the number of the exit (counted from where one enters), %2$@ a road's name.
+            return road.map { trn("At the roundabout, take exit %1$d onto %2$@", "At the roundabout, take exit %1$d onto %2$@", exit, $0) }
+                // TRANSLATORS: %d is the number of the exit, counted from where one enters the roundabout.
+                ?? trn("At the roundabout, take exit %d", "At the roundabout, take exit %d", exit)
+        case .roundabout: return road.map { tr("Go round the roundabout onto %@", $0) } ?? tr("Go round the roundabout")
+        case .via: return tr("Pass the via point")
+        case .arrive: return tr("Arrive at the destination")
         }
     }
 }

@@ -88,7 +88,8 @@ public enum CoordinateParser {
     /// "48.85, 2.35", "48°51′24″N 2°21′8″E", "N 48.85 E 2.35", "48 51 24 N 2 21 8 E"...
     static func pair(_ s: String) -> Result<Place, Problem> {
         // Comma as the decimal mark ("48,85 2,35") is not read: a comma separates the two.
-        guard let tokens = tokens(s) else { return .failure(Problem("Not coordinates: use 48.8566, 2.3522 or 48°51′24″N 2°21′8″E")) }
+        // TRANSLATORS: the examples are typed as they are (N and E are the hemisphere letters the search reads).
+        guard let tokens = tokens(s) else { return .failure(Problem(tr("Not coordinates: use 48.8566, 2.3522 or 48°51′24″N 2°21′8″E"))) }
         var parts: [[Token]] = [[]]
         var hemispheres = 0
         for t in tokens {
@@ -117,10 +118,10 @@ public enum CoordinateParser {
             if numbers.count == 2, parts[0].count == 2 { parts = [[numbers[0]], [numbers[1]]] }
             else if parts[0].count > 2 {
                 // "48 51 24 2 21 8" is ambiguous: ask for a separator.
-                return .failure(Problem("Separate latitude and longitude with a comma"))
+                return .failure(Problem(tr("Separate latitude and longitude with a comma")))
             }
         }
-        guard parts.count == 2 else { return .failure(Problem("Give two coordinates: latitude, then longitude")) }
+        guard parts.count == 2 else { return .failure(Problem(tr("Give two coordinates: latitude, then longitude"))) }
         var first: (value: Double, axis: Character?), second: (value: Double, axis: Character?)
         switch (angle(parts[0]), angle(parts[1])) {
         case let (.success(a), .success(b)): first = a; second = b
@@ -128,8 +129,8 @@ public enum CoordinateParser {
         }
         // Letters may put longitude first ("2.35 E 48.85 N").
         if first.axis == "E" || first.axis == "W" || second.axis == "N" || second.axis == "S" { swap(&first, &second) }
-        if let a = first.axis, a == "E" || a == "W" { return .failure(Problem("Two longitudes: one must be N or S")) }
-        if let a = second.axis, a == "N" || a == "S" { return .failure(Problem("Two latitudes: one must be E or W")) }
+        if let a = first.axis, a == "E" || a == "W" { return .failure(Problem(tr("Two longitudes: one must be N or S"))) }
+        if let a = second.axis, a == "N" || a == "S" { return .failure(Problem(tr("Two latitudes: one must be E or W"))) }
         return place(latitude: first.value, longitude: second.value)
     }
 
@@ -152,34 +153,35 @@ public enum CoordinateParser {
             case let .number(v, text):
                 if pendingNumber != nil { _ = take(units.last.map { $0 + 1 } ?? 0) }
                 pendingNumber = (v, text)
-            case .degree: guard take(0) else { return .failure(Problem("A ° with no number before it")) }
-            case .minute: guard take(1) else { return .failure(Problem("A ′ with no number before it")) }
-            case .second: guard take(2) else { return .failure(Problem("A ″ with no number before it")) }
+            case .degree: guard take(0) else { return .failure(Problem(tr("A ° with no number before it"))) }
+            case .minute: guard take(1) else { return .failure(Problem(tr("A ′ with no number before it"))) }
+            case .second: guard take(2) else { return .failure(Problem(tr("A ″ with no number before it"))) }
             case let .hemisphere(h):
-                guard axis == nil else { return .failure(Problem("Two hemisphere letters in one coordinate")) }
+                guard axis == nil else { return .failure(Problem(tr("Two hemisphere letters in one coordinate"))) }
                 axis = h
             case .separator: break
             }
         }
         if pendingNumber != nil { _ = take(units.last.map { $0 + 1 } ?? 0) }
-        guard !values.isEmpty else { return .failure(Problem("A coordinate has no number")) }
-        guard units == Array(0..<units.count), units.count <= 3 else { return .failure(Problem("Write degrees, then minutes, then seconds")) }
+        guard !values.isEmpty else { return .failure(Problem(tr("A coordinate has no number"))) }
+        guard units == Array(0..<units.count), units.count <= 3 else { return .failure(Problem(tr("Write degrees, then minutes, then seconds"))) }
         let negative = texts[0].hasPrefix("-")
         if values.count > 1 {
             guard values.dropFirst().allSatisfy({ $0 >= 0 }), !texts.dropFirst().contains(where: { $0.hasPrefix("-") }) else {
-                return .failure(Problem("Only the degrees may carry a sign"))
+                return .failure(Problem(tr("Only the degrees may carry a sign")))
             }
-            guard values[0] == values[0].rounded() else { return .failure(Problem("Degrees before minutes must be whole")) }
-            if values.count == 3, values[1] != values[1].rounded() { return .failure(Problem("Minutes before seconds must be whole")) }
-            guard values[1] < 60 else { return .failure(Problem("Minutes must be under 60")) }
-            if values.count == 3 { guard values[2] < 60 else { return .failure(Problem("Seconds must be under 60")) } }
+            guard values[0] == values[0].rounded() else { return .failure(Problem(tr("Degrees before minutes must be whole"))) }
+            if values.count == 3, values[1] != values[1].rounded() { return .failure(Problem(tr("Minutes before seconds must be whole"))) }
+            guard values[1] < 60 else { return .failure(Problem(tr("Minutes must be under 60"))) }
+            if values.count == 3 { guard values[2] < 60 else { return .failure(Problem(tr("Seconds must be under 60"))) } }
         }
         var v = abs(values[0])
         if values.count > 1 { v += values[1] / 60 }
         if values.count > 2 { v += values[2] / 3600 }
         if negative { v = -v }
         if let a = axis {
-            if negative { return .failure(Problem("A minus sign and \(a) together")) }
+            // TRANSLATORS: %@ is a hemisphere letter (N, S, E or W) as typed.
+            if negative { return .failure(Problem(tr("A minus sign and %@ together", a))) }
             if a == "S" || a == "W" { v = -v }
         }
         return .success((v, axis))
@@ -187,10 +189,12 @@ public enum CoordinateParser {
 
     static func place(latitude: Double, longitude: Double, zoom: Double? = nil, uncertainty: Double? = nil) -> Result<Place, Problem> {
         guard latitude.isFinite, abs(latitude) <= 90 else {
-            return .failure(Problem(String(cFormat: "Latitude %g is beyond ±90°", latitude)))
+            // TRANSLATORS: %@ is the latitude as typed.
+            return .failure(Problem(tr("Latitude %@ is beyond ±90°", String(cFormat: "%g", latitude))))
         }
         guard longitude.isFinite, abs(longitude) <= 180 else {
-            return .failure(Problem(String(cFormat: "Longitude %g is beyond ±180°", longitude)))
+            // TRANSLATORS: %@ is the longitude as typed.
+            return .failure(Problem(tr("Longitude %@ is beyond ±180°", String(cFormat: "%g", longitude))))
         }
         return .success(Place(coordinate: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom, uncertainty: uncertainty))
     }
@@ -205,15 +209,15 @@ public enum CoordinateParser {
         guard numbers.count == 2 || numbers.count == 3,
               let lat = Double(numbers[0]), let lon = Double(numbers[1]),
               numbers.count == 2 || Double(numbers[2]) != nil else {
-            return .failure(Problem("A geo: link needs geo:LATITUDE,LONGITUDE"))
+            return .failure(Problem(tr("A geo: link needs geo:LATITUDE,LONGITUDE")))
         }
         var uncertainty: Double?
         for p in params.dropFirst() {
             let (key, value) = split(p, at: "=")
             switch key.lowercased() {
-            case "crs": guard value?.lowercased() == "wgs84" else { return .failure(Problem("Only WGS 84 geo: links can be shown")) }
+            case "crs": guard value?.lowercased() == "wgs84" else { return .failure(Problem(tr("Only WGS 84 geo: links can be shown"))) }
             case "u":
-                guard let u = value.flatMap(Double.init), u.isFinite, u >= 0 else { return .failure(Problem("The geo: link's u= is not a distance")) }
+                guard let u = value.flatMap(Double.init), u.isFinite, u >= 0 else { return .failure(Problem(tr("The geo: link's u= is not a distance"))) }
                 uncertainty = u
             default: break
             }
@@ -232,17 +236,17 @@ public enum CoordinateParser {
         if let r = after(s, "map=") {
             let parts = s[r...].prefix { $0 != "&" && $0 != "#" }.split(separator: "/")
             guard parts.count >= 3, let z = Double(parts[0]), let lat = Double(parts[1]), let lon = Double(parts[2]), z.isFinite else {
-                return .failure(Problem("The link's #map= needs ZOOM/LATITUDE/LONGITUDE"))
+                return .failure(Problem(tr("The link's #map= needs ZOOM/LATITUDE/LONGITUDE")))
             }
             return place(latitude: lat, longitude: lon, zoom: min(max(z, 0), 19))
         }
         if let a = after(s, "mlat="), let b = after(s, "mlon=") {
             let lat = Double(s[a...].prefix { $0 != "&" && $0 != "#" })
             let lon = Double(s[b...].prefix { $0 != "&" && $0 != "#" })
-            guard let lat, let lon else { return .failure(Problem("The link's mlat= and mlon= are not numbers")) }
+            guard let lat, let lon else { return .failure(Problem(tr("The link's mlat= and mlon= are not numbers"))) }
             return place(latitude: lat, longitude: lon)
         }
-        return .failure(Problem("This OpenStreetMap link names no place (no #map=)"))
+        return .failure(Problem(tr("This OpenStreetMap link names no place (no #map=)")))
     }
 
     /// Where the first `needle` in `s` ends.

@@ -95,22 +95,31 @@ public enum SearchRanking {
         guard from.isValid, to.isValid else { return "" }
         let metres = TrackStatistics.distance(from.latitude, from.longitude, to.latitude, to.longitude)
         let distance = TrackStatistics.distanceText(metres, imperial: imperial)
-        guard metres >= 30 else { return "here" }
+        // TRANSLATORS: in a search result's row: the result is at the view's centre.
+        guard metres >= 30 else { return tr("here") }
         // The bearing of a short distance, on a flat earth: good for the eight points.
         let dy = to.latitude - from.latitude
         let dx = Coordinate.wrapLongitude(to.longitude - from.longitude) * cos(from.latitude * .pi / 180)
         let degrees = atan2(dx, dy) * 180 / .pi
-        let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
         let sector = ((degrees + 360 + 22.5).truncatingRemainder(dividingBy: 360)) / 45
         guard sector.isFinite else { return distance }
-        return "\(distance) \(points[min(max(0, Int(saturating: sector)), 7)])"
+        return tr(compassPoints[min(max(0, Int(saturating: sector)), 7)], distance)
     }
+
+    /// A distance and the way to go, clockwise from north.
+    private static let compassPoints: [StaticString] = [
+        // TRANSLATORS: how far and which way a search result is from the view's centre: %@ is
+        // a distance ("350 m"), the letters a compass point (N, NE, E, SE, S, SW, W, NW).
+        N_("%@ N"), N_("%@ NE"), N_("%@ E"), N_("%@ SE"), N_("%@ S"), N_("%@ SW"), N_("%@ W"), N_("%@ NW"),
+    ]
 
     /// What a row says of a result: what it is, where, how far ("street · Kluuvi, 350 m NE"),
     /// and whether it came from the geocoder ("online · cathedral").
     public static func detail(_ r: SearchResult, from: Coordinate?, imperial: Bool) -> String {
         // Online results say so first, where a cut row still shows it.
-        var s = (r.isOnline ? "online · " : "") + r.what
+        // TRANSLATORS: a search result that an online geocoder found; %@ says what it is ("cathedral").
+        let what = PlaceKinds.shown(r.what)
+        var s = r.isOnline ? tr("online · %@", what) : what
         var place: [String] = []
         if let a = r.area, !a.isEmpty, a != r.name { place.append(a) }
         if let from, from.isValid, r.coordinate.isValid { place.append(distanceText(from: from, to: r.coordinate, imperial: imperial)) }

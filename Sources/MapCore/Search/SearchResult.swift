@@ -14,8 +14,8 @@ public struct SearchResult: Sendable, Equatable {
 
         public static func < (a: Category, b: Category) -> Bool { a.rawValue < b.rawValue }
 
-        /// Its name in a result row, when nothing more precise is known.
-        public var word: String {
+        /// Its name for programs (`meridian search --json`): English, never translated.
+        public var name: String {
             switch self {
             case .country: return "country"
             case .region: return "region"
@@ -31,8 +31,31 @@ public struct SearchResult: Sendable, Equatable {
             case .water: return "water"
             case .park: return "park"
             case .peak: return "peak"
-            case .poi: return "place"
-            case .other: return "place"
+            case .poi, .other: return "place"
+            }
+        }
+
+        /// Its name in a result row, when nothing more precise is known (in the reader's
+        /// language; `name` is the one for programs).
+        public var word: String {
+            // TRANSLATORS: what a search result is, in its row ("street · Kluuvi, 350 m NE").
+            switch self {
+            case .country: return trc("kind of place", "country")
+            case .region: return trc("kind of place", "region")
+            case .city: return trc("kind of place", "city")
+            case .town: return trc("kind of place", "town")
+            case .village: return trc("kind of place", "village")
+            case .suburb: return trc("kind of place", "district")
+            case .neighbourhood: return trc("kind of place", "neighbourhood")
+            case .airport: return trc("kind of place", "airport")
+            case .station: return trc("kind of place", "station")
+            case .street: return trc("kind of place", "street")
+            case .address: return trc("kind of place", "address")
+            case .water: return trc("kind of place", "water")
+            case .park: return trc("kind of place", "park")
+            case .peak: return trc("kind of place", "peak")
+            case .poi: return trc("kind of place", "place")
+            case .other: return trc("kind of place", "place")
             }
         }
 

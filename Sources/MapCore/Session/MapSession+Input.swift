@@ -195,7 +195,7 @@ extension MapSession {
         } else if let loc = scene.location {
             controller.startFollowing(loc.point(at: t), at: t)
         } else {
-            post(notice: "No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)")
+            post(notice: tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)"))
         }
     }
 

@@ -23,7 +23,11 @@ extension MapSession {
             guard var loc = scene.location, !loc.isStale else { return }
             loc.isStale = true
             scene.location = loc
-            if !position.toldStale { position.toldStale = true; post(notice: "\(source) has lost the position fix; the grey dot is where it was last") }
+            if !position.toldStale {
+                position.toldStale = true
+                // TRANSLATORS: %@ names the position source ("gpsd at 127.0.0.1:2947", "GeoClue").
+                post(notice: tr("%@ has lost the position fix; the grey dot is where it was last", source))
+            }
         case let .unavailable(reason):
             if position.told.insert(reason).inserted { post(notice: reason) }
         }
@@ -36,7 +40,8 @@ extension MapSession {
         scene.location = loc
         if !position.toldStale {
             position.toldStale = true
-            post(notice: String(cFormat: "No position fix for %.0f s; the grey dot is where it was last", position.staleAfter ?? 0))
+            // TRANSLATORS: %@ is a whole number of seconds.
+            post(notice: tr("No position fix for %@ s; the grey dot is where it was last", String(cFormat: "%.0f", position.staleAfter ?? 0)))
         }
     }
 

@@ -69,7 +69,8 @@ public struct MapSession {
         f.location = scene.location?.latest
         if let pins = scene.layer(PinsLayer.self)?.pins, let id = pins.selected, pins.renameText == nil { f.selectedPin = pins.pin(id) }
         f.imperialUnits = controller.imperialUnits
-        f.notice = notices.first.map { notices.count > 1 ? $0 + "  (\(notices.count - 1) more)" : $0 }
+        // TRANSLATORS: a notice (%2$@) and how many more wait behind it (%1$d).
+        f.notice = notices.first.map { notices.count > 1 ? trn("%2$@  (%1$d more)", "%2$@  (%1$d more)", notices.count - 1, $0) : $0 }
         f.status = status
         f.tiles = tileStatus
         return f

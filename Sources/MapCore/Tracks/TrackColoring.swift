@@ -10,9 +10,10 @@ public enum TrackColorMode: String, Sendable, CaseIterable {
 
     public var title: String {
         switch self {
-        case .plain: return "Plain"
-        case .speed: return "Speed"
-        case .elevation: return "Elevation"
+        // TRANSLATORS: what the tracks' colours show (key C), the legend's title.
+        case .plain: return trc("track colours", "Plain")
+        case .speed: return trc("track colours", "Speed")
+        case .elevation: return trc("track colours", "Elevation")
         }
     }
 }
@@ -79,8 +80,10 @@ public struct TrackColorRamp: Sendable, Hashable {
         func whole(_ v: Double) -> String { v.isFinite && abs(v) < 1e9 ? "\(Int(saturating: v.rounded()))" : "—" }
         switch mode {
         case .plain: return ""
-        case .speed: return imperial ? "\(whole(value * 2.236936)) mph" : "\(whole(value * 3.6)) km/h"
-        case .elevation: return imperial ? "\(whole(value * 3.28084)) ft" : "\(whole(value)) m"
+        // TRANSLATORS: a speed at an end of the legend; %@ is the number.
+        case .speed: return imperial ? tr("%@ mph", whole(value * 2.236936)) : tr("%@ km/h", whole(value * 3.6))
+        // TRANSLATORS: a height at an end of the legend; %@ is the number.
+        case .elevation: return imperial ? tr("%@ ft", whole(value * 3.28084)) : tr("%@ m", whole(value))
         }
     }
 }

@@ -107,10 +107,10 @@ public struct Trail: Sendable {
             let r = s.clamped(to: range)
             return r.count >= 1 ? (r.lowerBound - range.lowerBound)..<(r.upperBound - range.lowerBound) : nil
         }
-        let track = Track(kind: .track, name: "Trail", segments: pieces, points: part)
+        let track = Track(kind: .track, name: tr("Trail"), segments: pieces, points: part)
         return TrackLine(track: track, geometry: TrackGeometry(track, threads: 1), style: style).withDetails()
     }
 
     /// The whole trail as one track (for saving).
-    public var track: Track { Track(kind: .track, name: "Trail", segments: segments, points: points) }
+    public var track: Track { Track(kind: .track, name: tr("Trail"), segments: segments, points: points) }
 }

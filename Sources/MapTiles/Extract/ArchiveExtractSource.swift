@@ -21,8 +21,11 @@ public final class ArchiveExtractSource: ExtractSource, @unchecked Sendable {
 
     public init(archive: PMTilesArchive, name: String) throws {
         let h = archive.header
-        guard h.tileType != .unknown else { throw ExtractError.refused("\(name): the archive does not say what its tiles are") }
-        guard h.minZoom <= h.maxZoom, h.maxZoom <= TileID.maxZoom else { throw ExtractError.refused("\(name): zooms \(h.minZoom)…\(h.maxZoom) are out of range") }
+        guard h.tileType != .unknown else { throw ExtractError.refused(tr("%@: the archive does not say what its tiles are", name)) }
+        guard h.minZoom <= h.maxZoom, h.maxZoom <= TileID.maxZoom else {
+            // TRANSLATORS: %1$@ is an archive, %2$@…%3$@ the range of zooms it claims.
+            throw ExtractError.refused(tr("%1$@: zooms %2$@…%3$@ are out of range", name, h.minZoom, h.maxZoom))
+        }
         self.archive = archive
         self.name = name
         isRemote = archive.reader is HTTPRangeReader

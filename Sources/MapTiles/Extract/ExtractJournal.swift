@@ -49,16 +49,17 @@ public final class ExtractJournal: @unchecked Sendable {
     /// and truncates both files to what is whole.
     public init(folder: String) throws {
         self.folder = folder
-        if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed("\(folder): \(problem)") }
+        // TRANSLATORS: a file or folder, and what is wrong with it ("/tmp/x: Permission denied").
+        if let problem = FileIO.makeDirectories(folder) { throw ExtractError.failed(tr("%@: %@", folder, problem)) }
         dataFD = open(folder + "/tiles", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard dataFD >= 0 else { throw ExtractError.failed("\(folder)/tiles: \(FileIO.reason())") }
+        guard dataFD >= 0 else { throw ExtractError.failed(tr("%@: %@", folder + "/tiles", FileIO.reason())) }
         journalFD = open(folder + "/journal", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard journalFD >= 0 else { close(dataFD); throw ExtractError.failed("\(folder)/journal: \(FileIO.reason())") }
+        guard journalFD >= 0 else { close(dataFD); throw ExtractError.failed(tr("%@: %@", folder + "/journal", FileIO.reason())) }
         // One extract at a time writes here: a second (the same command in another terminal,
         // a second window) would append from its own end and interleave the two.
         guard flock(journalFD, LOCK_EX | LOCK_NB) == 0 else {
             close(dataFD); close(journalFD)
-            throw ExtractError.refused("\(folder) is being written by another extract of the same area; wait for it to finish")
+            throw ExtractError.refused(tr("%@ is being written by another extract of the same area; wait for it to finish", folder))
         }
         var st = stat()
         fstat(dataFD, &st)
@@ -69,7 +70,8 @@ public final class ExtractJournal: @unchecked Sendable {
         dataEnd = records.reduce(0) { max($0, $1.offset + UInt64($1.length)) }
         // What lies past the whole records was never durable: cut it, so appends go on from there.
         if ftruncate(journalFD, off_t(whole)) != 0 || ftruncate(dataFD, off_t(dataEnd)) != 0 {
-            throw ExtractError.failed("\(folder): cannot trim an interrupted journal: \(FileIO.reason())")
+            // TRANSLATORS: %1$@ is a folder, %2$@ the system's reason.
+            throw ExtractError.failed(tr("%1$@: cannot trim an interrupted journal: %2$@", folder, FileIO.reason()))
         }
         lseek(journalFD, off_t(whole), SEEK_SET)
         lseek(dataFD, off_t(dataEnd), SEEK_SET)
@@ -77,7 +79,7 @@ public final class ExtractJournal: @unchecked Sendable {
         // Validators only help an update ask less; one lost in a crash costs a download.
         validators = TileValidators.parse((try? FileIO.read(folder + "/validators", limit: 1 << 30)) ?? Data(), known: Set(records.map(\.tileID)))
         validatorFD = open(folder + "/validators", O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard validatorFD >= 0 else { throw ExtractError.failed("\(folder)/validators: \(FileIO.reason())") }
+        guard validatorFD >= 0 else { throw ExtractError.failed(tr("%@: %@", folder + "/validators", FileIO.reason())) }
         // Written back at once, whole lines only (a torn tail and lines for tiles the journal
         // lost are dropped): a run that adds nothing leaves them as they were.
         let kept = TileValidators.lines(validators)
@@ -183,17 +185,19 @@ public final class ExtractJournal: @unchecked Sendable {
 
     static func failure(_ code: Int32, _ path: String) -> ExtractError {
         code == ENOSPC || code == EFBIG || code == EDQUOT
-            ? .diskFull("\(path): \(FileIO.reason(code))")
-            : .failed("\(path): \(FileIO.reason(code))")
+            ? .diskFull(tr("%@: %@", path, FileIO.reason(code)))
+            : .failed(tr("%@: %@", path, FileIO.reason(code)))
     }
 
     /// Reads a recorded tile's bytes back, checked against its CRC.
     public func data(of r: Record) throws -> Data {
         var d = Data(count: Int(r.length))
         let n = d.withUnsafeMutableBytes { pread(dataFD, $0.baseAddress, Int(r.length), off_t(r.offset)) }
-        guard n == Int(r.length) else { throw ExtractError.failed("\(folder)/tiles: short read at \(r.offset)") }
+        // TRANSLATORS: %1$@ is a file, %2$@ a byte offset in it.
+        guard n == Int(r.length) else { throw ExtractError.failed(tr("%1$@: short read at %2$@", folder + "/tiles", r.offset)) }
         let crc = UInt32(d.withUnsafeBytes { crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, uInt($0.count)) })
-        guard crc == r.crc else { throw ExtractError.failed("\(folder)/tiles: tile \(r.tileID) at \(r.offset) is damaged (CRC)") }
+        // TRANSLATORS: %1$@ is a file, %2$@ a tile's number, %3$@ a byte offset; CRC is a checksum.
+        guard crc == r.crc else { throw ExtractError.failed(tr("%1$@: tile %2$@ at %3$@ is damaged (CRC)", folder + "/tiles", r.tileID, r.offset)) }
         return d
     }
 }

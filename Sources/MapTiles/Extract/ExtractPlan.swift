@@ -13,8 +13,9 @@ public enum ExtractError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var description: String {
         switch self {
-        case .cancelled: return "stopped; run the same command again to go on where it stopped"
-        case let .diskFull(s): return "the disk is full (\(s)); free some space and run the same command again to go on where it stopped"
+        case .cancelled: return tr("stopped; run the same command again to go on where it stopped")
+        // TRANSLATORS: %@ is the file and the system's reason ("/tmp/a.pmtiles: No space left on device").
+        case let .diskFull(s): return tr("the disk is full (%@); free some space and run the same command again to go on where it stopped", s)
         case let .refused(s), let .failed(s): return s
         }
     }
@@ -52,7 +53,7 @@ public struct ExtractPlan: Codable, Equatable, Sendable {
     /// The area it names, checked as a command line's would be.
     public var area: TileArea {
         get throws {
-            guard bbox.count == 4, minzoom <= maxzoom else { throw ExtractError.failed("the plan's box or zooms are malformed") }
+            guard bbox.count == 4, minzoom <= maxzoom else { throw ExtractError.failed(tr("the plan's box or zooms are malformed")) }
             return try TileArea(west: bbox[0], south: bbox[1], east: bbox[2], north: bbox[3], zooms: minzoom...maxzoom)
         }
     }
@@ -66,13 +67,13 @@ public struct ExtractPlan: Codable, Equatable, Sendable {
     public static func decode(_ data: Data, path: String) throws -> ExtractPlan {
         do {
             let plan = try JSONDecoder().decode(ExtractPlan.self, from: data)
-            guard plan.version == 1 else { throw ExtractError.failed("\(path): plan version \(plan.version) is not this program's") }
+            guard plan.version == 1 else { throw ExtractError.failed(tr("%1$@: plan version %2$@ is not this program's", path, plan.version)) }
             _ = try plan.area
             return plan
         } catch let e as ExtractError {
             throw e
         } catch {
-            throw ExtractError.failed("\(path): not an extract plan (\(error))")
+            throw ExtractError.failed(tr("%1$@: not an extract plan (%2$@)", path, error))
         }
     }
 

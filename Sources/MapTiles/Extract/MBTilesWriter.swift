@@ -15,7 +15,7 @@ public final class MBTilesWriter {
     public init(path: String) throws {
         self.path = path
         unlink(path)
-        guard sqlite3_open(path, &db) == SQLITE_OK else { throw ExtractError.failed("\(path): cannot create") }
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw ExtractError.failed(tr("%@: cannot create", path)) }
         try exec("""
             PRAGMA page_size = 4096;
             CREATE TABLE metadata (name TEXT, value TEXT);
@@ -32,7 +32,7 @@ public final class MBTilesWriter {
 
     private func failure() -> ExtractError {
         let code = sqlite3_errcode(db), text = String(cString: sqlite3_errmsg(db))
-        return code == SQLITE_FULL ? .diskFull("\(path): \(text)") : .failed("\(path): \(text)")
+        return code == SQLITE_FULL ? .diskFull(tr("%@: %@", path, text)) : .failed(tr("%@: %@", path, text))
     }
 
     private func exec(_ sql: String) throws {

@@ -87,7 +87,8 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
         if let v = before?.validator, let header = TileValidators.condition(v) { headers.append(header) }
         switch client.get(url, headers: headers) {
         case let .failed(reason, _):
-            throw ExtractError.failed("\(source.name): tile \(tile): \(reason)")
+            // TRANSLATORS: %1$@ is a map source's name, %2$@ a tile's z/x/y, %3$@ what is wrong.
+            throw ExtractError.failed(tr("%1$@: tile %2$@: %3$@", source.name, tile, reason))
         case let .response(r):
             let validator = TileValidators.validator(etag: r.header("ETag"), lastModified: r.header("Last-Modified"))
             if let modified = r.header("Last-Modified").flatMap(HTTPFreshness.parseDate) {
@@ -97,7 +98,7 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
             case 200: return ExtractTile(r.body.isEmpty ? nil : r.body, validator: validator)
             case 204, 404: return ExtractTile(nil)
             case 304:
-                guard let before else { throw ExtractError.failed("\(source.name): tile \(tile): the server answered 304 to a plain request") }
+                guard let before else { throw ExtractError.failed(tr("%1$@: tile %2$@: the server answered 304 to a plain request", source.name, tile)) }
                 // Unchanged; should the saved area lack it after all, it is asked for plainly.
                 guard let old = try? before.archive.tileData(tile) else { return try get(tile, asking: nil) }
                 return ExtractTile(old, validator: validator ?? before.validator, unchanged: true)
@@ -107,9 +108,10 @@ public final class OnlineExtractSource: ExtractSource, @unchecked Sendable {
                 var after = r.header("Retry-After").flatMap { HTTPFreshness.retryAfter($0, now: WallClock.now) } ?? 1
                 if !after.isFinite || after <= 0 { after = 1 }
                 lock.lock(); pausedUntil = max(pausedUntil, MonotonicClock.now + min(after, 60)); lock.unlock()
-                throw ExtractError.failed("\(source.name): tile \(tile): the server answered \(r.status)")
+                // TRANSLATORS: %1$@ is a map source's name, %2$@ a tile's z/x/y, %3$@ an HTTP status code.
+                throw ExtractError.failed(tr("%1$@: tile %2$@: the server answered %3$@", source.name, tile, r.status))
             default:
-                throw ExtractError.refused("\(source.name): tile \(tile): the server answered \(r.status)")
+                throw ExtractError.refused(tr("%1$@: tile %2$@: the server answered %3$@", source.name, tile, r.status))
             }
         }
     }

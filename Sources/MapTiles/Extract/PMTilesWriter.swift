@@ -168,7 +168,8 @@ public struct PMTilesWriter {
         switch h.internalCompression {
         case .gzip: meta = Gzip.compress([UInt8](metadata))
         case .none: meta = metadata
-        default: throw ExtractError.failed("\(path): its metadata is compressed with \(h.internalCompression), which this program does not write")
+        // TRANSLATORS: %2$@ is a compression's name (brotli, zstd).
+        default: throw ExtractError.failed(tr("%1$@: its metadata is compressed with %2$@, which this program does not write", path, h.internalCompression))
         }
         let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ExtractJournal.failure(errno, output) }

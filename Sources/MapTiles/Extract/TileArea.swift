@@ -22,31 +22,52 @@ public struct TileArea: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(west: Double, south: Double, east: Double, north: Double, zooms: ClosedRange<Int>) throws {
-        for (name, v, limit) in [("west", west, 180.0), ("east", east, 180), ("south", south, 90), ("north", north, 90)] {
-            guard v.isFinite, abs(v) <= limit else { throw Invalid("\(name) \(v) is not a \(limit == 180 ? "longitude (-180…180)" : "latitude (-90…90)")") }
+        // The box's sides, each with the sentence for a value out of its range.
+        let sides: [(Double, Double, (Double) -> String)] = [
+            (west, 180, { tr("west %@ is not a longitude (-180…180)", $0) }),
+            (east, 180, { tr("east %@ is not a longitude (-180…180)", $0) }),
+            (south, 90, { tr("south %@ is not a latitude (-90…90)", $0) }),
+            (north, 90, { tr("north %@ is not a latitude (-90…90)", $0) }),
+        ]
+        for (v, limit, said) in sides {
+            guard v.isFinite, abs(v) <= limit else { throw Invalid(said(v)) }
         }
-        guard south < north else { throw Invalid("south \(south) is not below north \(north)") }
-        guard west != east else { throw Invalid("west and east are both \(west): the box has no width") }
+        guard south < north else { throw Invalid(tr("south %1$@ is not below north %2$@", south, north)) }
+        guard west != east else { throw Invalid(tr("west and east are both %@: the box has no width", west)) }
         guard zooms.lowerBound >= 0, zooms.upperBound <= Self.maxZoom else {
-            throw Invalid("zooms \(zooms.lowerBound)…\(zooms.upperBound) must lie within 0…\(Self.maxZoom)")
+            // TRANSLATORS: %1$@…%2$@ is the range of zooms asked for, %3$@ the deepest allowed.
+            throw Invalid(tr("zooms %1$@…%2$@ must lie within 0…%3$@", zooms.lowerBound, zooms.upperBound, Self.maxZoom))
         }
         // Web Mercator stops short of the poles: a box beyond it has no tiles.
         let limit = Coordinate.maxMercatorLatitude
-        guard north > -limit, south < limit else { throw Invalid("the box lies beyond ±\(String(cFormat: "%.2f", limit))°, where the map has no tiles") }
+        guard north > -limit, south < limit else { throw Invalid(tr("the box lies beyond ±%@°, where the map has no tiles", String(cFormat: "%.2f", limit))) }
         (self.west, self.south, self.east, self.north) = (west, south, east, north)
         self.zooms = zooms
         guard tileCount <= Self.maxTiles else {
-            throw Invalid("the box holds \(tileCount) tiles at zooms \(zooms.lowerBound)…\(zooms.upperBound), more than \(Self.maxTiles): choose a smaller box or a lower --maxzoom")
+            // TRANSLATORS: %1$d is a number of tiles, %2$@…%3$@ a range of zooms, %4$@ the most tiles allowed; --maxzoom is an option's name.
+            throw Invalid(trn("the box holds %1$d tile at zooms %2$@…%3$@, more than %4$@: choose a smaller box or a lower --maxzoom",
+                              "the box holds %1$d tiles at zooms %2$@…%3$@, more than %4$@: choose a smaller box or a lower --maxzoom",
+                              Int(clamping: tileCount), zooms.lowerBound, zooms.upperBound, Self.maxTiles))
         }
     }
 
     /// "W,S,E,N" in degrees, as `--bbox` takes it.
     public init(bbox: String, zooms: ClosedRange<Int>) throws {
         let parts = bbox.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
-        guard parts.count == 4 else { throw Invalid("--bbox \"\(bbox.prefix(80))\": four numbers W,S,E,N in degrees (e.g. 24.90,60.15,24.98,60.19)") }
+        guard parts.count == 4 else {
+            // TRANSLATORS: --bbox is an option's name, %@ what was given; W,S,E,N (west, south, east, north) is how the option is written.
+            throw Invalid(tr("--bbox \"%@\": four numbers W,S,E,N in degrees (e.g. 24.90,60.15,24.98,60.19)", bbox.prefix(80)))
+        }
+        // The sentence for each part that is not a number.
+        let notNumbers: [(Substring) -> String] = [
+            { tr("--bbox: west \"%@\" is not a number", $0) },
+            { tr("--bbox: south \"%@\" is not a number", $0) },
+            { tr("--bbox: east \"%@\" is not a number", $0) },
+            { tr("--bbox: north \"%@\" is not a number", $0) },
+        ]
         var v = [Double]()
-        for (name, p) in zip(["west", "south", "east", "north"], parts) {
-            guard let d = Double(p), d.isFinite else { throw Invalid("--bbox: \(name) \"\(p.prefix(40))\" is not a number") }
+        for (notNumber, p) in zip(notNumbers, parts) {
+            guard let d = Double(p), d.isFinite else { throw Invalid(notNumber(p.prefix(40))) }
             v.append(d)
         }
         try self.init(west: v[0], south: v[1], east: v[2], north: v[3], zooms: zooms)

@@ -54,11 +54,14 @@ public final class TileExtractor: @unchecked Sendable {
     public init(source: ExtractSource, area: TileArea, output: String, title: String? = nil, restart: Bool = false,
                 updating: Bool = false, now: Double = WallClock.now) throws {
         guard output.hasSuffix(".pmtiles") || output.hasSuffix(".mbtiles") else {
-            throw ExtractError.refused("--out \(output): name a .pmtiles or .mbtiles file")
+            // TRANSLATORS: --out is an option's name, %@ the file given.
+            throw ExtractError.refused(tr("--out %@: name a .pmtiles or .mbtiles file", output))
         }
         let lo = max(area.zooms.lowerBound, source.zoomRange.lowerBound), hi = min(area.zooms.upperBound, source.zoomRange.upperBound)
         guard lo <= hi else {
-            throw ExtractError.refused("\(source.name) has tiles at zooms \(source.zoomRange.lowerBound)…\(source.zoomRange.upperBound), none of \(area.zooms.lowerBound)…\(area.zooms.upperBound)")
+            // TRANSLATORS: %1$@ is a map source's name, %2$@…%3$@ the zooms it has, %4$@…%5$@ the zooms asked for.
+            throw ExtractError.refused(tr("%1$@ has tiles at zooms %2$@…%3$@, none of %4$@…%5$@", source.name, source.zoomRange.lowerBound,
+                                          source.zoomRange.upperBound, area.zooms.lowerBound, area.zooms.upperBound))
         }
         self.area = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: lo...hi)
         self.source = source
@@ -71,17 +74,20 @@ public final class TileExtractor: @unchecked Sendable {
         if FileIO.exists(planPath) {
             let earlier = try ExtractPlan.read(planPath)
             guard earlier.sameCut(as: plan) else {
-                throw ExtractError.refused("\(partFolder) holds an unfinished extract of \(earlier.source) (\(try earlier.area)), not this one: run that again to finish it, or add --restart to begin this one afresh")
+                // TRANSLATORS: %1$@ is a folder, %2$@ a map source's name, %3$@ its area ("24.90000,60.15000,24.98000,60.19000 z0–14"); --restart is an option's name.
+                throw ExtractError.refused(tr("%1$@ holds an unfinished extract of %2$@ (%3$@), not this one: run that again to finish it, or add --restart to begin this one afresh",
+                                              partFolder, earlier.source, try earlier.area))
             }
             if let was = earlier.revision, let now = plan.revision, was != now {
                 // The tiles fetched are of another version of the map: mixing the two would
                 // join roads that no longer meet.
                 try Self.removeUnlocked(partFolder)
-                startedAgain = "\(source.name) changed on the server since this extract began (\(Self.short(was)) → \(Self.short(now))): begun again"
+                // TRANSLATORS: %1$@ is a map source's name, %2$@ and %3$@ its versions then and now.
+                startedAgain = tr("%1$@ changed on the server since this extract began (%2$@ → %3$@): begun again", source.name, Self.short(was), Self.short(now))
             }
         }
         if !FileIO.exists(planPath) {
-            if let problem = FileIO.makeDirectories(partFolder) { throw ExtractError.failed("\(partFolder): \(problem)") }
+            if let problem = FileIO.makeDirectories(partFolder) { throw ExtractError.failed(tr("%@: %@", partFolder, problem)) }
             try plan.write(planPath)
         }
         journal = try ExtractJournal(folder: partFolder)
@@ -97,7 +103,7 @@ public final class TileExtractor: @unchecked Sendable {
         let fd = open(folder + "/journal", O_RDWR | O_CLOEXEC)
         defer { if fd >= 0 { close(fd) } }
         guard fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            throw ExtractError.refused("\(folder) is being written by another extract of the same area; wait for it to finish")
+            throw ExtractError.refused(tr("%@ is being written by another extract of the same area; wait for it to finish", folder))
         }
         _ = FileIO.removeTree(folder)
     }

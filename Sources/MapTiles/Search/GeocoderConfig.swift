@@ -65,7 +65,8 @@ public struct GeocoderConfig: Equatable, Sendable {
         do {
             return (try GeocoderConfig(reading: try FileIO.read(file, limit: maxFileBytes)), nil)
         } catch {
-            return (standard, "\(file): \(error); searching with Nominatim's public instance instead")
+            // TRANSLATORS: %1$@ is the file geocoder.json, %2$@ what is wrong in it.
+            return (standard, tr("%1$@: %2$@; searching with Nominatim's public instance instead", file, error))
         }
     }
 
@@ -77,34 +78,42 @@ public struct GeocoderConfig: Equatable, Sendable {
 
     /// Reads a geocoder.json; throws `Invalid` naming the key that is wrong.
     public init(reading data: Data) throws {
-        guard data.count <= Self.maxFileBytes else { throw Invalid(description: "larger than 64 KiB, not a geocoder setting") }
+        guard data.count <= Self.maxFileBytes else { throw Invalid(description: tr("larger than 64 KiB, not a geocoder setting")) }
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch { throw Invalid(description: "\(error)") }
-        guard let object = json.object else { throw Invalid(description: "not a JSON object ({\"url\": …, \"kind\": …})") }
+        // TRANSLATORS: {"url": …, "kind": …} is the form the file takes: keep it as it is.
+        guard let object = json.object else { throw Invalid(description: tr("not a JSON object ({\"url\": …, \"kind\": …})")) }
         func string(_ key: String) throws -> String? {
             guard let v = object[key] else { return nil }
-            guard let s = v.string else { throw Invalid(description: "\"\(key)\" is not a string") }
+            // TRANSLATORS: %@ is a key of geocoder.json (url, kind, credit).
+            guard let s = v.string else { throw Invalid(description: tr("\"%@\" is not a string", key)) }
             return s
         }
         var kind = Kind.nominatim
         if let k = try string("kind") {
-            guard let known = Kind(rawValue: k.lowercased()) else { throw Invalid(description: "\"kind\": \"\(k.prefix(40))\" is neither \"nominatim\" nor \"photon\"") }
+            guard let known = Kind(rawValue: k.lowercased()) else {
+                // TRANSLATORS: "kind" is a key of geocoder.json, %@ its value; "nominatim" and "photon" are its possible values.
+                throw Invalid(description: tr("\"kind\": \"%@\" is neither \"nominatim\" nor \"photon\"", k.prefix(40)))
+            }
             kind = known
         }
         var url = try string("url") ?? (kind == .nominatim ? Self.nominatimURL : Self.photonURL)
         while url.hasSuffix("/") { url.removeLast() }
         guard OnlineSource.isWebAddress(url), !url.contains("?"), !url.contains("#") else {
-            throw Invalid(description: "\"url\": an http(s) address of the service, without ? or #")
+            // TRANSLATORS: "url" is a key of geocoder.json.
+            throw Invalid(description: tr("\"url\": an http(s) address of the service, without ? or #"))
         }
         let credit = try string("credit").map { String($0.trimmed.prefix(200)) }
         var interval: Double?
         if let v = object["minimumInterval"] {
-            guard let n = v.number, n.isFinite, n >= 0 else { throw Invalid(description: "\"minimumInterval\" is not a number of seconds") }
+            // TRANSLATORS: "minimumInterval" is a key of geocoder.json.
+            guard let n = v.number, n.isFinite, n >= 0 else { throw Invalid(description: tr("\"minimumInterval\" is not a number of seconds")) }
             interval = n
         }
         var enabled = true
         if let v = object["enabled"] {
-            guard case let .bool(b) = v else { throw Invalid(description: "\"enabled\" is not true or false") }
+            // TRANSLATORS: "enabled" is a key of geocoder.json; true and false are its values: keep them as they are.
+            guard case let .bool(b) = v else { throw Invalid(description: tr("\"enabled\" is not true or false")) }
             enabled = b
         }
         self.init(url: url, kind: kind, credit: credit.flatMap { $0.isEmpty ? nil : $0 }, minimumInterval: interval, enabled: enabled)

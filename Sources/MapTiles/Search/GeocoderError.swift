@@ -33,19 +33,28 @@ public enum GeocoderError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notJSON: return "the geocoder's answer is not JSON"
-        case .notPlaces: return "the geocoder's answer is not a list of places"
-        case let .said(message): return "the geocoder said: \(message)"
-        case .tooLarge: return "the geocoder's answer is larger than \(GeocoderAnswer.maxBytes >> 20) MiB"
-        case let .busy(seconds): return "the geocoder is busy; try again in \(seconds) s"
-        case let .serverError(status): return "the geocoder failed (HTTP \(status)); try again later"
-        case let .refused(status): return "the geocoder refused the search (HTTP \(status))"
-        case let .timedOut(seconds): return "the geocoder did not answer within \(seconds) s"
-        case let .offline(reason): return "no connection to the geocoder (\(reason))"
-        case let .network(reason): return "the connection to the geocoder failed (\(reason))"
-        case .superseded: return "replaced by a newer search"
-        case .disabled: return "online search is turned off (geocoder.json)"
-        case .stopped: return "the geocoder was stopped"
+        // TRANSLATORS: the geocoder is the online service that finds places by name.
+        case .notJSON: return tr("the geocoder's answer is not JSON")
+        case .notPlaces: return tr("the geocoder's answer is not a list of places")
+        // TRANSLATORS: %@ is the geocoder's own message (often in English).
+        case let .said(message): return tr("the geocoder said: %@", message)
+        case .tooLarge: return tr("the geocoder's answer is larger than %@ MiB", GeocoderAnswer.maxBytes >> 20)
+        // TRANSLATORS: %@ is a number of seconds.
+        case let .busy(seconds): return tr("the geocoder is busy; try again in %@ s", seconds)
+        // TRANSLATORS: %@ is an HTTP status code (500).
+        case let .serverError(status): return tr("the geocoder failed (HTTP %@); try again later", status)
+        // TRANSLATORS: %@ is an HTTP status code (400).
+        case let .refused(status): return tr("the geocoder refused the search (HTTP %@)", status)
+        // TRANSLATORS: %@ is a number of seconds.
+        case let .timedOut(seconds): return tr("the geocoder did not answer within %@ s", seconds)
+        // TRANSLATORS: %@ is why no connection could be made.
+        case let .offline(reason): return tr("no connection to the geocoder (%@)", reason)
+        // TRANSLATORS: %@ is why the connection failed.
+        case let .network(reason): return tr("the connection to the geocoder failed (%@)", reason)
+        case .superseded: return tr("replaced by a newer search")
+        // TRANSLATORS: geocoder.json is a file's name.
+        case .disabled: return tr("online search is turned off (geocoder.json)")
+        case .stopped: return tr("the geocoder was stopped")
         }
     }
 

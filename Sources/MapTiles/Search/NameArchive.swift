@@ -25,15 +25,20 @@ public struct NameArchive: Sendable {
         case notVector(String), tooLarge(String, Int), unreadable(String, String)
         public var description: String {
             switch self {
-            case let .notVector(p): return "\(p) holds pictures, not vector tiles: it has no names to search"
-            case let .tooLarge(p, n): return "\(p) holds \(n) tiles at its deepest zoom, more than \(NameArchive.maxTiles): too large to index here"
-            case let .unreadable(p, why): return "\(p): \(why)"
+            // TRANSLATORS: %@ is a map file.
+            case let .notVector(p): return tr("%@ holds pictures, not vector tiles: it has no names to search", p)
+            case let .tooLarge(p, n):
+                // TRANSLATORS: %2$@ is a map file, %1$d its number of tiles, %3$@ the most that is indexed.
+                return trn("%2$@ holds %1$d tile at its deepest zoom, more than %3$@: too large to index here",
+                           "%2$@ holds %1$d tiles at its deepest zoom, more than %3$@: too large to index here", n, p, NameArchive.maxTiles)
+            // TRANSLATORS: a map file, and why it cannot be read.
+            case let .unreadable(p, why): return tr("%@: %@", p, why)
             }
         }
     }
 
     public init(path: String) throws {
-        guard let id = Self.identity(of: path) else { throw Failure.unreadable(path, "no such file") }
+        guard let id = Self.identity(of: path) else { throw Failure.unreadable(path, tr("no such file")) }
         self.path = path
         identity = id
         let file = path.split(separator: "/").last.map(String.init) ?? path

@@ -41,7 +41,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
 
     /// Another process (a second window, `meridian search`) builds this index now.
     public struct Busy: Error, CustomStringConvertible {
-        public var description: String { "its search index is being built by another Meridian" }
+        public var description: String { tr("its search index is being built by another Meridian") }
     }
 
     /// Builds (or finishes) the index; `progress` hears the share done, 0…1, now and then.
@@ -49,10 +49,11 @@ public final class NameIndexBuilder: @unchecked Sendable {
     @discardableResult
     public func build(progress: (Double) -> Void = { _ in }) throws -> Outcome {
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
-        if let problem = FileIO.makeDirectories(folder) { throw SQLiteError(description: "\(folder): \(problem)") }
+        // TRANSLATORS: a folder or file, and what is wrong with it.
+        if let problem = FileIO.makeDirectories(folder) { throw SQLiteError(description: tr("%@: %@", folder, problem)) }
         // One builder per index on the machine: a lock file beside it, held while building.
         let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw SQLiteError(description: "\(file).lock: \(FileIO.reason())") }
+        guard lock >= 0 else { throw SQLiteError(description: tr("%@: %@", file + ".lock", FileIO.reason())) }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw Busy() }
         if NameIndex.open(path: archive.path, folder: folder) != nil { return Outcome(tilesRead: 0, broken: [], features: 0) }
@@ -85,7 +86,8 @@ public final class NameIndexBuilder: @unchecked Sendable {
                         guard let bytes = try archive.read(tile) else { continue }
                         names = TileNames(try MVTDecoder.decode(bytes), tile: tile)
                     } catch {
-                        if broken.count < 20 { broken.append("tile \(tile): \(error)") }
+                        // TRANSLATORS: %1$@ is a tile's z/x/y, %2$@ why it cannot be read.
+                        if broken.count < 20 { broken.append(tr("tile %1$@: %2$@", tile, error)) }
                         continue
                     }
                     try stage(names, into: db)
@@ -230,7 +232,8 @@ public final class NameIndexBuilder: @unchecked Sendable {
         // Whole on disk before it takes the index's name (journal off: the rename is the commit).
         try out.exec("PRAGMA journal_mode = DELETE")
         guard fsyncFile(fresh), rename(fresh, file) == 0 else {
-            throw SQLiteError(description: "\(file): cannot put the index in place: \(FileIO.reason())")
+            // TRANSLATORS: %1$@ is the search index's file, %2$@ the system's reason.
+            throw SQLiteError(description: tr("%1$@: cannot put the index in place: %2$@", file, FileIO.reason()))
         }
         return count
     }

@@ -31,8 +31,14 @@ public struct DEMTile: Sendable {
     /// A tile of `heights` (`size`×`size`); heights that are not numbers (no data) become
     /// the nearest number before them in the row, else 0, so no NaN reaches the shading.
     public init(size: Int, heights: [Float]) throws {
-        guard Self.sizes.contains(size) else { throw DEMError("a DEM tile of \(size) pixels a side is not one (\(Self.sizes.lowerBound)…\(Self.sizes.upperBound))") }
-        guard heights.count == size * size else { throw DEMError("a DEM tile of \(size)×\(size) needs \(size * size) heights, not \(heights.count)") }
+        guard Self.sizes.contains(size) else {
+            // TRANSLATORS: %1$@ is a number of pixels, %2$@…%3$@ the sizes a tile may have.
+            throw DEMError(tr("a DEM tile of %1$@ pixels a side is not one (%2$@…%3$@)", size, Self.sizes.lowerBound, Self.sizes.upperBound))
+        }
+        guard heights.count == size * size else {
+            // TRANSLATORS: %1$@×%1$@ is the tile's size, %2$@ the heights it needs, %3$@ those given.
+            throw DEMError(tr("a DEM tile of %1$@×%1$@ needs %2$@ heights, not %3$@", size, size * size, heights.count))
+        }
         var clean = heights
         for row in 0..<size {
             var last: Float = 0
@@ -48,8 +54,8 @@ public struct DEMTile: Sendable {
     /// Heights from the colours of `rgba` (R, G, B, A bytes, `width`×`height`, row by row).
     /// A transparent pixel has no data. Tiles that are not square are refused.
     public init(rgba: [UInt8], width: Int, height: Int, encoding: Encoding) throws {
-        guard width == height else { throw DEMError("DEM tiles are square; this one is \(width)×\(height)") }
-        guard width > 0, rgba.count == width * height * 4 else { throw DEMError("the DEM tile's pixels do not fill \(width)×\(height)") }
+        guard width == height else { throw DEMError(tr("DEM tiles are square; this one is %1$@×%2$@", width, height)) }
+        guard width > 0, rgba.count == width * height * 4 else { throw DEMError(tr("the DEM tile's pixels do not fill %1$@×%2$@", width, height)) }
         var h = [Float](repeating: 0, count: width * height)
         for i in 0..<h.count {
             let r = Double(rgba[4 * i]), g = Double(rgba[4 * i + 1]), b = Double(rgba[4 * i + 2]), a = rgba[4 * i + 3]

@@ -52,7 +52,8 @@ public struct TerrainSource: TileSource {
         case let .encodedImage(data)?: return .terrain(data, encoding: encoding, tile: asked)
         case let .encodedImageRegion(data, ancestor)?: return .terrain(data, encoding: encoding, tile: ancestor)
         case .vector?, .debugGrid?, .terrain?, .styled?, .drawings?:
-            throw TileSourceError("\(dem.name): tile \(asked) is not a DEM picture")
+            // TRANSLATORS: %1$@ is a map source's name, %2$@ a tile's z/x/y; DEM: a digital elevation model (heights).
+            throw TileSourceError(tr("%1$@: tile %2$@ is not a DEM picture", dem.name, asked))
         case nil: return nil
         }
     }
