@@ -47,6 +47,7 @@ PY
 check() { # name, expected (refused|accepted), files...
     name=$1 expected=$2; shift 2
     if "$SWIFTC" -typecheck -I .build/debug/Modules -Xcc -fmodule-map-file=.build/debug/CSystem.build/module.modulemap \
+        -Xcc -fmodule-map-file=.build/debug/CIntl.build/module.modulemap \
         -Werror DeprecatedDeclaration "$@" > "$work/$name.log" 2>&1; then got=accepted; else got=refused; fi
     if [ "$got" != "$expected" ]; then
         cat "$work/$name.log" >&2
