@@ -38,7 +38,7 @@ done
 # The C modules' maps: SwiftPM writes those of the C targets into the build, the system
 # libraries have theirs in Sources/.
 MAPS=""
-for c in CSystem CCurl CLibXML2 CXlib CPixels CImage; do
+for c in CSystem CIntl CCurl CLibXML2 CXlib CPixels CImage; do
     [ -f "$BUILD/$c.build/module.modulemap" ] ||
         fail "the debug build is missing $BUILD/$c.build/module.modulemap: run \`swift build\` first"
     MAPS="$MAPS $BUILD/$c.build/module.modulemap"
@@ -58,7 +58,7 @@ mkdir -p "$OUT/symbol-graphs"
 # (see .build/debug.yaml): the C modules' maps, their headers, pkg-config's include paths.
 set --
 for map in $MAPS; do set -- "$@" -Xcc "-fmodule-map-file=$map"; done
-for c in CSystem CCurl CLibXML2 CXlib CPixels CImage; do set -- "$@" -Xcc -I -Xcc "$SRC/$c/include"; done
+for c in CSystem CIntl CCurl CLibXML2 CXlib CPixels CImage; do set -- "$@" -Xcc -I -Xcc "$SRC/$c/include"; done
 for flag in $(pkg-config --cflags-only-I sdl2 cairo pangocairo gio-2.0) -I/usr/include/libxml2; do
     set -- "$@" -Xcc "$flag"
 done
