@@ -17,6 +17,28 @@ import TestSupport
         try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], "\(r.stdout) \(r.stderr)")
     }
 
+    /// With a Swedish desktop the rows name Helsinki's streets in Swedish (the map's name:sv),
+    /// found by either name; the kind of place in Swedish too. JSON's category stays English.
+    @Test func rowsAreInTheReadersLanguage() throws {
+        let dir = temporaryDirectory("search-sv")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tiles = Self.fixtures.appendingPathComponent("helsinki-names.mbtiles").path
+        var sv = env(dir)
+        sv["LANG"] = "sv_FI.UTF-8"
+        sv["LANGUAGE"] = ""
+        for query in ["Aleksanterinkatu", "Alexandersgatan"] {
+            let r = try run(meridianBinary, ["search", query, "--tiles", tiles, "--near", "60.17,24.944", "--limit", "3"], env: sv)
+            #expect(r.status == 0, "\(r.stderr)")
+            let first = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.hasPrefix("Alexandersgatan\tgata · "), "\(query): \(r.stdout)")
+        }
+        let rows = try json(try run(meridianBinary, ["search", "Aleksanterinkatu", "--tiles", tiles, "--json", "--limit", "1"], env: sv))
+        #expect(rows.first?["name"] as? String == "Alexandersgatan" && rows.first?["category"] as? String == "street")
+        // The C locale: the local names, as before.
+        let local = try run(meridianBinary, ["search", "Alexandersgatan", "--tiles", tiles, "--limit", "1"], env: env(dir))
+        #expect(local.stdout.hasPrefix("Aleksanterinkatu\t"), "\(local.stdout)")
+    }
+
     @Test func aStreetMapFileIsIndexedOnceAndSearched() throws {
         let dir = temporaryDirectory("search-cli")
         defer { try? FileManager.default.removeItem(at: dir) }

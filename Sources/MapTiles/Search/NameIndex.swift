@@ -21,7 +21,7 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     private let lookups: SQLiteDatabase
 
     /// Bumped when what the file holds changes: older indexes are built again.
-    static let schema = "5"
+    static let schema = "6"
 
     /// `$XDG_CACHE_HOME/meridian/search`, else `~/.cache/meridian/search`.
     public static func folder(environment env: [String: String]) -> String {
@@ -146,8 +146,8 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     }
 
     /// The columns `row` reads, in its order, and as named when joined to a full-text table.
-    private static let columns = "id, name, keys, category, what, area, lat, lon"
-    private static let joinedColumns = "f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon"
+    private static let columns = "id, name, keys, category, what, area, lat, lon, others"
+    private static let joinedColumns = "f.id, f.name, f.keys, f.category, f.what, f.area, f.lat, f.lon, f.others"
 
     /// A row as read: its id, what it is, and the keys of its names (its own first).
     private struct Row { var id: Int64; var result: SearchResult; var keys: [String] }
@@ -157,7 +157,8 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
         let category = SearchResult.Category(rawValue: Int(clamping: SQLiteDatabase.int(st, 3))) ?? .other
         let area = SQLiteDatabase.isNull(st, 5) ? nil : SQLiteDatabase.text(st, 5)
         return Row(id: SQLiteDatabase.int(st, 0),
-                   result: SearchResult(name: SQLiteDatabase.text(st, 1), category: category, what: SQLiteDatabase.text(st, 4), area: area,
+                   // Named in the reader's language where the map has it.
+                   result: SearchResult(name: TileNames.name(in: Localization.languages, others: splitOthers(SQLiteDatabase.text(st, 8))) ?? SQLiteDatabase.text(st, 1), category: category, what: SQLiteDatabase.text(st, 4), area: area,
                                         coordinate: c.isValid ? c : Coordinate(latitude: 0, longitude: 0), origin: .builtIn),
                    keys: splitOthers(SQLiteDatabase.text(st, 2)))
     }

@@ -177,7 +177,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
             // Writing a city's rows takes a while: a stop is heard (the staging stays).
             if count % 4096 == 0, cancelled.get() == true { throw Cancelled() }
             let id = Int64(count), b = f.bounds
-            let key = SearchText.key(f.names.name), otherKeys = f.names.others.map(SearchText.key)
+            let key = SearchText.key(f.names.name), otherKeys = f.names.others.map { SearchText.key(TileNames.value(of: $0)) }
             try out.run("INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [.int(id), .text(f.names.name), .text(NameIndex.joinOthers(f.names.others)), .text(NameIndex.joinOthers([key] + otherKeys)),
                          .int(Int64(f.category.rawValue)), .text(f.what), f.area.map { .text($0) } ?? .null,

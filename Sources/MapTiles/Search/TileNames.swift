@@ -112,9 +112,31 @@ public struct TileNames: Sendable, Equatable {
         for key in properties.keys.sorted() where key.hasPrefix("name:") || key.hasPrefix("name_") {
             guard others.count < maxOtherNames, let n = text(properties[key]) else { continue }
             let other = String(n.prefix(maxNameLength))
-            if other != name, !others.contains(other) { others.append(other) }
+            guard other != name, !others.contains(where: { value(of: $0) == other }) else { continue }
+            let language = key.dropFirst(5)
+            let isLanguage = (2...7).contains(language.count) && language.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") } && language != "latin"
+            others.append(isLanguage ? language.lowercased() + String(languageMark) + other : other)
         }
         return Names(name: name, others: others)
+    }
+
+    /// Between a language's code and its name in an other name ("sv␞Alexandersgatan"): the
+    /// index keeps which language each name is in, for rows in the reader's.
+    static let languageMark: Character = "\u{1E}"
+
+    /// An other name without its language.
+    public static func value(of other: String) -> String {
+        guard let i = other.firstIndex(of: languageMark) else { return other }
+        return String(other[other.index(after: i)...])
+    }
+
+    /// The name in the first of `languages` that `others` has one in.
+    public static func name(in languages: [String], others: [String]) -> String? {
+        for l in languages {
+            let prefix = l + String(languageMark)
+            if let o = others.first(where: { $0.hasPrefix(prefix) }) { return String(o.dropFirst(prefix.count)) }
+        }
+        return nil
     }
 
     /// What a named point is, from its layer and OpenMapTiles' class and subclass.
