@@ -56,18 +56,18 @@ public enum Localization {
     }
 
     /// "de_DE.UTF-8" with LANGUAGE "sv:de" → ["sv", "de"]; glibc ignores LANGUAGE in the C
-    /// locale, and so does this.
+    /// (and POSIX) locale, and so does this — not in C.UTF-8, which names no language itself.
     public static func languages(messagesLocale: String, language: String?) -> [String] {
         func code(_ s: Substring) -> String? {
             let c = s.prefix { $0 != "_" && $0 != "." && $0 != "@" }.lowercased()
             return c.count >= 2 && c.count <= 3 && c.allSatisfy({ $0.isASCII && $0.isLetter }) && c != "c" ? c : nil
         }
-        guard messagesLocale != "C", messagesLocale != "POSIX", let own = code(Substring(messagesLocale)) else { return [] }
+        guard messagesLocale != "C", messagesLocale != "POSIX" else { return [] }
         var out: [String] = []
         for part in (language ?? "").split(separator: ":") {
             if let c = code(part), !out.contains(c) { out.append(c) }
         }
-        if !out.contains(own) { out.append(own) }
+        if let own = code(Substring(messagesLocale)), !out.contains(own) { out.append(own) }
         return out
     }
 }

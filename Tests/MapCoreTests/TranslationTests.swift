@@ -28,9 +28,11 @@ import Testing
         #expect(Localization.languages(messagesLocale: "sv_FI.UTF-8", language: nil) == ["sv"])
         #expect(Localization.languages(messagesLocale: "de_DE.UTF-8", language: "fi:sv_SE:de") == ["fi", "sv", "de"])
         #expect(Localization.languages(messagesLocale: "pt_BR.UTF-8", language: "") == ["pt"])
-        // glibc ignores LANGUAGE in the C locale: English, and names left as they are.
+        // glibc ignores LANGUAGE in the C locale: English, and names left as they are; C.UTF-8
+        // names no language, but LANGUAGE counts there.
         #expect(Localization.languages(messagesLocale: "C", language: "de") == [])
-        #expect(Localization.languages(messagesLocale: "C.UTF-8", language: "de") == [])
+        #expect(Localization.languages(messagesLocale: "C.UTF-8", language: "de") == ["de"])
+        #expect(Localization.languages(messagesLocale: "C.UTF-8", language: nil) == [])
     }
 
     @Test func numbersAreWrittenTheLocalesWay() {
