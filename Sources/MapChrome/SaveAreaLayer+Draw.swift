@@ -45,6 +45,8 @@ extension SaveAreaLayer {
     /// The panel's lines and buttons: what it says now.
     private func texts(_ context: LayerContext) -> (title: String, detail: String, warn: Bool, buttons: [(Button, String)]) {
         if let p = progress {
+            // TRANSLATORS: the answers to the save panel's question whether to download a large extract.
+            if let d = p.detail, p.asks { return (p.headline ?? p.title, d, false, [(.yes, tr("Download")), (.no, tr("Not now"))]) }
             if let d = p.detail { return (p.headline ?? p.title, d, false, [(.stop, tr("Cancel"))]) }
             // TRANSLATORS: the progress of saving an area: tiles saved, of all its tiles, then the bytes written so far ("1,234 of 5,000 tiles · 12.3 MB").
             var detail = tr("%@ of %@ tiles · %@", TrackStatistics.grouped(Double(p.done)), TrackStatistics.grouped(Double(p.total)), Self.bytes(p.bytes))
@@ -92,7 +94,7 @@ extension SaveAreaLayer {
         let left = x, y = f.maxY - 10 - 26
         for ((id, _), (key, w)) in zip(t.buttons, zip(labels, widths)) {
             let s = size(key), r = ScreenRect(x: x, y: y, width: w, height: 26)
-            list.commands.append(.fillRect(r, id == .save ? Self.ink : Self.buttonFill))
+            list.commands.append(.fillRect(r, id == .save || id == .yes ? Self.ink : Self.buttonFill))
             list.place(key, rect: ScreenRect(x: r.x + (w - s.width) / 2, y: r.y + (26 - s.height) / 2, width: s.width, height: s.height),
                        opacity: 1, sprites: context.sprites)
             list.button(id, frame: r, focusStop: true)

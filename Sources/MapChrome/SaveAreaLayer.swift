@@ -73,6 +73,8 @@ public struct SaveAreaLayer: MapLayer {
     public enum Request: Hashable, Sendable {
         case save(Area)
         case cancel
+        /// The answer to the panel's question (`Progress.asks`): go on, or not.
+        case answer(Bool)
     }
 
     /// How the saving goes, as the app reports it.
@@ -86,12 +88,14 @@ public struct SaveAreaLayer: MapLayer {
         public var headline: String?
         /// The line under it, for work that is not tiles (directions: "Downloading Finland…").
         public var detail: String?
+        /// The detail is a question (a large download): the panel offers Download and Not now.
+        public var asks = false
         public init(title: String, area: Area, done: UInt64, total: UInt64, bytes: UInt64, secondsLeft: Double?) {
             self.title = title; self.area = area; self.done = done; self.total = total; self.bytes = bytes; self.secondsLeft = secondsLeft
         }
     }
 
-    enum Button: Hashable, Sendable { case shallower, deeper, save, close, stop, directions }
+    enum Button: Hashable, Sendable { case shallower, deeper, save, close, stop, directions, yes, no }
 
     public var offer: Offer?
     public private(set) var isChoosing = false
@@ -214,6 +218,9 @@ public struct SaveAreaLayer: MapLayer {
         case .save: return save(context)
         case .close: isChoosing = false; return [.changed]
         case .stop: return [.effect(.layer(LayerRequest(Request.cancel)))]
+        case .yes, .no:
+            progress?.asks = false
+            return [.changed, .effect(.layer(LayerRequest(Request.answer(b == .yes))))]
         case .directions: directions.toggle(); return [.changed]
         }
     }

@@ -115,6 +115,7 @@ public struct AreaRouting: Sendable {
     public init(config: RoutingConfig, programs: RoutinoPrograms, userAgent: String, environment env: [String: String]) {
         self.init(index: config.extracts, client: Self.downloadClient(userAgent: userAgent), programs: programs,
                   downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
+        askAbove = config.askAbove
     }
 
     /// The HTTP client downloads are made with: one connection, the app's User-Agent, a

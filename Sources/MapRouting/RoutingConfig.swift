@@ -10,7 +10,7 @@ import Platform
 ///     {"url": "https://routing.openstreetmap.de", "enabled": true, "minimumInterval": 1,
 ///      "profiles": {"car": "routed-car", "bike": "routed-bike", "foot": "routed-foot"},
 ///      "credit": "© OpenStreetMap contributors",
-///      "extracts": "https://download.geofabrik.de/index-v1.json"}
+///      "extracts": "https://download.geofabrik.de/index-v1.json", "askAboveMB": 500}
 ///
 /// Without a file: FOSSGIS's OSRM instance, within its terms (at most one request a second,
 /// credited, the app's User-Agent). `"enabled": false` turns online routing off.
@@ -26,6 +26,9 @@ public struct RoutingConfig: Equatable, Sendable {
     /// The index of OpenStreetMap extracts a saved area's routing data is cut from
     /// (Geofabrik's, or a mirror's with the same shape).
     public var extracts = GeofabrikIndex.standardURL
+    /// A download of an extract larger than this (bytes) is asked about first
+    /// (`"askAboveMB"`; 500 MB unless said).
+    public var askAbove: Int64 = 500_000_000
 
     public static let fossgisURL = "https://routing.openstreetmap.de"
     public static let standardProfiles: [TravelMode: String] = [.car: "routed-car", .bike: "routed-bike", .foot: "routed-foot"]
@@ -123,6 +126,13 @@ public struct RoutingConfig: Equatable, Sendable {
             enabled = b
         }
         self.init(url: url, profiles: profiles, credit: credit ?? Self.standardCredit, minimumInterval: interval, enabled: enabled)
+        if let v = object["askAboveMB"] {
+            guard let n = v.number, n.isFinite, n >= 0, n <= 1_000_000 else {
+                // TRANSLATORS: "askAboveMB" is a key of routing.json: keep it.
+                throw Invalid(description: tr("\"askAboveMB\" is not a number of megabytes"))
+            }
+            askAbove = Int64(saturating: n * 1_000_000)
+        }
         if let e = try string("extracts", in: object) {
             guard OnlineSource.isWebAddress(e) else {
                 // TRANSLATORS: "extracts" is a key of routing.json; index-v1.json is a file's name.

@@ -7,15 +7,18 @@ import MapWindow
 import Platform
 
 /// "Directions offline too" in the window: after a saved area's tiles, its routing data —
-/// the smallest Geofabrik region holding it downloaded (its size said first; above 500 MB
-/// the window leaves it to `meridian extract --update AREA --directions`, which asks), cut
-/// and built beside the area — with its progress in the save panel and Cancel; the new
-/// database joins the route engines at once.
+/// the smallest Geofabrik region holding it downloaded (its size said first; above 500 MB,
+/// or routing.json's "askAboveMB", the panel asks: Download or Not now), cut and built
+/// beside the area — with its progress in the save panel and Cancel; the new database joins
+/// the route engines at once.
 final class AreaDirections: @unchecked Sendable {
     private let host: UncheckedSendable<MapHost>
     private let routing: AreaRouting
     private let cancel = LockedValue<RouteCancellation>()
     private let running = LockedValue<Bool>()
+    /// The panel's answer to "Download …?", waited for by the build (nil: not yet).
+    private let answered = Condition()
+    private var answer: Bool?
     /// A database was built (for the route engines).
     var built: @Sendable (RoutinoDatabase) -> Void = { _ in }
 
@@ -58,7 +61,8 @@ final class AreaDirections: @unchecked Sendable {
             let pace = Pace(interval: 0.25)
             let box = AreaRouting.Box(west: area.west, south: area.south, east: area.east, north: area.north)
             let result = routing.build(box, into: AreaRouting.directory(forArea: path), environment: ProcessInfo.processInfo.environment, cancel: token,
-                                       confirm: { _, _ in false }, progress: { stage in
+                                       confirm: { region, bytes in self.ask(region: region, bytes: bytes, headline: headline, area: area, cancel: token) },
+                                       progress: { stage in
                 switch stage {
                 case .finding: break
                 case let .downloading(region, done, total):
@@ -95,5 +99,41 @@ final class AreaDirections: @unchecked Sendable {
     }
 
     /// Stops the build under way (Cancel in the panel).
-    func stop() { cancel.get()?.cancel() }
+    func stop() {
+        cancel.get()?.cancel()
+        answered.lock(); answered.broadcast(); answered.unlock()
+    }
+
+    /// The panel's answer (Download: true; Not now: false).
+    func answer(_ yes: Bool) {
+        answered.lock()
+        answer = yes
+        answered.broadcast()
+        answered.unlock()
+    }
+
+    /// Asks in the panel whether to download `bytes` of `region`, and waits (on the build's
+    /// thread) for the answer; a Cancel or the window closing is a no.
+    private func ask(region: String, bytes: Int64, headline: String, area: SaveAreaLayer.Area, cancel token: RouteCancellation) -> Bool {
+        answered.lock()
+        answer = nil
+        answered.unlock()
+        // TRANSLATORS: %1$@ is a region's name (“Finland”), %2$@ its extract's size (“612 MB”).
+        let question = tr("Routes offline here need %1$@'s extract: download %2$@?", region, SaveAreaLayer.bytes(UInt64(max(0, bytes))))
+        let host = self.host
+        host.value.perform { host in
+            host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
+                var p = SaveAreaLayer.Progress(title: headline, area: area, done: 0, total: 0, bytes: 0, secondsLeft: nil)
+                p.headline = headline
+                p.detail = question
+                p.asks = true
+                $0.progress = p
+                return [.changed]
+            } }
+        }
+        answered.lock()
+        defer { answered.unlock() }
+        while answer == nil, !token.isCancelled { answered.wait() }
+        return answer == true && !token.isCancelled
+    }
 }

@@ -301,6 +301,7 @@ struct Open: ParsableCommand {
         switch request.as(SaveAreaLayer.Request.self) {
         case let .save(area)?: saver.save(area)
         case .cancel?: saver.cancel()
+        case let .answer(yes)?: saver.routing?.answer(yes)
         case nil: break
         }
         switch request.as(SourcesLayer.Request.self) {
