@@ -147,7 +147,12 @@ public enum FileIO {
     /// `userFolder("XDG_CACHE_HOME", else: ".cache", environment:)`.
     public static func userFolder(_ variable: String, else fallback: String, environment env: [String: String]) -> String {
         if let v = env[variable], v.hasPrefix("/") { return v }
-        return (env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory) + "/" + fallback
+        return home(environment: env) + "/" + fallback
+    }
+
+    /// The user's home: $HOME when it is absolute, else the password database's.
+    public static func home(environment env: [String: String]) -> String {
+        env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory
     }
 
     /// The user's home from the password database, for when $HOME is not set.

@@ -29,7 +29,7 @@ enum RouteEngines {
     static func sourcesExtracts(environment env: [String: String]) -> (paths: [String], problems: [String]) {
         let file = FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env) + "/meridian/sources.json"
         guard FileIO.exists(file), let data = try? FileIO.read(file, limit: 1 << 20) else { return ([], []) }
-        return OSMExtractEntries.read(data, file: file, home: env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileIO.homeDirectory)
+        return OSMExtractEntries.read(data, file: file, home: FileIO.home(environment: env))
     }
 
     /// `progress` hears about database builds (they take seconds for a town, minutes for a country).
