@@ -12,10 +12,10 @@ extension AreasLayer {
     static let rowHeight = 46.0
     static let headerHeight = 34.0
 
-    static var heading: SpriteKey { .text(tr("Saved areas"), .chrome) }
+    static let heading: SpriteKey = .text(tr("Saved areas"), .chrome)
     static let closeKey = SpriteKey.text("✕", .chrome)
     // TRANSLATORS: A is the key that saves the area in view.
-    static var empty: SpriteKey { .text(tr("No saved areas yet: press A over a map to save the area in view"), .chrome) }
+    static let empty: SpriteKey = .text(tr("No saved areas yet: press A over a map to save the area in view"), .chrome)
 
     public func compose(at level: LayerLevel, into list: inout DrawList, context: LayerContext) {
         guard isOpen else { return }

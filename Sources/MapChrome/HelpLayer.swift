@@ -18,7 +18,7 @@ public struct HelpLayer: MapLayer {
     public var levels: [LayerLevel] { [.chrome] }
 
     // TRANSLATORS: the heading of the help panel, which lists every key and mouse gesture.
-    static var title: SpriteKey { .text(tr("Keys and gestures"), .notice) }
+    static let title: SpriteKey = .text(tr("Keys and gestures"), .notice)
     static let buttonKey = SpriteKey.text("?", .chrome)
 
     /// The ? button, under the zoom buttons: where the keys are, always in sight.

@@ -61,7 +61,7 @@ extension SearchLayer {
     }
 
     // TRANSLATORS: the search button; the / after it is the key that opens the search box.
-    static var buttonKey: SpriteKey { .text(tr("Search") + "   /", .chrome) }
+    static let buttonKey: SpriteKey = .text(tr("Search") + "   /", .chrome)
 
     func buttonFrame(_ context: LayerContext) -> ScreenRect? {
         guard let s = context.sprites.size(of: Self.buttonKey) else { return nil }

@@ -123,7 +123,7 @@ public struct SearchLayer: MapLayer {
     static let markerColor = Color(hex: 0xFF9500)
     static let lineColor = Color(hex: 0xFF7A00, alpha: 0.85)
     // TRANSLATORS: what the empty search box says.
-    static var placeholder: String { tr("Search places, streets, addresses") }
+    static let placeholder: String = tr("Search places, streets, addresses")
     /// The box and its list are opaque: the results read over any map.
     static let fieldFill = Color(hex: 0xFFFFFF)
     static let maxResults = 8

@@ -120,18 +120,18 @@ public struct SourcesLayer: MapLayer {
     }
 
     // TRANSLATORS: a row of the map switcher (A, after it, is its key).
-    static var saveRowKey: SpriteKey { .text("    " + tr("Save this area offline…") + "   A", .chrome) }
+    static let saveRowKey: SpriteKey = .text("    " + tr("Save this area offline…") + "   A", .chrome)
     // TRANSLATORS: a row of the map switcher: %@ is how many areas are saved (Shift+A, after it, is its key).
     private var savedRowKey: SpriteKey { .text("    " + tr("Saved areas (%@)…", savedAreasCount) + "   Shift+A", .chrome) }
     private var labelsRowKey: SpriteKey? { labels.map { .text("    " + $0.title + "   ⇄", .chrome) } }
     static let deleteKey = SpriteKey.text("✕", .chrome)
     // TRANSLATORS: a saved area's ✕ once clicked: clicked again, it deletes the area.
-    static var confirmKey: SpriteKey { .text(tr("Delete?"), .chrome) }
+    static let confirmKey: SpriteKey = .text(tr("Delete?"), .chrome)
 
     private static let check = SpriteKey.text("✓", .chrome)
     private static let minus = SpriteKey.text("−", .chrome), plus = SpriteKey.text("+", .chrome)
     // TRANSLATORS: the heading of the map switcher's overlays (hillshade, hiking routes: maps laid over the map).
-    private static var overlaysKey: SpriteKey { .text("    " + tr("Over the map"), .chrome) }
+    private static let overlaysKey: SpriteKey = .text("    " + tr("Over the map"), .chrome)
 
     private var overlayKeys: [SpriteKey] { overlays.map { .text(($0.on ? "☑  " : "☐  ") + $0.title, .chrome) } }
     // TRANSLATORS: an overlay's opacity in percent ("60 %").

@@ -59,6 +59,9 @@ public struct Translation: Sendable {
 
     private static let standard = gettext(domain: "meridian")
 
+    /// Chooses how the library speaks. Call it before the map is first used: its tables of
+    /// words (the help's keys, the chrome's fixed labels) are made once, at first use, so that
+    /// no frame or input event translates them again.
     public static func use(_ translation: Translation) { chosen.set(translation) }
 }
 

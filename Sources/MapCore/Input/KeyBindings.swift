@@ -32,8 +32,8 @@ public struct KeyBinding: Sendable {
 }
 
 public enum KeyBindings {
-    /// Made when asked for, so that its help reads in the language chosen at start.
-    public static var all: [KeyBinding] { [
+    /// Made at first use, in the language chosen by then (`Translation.use`).
+    public static let all: [KeyBinding] = [
         // TRANSLATORS: what a key does, in the help (after the key's name, lower case). Key names in it (Backspace, Esc, Ctrl, Shift, Enter, Space) are as printed on keyboards.
         KeyBinding(keys: [.letter("/")], modifiers: .shift, command: .help, label: "F1, ?", help: tr("these keys and gestures")),
         KeyBinding(keys: [.f1], modifiers: [], command: .help, label: "", help: ""),
@@ -73,19 +73,17 @@ public enum KeyBindings {
         KeyBinding(keys: [.escape], modifiers: [], command: .cancel, label: "Esc", help: tr("close, cancel, put down")),
         KeyBinding(keys: [.f11], modifiers: [], command: .fullscreen, label: "F11", help: tr("full screen")),
         KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: tr("quit")),
-    ] }
+    ]
 
     /// The map's own keys, for an app that embeds the map (`MapView`): zoom, pan, the focus,
     /// Esc and the pins' keys, none of the app's (no Ctrl+Q, no F11, no L).
-    public static var map: [KeyBinding] {
-        all.filter {
-            [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .focusNext, .focusPrevious, .cancel,
-             .deletePin, .renamePin, .undo, .redo].contains($0.command)
-        }
+    public static let map: [KeyBinding] = all.filter {
+        [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .focusNext, .focusPrevious, .cancel,
+         .deletePin, .renamePin, .undo, .redo].contains($0.command)
     }
 
     /// What the mouse does (handled by the controller's gestures; listed here for the help).
-    public static var gestures: [(label: String, help: String)] { [
+    public static let gestures: [(label: String, help: String)] = [
         // TRANSLATORS: mouse gestures in the help (left column) and what they do (right).
         (tr("Drag"), tr("pan (flick to glide)")),
         (tr("Wheel"), tr("zoom about the pointer")),
@@ -95,7 +93,7 @@ public enum KeyBindings {
         (tr("Drag a route"), tr("move its ends and vias; press its line to add one")),
         (tr("Hold a pin"), tr("lift it, drag, drop")),
         (tr("Drop files"), tr("open tracks and shapes")),
-    ] }
+    ]
 
     /// The command `key` with `modifiers` is bound to in `table`: the binding with exactly
     /// these modifiers, else one that ignores a Shift the layout needed ("+" is Shift+= on many).

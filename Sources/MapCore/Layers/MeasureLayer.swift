@@ -17,7 +17,7 @@ public struct MeasureLayer: MapLayer {
 
     public static let ink = Color(hex: 0x5856D6)
     // TRANSLATORS: the hint while measuring (key M); Backspace, Esc and Ctrl+S are keys.
-    static var hintKey: SpriteKey { .text(tr("Measuring: click points · Backspace undoes · Esc ends · Ctrl+S keeps as a track"), .notice) }
+    static let hintKey: SpriteKey = .text(tr("Measuring: click points · Backspace undoes · Esc ends · Ctrl+S keeps as a track"), .notice)
 
     public mutating func start() { isActive = true; points = []; revision += 1 }
     public mutating func end() { isActive = false; points = []; revision += 1 }

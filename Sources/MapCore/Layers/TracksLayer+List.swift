@@ -8,10 +8,10 @@ extension TracksLayer {
     static let rowHeight = 20.0
 
     // TRANSLATORS: the title of the list of open files (key T).
-    private static var listTitle: SpriteKey { .text(tr("Tracks"), .chrome) }
+    private static let listTitle: SpriteKey = .text(tr("Tracks"), .chrome)
     // TRANSLATORS: small buttons in the list of open files: hide or show a file's tracks on the map.
-    private static var hideKey: SpriteKey { .text(tr("Hide"), .chrome) }
-    private static var showKey: SpriteKey { .text(tr("Show"), .chrome) }
+    private static let hideKey: SpriteKey = .text(tr("Hide"), .chrome)
+    private static let showKey: SpriteKey = .text(tr("Show"), .chrome)
     private static let closeKey = SpriteKey.text("✕", .chrome)
 
     /// Every sprite the list draws.

@@ -22,7 +22,7 @@ public enum PinCallout {
     /// Between the callout's arrow and the pin's head.
     public static let gap = 2.0
     // TRANSLATORS: a pin's callout title when the pin has no title.
-    public static var untitled: String { tr("Untitled pin") }
+    public static let untitled: String = tr("Untitled pin")
 
     public static var height: Double { 2 * padding + titleHeight + detailHeight + arrowHeight }
 
