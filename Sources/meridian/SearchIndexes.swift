@@ -103,7 +103,7 @@ final class SearchIndexes: @unchecked Sendable {
                     // TRANSLATORS: why a map cannot be searched, after “Cannot index FILE for search: ”.
                     throw TileSourceError(tr("its index was built but cannot be opened"))
                 }
-                if index.features == 0 {
+                if index.features == 0, !outcome.readsSchema {
                     // TRANSLATORS: %@ is a street map's name; OpenMapTiles is the name of a schema (not to translate).
                     failure(tr("%@ has no names search can read (its tiles are not of the OpenMapTiles schema)", archive.title))
                 }

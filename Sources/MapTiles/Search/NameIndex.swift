@@ -20,8 +20,9 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     /// a keystroke's search on the frame's thread.
     private let lookups: SQLiteDatabase
 
-    /// Bumped when what the file holds changes: older indexes are built again.
-    static let schema = "6"
+    /// Bumped when what the file holds changes: older indexes are built again (7: Protomaps
+    /// tiles are read, whose earlier indexes are empty).
+    static let schema = "7"
 
     /// `$XDG_CACHE_HOME/meridian/search`, else `~/.cache/meridian/search`.
     public static func folder(environment env: [String: String]) -> String {

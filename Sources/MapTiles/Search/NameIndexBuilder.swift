@@ -35,6 +35,9 @@ public final class NameIndexBuilder: @unchecked Sendable {
         /// Tiles that could not be read or decoded (skipped, and said).
         public var broken: [String]
         public var features: Int
+        /// Whether any tile read (in this run or a stopped one before it) was of a schema
+        /// `TileNames` reads: when none was, a map without rows has names of another kind.
+        public var readsSchema: Bool
     }
 
     public struct Cancelled: Error {}
@@ -56,7 +59,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
         guard lock >= 0 else { throw SQLiteError(description: tr("%@: %@", file + ".lock", FileIO.reason())) }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw Busy() }
-        if NameIndex.open(path: archive.path, folder: folder) != nil { return Outcome(tilesRead: 0, broken: [], features: 0) }
+        if NameIndex.open(path: archive.path, folder: folder) != nil { return Outcome(tilesRead: 0, broken: [], features: 0, readsSchema: true) }
         let staging = file + ".part"
         var db: SQLiteDatabase
         do {
@@ -73,6 +76,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
         var done = min(max(0, Int(try NameIndex.meta(db, "done") ?? "0") ?? 0), total)
         let start = done
         var broken: [String] = []
+        var readsSchema = try NameIndex.meta(db, "tileschema") != nil
         while done < total {
             if cancelled.get() == true { throw Cancelled() }
             let batch = archive.tiles[done..<min(done + self.batch, total)]
@@ -91,6 +95,10 @@ public final class NameIndexBuilder: @unchecked Sendable {
                         continue
                     }
                     try stage(names, into: db)
+                    if let schema = names.schema, !readsSchema {
+                        try db.run("INSERT OR REPLACE INTO meta VALUES ('tileschema', ?)", [.text(schema.rawValue)])
+                        readsSchema = true
+                    }
                 }
                 done += batch.count
                 try db.run("INSERT OR REPLACE INTO meta VALUES ('done', ?)", [.text(String(done))])
@@ -105,7 +113,7 @@ public final class NameIndexBuilder: @unchecked Sendable {
         let count = try finish(from: db, progress: progress)
         unlink(staging)
         progress(1)
-        return Outcome(tilesRead: done - start, broken: broken, features: count)
+        return Outcome(tilesRead: done - start, broken: broken, features: count, readsSchema: readsSchema)
     }
 
     private func restart(_ staging: String) throws -> SQLiteDatabase {

@@ -3,11 +3,34 @@ import MapCore
 import MapGeometry
 import Platform
 
-/// The names one vector tile holds, read for the search index (OpenMapTiles schema): pieces
-/// of named streets, named points (places, shops, stations, water, parks, peaks, airports)
-/// and house numbers (which carry no street: the index joins them to the nearest one).
+/// The names one vector tile holds, read for the search index: pieces of named streets, named
+/// points (places, shops, stations, water, parks, peaks, airports) and house numbers (which
+/// carry no street: the index joins them to the nearest one). Tiles of the OpenMapTiles schema
+/// and of Protomaps' basemap v4 (`ProtomapsNames`) are read, each told by its own layers.
 /// Pure, and fuzzed (fuzz-names): tiles are untrusted bytes.
 public struct TileNames: Sendable, Equatable {
+    /// The schemas whose names are read.
+    public enum Schema: String, Sendable {
+        case openMapTiles, protomaps
+
+        /// A tile's schema from its layers' names: Protomaps' `roads`, `places`, `pois`… or
+        /// OpenMapTiles' `transportation_name`, `place`, `poi`… (`water`, `landuse` and
+        /// `landcover` are both's); nil for neither, and where both are there the more.
+        public static func of(layers: [String]) -> Schema? {
+            let names = Set(layers)
+            let omt = names.intersection(openMapTilesLayers).count, pm = names.intersection(protomapsLayers).count
+            if omt == 0 && pm == 0 { return nil }
+            return pm > omt ? .protomaps : .openMapTiles
+        }
+
+        static let openMapTilesLayers: Set<String> = ["transportation", "transportation_name", "place", "poi", "housenumber", "building",
+                                                      "boundary", "waterway", "water_name", "park", "mountain_peak", "aerodrome_label", "aeroway"]
+        static let protomapsLayers: Set<String> = ["roads", "places", "pois", "buildings", "earth", "boundaries", "transit"]
+    }
+
+    /// The schema the tile's layers say, nil when neither (nothing was read).
+    public var schema: Schema?
+
     /// A thing's name and its other names (other languages, other scripts), each at most
     /// `maxNameLength` characters.
     public struct Names: Sendable, Equatable, Hashable {
@@ -46,40 +69,70 @@ public struct TileNames: Sendable, Equatable {
     /// The names of `tile`, whose bytes decoded to `vector`. Points are taken only inside the
     /// tile proper (not its buffer), so that a point near an edge is indexed once.
     public init(_ vector: VectorTile, tile: TileID) {
+        schema = Schema.of(layers: vector.layers.map(\.name))
         let box = tile.mapRect
         for layer in vector.layers {
             guard layer.extent > 0 else { continue }
-            let unit = box.size.width / Double(layer.extent)
-            func coordinate(_ p: VectorTile.Point) -> Coordinate {
-                WebMercator.unproject(MapPoint(x: box.minX + Double(p.x) * unit, y: box.minY + Double(p.y) * unit))
+            let frame = Frame(box: box, extent: layer.extent)
+            if schema == .protomaps {
+                readProtomaps(layer, frame)
+                continue
             }
-            func inside(_ p: VectorTile.Point) -> Bool { p.x >= 0 && p.y >= 0 && Int(p.x) < layer.extent && Int(p.y) < layer.extent }
             switch layer.name {
             case "transportation_name":
                 for f in layer.features where f.type == .lineString {
                     guard let names = Self.names(f.properties) else { continue }
-                    let kind = Self.text(f.properties["class"]) ?? ""
-                    for part in f.parts where part.count >= 2 {
-                        // Points far outside the tile (hostile or broken) are no street.
-                        let points = part.prefix(100_000).map(coordinate)
-                        if points.allSatisfy(\.isValid) { segments.append(Segment(names: names, kind: kind, points: points)) }
-                    }
+                    addSegments(f, names: names, kind: Self.text(f.properties["class"]) ?? "", frame)
                 }
             case "housenumber":
                 for f in layer.features {
-                    guard let number = Self.text(f.properties["housenumber"]), let p = Self.anchor(f), inside(p) else { continue }
-                    houseNumbers.append(HouseNumber(number: String(number.prefix(24)), coordinate: coordinate(p)))
+                    guard let number = Self.text(f.properties["housenumber"]) else { continue }
+                    addHouseNumber(f, number: number, frame)
                 }
             case "place", "poi", "water_name", "park", "mountain_peak", "aerodrome_label":
                 for f in layer.features {
-                    guard let names = Self.names(f.properties), let p = Self.anchor(f), inside(p) else { continue }
+                    guard let names = Self.names(f.properties) else { continue }
                     let (category, what) = Self.kind(layer: layer.name, f.properties)
-                    points.append(Point(names: names, category: category, what: what, coordinate: coordinate(p)))
+                    addPoint(f, names: names, category: category, what: what, frame)
                 }
             default:
                 continue
             }
         }
+    }
+
+    /// Where a layer's tile coordinates lie: its tile's box and its extent.
+    struct Frame {
+        var box: MapRect
+        var extent: Int
+
+        func coordinate(_ p: VectorTile.Point) -> Coordinate {
+            let unit = box.size.width / Double(extent)
+            return WebMercator.unproject(MapPoint(x: box.minX + Double(p.x) * unit, y: box.minY + Double(p.y) * unit))
+        }
+
+        func inside(_ p: VectorTile.Point) -> Bool { p.x >= 0 && p.y >= 0 && Int(p.x) < extent && Int(p.y) < extent }
+    }
+
+    /// A named line's parts as street pieces.
+    mutating func addSegments(_ f: VectorTile.Feature, names: Names, kind: String, _ frame: Frame) {
+        for part in f.parts where part.count >= 2 {
+            // Points far outside the tile (hostile or broken) are no street.
+            let points = part.prefix(100_000).map(frame.coordinate)
+            if points.allSatisfy(\.isValid) { segments.append(Segment(names: names, kind: kind, points: points)) }
+        }
+    }
+
+    /// A named point, when its anchor lies in the tile proper.
+    mutating func addPoint(_ f: VectorTile.Feature, names: Names, category: SearchResult.Category, what: String, _ frame: Frame) {
+        guard let p = Self.anchor(f), frame.inside(p) else { return }
+        points.append(Point(names: names, category: category, what: what, coordinate: frame.coordinate(p)))
+    }
+
+    /// A house number, when its anchor lies in the tile proper.
+    mutating func addHouseNumber(_ f: VectorTile.Feature, number: String, _ frame: Frame) {
+        guard let p = Self.anchor(f), frame.inside(p) else { return }
+        houseNumbers.append(HouseNumber(number: String(number.prefix(24)), coordinate: frame.coordinate(p)))
     }
 
     /// A feature's point: the point itself, or the middle of a line's or polygon's first ring
@@ -100,7 +153,9 @@ public struct TileNames: Sendable, Equatable {
     }
 
     /// Every name a feature carries: `name`, else `name:latin`, `name_int`, `name_en`; the
-    /// rest (`name:xx`, `name_xx`) as other names.
+    /// rest (`name:xx`, `name_xx`; Protomaps' `name2`, `name3`, the name's parts in other
+    /// scripts) as other names, those in `firstLanguages` first: a Protomaps feature may
+    /// carry 41 languages, more than are kept.
     static func names(_ properties: [String: VectorTile.Value]) -> Names? {
         var main: String?
         for key in ["name", "name:latin", "name_int", "name_en", "name:en"] {
@@ -109,16 +164,24 @@ public struct TileNames: Sendable, Equatable {
         guard let main else { return nil }
         let name = String(main.prefix(maxNameLength))
         var others: [String] = []
-        for key in properties.keys.sorted() where key.hasPrefix("name:") || key.hasPrefix("name_") {
+        let keys = properties.keys.filter { $0.hasPrefix("name:") || $0.hasPrefix("name_") || $0 == "name2" || $0 == "name3" }
+            .map { (rank: firstLanguages.firstIndex(of: String($0.dropFirst(5))) ?? firstLanguages.count, key: $0) }
+            .sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(\.key)
+        for key in keys {
             guard others.count < maxOtherNames, let n = text(properties[key]) else { continue }
             let other = String(n.prefix(maxNameLength))
             guard other != name, !others.contains(where: { value(of: $0) == other }) else { continue }
-            let language = key.dropFirst(5)
+            var language = key.dropFirst(5)
+            // Protomaps has Chinese as zh-Hans and zh-Hant only; a reader's language is "zh".
+            if language == "zh-Hans", properties["name:zh"] == nil { language = "zh" }
             let isLanguage = (2...7).contains(language.count) && language.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") } && language != "latin"
             others.append(isLanguage ? language.lowercased() + String(languageMark) + other : other)
         }
         return Names(name: name, others: others)
     }
+
+    /// The languages Meridian is translated into, and English: their names are kept first.
+    static let firstLanguages = ["en", "sv", "fi", "de", "fr", "es", "it", "nl", "pl", "pt", "cs", "uk", "ja", "zh", "zh-Hans", "zh-Hant"]
 
     /// Between a language's code and its name in an other name ("sv␞Alexandersgatan"): the
     /// index keeps which language each name is in, for rows in the reader's.
