@@ -12,9 +12,9 @@ while [ ! -s "$out" ]; do sleep 0.05; done
 port=$(head -n 1 "$out")
 online="http://127.0.0.1:$port/street/{z}/{x}/{y}{r}.png"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-    .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles --osm Tests/Fixtures/osm/andorra.osm.pbf "$@"
+    .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles --protomaps Tests/Fixtures/vector/helsinki-protomaps.pmtiles --osm Tests/Fixtures/osm/andorra.osm.pbf "$@"
 else
-    xvfb-run -a -s "-screen 0 3840x2160x24 -noreset" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles --osm Tests/Fixtures/osm/andorra.osm.pbf "$@"
+    xvfb-run -a -s "-screen 0 3840x2160x24 -noreset" .build/release/meridian bench --online "$online" --vector Tests/Fixtures/vector/helsinki.mbtiles --protomaps Tests/Fixtures/vector/helsinki-protomaps.pmtiles --osm Tests/Fixtures/osm/andorra.osm.pbf "$@"
 fi
 # MapLibre Native's times for the same street views (PyPI mapli, software GL), beside the
 # "street view" rows above, when mapli can be had.

@@ -32,8 +32,8 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 chrpath -d "$root/usr/bin/meridian"
 install -D -m 644 Resources/basemap.mbtiles "$root/usr/share/meridian/basemap.mbtiles"
 install -D -m 644 Resources/places.tsv "$root/usr/share/meridian/places.tsv"
-install -D -m 644 Resources/styles/streets.json "$root/usr/share/meridian/styles/streets.json"
-install -D -m 644 Resources/styles/streets-dark.json "$root/usr/share/meridian/styles/streets-dark.json"
+# The built-in styles (OpenMapTiles and Protomaps, light and dark), their sprite sheet and NOTICE.
+for f in Resources/styles/*; do install -D -m 644 "$f" "$root/usr/share/meridian/styles/$(basename "$f")"; done
 # The desktop entry and metainfo carry every catalogue's words (msgfmt --desktop / --xml);
 # the catalogues go where gettext looks (/usr/share/locale/LL/LC_MESSAGES/meridian.mo).
 install -d "$root/usr/share/applications" "$root/usr/share/metainfo"

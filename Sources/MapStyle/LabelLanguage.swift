@@ -32,13 +32,18 @@ public struct LabelLanguage: Hashable, Sendable {
     /// reading one of these is a name label (`{name}`, `{name:latin}`, `name_en`, …).
     static let nameKeys: Set<String> = ["name", "name:latin", "name:nonlatin", "name_int", "name_en", "name:en", "name_de", "name:local"]
 
+    /// Other keys a language's names go by: Protomaps writes Chinese by script
+    /// (`name:zh-Hans`, `name:zh-Hant`) and Norwegian as `name:no`, where a locale says zh, nb or nn.
+    static let otherKeys: [String: [String]] = ["zh": ["zh-Hans", "zh-Hant"], "nb": ["no"], "nn": ["no"]]
+
     /// The reader's name of a feature: `name:LL` for each language in turn (and OpenMapTiles'
-    /// `name_en`/`name_de` columns for those two).
+    /// `name_en`/`name_de` columns for those two, and the keys of `otherKeys`).
     private var translatedName: Node {
         var keys: [Node] = []
         for l in languages {
             keys.append(.get(.literal(.string("name:" + l)), from: nil))
             if l == "en" || l == "de" { keys.append(.get(.literal(.string("name_" + l)), from: nil)) }
+            for other in Self.otherKeys[l] ?? [] { keys.append(.get(.literal(.string("name:" + other)), from: nil)) }
         }
         return keys.count == 1 ? keys[0] : .coalesce(keys)
     }

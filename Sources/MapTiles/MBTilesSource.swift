@@ -21,6 +21,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public let bounds: MapRect?
     /// The vector layers the metadata lists (empty when it lists none).
     public let vectorLayers: [String]
+    /// The vector tiles' schema: from the metadata, else from a low tile's layers.
+    public let schema: TileSchema?
     public var name: String { "mbtiles:" + database.path }
     /// The metadata's attribution; without one, the OpenMapTiles credit for vector tiles of
     /// that schema (its layers in the "json" row, or the metadata naming it), else "".
@@ -71,8 +73,13 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         }
         let layers = (try? JSONDecoder().decode(Layers.self, from: Data((meta["json"] ?? "").utf8)))?.vector_layers?.prefix(200).map(\.id) ?? []
         vectorLayers = layers
-        attribution = VectorAttribution.credit(meta["attribution"] ?? "", layers: isVector ? layers : [],
-                                               mentioned: isVector && meta.values.contains { $0.lowercased().contains("openmaptiles") })
+        let db = database
+        schema = isVector ? TileSchema.detect(layers: layers, name: meta["name"], version: meta["version"], probing: TileSchema.probeZooms(lo...hi)) { z in
+            try? db.rows("SELECT tile_data FROM tiles WHERE zoom_level = ? LIMIT 1", [.int(Int64(z))], { SQLiteDatabase.blob($0, 0) }).first
+        } : nil
+        let given = VectorAttribution.plainText(meta["attribution"] ?? "")
+        attribution = !given.isEmpty ? given : meta.values.contains { $0.lowercased().contains("openmaptiles") } && isVector
+            ? VectorAttribution.openMapTiles : schema?.credit ?? ""
     }
 
     /// "W,S,E,N" in degrees, as MBTiles metadata writes it; nil when it is not that.
@@ -85,17 +92,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     }
 
     /// Whether the vector tiles are in the embedded basemap's own schema (land, lakes,
-    /// places…), drawn in its look, rather than a street map's: the metadata's layers say,
-    /// else the first stored tile's.
-    public var holdsBasemapSchema: Bool {
-        var names = vectorLayers
-        if names.isEmpty, let first = try? database.rows("SELECT tile_data FROM tiles LIMIT 1", [], { SQLiteDatabase.blob($0, 0) }).first,
-           let bytes = Gzip.isCompressed(first) ? try? Gzip.decompress(first) : first,
-           let tile = try? MVTDecoder.decode(bytes) {
-            names = tile.layers.map(\.name)
-        }
-        return names.contains("land") && !names.contains("water") && !names.contains("transportation")
-    }
+    /// places…), drawn in its look, rather than a street map's.
+    public var holdsBasemapSchema: Bool { schema == .basemap }
 
     /// The stored bytes of a tile, nil where the file has none.
     public func data(for tile: TileID) throws -> Data? {

@@ -71,8 +71,8 @@ public struct OnlineSource: Hashable, Sendable {
     /// gives: what a TileJSON source is once its document is read.
     public func resolved(by document: TileJSON) -> OnlineSource {
         var made = OnlineSource(name: name, title: title, template: document.tiles[0],
-                     attribution: attribution.isEmpty ? VectorAttribution.credit(document.attribution ?? "", layers: document.vectorLayers,
-                                                                                 mentioned: document.mentionsOpenMapTiles) : attribution,
+                     attribution: !attribution.isEmpty ? attribution : document.attribution
+                        ?? (document.mentionsOpenMapTiles ? VectorAttribution.openMapTiles : document.schema?.credit ?? ""),
                      attributionURL: attributionURL, zoomRange: document.dataZoomRange, tileSize: tileSize, allowsBulk: allowsBulk,
                      kind: .vector, tileJSON: tileJSON, style: style)
         made.isOverlay = isOverlay

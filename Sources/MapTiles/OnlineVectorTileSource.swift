@@ -30,6 +30,15 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     public var attribution: String { source.attribution }
     public var attributionURL: String? { source.attributionURL }
     public var concurrency: Int { 8 }
+    /// From the TileJSON document; for a bare `{z}/{x}/{y}` address, as learned from its
+    /// first tile (this run), or from the z0 tile kept from before (nothing is fetched to tell
+    /// it), else nil.
+    public let schema: TileSchema?
+    /// The schemas of bare addresses, learned from their first tile this run, by source name.
+    private static let learned = LockedValue<[String: TileSchema]>()
+    /// Called (on a tile worker) when a source opened without knowing its schema has learned
+    /// it from a tile: the app opens it again, to draw it in that schema's style.
+    public static let schemaLearned = LockedValue<@Sendable (String) -> Void>()
     public var isRemote: Bool { true }
     public var unreachable: String? {
         lock.lock(); defer { lock.unlock() }
@@ -55,6 +64,10 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         self.tileJSON = tileJSON
         self.client = client
         self.cache = cache
+        // (Only the world's one z0 tile is looked for in the cache: nothing is fetched here.)
+        schema = tileJSON?.schema ?? Self.learned.get()?[source.name] ?? TileSchema.detect(layers: [], name: nil, version: nil, probing: [0]) { z in
+            source.zoomRange.lowerBound == 0 ? cache?.entry(for: TileID(z: z, x: 0, y: 0), now: WallClock.now)?.body : nil
+        }
     }
 
     public func payload(for tile: TileID) throws -> TilePayload? {
@@ -93,7 +106,16 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     /// The loader decoded the tile: its body is worth keeping. (Keyed by the data tile, which
     /// for an over-zoomed tile is the ancestor the payload names.)
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {
-        guard case let .vector(_, dataTile) = payload else { return }
+        guard case let .vector(bytes, dataTile) = payload else { return }
+        if schema == nil, ok, let found = TileSchema.detect(tile: bytes) {
+            let first = Self.learned.update { known in
+                var all = known ?? [:]
+                defer { known = all }
+                return all.updateValue(found, forKey: source.name) == nil
+            }
+            // (Drawn in OpenMapTiles' style meanwhile: only another schema needs a new start.)
+            if first, found != .openMapTiles { Self.schemaLearned.get()?(source.name) }
+        }
         lock.lock()
         let pending = undecided.removeValue(forKey: dataTile)
         lock.unlock()

@@ -17,6 +17,8 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     public let attribution: String
     /// The metadata's vector layer ids (`vector_layers[].id`), for telling the schema.
     public let vectorLayers: [String]
+    /// The vector tiles' schema: from the metadata, else from a low tile's layers.
+    public private(set) var schema: TileSchema?
     public let name: String
     /// Where tiles read over the network are kept (remote archives only).
     public let cache: TileDiskCache?
@@ -71,14 +73,27 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         let json = (try? archive.metadata()) ?? Data()
         let meta = try? JSONDecoder().decode(Metadata.self, from: json)
         vectorLayers = (meta?.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
-        attribution = VectorAttribution.credit(meta?.attribution ?? "", layers: vectorLayers,
-                                               mentioned: String(decoding: json, as: UTF8.self).lowercased().contains("openmaptiles"))
+        let mentioned = String(decoding: json, as: UTF8.self).lowercased().contains("openmaptiles")
+        schema = nil
+        if isVector {
+            // A low tile where the header says the data is.
+            let middle = Coordinate(latitude: min(max((Double(h.minLatE7) + Double(h.maxLatE7)) / 2e7, -85), 85),
+                                    longitude: min(max((Double(h.minLonE7) + Double(h.maxLonE7)) / 2e7, -180), 180))
+            schema = TileSchema.detect(layers: vectorLayers, name: meta?.name, version: meta?.version, probing: TileSchema.probeZooms(dataZoomRange)) { z in
+                // (Gzip, whatever the header says, is undone by `detect`.)
+                (try? archive.tileData(TileID(containing: middle, zoom: z))).flatMap { (try? PMTilesArchive.decompress($0, h.tileCompression, limit: Gzip.defaultLimit)) ?? $0 }
+            }
+        }
+        let given = VectorAttribution.plainText(meta?.attribution ?? "")
+        attribution = !given.isEmpty ? given : mentioned && isVector ? VectorAttribution.openMapTiles : schema?.credit ?? ""
     }
 
     /// The part of the metadata JSON used here. Metadata that is missing or not JSON is no
     /// reason to refuse the tiles: it is read leniently.
     private struct Metadata: Decodable {
         var attribution: String?
+        var name: String?
+        var version: String?
         var vector_layers: [Layer]?
         struct Layer: Decodable { var id: String }
     }

@@ -19,6 +19,7 @@ public struct TileJSON: Sendable, Equatable {
     /// West, south, east, north in degrees, when given and sane.
     public var bounds: [Double]?
     public var name: String?
+    public var version: String?
     /// Whether the document names the OpenMapTiles schema anywhere (its name, description or
     /// attribution), as many servers of that schema do.
     public var mentionsOpenMapTiles: Bool
@@ -34,6 +35,7 @@ public struct TileJSON: Sendable, Equatable {
         var vector_layers: [Layer]?
         var bounds: [Double]?
         var name: String?
+        var version: String?
         var description: String?
         struct Layer: Decodable { var id: String }
     }
@@ -74,6 +76,7 @@ public struct TileJSON: Sendable, Equatable {
             bounds = nil
         }
         name = doc.name.map(VectorAttribution.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        version = doc.version.map { String($0.prefix(40)) }
         mentionsOpenMapTiles = [doc.name, doc.description, doc.attribution].contains { $0?.lowercased().contains("openmaptiles") == true }
     }
 
@@ -82,6 +85,12 @@ public struct TileJSON: Sendable, Equatable {
 
     /// Tiles in the OpenMapTiles schema: its layers, or the document says so.
     public var isOpenMapTiles: Bool { VectorAttribution.isOpenMapTiles(layers: vectorLayers, mentioned: mentionsOpenMapTiles) }
+
+    /// The schema its layers (else its name) say; nil when it names neither.
+    public var schema: TileSchema? {
+        if mentionsOpenMapTiles, vectorLayers.isEmpty { return .openMapTiles }
+        return TileSchema.detect(layers: vectorLayers, name: name, version: version, probing: []) { _ in nil }
+    }
 }
 
 /// Credits vector tiles owe when their source names none.

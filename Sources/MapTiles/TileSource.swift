@@ -81,6 +81,8 @@ public protocol TileSource: Sendable {
     var isRemote: Bool { get }
     /// Why the source cannot be reached now, nil when it can (or when it is local).
     var unreachable: String? { get }
+    /// The schema of its vector tiles (nil for pictures, or when nothing tells it).
+    var schema: TileSchema? { get }
     /// The frame no longer wants these tiles: requests for them under way may stop (their
     /// `payload` then throws `TileLoadCancelled`).
     func cancel(_ tiles: [TileID])
@@ -106,6 +108,7 @@ extension TileSource {
     public var attributionURL: String? { nil }
     public var isRemote: Bool { false }
     public var unreachable: String? { nil }
+    public var schema: TileSchema? { nil }
     public func cancel(_ tiles: [TileID]) {}
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {}
     public func keptAhead(_ tile: TileID, payload: TilePayload) {}

@@ -5,8 +5,8 @@ import MapStyle
 import MapTiles
 import Platform
 
-/// Which MapLibre style draws street maps (OpenMapTiles-schema vector tiles): the built-in
-/// one (light or dark) or a style file the user names. Each style is read once; what it
+/// Which MapLibre style draws street maps (vector tiles): the built-in one for the tiles'
+/// schema (light or dark) or a style file the user names. Each style is read once; what it
 /// leaves out is said once (`MapCatalog.Settings.warn`).
 public struct StyleChoice: Equatable, Sendable {
     /// A style JSON file (`--style`), nil for the built-in style.
@@ -14,15 +14,25 @@ public struct StyleChoice: Equatable, Sendable {
     public var dark = false
     /// Which names labels show (the reader's language where the reader's locale names one).
     public var labels: LabelNames
+    /// The schema of the tiles the built-in style is for (the source's, set when they are
+    /// opened); a style file is taken as it is.
+    public var schema: TileSchema = .openMapTiles
 
-    public init(path: String? = nil, dark: Bool = false, labels: LabelNames = .standard) {
+    public init(path: String? = nil, dark: Bool = false, labels: LabelNames = .standard, schema: TileSchema = .openMapTiles) {
         self.path = path
         self.dark = dark
         self.labels = labels
+        self.schema = schema
     }
 
-    /// The built-in style's file in Resources.
-    public var builtInName: String { dark ? "styles/streets-dark.json" : "styles/streets.json" }
+    /// The built-in style's file in Resources (nil for an unknown schema's, made in code).
+    public var builtInName: String? {
+        switch schema {
+        case .openMapTiles, .basemap: return dark ? "styles/streets-dark.json" : "styles/streets.json"
+        case .protomaps: return dark ? "styles/protomaps-dark.json" : "styles/protomaps.json"
+        case .unknown: return nil
+        }
+    }
 
     public func style() throws -> MapStyle {
         try MapStyles.shared.style(for: self)
@@ -44,12 +54,18 @@ public final class MapStyles: @unchecked Sendable {
 
     public func style(for choice: StyleChoice) throws -> MapStyle {
         let path: String
-        if let p = choice.path { path = p } else {
-            guard let url = Resources.url(choice.builtInName) else {
+        var made: Data?
+        if let p = choice.path { path = p } else if let name = choice.builtInName {
+            guard let url = Resources.url(name) else {
                 // TRANSLATORS: %@ is a list of folders.
-                throw TileSourceStyleError(tr("the built-in street style is missing (looked in: %@)", Resources.candidates(choice.builtInName).map(\.path).joined(separator: ", ")))
+                throw TileSourceStyleError(tr("the built-in street style is missing (looked in: %@)", Resources.candidates(name).map(\.path).joined(separator: ", ")))
             }
             path = url.path
+        } else {
+            // Tiles of a schema no style is written for: one made from their layers' names.
+            let layers = if case let .unknown(l) = choice.schema { l } else { [String]() }
+            path = "generic" + (choice.dark ? "-dark:" : ":") + layers.joined(separator: ",")
+            made = GenericStyle.json(layers: layers, dark: choice.dark)
         }
         let key = choice.labels.rawValue + ":" + path
         lock.lock()
@@ -57,7 +73,7 @@ public final class MapStyles: @unchecked Sendable {
         lock.unlock()
         let style: MapStyle
         do {
-            style = try MapStyle(json: try FileIO.read(path, limit: 16 << 20), labels: .reader(choice.labels))
+            style = try MapStyle(json: try made ?? FileIO.read(path, limit: 16 << 20), labels: .reader(choice.labels))
         } catch {
             // TRANSLATORS: a style file, and what is wrong with it.
             throw TileSourceStyleError(tr("%@: %@", path, error))
@@ -81,7 +97,9 @@ public final class MapStyles: @unchecked Sendable {
     /// relative), or one on the web, fetched once and kept with the tiles (offline, the copy
     /// kept is used). A sheet that cannot be had is said once; the text is drawn alone.
     public func sheet(for choice: StyleChoice) -> SpriteSheet? {
-        guard let path = choice.path, let style = try? style(for: choice), var base = style.sprite, !base.isEmpty else { return nil }
+        // (A built-in style's sheet lies beside it in Resources/styles: its one-way arrows.)
+        guard let path = choice.path ?? choice.builtInName.flatMap({ Resources.url($0)?.path }), let style = try? style(for: choice),
+              var base = style.sprite, !base.isEmpty else { return nil }
         let web = base.hasPrefix("http://") || base.hasPrefix("https://")
         if base.hasPrefix("file://") { base = String(base.dropFirst(7)) }
         if !web, !base.hasPrefix("/") { base = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(base).path }

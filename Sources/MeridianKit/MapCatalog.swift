@@ -65,6 +65,8 @@ public enum MapCatalog {
         // A sources.json entry named terrain-dem stands for the AWS Terrain Tiles (a mirror,
         // or heights of one's own).
         if name == OnlineSource.terrainDEM.name { return (try? userSources.get())?.first { $0.name == name } ?? OnlineSource.terrainDEM }
+        // So does one named openfreemap for OpenFreeMap (a mirror of it).
+        if name == OnlineSource.openFreeMap.name, let mirror = (try? userSources.get())?.first(where: { $0.name == name }) { return mirror }
         if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
         if isRemoteArchive(name) { return nil }
@@ -229,16 +231,41 @@ public enum MapCatalog {
         if style.path == nil, let own = (source as? OnlineVectorTileSource)?.source.style, !own.hasPrefix("http") {
             style.path = own   // the source's own style (sources.json "style"), a file
         }
+        // The built-in style for the tiles' schema; where nothing tells it (a bare address
+        // not yet visited), OpenMapTiles', the schema of most tile servers.
+        let schema = underlying(source).schema ?? .openMapTiles
+        style.schema = schema
+        var notices: [String] = []
+        if style.path == nil, case let .unknown(layers) = schema, let said = unknownSchema(source, layers: layers) { notices.append(said) }
         let mapStyle = try style.style()
         let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)
         // The style's raster and raster-dem sources, drawn in their layers among the vector ones.
-        var notices: [String] = []
         let pictures = stylePictures(mapStyle, notices: &notices)
         var made = Tiles(source: pictures.isEmpty ? source : StyledTileSource(vector: source, pictures: pictures), fallback: fallback,
                          background: fallback?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
         made.notices = notices
         return made
     }
+
+    /// That its tiles follow a schema no built-in style draws: said once for each source.
+    static func unknownSchema(_ source: TileSource, layers: [String]) -> String? {
+        guard toldSchemas.update({ told in
+            var names = told ?? []
+            defer { told = names }
+            return names.insert(source.name).inserted
+        }) else { return nil }
+        let shown = layers.isEmpty ? "–" : layers.prefix(12).joined(separator: ", ") + (layers.count > 12 ? ", …" : "")
+        // TRANSLATORS: %1$@ is a map's file or address, %2$@ the names of its tiles' layers.
+        return tr("%1$@: its tiles follow a schema Meridian has no style for (layers: %2$@); drawn with a plain style guessed from the layers' names",
+                  shownName(source), shown)
+    }
+    /// A source's file or address as a reader knows it ("pmtiles:/x.pmtiles" is /x.pmtiles).
+    static func shownName(_ source: TileSource) -> String {
+        let name = underlying(source).name
+        for prefix in ["pmtiles:", "mbtiles:", "dir:"] where name.hasPrefix(prefix) { return String(name.dropFirst(prefix.count)) }
+        return name
+    }
+    private static let toldSchemas = LockedValue<Set<String>>()
 
     /// The sources of `style`'s raster and hillshade layers, each a tile server of its own
     /// (cached like any): those given by tile addresses; what cannot be had is said in `notices`

@@ -62,3 +62,14 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable {
     // TRANSLATORS: %@ is the JSON reader's own message (in English).
     public var description: String { tr("not valid JSON (%@)", reason) }
 }
+
+// Literals, for JSON written in code (a style made for tiles of an unknown schema).
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
+                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(elements, uniquingKeysWith: { a, _ in a })) }
+}

@@ -8,4 +8,6 @@ public final class LockedValue<Value: Sendable>: @unchecked Sendable {
 
     public func get() -> Value? { lock.lock(); defer { lock.unlock() }; return value }
     public func set(_ v: Value?) { lock.lock(); value = v; lock.unlock() }
+    /// Reads and changes the value in one hold of the lock.
+    public func update<R>(_ body: (inout Value?) -> R) -> R { lock.lock(); defer { lock.unlock() }; return body(&value) }
 }

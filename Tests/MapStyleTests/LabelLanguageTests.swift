@@ -41,4 +41,21 @@ import Testing
         // No language known (the C locale): nothing is rewritten.
         #expect(!LabelLanguage(mode: .mine, languages: []).rewrites)
     }
+
+    /// Protomaps' tiles (scripts/make-styles.py's protomaps.json reads `["get", "name"]`) name
+    /// places in `name:xx`, Chinese by script and Norwegian as `name:no`: a reader of sv, zh or
+    /// nb gets theirs.
+    @Test func protomapsNamesAreTheReadersToo() throws {
+        let road = Fixture.feature(.lineString, ["kind": .string("major_road"), "name": .string("Aleksanterinkatu"),
+                                                 "name:sv": .string("Alexandersgatan"), "name:zh-Hans": .string("亚历山大街"),
+                                                 "name:no": .string("Aleksandergata")])
+        let field = #"["get", "name"]"#
+        #expect(try Self.style(field, LabelLanguage(mode: .mine, languages: ["sv"])).text(Fixture.context(15, road)) == "Alexandersgatan")
+        #expect(try Self.style(field, LabelLanguage(mode: .mine, languages: ["zh"])).text(Fixture.context(15, road)) == "亚历山大街")
+        #expect(try Self.style(field, LabelLanguage(mode: .mine, languages: ["nb"])).text(Fixture.context(15, road)) == "Aleksandergata")
+        #expect(try Self.style(field, LabelLanguage(mode: .both, languages: ["sv"])).text(Fixture.context(15, road))
+                == "Alexandersgatan\nAleksanterinkatu")
+        // A language the tiles lack: the local name.
+        #expect(try Self.style(field, LabelLanguage(mode: .mine, languages: ["de"])).text(Fixture.context(15, road)) == "Aleksanterinkatu")
+    }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import MapGeometry
+import MapTiles
+import MeridianKit
+import Testing
+
+/// The schema is a property of a source: told from its metadata, else from its tiles, and
+/// the built-in style chosen by it — an unknown schema drawn with a guessed style, and said.
+struct TileSchemaTests {
+    @Test func layersTellTheSchema() {
+        let omt = ["place", "boundary", "poi", "housenumber", "waterway", "transportation", "transportation_name", "building", "water", "landuse", "landcover"]
+        let pm = ["earth", "water", "landuse", "landcover", "roads", "buildings", "places", "pois", "boundaries", "transit"]
+        #expect(TileSchema.detect(layers: omt) == .openMapTiles)
+        #expect(TileSchema.detect(layers: pm) == .protomaps)
+        #expect(TileSchema.detect(layers: ["land", "lakes", "places", "rivers"]) == .basemap)
+        // Only layers both have: the metadata's name or version decides.
+        #expect(TileSchema.detect(layers: ["water", "landuse"], name: "Protomaps Basemap", version: "4.3.0") == .protomaps)
+        #expect(TileSchema.detect(layers: ["water", "landuse"], version: "4.0.1") == .protomaps)
+        #expect(TileSchema.detect(layers: ["water", "landuse"], version: "3.15") == .openMapTiles)
+        #expect(TileSchema.detect(layers: ["streets", "lakes", "houses"]) == .unknown(["streets", "lakes", "houses"]))
+    }
+
+    @Test func theFixturesSchemaIsReadFromMetadataOrTiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vector")
+        // The MBTiles names its layers; the PMTiles copy has no vector_layers: its tiles tell.
+        #expect(try MBTilesSource(path: root.appendingPathComponent("helsinki.mbtiles").path).schema == .openMapTiles)
+        let pm = try PMTilesSource(path: root.appendingPathComponent("helsinki.pmtiles").path)
+        #expect(pm.vectorLayers.isEmpty)
+        #expect(pm.schema == .openMapTiles)
+    }
+
+    /// An archive of layers no style knows: drawn with a style made from their names, and
+    /// said once.
+    @Test func anUnknownSchemaIsDrawnWithAGuessedStyleAndSaid() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("odd.mbtiles").path
+        let square: [[VectorTile.Point]] = [[.init(x: 0, y: 0), .init(x: 4096, y: 0), .init(x: 4096, y: 4096), .init(x: 0, y: 4096)]]
+        let tile = VectorTile(layers: [
+            .init(name: "lakes_and_ponds", features: [.init(type: .polygon, parts: square)]),
+            .init(name: "streets", features: [.init(type: .lineString, parts: [[.init(x: 0, y: 2048), .init(x: 4096, y: 2048)]],
+                                                     properties: ["name": .string("Main Street")])]),
+        ])
+        let writer = try MBTilesWriter(path: path)
+        try writer.metadata("format", "pbf")
+        try writer.metadata("minzoom", "0")
+        try writer.metadata("maxzoom", "0")
+        try writer.tile(TileID(z: 0, x: 0, y: 0), MVTEncoder.encode(tile))
+        try writer.finish()
+
+        let source = try MBTilesSource(path: path, vectorTileSize: 512)
+        #expect(source.schema == .unknown(["lakes_and_ponds", "streets"]))
+        let made = try MapCatalog.tiles(over: source)
+        let style = try #require(made.painter.mapStyle)
+        let drawn = Set(style.layers.compactMap(\.sourceLayer))
+        #expect(drawn == ["lakes_and_ponds", "streets"])
+        #expect(style.notices.isEmpty, "the guessed style draws every layer it makes: \(style.notices)")
+        #expect(made.notices.count == 1 && made.notices[0].contains("lakes_and_ponds, streets"), "said: \(made.notices)")
+        // Said once.
+        #expect(try MapCatalog.tiles(over: source).notices.isEmpty)
+    }
+}
