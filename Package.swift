@@ -116,7 +116,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
     let files = ["MapData", "MapCore", "FuzzSupport"]
     for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pmtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
-                         ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files),
+                         ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files), ("fuzz-fit", files), ("fuzz-tcx", files),
                          ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
                          ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
                          ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),

@@ -5,8 +5,8 @@ import MapCore
 import MapGeometry
 
 extension GeoDocument {
-    /// Reads a GPX, KML, GeoJSON or CSV file, told apart by its extension (and, for an
-    /// unknown one, by whether it looks like XML). Bad points are skipped into `problems`;
+    /// Reads a GPX, KML, GeoJSON, CSV, FIT or TCX file, told apart by its extension (and, for
+    /// an unknown one, by its first bytes: FIT's header, TCX's root, XML). Bad points are skipped into `problems`;
     /// a file that cannot be read or parsed at all throws, naming the file and line.
     /// `progress` counts the bytes read (GPX) and stops the reading when cancelled.
     public static func read(_ url: URL, progress: Progress? = nil) throws -> GeoDocument {
@@ -28,12 +28,14 @@ extension GeoDocument {
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
         if ext == "csv" || ext == "tsv" { return try CSVTrackReader(file: url.path).read(data) }
         if ext == "kml" { return try KMLReader(file: url.path).read(data) }
+        if ext == "fit" || FITReader.looksLikeFIT(data) { return try FITReader(file: url.path).read(data) }
+        if ext == "tcx" || (looksXML && TCXReader.looksLikeTCX(data)) { return try TCXReader(file: url.path).read(data) }
         if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) { return try GPXReader(file: url.path, progress: progress).read(data) }
         return try GeoJSONReader(file: url.path).read(data)
     }
 
     // TRANSLATORS: after a file's name ("walk.gpx: holds no points").
-    static func noPoints(_ url: URL) -> GeoFileError { GeoFileError(file: url.path, line: nil, reason: tr("holds no points")) }
+    public static func noPoints(_ url: URL) -> GeoFileError { GeoFileError(file: url.path, line: nil, reason: tr("holds no points")) }
 }
 
 extension TrackFile {

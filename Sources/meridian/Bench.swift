@@ -35,11 +35,14 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("An OpenMapTiles-schema .mbtiles to measure street maps with (make bench uses the test extract)."), valueName: "FILE"))
     var vector: String?
 
+    @Option(name: .long, help: ArgumentHelp(tr("A Protomaps-schema archive of the same area as --vector, to compare the two schemas' tiles (make bench uses the test fixture)."), valueName: "FILE"))
+    var protomaps: String?
+
     @Option(name: .long, help: ArgumentHelp(tr("An OpenStreetMap extract to measure directions with (make bench uses the Andorra test extract)."), valueName: "FILE.osm.pbf"))
     var osm: String?
 
     // TRANSLATORS: the names of the parts (online, startup…) are typed as they are: keep them.
-    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, terrain, tracks, window, large, route."), valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -62,9 +65,11 @@ struct Bench: ParsableCommand {
         if runs("basemap") { rows += try basemapRows() }
         if let vector, runs("vector") { rows += try vectorRows(vector) }
         if let vector, runs("views"), !runs("vector") { rows += try streetViewRows(vector) }
+        if let vector, let protomaps, runs("schemas") { rows += try schemaRows(openMapTiles: vector, protomaps: protomaps) }
         if runs("terrain") { rows += try terrainRows() }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
         defer { unlink(track) }
+        if runs("fit") { rows += try fitRows() }
         if runs("tracks") || runs("window") { rows += try trackRows(keeping: track) }
         if runs("window") { rows += try windowRows(track: track) }
         if runs("large") { rows += try largeWindowRows() }

@@ -16,13 +16,18 @@ public struct TrackPoints: Sendable {
     /// unless the file has them, 0 where a point lacks them.
     public var heartRate: [UInt16] = []
     public var cadence: [UInt16] = []
+    /// Power (watts), from a FIT or TCX file or a GPX power extension; empty unless the file
+    /// has it, 0 where a point lacks it.
+    public var power: [UInt16] = []
+    /// Temperature (°C); empty unless the file has it, NaN where a point lacks it.
+    public var temperature: [Float] = []
 
     public init() {}
 
     public var count: Int { latitude.count }
 
     public mutating func append(latitude lat: Double, longitude lon: Double, elevation: Float, time: Double,
-                                heartRate: UInt16 = 0, cadence: UInt16 = 0) {
+                                heartRate: UInt16 = 0, cadence: UInt16 = 0, power: UInt16 = 0, temperature: Float = .nan) {
         latitude.append(lat)
         longitude.append(lon)
         self.elevation.append(elevation)
@@ -36,6 +41,14 @@ public struct TrackPoints: Sendable {
             if self.cadence.count < count - 1 { self.cadence += [UInt16](repeating: 0, count: count - 1 - self.cadence.count) }
             self.cadence.append(cadence)
         }
+        if power != 0 || !self.power.isEmpty {
+            if self.power.count < count - 1 { self.power += [UInt16](repeating: 0, count: count - 1 - self.power.count) }
+            self.power.append(power)
+        }
+        if !temperature.isNaN || !self.temperature.isEmpty {
+            if self.temperature.count < count - 1 { self.temperature += [Float](repeating: .nan, count: count - 1 - self.temperature.count) }
+            self.temperature.append(temperature)
+        }
     }
 
     /// Appends `other`'s points after these (the extension columns padded with zeros where
@@ -47,20 +60,24 @@ public struct TrackPoints: Sendable {
         elevation += other.elevation
         time += other.time
         let total = count
-        func join(_ mine: inout [UInt16], _ theirs: [UInt16]) {
+        func join<T>(_ mine: inout [T], _ theirs: [T], empty: T) {
             guard !mine.isEmpty || !theirs.isEmpty else { return }
-            if mine.count < before { mine += [UInt16](repeating: 0, count: before - mine.count) }
+            if mine.count < before { mine += [T](repeating: empty, count: before - mine.count) }
             mine += theirs
-            if mine.count < total { mine += [UInt16](repeating: 0, count: total - mine.count) }
+            if mine.count < total { mine += [T](repeating: empty, count: total - mine.count) }
         }
-        join(&heartRate, other.heartRate)
-        join(&cadence, other.cadence)
+        join(&heartRate, other.heartRate, empty: 0)
+        join(&cadence, other.cadence, empty: 0)
+        join(&power, other.power, empty: 0)
+        join(&temperature, other.temperature, empty: .nan)
     }
 
     /// Pads the extension columns to the points' count.
     public mutating func finish() {
         if !heartRate.isEmpty, heartRate.count < count { heartRate += [UInt16](repeating: 0, count: count - heartRate.count) }
         if !cadence.isEmpty, cadence.count < count { cadence += [UInt16](repeating: 0, count: count - cadence.count) }
+        if !power.isEmpty, power.count < count { power += [UInt16](repeating: 0, count: count - power.count) }
+        if !temperature.isEmpty, temperature.count < count { temperature += [Float](repeating: .nan, count: count - temperature.count) }
     }
 }
 
