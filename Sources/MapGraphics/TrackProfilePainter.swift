@@ -19,8 +19,19 @@ public enum TrackProfilePainter: SpritePainter {
         // The sprite is the panel: its frames laid out in a viewport of its own size.
         let gx = graph.x, gy = graph.y, gw = graph.width, gh = graph.height
         let ink = Color(hex: 0x333333), faint = Color(hex: 0x000000, alpha: 0.08)
+        let (dashed, dashedMode) = profile.dashed(for: spec.dashed)
+        let key: String
+        switch dashedMode {
+        // TRANSLATORS: the key to the elevation profile's two lines, after the track's name: elevation (filled) and heart rate (a dashed line).
+        case .heartRate: key = tr("elevation · heart rate (dashed)")
+        // TRANSLATORS: the key to the elevation profile's two lines, after the track's name: elevation (filled) and cadence (a dashed line).
+        case .cadence: key = tr("elevation · cadence (dashed)")
+        // TRANSLATORS: the key to the elevation profile's two lines, after the track's name: elevation (filled) and power (a dashed line).
+        case .power: key = tr("elevation · power (dashed)")
         // TRANSLATORS: the key to the elevation profile's two lines, after the track's name: elevation (filled) and speed (a dashed line).
-        let title = profile.speed.isEmpty ? spec.title : spec.title + "   " + tr("elevation · speed (dashed)")
+        default: key = tr("elevation · speed (dashed)")
+        }
+        let title = dashed.isEmpty ? spec.title : spec.title + "   " + key
         text(title, at: (16, 8), size: 11, bold: true, color: ink, cr: cr, k: k)
 
         // Heights: grid lines at round steps, labelled on the left.
@@ -68,13 +79,14 @@ public enum TrackProfilePainter: SpritePainter {
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_stroke(cr)
 
-        // Speed, dashed, from 0 at the bottom to a little over the fastest at the top.
-        if !profile.speed.isEmpty, profile.fastest > 0 {
-            let top = profile.fastest * 1.1
+        // Speed (or the sensor), dashed, from 0 at the bottom to a little over its highest at the top.
+        let highest = Double(dashed.lazy.filter(\.isFinite).max() ?? 0)
+        if !dashed.isEmpty, highest > 0 {
+            let top = highest * 1.1
             cairo_new_path(cr)
             started = false
-            for c in 0..<n where profile.speed[c].isFinite {
-                let y = gy + gh - Double(profile.speed[c]) / top * gh
+            for c in 0..<n where dashed[c].isFinite {
+                let y = gy + gh - Double(dashed[c]) / top * gh
                 if started { cairo_line_to(cr, px(c), y) } else { cairo_move_to(cr, px(c), y); started = true }
             }
             var dashes = [4.0, 3.0]

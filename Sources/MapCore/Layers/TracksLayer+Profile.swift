@@ -69,8 +69,9 @@ extension TracksLayer {
         list.commands.append(.fillRect(ScreenRect(x: panel.x, y: panel.y - 1, width: panel.width, height: 1), Color(hex: 0x000000, alpha: 0.2)))
         list.commands.append(.fillRect(panel, Color(hex: 0xFFFFFF)))
         let title = file.title(of: line)
+        let dashed = profile.dashed(for: colorMode).mode
         let key = SpriteKey(TrackProfileSprite(profile: profile, width: Int(saturating: panel.width.rounded()), height: Int(saturating: panel.height),
-                                               color: line.style.color, title: title, imperial: context.facts.imperialUnits))
+                                               color: line.style.color, title: title, imperial: context.facts.imperialUnits, dashed: dashed))
         context.place(key, rect: panel, opacity: 1, into: &list)
         guard let point = profileHover else { return }
         let column = profile.column(ofPoint: point)
@@ -87,6 +88,11 @@ extension TracksLayer {
         if e.isFinite { parts.append(TrackStatistics.heightText(e, imperial: context.facts.imperialUnits)) }
         if !profile.speed.isEmpty, profile.speed[column].isFinite {
             parts.append(TrackStatistics.speedText(Double(profile.speed[column]), imperial: context.facts.imperialUnits))
+        }
+        // "142 bpm · 88 rpm · 230 W" where the track has them.
+        for (values, mode) in [(profile.heartRate, TrackColorMode.heartRate), (profile.cadence, .cadence), (profile.power, .power)]
+        where !values.isEmpty && values[column].isFinite {
+            parts.append(TrackColorRamp.sensorText(Double(values[column]), mode))
         }
         let readout = SpriteKey.text(parts.joined(separator: " · "), .chrome)
         if let s = context.sprites.size(of: readout) {
@@ -112,6 +118,8 @@ public struct TrackProfileSprite: SpriteSpec {
     public let color: Color
     public let title: String
     public let imperial: Bool
+    /// What the dashed line shows: speed, or the sensor the tracks are coloured by.
+    public var dashed: TrackColorMode = .speed
 }
 
 extension TrackProfile {

@@ -3,10 +3,11 @@ import Glibc
 import MapGeometry
 import Platform
 
-/// What a track's colour shows: the file's colour, or each stretch's speed or elevation on a
-/// ramp (key C). GPXSee declined this, its most-asked feature.
+/// What a track's colour shows: the file's colour, or each stretch's speed, elevation, heart
+/// rate, cadence or power on a ramp (key C). GPXSee declined this, its most-asked feature.
 public enum TrackColorMode: String, Sendable, CaseIterable {
     case plain, speed, elevation
+    case heartRate = "heart-rate", cadence, power
 
     public var title: String {
         switch self {
@@ -14,6 +15,9 @@ public enum TrackColorMode: String, Sendable, CaseIterable {
         case .plain: return trc("track colours", "Plain")
         case .speed: return trc("track colours", "Speed")
         case .elevation: return trc("track colours", "Elevation")
+        case .heartRate: return trc("track colours", "Heart rate")
+        case .cadence: return trc("track colours", "Cadence")
+        case .power: return trc("track colours", "Power")
         }
     }
 }
@@ -84,6 +88,22 @@ public struct TrackColorRamp: Sendable, Hashable {
         case .speed: return imperial ? tr("%@ mph", whole(value * 2.236936)) : tr("%@ km/h", whole(value * 3.6))
         // TRANSLATORS: a height at an end of the legend; %@ is the number.
         case .elevation: return imperial ? tr("%@ ft", whole(value * 3.28084)) : tr("%@ m", whole(value))
+        case .heartRate, .cadence, .power: return Self.sensorText(value, mode)
+        }
+    }
+
+    /// A heart rate, cadence or power as written beside the profile and in the legend
+    /// ("142 bpm", "88 rpm", "230 W").
+    public static func sensorText(_ value: Double, _ mode: TrackColorMode) -> String {
+        let v = value.isFinite && abs(value) < 1e9 ? "\(Int(saturating: value.rounded()))" : "—"
+        switch mode {
+        // TRANSLATORS: a heart rate; %@ is the number of beats per minute.
+        case .heartRate: return tr("%@ bpm", v)
+        // TRANSLATORS: a cadence; %@ is the number of revolutions (or steps) per minute.
+        case .cadence: return tr("%@ rpm", v)
+        // TRANSLATORS: a power; %@ is the number of watts.
+        case .power: return tr("%@ W", v)
+        case .plain, .speed, .elevation: return v
         }
     }
 }

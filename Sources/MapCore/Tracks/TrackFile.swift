@@ -67,7 +67,16 @@ public struct TrackLine: Sendable {
         case .plain: return []
         case .speed: return speed
         case .elevation: return track.points.elevation.contains(where: \.isFinite) ? track.points.elevation : []
+        case .heartRate: return Self.sensor(track.points.heartRate)
+        case .cadence: return Self.sensor(track.points.cadence)
+        case .power: return Self.sensor(track.points.power)
         }
+    }
+
+    /// A sensor's column as values (0, "none", as NaN); empty when no point has one.
+    static func sensor(_ column: [UInt16]) -> [Float] {
+        guard column.contains(where: { $0 > 0 }) else { return [] }
+        return column.map { $0 > 0 ? Float($0) : .nan }
     }
 }
 

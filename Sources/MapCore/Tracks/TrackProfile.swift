@@ -18,6 +18,9 @@ public struct TrackProfile: Sendable, Hashable {
     public let point: [Int]
     public let lowest: Double, highest: Double
     public let fastest: Double
+    /// Each column's heart rate, cadence and power (averaged over its points that have one),
+    /// NaN where none; empty when the track has none.
+    public let heartRate: [Float], cadence: [Float], power: [Float]
 
     /// Nil for a track without elevations, or without length. `speed`: each point's (or
     /// none); `along`: the track's `TrackStatistics.distancesAlong`.
@@ -30,18 +33,23 @@ public struct TrackProfile: Sendable, Hashable {
         let timed = pointSpeed.count == p.count
         var elevation = [Float](repeating: .nan, count: n), speed = [Float](repeating: .nan, count: timed ? n : 0)
         var point = [Int](repeating: 0, count: n)
+        let columns = [p.heartRate, p.cadence, p.power].map { $0.count == p.count && $0.contains { $0 > 0 } ? $0 : [] }
+        var sensors = columns.map { [Float](repeating: .nan, count: $0.isEmpty ? 0 : n) }
         var i = 0
         for c in 0..<n {
             // The points in this column's stretch of distance: elevation and speed averaged.
             let end = total * Double(c + 1) / Double(n)
             let first = i
             var e = 0.0, ne = 0, v = 0.0, nv = 0
+            var sums = [0.0, 0.0, 0.0], counts = [0, 0, 0]
             while i < p.count, along[i] <= end || c == n - 1 {
                 let ei = Double(p.elevation[i])
                 if ei.isFinite { e += ei; ne += 1 }
                 if timed, pointSpeed[i].isFinite { v += Double(pointSpeed[i]); nv += 1 }
+                for s in 0..<3 where !columns[s].isEmpty && columns[s][i] > 0 { sums[s] += Double(columns[s][i]); counts[s] += 1 }
                 i += 1
             }
+            for s in 0..<3 where counts[s] > 0 { sensors[s][c] = Float(sums[s] / Double(counts[s])) }
             point[c] = min(first, p.count - 1)
             if ne > 0 { elevation[c] = Float(e / Double(ne)) }
             if nv > 0 { speed[c] = Float(v / Double(nv)) }
@@ -58,6 +66,18 @@ public struct TrackProfile: Sendable, Hashable {
         lowest = finite.min() ?? 0
         highest = finite.max() ?? 0
         fastest = Double(speed.filter(\.isFinite).max() ?? 0)
+        (heartRate, cadence, power) = (sensors[0], sensors[1], sensors[2])
+    }
+
+    /// What the dashed line shows when the tracks are coloured by `mode`: that sensor where
+    /// the track has it, else speed (empty when it has neither); and the mode it is.
+    public func dashed(for mode: TrackColorMode) -> (values: [Float], mode: TrackColorMode) {
+        switch mode {
+        case .heartRate where !heartRate.isEmpty: return (heartRate, .heartRate)
+        case .cadence where !cadence.isEmpty: return (cadence, .cadence)
+        case .power where !power.isEmpty: return (power, .power)
+        default: return (speed, .speed)
+        }
     }
 
     /// The column showing point `index` of the track.
