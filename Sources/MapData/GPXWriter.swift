@@ -30,7 +30,7 @@ public enum GPXWriter {
     }
 
     /// "2026-11-22T10:00:05Z" (milliseconds when there are any); nil when unknown or absurd.
-    static func timestamp(_ seconds: Double) -> String? {
+    public static func timestamp(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds >= 0, seconds < 253_402_300_800 else { return nil }
         var whole = time_t(saturating: seconds.rounded(.down))
         var t = tm()

@@ -85,8 +85,20 @@ public final class HTTPClient: @unchecked Sendable {
         return id
     }
 
+    /// Nothing is asked of the network when set (`--offline`, or settings.json's "offline"):
+    /// every request fails at once, and sources fall back on what they kept.
+    public static var offline: Bool {
+        get { offlineFlag.get() ?? false }
+        set { offlineFlag.set(newValue) }
+    }
+    private static let offlineFlag = LockedValue<Bool>()
+
     /// Hands a request to the engine for its address (also a redirect from the other engine).
     private func send(_ request: HTTPRequest) {
+        if Self.offline {
+            // TRANSLATORS: why a map, search or route asked nothing of the network.
+            return request.done(.failed(tr("offline: nothing is asked of the network (--offline)"), retryable: false))
+        }
         let address = options.ownPlainHTTP && !proxied ? HTTPAddress(request.url) : nil
         lock.lock()
         if stopping {

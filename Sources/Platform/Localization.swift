@@ -55,6 +55,15 @@ public enum Localization {
         return ok
     }
 
+    /// The reader's country as the locale names it ("de_AT.UTF-8" → "AT"), from LC_ALL,
+    /// LC_MESSAGES or LANG; nil where none is named (C, C.UTF-8, "en").
+    public static func region(environment env: [String: String]) -> String? {
+        let name = [env["LC_ALL"], env["LC_MESSAGES"], env["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        guard let underscore = name.firstIndex(of: "_") else { return nil }
+        let code = name[name.index(after: underscore)...].prefix { $0 != "." && $0 != "@" }
+        return code.count == 2 && code.allSatisfy({ $0.isASCII && $0.isLetter }) ? code.uppercased() : nil
+    }
+
     /// "de_DE.UTF-8" with LANGUAGE "sv:de" → ["sv", "de"]; glibc ignores LANGUAGE in the C
     /// (and POSIX) locale, and so does this — not in C.UTF-8, which names no language itself.
     public static func languages(messagesLocale: String, language: String?) -> [String] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CSystem
 import FoundationEssentials
 import Glibc
+import MapTiles
 import MapWindow
 import MeridianKit
 import Platform
@@ -14,7 +15,7 @@ struct Meridian: ParsableCommand {
         abstract: tr("A map viewer for the Linux desktop."),
         discussion: tr("Drag to pan (flick to glide), scroll to zoom around the pointer, double-click to zoom in (Shift: out), arrow keys pan, +/- zoom, L chooses the map, F follows the position, F11 fullscreen, Ctrl+Q quits."),
         version: version,
-        subcommands: [Open.self, Render.self, Extract.self, Search.self, RouteCommand.self, Bench.self],
+        subcommands: [Open.self, Render.self, Extract.self, Search.self, RouteCommand.self, Info.self, Bench.self],
         defaultSubcommand: Open.self)
 
     static func main() {
@@ -27,6 +28,7 @@ struct Meridian: ParsableCommand {
         Resources.directory = env["MERIDIAN_DATA_DIR"]
         Localization.start(domain: "meridian", directories: env["MERIDIAN_LOCALE_DIR"].map { [$0] } ?? Resources.localeDirectories, environment: env)
         MapCatalog.settings = catalogSettings(env)
+        if AppSettings.read(folder: MapCatalog.settings.configFolder, warn: warn).offline == true { HTTPClient.offline = true }
         do {
             var command = try parseAsRoot(nil)
             try command.run()

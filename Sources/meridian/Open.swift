@@ -34,7 +34,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("An OpenStreetMap extract to find directions in offline, with Routino (again for more; built once into a database under ~/.cache/meridian/routing)."), valueName: "FILE.osm.pbf"))
     var osm: [String] = []
 
-    @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON or CSV files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link."), valueName: "FILE"))
+    @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON, CSV, FIT or TCX files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link."), valueName: "FILE"))
     var files: [String] = []
 
     @Flag(name: .long, help: .hidden)
@@ -53,21 +53,29 @@ struct Open: ParsableCommand {
         // Errors a person must see go to the window (started from the desktop, there is no
         // terminal), and to stderr.
         var notices: [String] = []
+        if view.offline { HTTPClient.offline = true }
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append(tr("%@; starting from the default view", error)) }
+        // The first start: over the reader's country, and streets where OpenFreeMap answers.
+        let firstStart = saved == nil && !FileIO.exists(stateURL.path) && !isBenchRun
+        let asksNoPlace = files.isEmpty && view.center == nil && view.zoom == nil
+        let firstView = firstStart && asksNoPlace
+            ? FirstStart.view(region: Localization.region(environment: ProcessInfo.processInfo.environment), places: Resources.places(), viewport: size.screenSize)
+            : nil
         // The labels' names as the view kept them, unless --labels says.
         if view.labels == nil { view.labels = saved?.labels.flatMap(LabelNames.init(rawValue:)) }
         let (paths, place) = Self.placesAndFiles(files, notices: &notices)
-        let camera = Camera(center: place?.coordinate ?? view.center ?? saved?.coordinate ?? ViewOptions.defaultCenter,
-                            zoom: place.map { $0.zoom ?? 15 } ?? view.zoom ?? saved?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
+        let camera = Camera(center: place?.coordinate ?? view.center ?? saved?.coordinate ?? firstView?.center ?? ViewOptions.defaultCenter,
+                            zoom: place.map { $0.zoom ?? 15 } ?? view.zoom ?? saved?.zoom ?? firstView?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
         // Started without files, the window reopens those open when it was last closed (the
         // view is the saved one, so it does not move to them).
         let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
                                  tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
-                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay))
+                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay),
+                                 offerStreets: firstStart && !HTTPClient.offline && view.tiles == nil && view.style == nil)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
@@ -139,7 +147,8 @@ struct Open: ParsableCommand {
     }
 
     private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
-                            tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [SourcesLayer.Overlay]) throws -> WindowEnd {
+                            tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [SourcesLayer.Overlay],
+                            offerStreets: Bool = false) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -197,7 +206,7 @@ struct Open: ParsableCommand {
         search.start(shown: shownName)
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host, tiles: tiles)
-        let routing = WindowRouting(host: host, osm: osm, offline: false)
+        let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }
@@ -206,7 +215,7 @@ struct Open: ParsableCommand {
             do {
                 var problems: [String] = []
                 let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(end.overlays, &problems))
-                for p in problems { host.showNotice(p) }
+                for p in problems + made.notices { host.showNotice(p) }
                 host.setTiles(made.stack)
                 exporter.tiles = made
                 host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil } }
@@ -215,6 +224,21 @@ struct Open: ParsableCommand {
                 end.tiles = name
             } catch {
                 host.showNotice(tr("Cannot show %@: %@", name, error))
+            }
+        }
+        // A bare {z}/{x}/{y} address told its schema by its first tile: drawn again in that
+        // schema's style.
+        let learnedHost = UncheckedSendable(host)
+        OnlineVectorTileSource.schemaLearned.set { name in
+            learnedHost.value.perform { _ in if (try? MapCatalog.online(end.tiles))??.name == name { choose(end.tiles) } }
+        }
+        if offerStreets {
+            FirstStart.offerStreets(host: host) { _ in
+                // Unless a map was chosen meanwhile.
+                guard end.tiles == MapCatalog.basemap else { return }
+                choose(OnlineSource.openFreeMap.name)
+                // TRANSLATORS: said once, on the first start; L is the key of the map switcher.
+                host.showNotice(tr("Showing OpenFreeMap's street map (online). Press L to choose another map, or the basemap to stay offline."))
             }
         }
         // A saved area shown as the map was replaced (updated, renamed): shown from its new file.
@@ -261,6 +285,7 @@ struct Open: ParsableCommand {
                 let notices = UncheckedSendable(host)
                 Browser.open(url) { notices.value.showNotice($0) }
             case let .open(path) where path.lowercased().hasSuffix(".osm.pbf"): routing.addExtract(path)
+            case let .open(path) where SearchIndexes.isIndexable(path): choose(FileIO.absolute(path))   // a street map's archive
             case let .open(path): opener.open([path], animated: true)
             case .chooseFiles: chooseFiles(host: host, opener: opener)
             case .exportMap: exporter.export()
@@ -346,7 +371,7 @@ struct Open: ParsableCommand {
                     opener.open(paths, animated: true)
                 case let .unavailable(reason):
                     warn(tr("no file chooser: %@", reason))
-                    host.showNotice(tr("To open tracks, drop GPX, KML, GeoJSON or CSV files on the map, or start Meridian with them: meridian FILE…"))
+                    host.showNotice(tr("To open tracks, drop GPX, KML, GeoJSON, CSV, FIT or TCX files on the map, or start Meridian with them: meridian FILE…"))
                 }
             }
         }

@@ -83,7 +83,7 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: .hidden)
     var drawlistOut: String?
 
-    @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON or CSV files to draw (the view fits them unless --center or --zoom is given)."), valueName: "FILE"))
+    @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON, CSV, FIT or TCX files to draw (the view fits them unless --center or --zoom is given)."), valueName: "FILE"))
     var files: [String] = []
 
     func validate() throws {
@@ -124,6 +124,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        if view.offline { HTTPClient.offline = true }
         let format = PagePrinter.Format(path: out) ?? .png
         // A sheet (--paper), or a PDF or SVG of a --size: laid out as a page, without the
         // app's buttons. A PNG of a --size is the window's picture, as always.

@@ -49,11 +49,14 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("Lay a transparent map over the map, at an opacity from 0.05 to 1 if given: 'terrain' (hillshading and contour lines) or a source of ~/.config/meridian/sources.json with \"overlay\": true. May be given more than once; the window remembers the overlays chosen (key L)."), valueName: "NAME[@OPACITY]"))
     var overlay: [OverlayRequest] = []
 
-    @Option(name: .long, help: ArgumentHelp(tr("A MapLibre style JSON file to draw street maps (OpenMapTiles-schema vector tiles) with, instead of the built-in style."), valueName: "FILE.json"))
+    @Option(name: .long, help: ArgumentHelp(tr("A MapLibre style JSON file to draw street maps (vector tiles) with, instead of the built-in style for their schema (OpenMapTiles or Protomaps)."), valueName: "FILE.json"))
     var style: String?
 
     @Flag(name: .long, help: ArgumentHelp(tr("Draw street maps in the built-in style's dark variant (the default where the desktop prefers dark).")))
     var dark = false
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Ask nothing of the network: no online tiles (those kept on disk still show), no online search or directions. settings.json's \"offline\": true in ~/.config/meridian does the same for every start.")))
+    var offline = false
 
     // TRANSLATORS: local, mine and both are typed as they are: keep them.
     @Option(name: .long, help: ArgumentHelp(tr("Which names street maps' labels show: local (the names where they are), mine (in your language where the map has it) or both (yours above the local one). By default, yours; the window remembers the choice (key L)."), valueName: "local|mine|both"))

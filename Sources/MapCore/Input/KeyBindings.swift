@@ -55,7 +55,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: tr("measure: click points; Backspace, Esc")),
         KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: tr("copy the coordinates under the pointer")),
         KeyBinding(keys: [.letter("w")], modifiers: [], command: .whatIsHere, label: "W", help: tr("what is here, asked online (the selected pin, or under the pointer)")),
-        KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: tr("open GPX, KML, GeoJSON or CSV files")),
+        KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: tr("open GPX, KML, GeoJSON, CSV, FIT or TCX files")),
         KeyBinding(keys: [.letter("e")], modifiers: .control, command: .exportMap, label: "Ctrl+E", help: tr("export the view as PDF, SVG or PNG")),
         KeyBinding(keys: [.letter("p")], modifiers: .control, command: .printMap, label: "Ctrl+P", help: tr("print the view on A4 (or save it as PDF)")),
         KeyBinding(keys: [.letter("t")], modifiers: [], command: .trackList, label: "T", help: tr("list of open files")),

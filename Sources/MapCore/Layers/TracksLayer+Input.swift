@@ -8,7 +8,7 @@ extension TracksLayer {
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
         case .trackList:
-            if files.isEmpty { return [.notice(tr("No tracks are open: drop GPX, KML, GeoJSON or CSV files on the map"))] }
+            if files.isEmpty { return [.notice(tr("No tracks are open: drop GPX, KML, GeoJSON, CSV, FIT or TCX files on the map"))] }
             showsList.toggle()
         case .profile:
             if !toggleProfile() { return [.notice(tr("Open a track with elevations to see its profile"))] }

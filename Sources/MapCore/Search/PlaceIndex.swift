@@ -14,6 +14,16 @@ public final class PlaceIndex: Sendable {
         public var country: String
         public var population: Int
         public var coordinate: Coordinate
+        /// The country's ISO 3166 code ("FI"), as the file gives it.
+        public var countryCode = ""
+
+        public init(name: String, country: String, population: Int, coordinate: Coordinate, countryCode: String = "") {
+            self.name = name
+            self.country = country
+            self.population = population
+            self.coordinate = coordinate
+            self.countryCode = countryCode
+        }
 
         /// A zoom that shows the place whole: a metropolis wider than a town.
         public var zoom: Double {
@@ -60,7 +70,7 @@ public final class PlaceIndex: Sendable {
                 guard !fields[1].isEmpty, let pop = Int(fields[3]), pop >= 0,
                       let lat = Double(fields[4]), let lon = Double(fields[5]), abs(lat) <= 90, abs(lon) <= 180 else { skipped += 1; continue }
                 places.append(Place(name: fields[1], country: countries[fields[2]] ?? fields[2], population: pop,
-                                    coordinate: Coordinate(latitude: lat, longitude: lon)))
+                                    coordinate: Coordinate(latitude: lat, longitude: lon), countryCode: fields[2]))
                 rows.append((fields[1], fields[6].split(separator: "|")))
             default:
                 skipped += 1
