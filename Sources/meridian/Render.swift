@@ -145,7 +145,17 @@ struct Render: ParsableCommand {
             var problems: [String] = []
             let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
             for p in problems { warn(p) }
-            let tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+            var tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+            // A bare {z}/{x}/{y} address of vector tiles says nothing of its schema: the tile at
+            // the centre tells it (the window learns it from its first tile and draws again).
+            let middle = TileID(containing: center, zoom: min(max(Int(saturating: zoom.rounded(.down)), 0), TileID.maxZoom))
+            if let bare = MapCatalog.underlying(tiles.source) as? OnlineVectorTileSource, bare.schema == nil,
+               let payload = try? bare.payload(for: middle) {
+                bare.decoded(middle, payload: payload, ok: true)
+                if (try? MapCatalog.source(view.tileName))?.schema != nil {
+                    tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+                }
+            }
             for n in tiles.notices { warn(n) }
             var pinList: [Pin] = []
             if let pins {

@@ -132,6 +132,21 @@ struct ProtomapsRenderTests {
         }
     }
 
+    /// A bare {z}/{x}/{y} address says nothing of its schema: the tile at the view's centre
+    /// tells it, and the view is drawn in the Protomaps style (a primary road in its colour,
+    /// which the OpenMapTiles style would not draw from these tiles at all).
+    @Test func aBareAddressOfProtomapsTilesIsDrawnInItsStyle() throws {
+        let dir = temporaryDirectory("protomaps-bare")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mbtiles = dir.appendingPathComponent("pm.mbtiles").path
+        let made = try run(meridianBinary, ["extract", "--from", Self.protomaps, "--bbox", "24.93,60.16,24.96,60.18", "--maxzoom", "15", "--out", mbtiles])
+        try #require(made.status == 0, "\(made.stderr)")
+        let server = try TileServer()
+        let (png, _) = try render(server.url("/mbtiles" + mbtiles + "/{z}/{x}/{y}.pbf"), style: Self.light, at: Self.mannerheimintie, zoom: 17,
+                                  extra: ["--no-labels"], dir: dir)
+        #expect(near(png.pixel(128, 128), Self.primary), "\(png.pixel(128, 128))")
+    }
+
     @Test func theDarkStyleIsDark() throws {
         let dir = temporaryDirectory("protomaps-dark")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -29,6 +29,29 @@ struct TileSchemaTests {
         #expect(pm.schema == .openMapTiles)
     }
 
+    /// A bare {z}/{x}/{y} address says nothing of its schema: its first tile tells it, the
+    /// app is told (to draw it again in that schema's style), and the source opened again knows.
+    @Test func aBareAddressLearnsItsSchemaFromItsFirstTile() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vector")
+        let archive = try PMTilesSource(path: root.appendingPathComponent("helsinki-protomaps.pmtiles").path)
+        let tile = TileID(containing: Coordinate(latitude: 60.1699, longitude: 24.9384), zoom: 15)
+        let bytes = try #require(try archive.data(for: tile))
+        let online = OnlineSource(name: "bare-\(getpid())", title: "Bare", template: try TileURLTemplate("http://127.0.0.1:9/{z}/{x}/{y}.pbf"),
+                                  attribution: "", zoomRange: 0...15, kind: .vector)
+        let client = HTTPClient(options: .init(userAgent: "TileSchemaTests/1"))
+        let heard = MapCatalogTests.Heard()
+        OnlineVectorTileSource.schemaLearned.set { heard.add($0) }
+        defer { OnlineVectorTileSource.schemaLearned.set(nil) }
+        let first = OnlineVectorTileSource(source: online, tileJSON: nil, client: client, cache: nil)
+        #expect(first.schema == nil)
+        first.decoded(tile, payload: .vector(bytes, tile: tile), ok: true)
+        #expect(heard.all == [online.name])
+        #expect(OnlineVectorTileSource(source: online, tileJSON: nil, client: client, cache: nil).schema == .protomaps)
+        // Told once.
+        first.decoded(tile, payload: .vector(bytes, tile: tile), ok: true)
+        #expect(heard.all == [online.name])
+    }
+
     /// An archive of layers no style knows: drawn with a style made from their names, and
     /// said once.
     @Test func anUnknownSchemaIsDrawnWithAGuessedStyleAndSaid() throws {
