@@ -101,8 +101,8 @@ public struct TrackColorRamp: Sendable, Hashable {
         case .heartRate: return tr("%@ bpm", v)
         // TRANSLATORS: a cadence; %@ is the number of revolutions (or steps) per minute.
         case .cadence: return tr("%@ rpm", v)
-        // TRANSLATORS: a power; %@ is the number of watts.
-        case .power: return tr("%@ W", v)
+        // TRANSLATORS: a power; %@ is the number of watts (W, not the compass point west).
+        case .power: return trc("power", "%@ W", v)
         case .plain, .speed, .elevation: return v
         }
     }
