@@ -31,8 +31,9 @@ public enum TileSchema: Sendable, Equatable, CustomStringConvertible {
         let said = (name ?? "").lowercased()
         if said.contains("protomaps") { return .protomaps }
         if said.contains("openmaptiles") { return .openMapTiles }
-        // Only layers both have (water, landuse): version 4 is Protomaps' numbering of its own.
-        if !set.isDisjoint(with: ["water", "landuse", "landcover"]) { return (version ?? "").hasPrefix("4") ? .protomaps : .openMapTiles }
+        // Only layers both have (water, landuse): version 4 is Protomaps' numbering of its own;
+        // otherwise nothing says whose (and no credit is claimed for it).
+        if !set.isDisjoint(with: ["water", "landuse", "landcover"]), (version ?? "").hasPrefix("4") { return .protomaps }
         return .unknown(layers)
     }
 
