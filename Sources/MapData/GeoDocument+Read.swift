@@ -28,8 +28,10 @@ extension GeoDocument {
         let looksXML = data.prefix(64).contains(UInt8(ascii: "<"))
         if ext == "csv" || ext == "tsv" { return try CSVTrackReader(file: url.path).read(data) }
         if ext == "kml" { return try KMLReader(file: url.path).read(data) }
-        if ext == "fit" || FITReader.looksLikeFIT(data) { return try FITReader(file: url.path).read(data) }
-        if ext == "tcx" || (looksXML && TCXReader.looksLikeTCX(data)) { return try TCXReader(file: url.path).read(data) }
+        // Other names are told by their first bytes: FIT's header, TCX's root element.
+        let named = ["gpx", "geojson", "json"].contains(ext)
+        if ext == "fit" || (!named && FITReader.looksLikeFIT(data)) { return try FITReader(file: url.path).read(data) }
+        if ext == "tcx" || (!named && looksXML && TCXReader.looksLikeTCX(data)) { return try TCXReader(file: url.path).read(data) }
         if ext == "gpx" || (ext != "geojson" && ext != "json" && looksXML) { return try GPXReader(file: url.path, progress: progress).read(data) }
         return try GeoJSONReader(file: url.path).read(data)
     }

@@ -81,7 +81,7 @@ public final class HTTPRangeReader: RangeReader, @unchecked Sendable {
         let last = offset + UInt64(length) - 1
         switch client.get(url, headers: ["Range: bytes=\(offset)-\(last)"], limit: length) {
         case let .failed(reason, retryable):
-            if retryable { lock.lock(); failure = reason; lock.unlock() }
+            if retryable || HTTPClient.offline { lock.lock(); failure = reason; lock.unlock() }
             throw TileSourceError(tr("%@: %@", url, reason))
         case let .response(r):
             lock.lock(); failure = nil; lock.unlock()

@@ -34,8 +34,13 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     /// first tile (this run), or from the z0 tile kept from before (nothing is fetched to tell
     /// it), else nil.
     public let schema: TileSchema?
-    /// The schemas of bare addresses, learned from their first tile this run, by source name.
+    /// The schemas of bare addresses, learned from their first telling tile this run, by
+    /// address.
     private static let learned = LockedValue<[String: TileSchema]>()
+    /// This source's address, the key of `learned`.
+    private var address: String { source.tileJSON ?? source.template.url(for: TileID(z: 0, x: 0, y: 0)) }
+    /// A tile has told this source's schema (or it was known): no more tiles are looked at.
+    private let decided = LockedValue<Bool>()
     /// Called (on a tile worker) when a source opened without knowing its schema has learned
     /// it from a tile: the app opens it again, to draw it in that schema's style.
     public static let schemaLearned = LockedValue<@Sendable (String) -> Void>()
@@ -65,7 +70,7 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         self.client = client
         self.cache = cache
         // (Only the world's one z0 tile is looked for in the cache: nothing is fetched here.)
-        schema = tileJSON?.schema ?? Self.learned.get()?[source.name] ?? TileSchema.detect(layers: [], name: nil, version: nil, probing: [0]) { z in
+        schema = tileJSON?.schema ?? Self.learned.get()?[source.tileJSON ?? source.template.url(for: TileID(z: 0, x: 0, y: 0))] ?? TileSchema.detect(layers: [], name: nil, version: nil, probing: [0]) { z in
             source.zoomRange.lowerBound == 0 ? cache?.entry(for: TileID(z: z, x: 0, y: 0), now: WallClock.now)?.body : nil
         }
     }
@@ -107,11 +112,15 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     /// for an over-zoomed tile is the ancestor the payload names.)
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {
         guard case let .vector(bytes, dataTile) = payload else { return }
-        if schema == nil, ok, let found = TileSchema.detect(tile: bytes) {
+        if schema == nil, ok, decided.get() != true, let found = TileSchema.detect(tile: bytes) {
+            decided.set(true)
+            let key = address
             let first = Self.learned.update { known in
                 var all = known ?? [:]
-                defer { known = all }
-                return all.updateValue(found, forKey: source.name) == nil
+                guard all[key] == nil else { return false }
+                all[key] = found
+                known = all
+                return true
             }
             // (Drawn in OpenMapTiles' style meanwhile: only another schema needs a new start.)
             if first, found != .openMapTiles { Self.schemaLearned.get()?(source.name) }
@@ -156,7 +165,7 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         let wasCancelled = cancelled.remove(tile) != nil
         switch outcome {
         case .response: failure = nil
-        case let .failed(reason, retryable): if retryable { failure = reason }
+        case let .failed(reason, retryable): if retryable || HTTPClient.offline { failure = reason }
         }
         lock.unlock()
         if wasCancelled, case .failed = outcome { throw TileLoadCancelled() }

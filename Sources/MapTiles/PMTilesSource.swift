@@ -79,7 +79,9 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
             // A low tile where the header says the data is.
             let middle = Coordinate(latitude: min(max((Double(h.minLatE7) + Double(h.maxLatE7)) / 2e7, -85), 85),
                                     longitude: min(max((Double(h.minLonE7) + Double(h.maxLonE7)) / 2e7, -180), 180))
-            schema = TileSchema.detect(layers: vectorLayers, name: meta?.name, version: meta?.version, probing: TileSchema.probeZooms(dataZoomRange)) { z in
+            // (A remote archive is not probed: six range requests on opening are not worth it.)
+            let zooms = archive.reader is HTTPRangeReader ? [] : TileSchema.probeZooms(dataZoomRange)
+            schema = TileSchema.detect(layers: vectorLayers, name: meta?.name, version: meta?.version, probing: zooms) { z in
                 // (Gzip, whatever the header says, is undone by `detect`.)
                 (try? archive.tileData(TileID(containing: middle, zoom: z))).flatMap { (try? PMTilesArchive.decompress($0, h.tileCompression, limit: Gzip.defaultLimit)) ?? $0 }
             }

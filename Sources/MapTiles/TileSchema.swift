@@ -37,11 +37,14 @@ public enum TileSchema: Sendable, Equatable, CustomStringConvertible {
         return .unknown(layers)
     }
 
-    /// The schema of a vector tile's bytes (inflated), nil when they do not decode or hold
-    /// no layer.
+    /// The schema of a vector tile's bytes (inflated), nil when they do not decode, hold no
+    /// layer, or only layers both schemas have.
     public static func detect(tile bytes: Data) -> TileSchema? {
         guard let tile = try? MVTDecoder.decode(bytes), !tile.layers.isEmpty else { return nil }
-        return detect(layers: tile.layers.map(\.name))
+        let names = tile.layers.map(\.name)
+        // A tile of the sea or a lake (only layers both schemas have) decides nothing.
+        if Set(names).isSubset(of: ["water", "landuse", "landcover"]) { return nil }
+        return detect(layers: names)
     }
 
     /// The schema told from the metadata's layers, name and version, else from the layers of

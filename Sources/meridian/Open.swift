@@ -75,7 +75,7 @@ struct Open: ParsableCommand {
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
                                  tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
                                  helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay),
-                                 offerStreets: firstStart && !HTTPClient.offline && view.tiles == nil && view.style == nil)
+                                 offerStreets: firstStart && asksNoPlace && place == nil && !HTTPClient.offline && view.tiles == nil && view.style == nil)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         if !isBenchRun {
@@ -211,7 +211,8 @@ struct Open: ParsableCommand {
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }
         /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
-        func choose(_ name: String) {
+        @discardableResult
+        func choose(_ name: String) -> Bool {
             do {
                 var problems: [String] = []
                 let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(end.overlays, &problems))
@@ -222,8 +223,10 @@ struct Open: ParsableCommand {
                 areas.shown(name, source: made.source)
                 search.met(name)
                 end.tiles = name
+                return true
             } catch {
                 host.showNotice(tr("Cannot show %@: %@", name, error))
+                return false
             }
         }
         // A bare {z}/{x}/{y} address told its schema by its first tile: drawn again in that
@@ -236,7 +239,7 @@ struct Open: ParsableCommand {
             FirstStart.offerStreets(host: host) { _ in
                 // Unless a map was chosen meanwhile.
                 guard end.tiles == MapCatalog.basemap else { return }
-                choose(OnlineSource.openFreeMap.name)
+                guard choose(OnlineSource.openFreeMap.name) else { return }
                 // TRANSLATORS: said once, on the first start; L is the key of the map switcher.
                 host.showNotice(tr("Showing OpenFreeMap's street map (online). Press L to choose another map, or the basemap to stay offline."))
             }
@@ -278,7 +281,7 @@ struct Open: ParsableCommand {
                         host.showNotice(tr("Cannot lay %@ over the map: its tiles cannot be had", name))
                     }
                 }
-                areaRequest(request, saver: areas, choose: choose)
+                areaRequest(request, saver: areas, choose: { choose($0) })
                 if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
             case let .openLink(url):
                 // showNotice may be called from any thread.

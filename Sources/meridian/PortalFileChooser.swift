@@ -44,7 +44,7 @@ enum PortalFileChooser {
 
     /// (parent_window, title, options): several files, filtered to what Meridian reads.
     private static func openArguments(title: String, token: String) -> OpaquePointer {
-        let patterns = ["*.gpx", "*.kml", "*.geojson", "*.json", "*.csv", "*.tsv"]
+        let patterns = ["*.gpx", "*.kml", "*.geojson", "*.json", "*.csv", "*.tsv", "*.fit", "*.FIT", "*.tcx", "*.TCX"]
         func glob(_ pattern: String) -> OpaquePointer { GDBus.tuple([g_variant_new_uint32(0), g_variant_new_string(pattern)]) }
         // TRANSLATORS: a filter in the file chooser: the files Meridian opens (GPX, KML, GeoJSON, CSV).
         let tracks = GDBus.tuple([g_variant_new_string(tr("Tracks, routes and shapes")), GDBus.array("(us)", patterns.map(glob))])

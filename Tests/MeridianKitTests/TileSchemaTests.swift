@@ -18,6 +18,9 @@ struct TileSchemaTests {
         #expect(TileSchema.detect(layers: ["water", "landuse"], version: "4.0.1") == .protomaps)
         #expect(TileSchema.detect(layers: ["water", "landuse"], version: "3.15") == .unknown(["water", "landuse"]))
         #expect(TileSchema.detect(layers: ["streets", "lakes", "houses"]) == .unknown(["streets", "lakes", "houses"]))
+        // A tile of the sea (water alone) tells nothing: the next tile is asked.
+        let sea = VectorTile(layers: [.init(name: "water", features: [.init(type: .polygon, parts: [[.init(x: 0, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 10)]])])])
+        #expect(TileSchema.detect(tile: MVTEncoder.encode(sea)) == nil)
     }
 
     @Test func theFixturesSchemaIsReadFromMetadataOrTiles() throws {
