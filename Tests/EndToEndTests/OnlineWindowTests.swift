@@ -150,8 +150,10 @@ import TestSupport
         (app, id) = try start(x, dir, ["--no-location", "--zoom", "9", "--tiles", "osm"], env: ["MERIDIAN_BROWSER": browser.path].merging(offline) { $1 })
         // Once the chrome is drawn to the end (the credit, OpenStreetMap's and the basemap's,
         // at the bottom right corner, where the click goes next), no hint with it.
+        // (And the map drawn under it: a window not yet drawn is black, "dark" everywhere.)
         func credited(_ png: PNG) -> Bool {
             png.darkFraction(x: 520, y: 586, w: 100, h: 10, level: 120) > 0.05 && png.darkFraction(x: 650, y: 586, w: 140, h: 10, level: 120) > 0.05
+                && png.darkFraction(x: 200, y: 200, w: 200, h: 150, level: 60) < 0.5
         }
         let chrome = try screenshot(x, to: dir.appendingPathComponent("nohint.png").path, until: credited)
         #expect(credited(chrome), "no credit drawn")
