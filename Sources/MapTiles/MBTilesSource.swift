@@ -77,9 +77,8 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         schema = isVector ? TileSchema.detect(layers: layers, name: meta["name"], version: meta["version"], probing: TileSchema.probeZooms(lo...hi)) { z in
             try? db.rows("SELECT tile_data FROM tiles WHERE zoom_level = ? LIMIT 1", [.int(Int64(z))], { SQLiteDatabase.blob($0, 0) }).first
         } : nil
-        let given = VectorAttribution.plainText(meta["attribution"] ?? "")
-        attribution = !given.isEmpty ? given : meta.values.contains { $0.lowercased().contains("openmaptiles") } && isVector
-            ? VectorAttribution.openMapTiles : schema?.credit ?? ""
+        attribution = VectorAttribution.credit(meta["attribution"] ?? "", schema: schema,
+                                               mentioned: isVector && meta.values.contains { $0.lowercased().contains("openmaptiles") })
     }
 
     /// "W,S,E,N" in degrees, as MBTiles metadata writes it; nil when it is not that.

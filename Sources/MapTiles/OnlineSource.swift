@@ -71,8 +71,9 @@ public struct OnlineSource: Hashable, Sendable {
     /// gives: what a TileJSON source is once its document is read.
     public func resolved(by document: TileJSON) -> OnlineSource {
         var made = OnlineSource(name: name, title: title, template: document.tiles[0],
-                     attribution: !attribution.isEmpty ? attribution : document.attribution
-                        ?? (document.mentionsOpenMapTiles ? VectorAttribution.openMapTiles : document.schema?.credit ?? ""),
+                     attribution: !attribution.isEmpty ? attribution
+                        // (The document's attribution is plain text already.)
+                        : document.attribution ?? VectorAttribution.credit("", schema: document.schema, mentioned: document.mentionsOpenMapTiles),
                      attributionURL: attributionURL, zoomRange: document.dataZoomRange, tileSize: tileSize, allowsBulk: allowsBulk,
                      kind: .vector, tileJSON: tileJSON, style: style)
         made.isOverlay = isOverlay

@@ -37,8 +37,8 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     /// The schemas of bare addresses, learned from their first telling tile this run, by
     /// address.
     private static let learned = LockedValue<[String: TileSchema]>()
-    /// This source's address, the key of `learned`.
-    private var address: String { source.tileJSON ?? source.template.url(for: TileID(z: 0, x: 0, y: 0)) }
+    /// A source's address, the key of `learned`.
+    private static func address(of source: OnlineSource) -> String { source.tileJSON ?? source.template.url(for: TileID(z: 0, x: 0, y: 0)) }
     /// A tile has told this source's schema (or it was known): no more tiles are looked at.
     private let decided = LockedValue<Bool>()
     /// Called (on a tile worker) when a source opened without knowing its schema has learned
@@ -70,7 +70,7 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         self.client = client
         self.cache = cache
         // (Only the world's one z0 tile is looked for in the cache: nothing is fetched here.)
-        schema = tileJSON?.schema ?? Self.learned.get()?[source.tileJSON ?? source.template.url(for: TileID(z: 0, x: 0, y: 0))] ?? TileSchema.detect(layers: [], name: nil, version: nil, probing: [0]) { z in
+        schema = tileJSON?.schema ?? Self.learned.get()?[Self.address(of: source)] ?? TileSchema.detect(layers: [], name: nil, version: nil, probing: [0]) { z in
             source.zoomRange.lowerBound == 0 ? cache?.entry(for: TileID(z: z, x: 0, y: 0), now: WallClock.now)?.body : nil
         }
     }
@@ -114,7 +114,7 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
         guard case let .vector(bytes, dataTile) = payload else { return }
         if schema == nil, ok, decided.get() != true, let found = TileSchema.detect(tile: bytes) {
             decided.set(true)
-            let key = address
+            let key = Self.address(of: source)
             let first = Self.learned.update { known in
                 var all = known ?? [:]
                 guard all[key] == nil else { return false }

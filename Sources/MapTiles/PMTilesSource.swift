@@ -86,8 +86,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
                 (try? archive.tileData(TileID(containing: middle, zoom: z))).flatMap { (try? PMTilesArchive.decompress($0, h.tileCompression, limit: Gzip.defaultLimit)) ?? $0 }
             }
         }
-        let given = VectorAttribution.plainText(meta?.attribution ?? "")
-        attribution = !given.isEmpty ? given : mentioned && isVector ? VectorAttribution.openMapTiles : schema?.credit ?? ""
+        attribution = VectorAttribution.credit(meta?.attribution ?? "", schema: schema, mentioned: isVector && mentioned)
     }
 
     /// The part of the metadata JSON used here. Metadata that is missing or not JSON is no

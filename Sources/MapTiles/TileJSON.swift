@@ -104,11 +104,11 @@ public enum VectorAttribution {
         mentioned || (layers.contains("transportation") && layers.contains("water"))
     }
 
-    /// `given` as plain text, or the OpenMapTiles credit when nothing is given and the tiles
-    /// are of its schema.
-    public static func credit(_ given: String, layers: [String], mentioned: Bool) -> String {
+    /// `given` as plain text; when nothing is given, the OpenMapTiles credit if the metadata
+    /// names that schema (`mentioned`), else the credit of the tiles' schema (none for pictures).
+    public static func credit(_ given: String, schema: TileSchema?, mentioned: Bool) -> String {
         let text = plainText(given)
-        return !text.isEmpty ? text : isOpenMapTiles(layers: layers, mentioned: mentioned) ? openMapTiles : ""
+        return !text.isEmpty ? text : mentioned ? openMapTiles : schema?.credit ?? ""
     }
 
     /// An attribution as tile makers write it, in HTML (`<a href="…">&copy; OpenMapTiles</a>`),
