@@ -250,27 +250,72 @@ void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, d
                      (unsigned)(x1 - x0), (unsigned)(y1 - y0));
 }
 
-void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
-                            double cx, double cy, double dw, double dh, double degrees, uint32_t opacity) {
-    if (!r || !r->display || !r->frame_picture || !picture || opacity == 0) return;
-    if (opacity > 255) opacity = 255;
+/* Checks a turned draw, finds the frame's pixels it may touch (x0, y0, x1, y1) and sets
+   the picture's transform from source coordinates back into the unturned rectangle, then
+   into texels; source coordinates are the frame's, less (x0, y0) when `from_box`. 0: nothing
+   to draw. */
+static int turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh, double cx, double cy,
+                  double dw, double dh, double degrees, int filter, int from_box, int32_t box[4]) {
+    if (!r || !r->display || !r->frame_picture || !picture) return 0;
     if (!isfinite(sx) || !isfinite(sy) || !isfinite(sw) || !isfinite(sh) || !isfinite(cx) || !isfinite(cy) || !isfinite(dw) ||
         !isfinite(dh) || !isfinite(degrees) || !(sw > 0) || !(sh > 0) || !(dw > 0) || !(dh > 0))
-        return;
+        return 0;
     double an = degrees * M_PI / 180, c = cos(an), s = sin(an);
     double hw = dw / 2, hh = dh / 2, ex = fabs(c) * hw + fabs(s) * hh, ey = fabs(s) * hw + fabs(c) * hh;
-    int32_t x0, x1, y0, y1;
-    if (!span(cx - ex, cx + ex, 0, r->width, &x0, &x1) || !span(cy - ey, cy + ey, 0, r->height, &y0, &y1)) return;
+    if (!span(cx - ex, cx + ex, 0, r->width, &box[0], &box[2]) || !span(cy - ey, cy + ey, 0, r->height, &box[1], &box[3])) return 0;
     double kx = sw / dw, ky = sh / dh;
-    cx -= x0; cy -= y0; // from (x0, y0), as above
-    // Back into the unturned rectangle (turned counter-clockwise), then into texels:
-    // lx = (x − cx)·c + (y − cy)·s + hw, ly = −(x − cx)·s + (y − cy)·c + hh.
+    if (from_box) { cx -= box[0]; cy -= box[1]; }
+    // lx = (x − cx)·c + (y − cy)·s + hw, ly = −(x − cx)·s + (y − cy)·c + hh, then texels.
     set_transform(r, picture, c * kx, s * kx, sx + (hw - cx * c - cy * s) * kx,
-                  -s * ky, c * ky, sy + (hh + cx * s - cy * c) * ky, 1);
+                  -s * ky, c * ky, sy + (hh + cx * s - cy * c) * ky, filter);
+    return 1;
+}
+
+void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
+                            double cx, double cy, double dw, double dh, double degrees, uint32_t opacity) {
+    if (opacity == 0) return;
+    if (opacity > 255) opacity = 255;
+    int32_t b[4];
+    // Source coordinates from the box's corner, as the composite below places it.
+    if (!turned(r, picture, sx, sy, sw, sh, cx, cy, dw, dh, degrees, 1, 1, b)) return;
     XRenderPictureAttributes a = {.repeat = RepeatNone};
     XRenderChangePicture(r->display, picture, CPRepeat, &a);
-    XRenderComposite(r->display, PictOpOver, picture, alpha_mask(r, opacity), target(r), 0, 0, 0, 0, x0, y0,
-                     (unsigned)(x1 - x0), (unsigned)(y1 - y0));
+    XRenderComposite(r->display, PictOpOver, picture, alpha_mask(r, opacity), target(r), 0, 0, 0, 0, b[0], b[1],
+                     (unsigned)(b[2] - b[0]), (unsigned)(b[3] - b[1]));
+}
+
+void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
+                           double cx, double cy, double dw, double dh, double degrees, int filter) {
+    double an = degrees * M_PI / 180, c = cos(an), s = sin(an);
+    // Half a pixel wider each way than the tile, its edge texels repeated: neighbours'
+    // antialiased edges overlap instead of leaving a seam between them.
+    double ow = dw / 2 + 0.5, oh = dh / 2 + 0.5;
+    double px[4], py[4];
+    const double ux[4] = {-1, 1, 1, -1}, uy[4] = {-1, -1, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        double lx = ux[i] * ow, ly = uy[i] * oh;
+        px[i] = cx + lx * c - ly * s;
+        py[i] = cy + lx * s + ly * c;
+        // Triangles are 16.16 fixed point: a tile magnified past that is drawn as a sprite.
+        if (!(fabs(px[i]) <= 30000) || !(fabs(py[i]) <= 30000)) {
+            mx_render_draw_rotated(r, picture, sx, sy, sw, sh, cx, cy, dw, dh, degrees, 255);
+            return;
+        }
+    }
+    int32_t b[4];
+    // Source coordinates are the frame's own (see below).
+    if (!turned(r, picture, sx, sy, sw, sh, cx, cy, dw, dh, degrees, filter, 0, b)) return;
+    XRenderPictureAttributes a = {.repeat = RepeatPad};
+    XRenderChangePicture(r->display, picture, CPRepeat, &a);
+    XTriangle t[2];
+    XPointFixed p[4];
+    for (int i = 0; i < 4; i++) { p[i].x = XDoubleToFixed(px[i]); p[i].y = XDoubleToFixed(py[i]); }
+    t[0].p1 = p[0]; t[0].p2 = p[1]; t[0].p3 = p[2];
+    t[1].p1 = p[0]; t[1].p2 = p[2]; t[1].p3 = p[3];
+    // The server lines the source's (xSrc, ySrc) up with the first vertex's whole pixel:
+    // given that pixel, source and frame coordinates are the same.
+    XRenderCompositeTriangles(r->display, PictOpOver, picture, target(r), XRenderFindStandardFormat(r->display, PictStandardA8),
+                              (int)(p[0].x >> 16), (int)(p[0].y >> 16), t, 2);
 }
 
 void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy) {

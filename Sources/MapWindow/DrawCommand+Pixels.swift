@@ -1,3 +1,4 @@
+import Glibc
 import MapCore
 import Platform
 
@@ -7,8 +8,10 @@ extension DrawCommand {
     func pixelBox(_ k: Double, inside width: Int, _ height: Int) -> PixelBox? {
         switch self {
         case .clear: return PixelBox(x0: 0, y0: 0, x1: Int32(clamping: width), y1: Int32(clamping: height))
-        case let .fillRect(r, _), let .tile(_, _, _, r, _), let .sprite(_, r, _):
+        case let .fillRect(r, _), let .sprite(_, r, _):
             return DeviceRect(r, k).box(inside: width, height, margin: 1)
+        case let .tile(_, _, _, r, _, degrees):
+            return DeviceRect(r.turnedBounds(degrees), k).box(inside: width, height, margin: 1)
         case let .rotatedSprite(_, r, _, _):
             // Any turn stays inside the circle through the corners.
             let radius = (r.width * r.width + r.height * r.height).squareRoot() / 2
@@ -34,5 +37,15 @@ extension DamageRegion {
             for c in new { damage.add(c.pixelBox(k, inside: width, height)) }
         }
         return damage
+    }
+}
+
+extension ScreenRect {
+    /// The box around the rectangle turned clockwise by `degrees` about its centre.
+    func turnedBounds(_ degrees: Double) -> ScreenRect {
+        guard degrees != 0 else { return self }
+        let a = degrees * .pi / 180, c = abs(cos(a)), s = abs(sin(a))
+        let w = c * width + s * height, h = s * width + c * height
+        return ScreenRect(x: x + (width - w) / 2, y: y + (height - h) / 2, width: w, height: h)
     }
 }

@@ -28,7 +28,18 @@ extension PixelCompositor {
             case let .clear(c):
                 let colour = Self.premultiplied(c.withAlpha(1))
                 for part in clip.visibleParts(under: later) { mp_fill(t.mp, part.mp, colour) }
-            case let .tile(id, layer, src, dst, opacity):
+            case let .tile(id, layer, src, dst, opacity, degrees) where degrees != 0:
+                // Pixels whose centres fall in the turned tile: turned neighbours share
+                // their edges, so each pixel is drawn by one of them.
+                guard let bitmap = tiles[layer]?.bitmap(for: id),
+                      DeviceRect(dst.turnedBounds(degrees), k).box(inside: t.width, t.height)?.intersection(clip) != nil else { continue }
+                let w = Double(bitmap.width), h = Double(bitmap.height)
+                bitmap.pixels.withUnsafeBufferPointer { px in
+                    mp_draw_rotated(t.mp, Self.image(bitmap, px), src.x * w, src.y * h, src.width * w, src.height * h,
+                                    (dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k, dst.width * k, dst.height * k,
+                                    degrees, clip.mp, UInt32(Color.byte(opacity)))
+                }
+            case let .tile(id, layer, src, dst, opacity, _):
                 let d = DeviceRect(dst, k)
                 guard let store = tiles[layer], let bitmap = store.bitmap(for: id),
                       let box = d.box(inside: t.width, t.height)?.intersection(clip) else { continue }

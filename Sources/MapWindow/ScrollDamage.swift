@@ -124,8 +124,9 @@ struct ScrollDamage {
                 (x0, y0, x1, y1) = (0, 0, Int64(width) * Self.steps, Int64(height) * Self.steps)
                 return
             case let .fillRect(rect, color): h.combine(1); h.combine(color); r = rect
-            case let .tile(id, layer, source, rect, opacity):
-                h.combine(2); h.combine(id); h.combine(layer); h.combine(source); h.combine(opacity); r = rect
+            case let .tile(id, layer, source, rect, opacity, degrees):
+                h.combine(2); h.combine(id); h.combine(layer); h.combine(source); h.combine(opacity); h.combine(degrees)
+                r = rect.turnedBounds(degrees)
                 tile = true
             case let .sprite(key, rect, opacity): h.combine(3); h.combine(key); h.combine(opacity); r = rect
             case let .rotatedSprite(key, rect, opacity, degrees): h.combine(4); h.combine(key); h.combine(opacity); h.combine(degrees); r = rect

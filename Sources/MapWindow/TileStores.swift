@@ -22,7 +22,8 @@ extension TileStores {
     /// box is exactly the pixels it draws): what hides everything drawn before it there.
     func opaqueTiles(in commands: ArraySlice<DrawCommand>, _ k: Double, width: Int, height: Int) -> [(index: Int, box: PixelBox)] {
         zip(commands.indices, commands).compactMap { index, command in
-            guard case let .tile(id, layer, _, dst, opacity) = command, opacity >= 1, let store = self[layer], store.isOpaque,
+            // A turned tile covers no whole box of pixels: it hides nothing here.
+            guard case let .tile(id, layer, _, dst, opacity, 0) = command, opacity >= 1, let store = self[layer], store.isOpaque,
                   store.hasPixels(id), let box = DeviceRect(dst, k).box(inside: width, height) else { return nil }
             return (index, box)
         }

@@ -124,7 +124,8 @@ final class XRenderCompositor {
     /// Whether a tile of `list` is drawn at another size than its picture's, or from part of
     /// a texel: only then does filtering draw other pixels than the nearest texel does.
     private func scalesTiles(_ list: DrawList, _ k: Double) -> Bool {
-        for case let .tile(id, layer, src, dst, _) in list.commands {
+        for case let .tile(id, layer, src, dst, _, degrees) in list.commands {
+            if degrees != 0 { return true }
             guard let store = tiles[layer], let (width, height, _) = store.stampedSize(for: id) else { continue }
             let d = DeviceRect(dst, k), bw = Double(width), bh = Double(height)
             if d.width != src.width * bw || d.height != src.height * bh { return true }
@@ -153,7 +154,18 @@ final class XRenderCompositor {
             case let .fillRect(rect, c):
                 guard let b = DeviceRect(rect, k).box(inside: w, h) else { continue }
                 mx_render_fill(r, b.mp, PixelCompositor.premultiplied(c), 0)
-            case let .tile(id, layer, src, dst, opacity):
+            case let .tile(id, layer, src, dst, opacity, degrees) where degrees != 0:
+                guard DeviceRect(dst.turnedBounds(degrees), k).box(inside: w, h) != nil,
+                      let (picture, bw, bh, _) = tilePicture(layer, id) else { continue }
+                let (cx, cy) = ((dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k)
+                if opacity >= 1 {
+                    mx_render_draw_turned(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, cx, cy,
+                                          dst.width * k, dst.height * k, degrees, filter ? 1 : 0)
+                } else {
+                    mx_render_draw_rotated(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, cx, cy,
+                                           dst.width * k, dst.height * k, degrees, UInt32(Color.byte(opacity)))
+                }
+            case let .tile(id, layer, src, dst, opacity, _):
                 let d = DeviceRect(dst, k)
                 guard let box = d.box(inside: w, h), !box.visibleParts(under: later).isEmpty,
                       let (picture, bw, bh, opaque) = tilePicture(layer, id) else { continue }

@@ -21,15 +21,16 @@ public final class MapView {
     public let host: MapHost
 
     /// The map of `tiles` (nil: the embedded basemap) in `window`, centred on `center` at
-    /// `zoom`, with `layers` drawn over it in order (the app's buttons among them) and the
-    /// keys of `keys` answered.
-    public init(window: SDLWindow, center: Coordinate, zoom: Double, tiles: TileStack? = nil, layers: [any MapLayer] = [ZoomControlsLayer()],
-                keys: [KeyBinding] = KeyBindings.map) throws {
+    /// `zoom`, turned to `bearing` (degrees clockwise from north that the top faces), with
+    /// `layers` drawn over it in order (the app's buttons among them) and the keys of `keys`
+    /// answered.
+    public init(window: SDLWindow, center: Coordinate, zoom: Double, bearing: Double = 0, tiles: TileStack? = nil,
+                layers: [any MapLayer] = [ZoomControlsLayer()], keys: [KeyBinding] = KeyBindings.map) throws {
         let stack = try tiles ?? BuiltInMaps.basemap()
         var scene = Scene()
         scene.showTiles(from: stack)
         scene.layers += layers
-        var session = MapSession(scene: scene, camera: Camera(center: center, zoom: zoom, viewportSize: window.size))
+        var session = MapSession(scene: scene, camera: Camera(center: center, zoom: zoom, viewportSize: window.size, bearing: bearing))
         session.controller.keys = keys
         host = try MapHost(window: window, session: session, stack: stack)
     }

@@ -42,7 +42,7 @@ struct Bench: ParsableCommand {
     var osm: String?
 
     // TRANSLATORS: the names of the parts (online, startup…) are typed as they are: keep them.
-    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, turn, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -65,6 +65,7 @@ struct Bench: ParsableCommand {
         if runs("basemap") { rows += try basemapRows() }
         if let vector, runs("vector") { rows += try vectorRows(vector) }
         if let vector, runs("views"), !runs("vector") { rows += try streetViewRows(vector) }
+        if let vector, runs("turn") { rows += try turnRows(vector, at: Coordinate(latitude: 60.1690, longitude: 24.9440)) }
         if let vector, let protomaps, runs("schemas") { rows += try schemaRows(openMapTiles: vector, protomaps: protomaps) }
         if runs("terrain") { rows += try terrainRows() }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
@@ -275,12 +276,25 @@ struct Bench: ParsableCommand {
     func zoomScript(_ host: MapHost, from start: Camera, around center: Coordinate = Coordinate(latitude: 48.85, longitude: 2.35),
                     zooms: ClosedRange<Double> = 3...12, drift: (lat: Double, lon: Double) = (0.5, 1.0))
         -> MeasuredRun {
+        let duration = seconds
+        return scripted(host, seconds: duration) { e in
+            var cam = start
+            cam.setZoom(zooms.lowerBound + (zooms.upperBound - zooms.lowerBound) * (1 - cos(2 * .pi * e / duration)) / 2)
+            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + drift.lat * e / duration, longitude: center.longitude + drift.lon * e / duration)))
+            return cam
+        }
+    }
+
+    /// The camera `at` gives for each frame's seconds since the first, for `duration`
+    /// seconds: the frame statistics, the process's CPU over the script, all threads (tile
+    /// workers, and on OpenGL llvmpipe's rasterizer threads, which the frame thread's CPU
+    /// omits), and the labels that moved other than with the map, frame by frame.
+    func scripted(_ host: MapHost, seconds duration: Double, _ at: @escaping (Double) -> Camera) -> MeasuredRun {
         host.resetStats()
         let server = XServerCPU()
         let serverBefore = server?.seconds
         let before = cpuSeconds()
         var t0: Double?
-        let duration = seconds
         var last: (camera: Camera, labels: [PlacedLabel])?
         var moved: [Double] = [], resized: [Double] = []
         host.script = { t in
@@ -295,10 +309,7 @@ struct Bench: ParsableCommand {
             if t0 == nil { t0 = t }
             let e = t - t0!
             guard e <= duration else { return nil }
-            var cam = start
-            cam.setZoom(zooms.lowerBound + (zooms.upperBound - zooms.lowerBound) * (1 - cos(2 * .pi * e / duration)) / 2)
-            cam.setCenter(WebMercator.project(Coordinate(latitude: center.latitude + drift.lat * e / duration, longitude: center.longitude + drift.lon * e / duration)))
-            return cam
+            return at(e)
         }
         host.run()
         let cpu = cpuSeconds() - before
@@ -345,23 +356,30 @@ struct MeasuredRun {
 /// How many of a frame's labels moved other than with the map since the frame before: a
 /// label drawn in both (its name within a few points of where the map took it) whose point
 /// is more than a point from where the map took it, or whose text went to another side of
-/// its dot. (A label whose text changed size — its tiles' zoom changed, and with it the
-/// style's text-size — is counted apart, as resized.)
+/// its dot. (A label whose text jumped in size — by more than 2 points between two frames,
+/// as when sizes went with the tiles' zoom — is counted apart, as resized.)
 enum LabelMotion {
     static func moved(from old: (camera: Camera, labels: [PlacedLabel]), to new: (camera: Camera, labels: [PlacedLabel])) -> (moved: Int, resized: Int) {
         var before: [String: [(anchor: ScreenPoint, side: PlacedLabel.Side, size: ScreenSize)]] = [:]
         for l in old.labels {
             let a = new.camera.screenPoint(for: old.camera.mapPoint(for: l.anchor))
-            before[l.place.identity, default: []].append((a, l.side, ScreenSize(width: l.text.width, height: l.text.height)))
+            before[l.place.identity, default: []].append((a, l.side, size(l)))
         }
         var moved = 0, resized = 0
         for l in new.labels {
             guard let near = before[l.place.identity]?.min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
                   distance(near.anchor, l.anchor) <= 6 else { continue }
             if distance(near.anchor, l.anchor) > 1 || near.side != l.side { moved += 1 }
-            else if abs(near.size.width - l.text.width) > 1 || abs(near.size.height - l.text.height) > 1 { resized += 1 }
+            else if abs(near.size.width - size(l).width) > 2 || abs(near.size.height - size(l).height) > 2 { resized += 1 }
         }
         return (moved, resized)
+    }
+
+    /// A label's size as turning leaves it: its text's, or along a line, the span from its
+    /// first letter to its last (the box around turned letters changes with the turn).
+    static func size(_ l: PlacedLabel) -> ScreenSize {
+        guard let a = l.glyphs.first, let b = l.glyphs.last else { return ScreenSize(width: l.text.width, height: l.text.height) }
+        return ScreenSize(width: distance(a.center, b.center), height: 0)
     }
 
     static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }

@@ -138,7 +138,7 @@ struct Render: ParsableCommand {
         if view.center == nil, let rect = opened.bounds { center = WebMercator.unproject(rect.center) }
         let scaleN = mapScale.flatMap(Self.scaleDenominator)
         let zoom = scaleN.map { PrintLayout.zoom(forScale: $0, latitude: center.latitude) } ?? view.zoom ?? ViewOptions.defaultZoom
-        let camera = Camera(center: center, zoom: zoom, viewportSize: frame, pixelRatio: k)
+        let camera = Camera(center: center, zoom: zoom, viewportSize: frame, pixelRatio: k, bearing: view.bearing ?? 0)
         do {
             let r = try OffscreenRenderer(pixelWidth: Int(saturating: (frame.width * k).rounded()),
                                           pixelHeight: Int(saturating: (frame.height * k).rounded()), pixelRatio: k)

@@ -41,6 +41,9 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("Zoom level, 0 to 20 (fractions allowed)."), valueName: "Z"))
     var zoom: Double?
 
+    @Option(name: .long, help: ArgumentHelp(tr("Turn the map: the compass direction the top of the view faces, in degrees clockwise from north (90: east is up)."), valueName: "DEG"))
+    var bearing: Double?
+
     // TRANSLATORS: the names in single quotes ('basemap', 'osm'…), {z} {x} {y} and the file names are typed as they are: keep them.
     @Option(name: .long, help: ArgumentHelp(tr("Tile source: 'basemap' (the embedded world map, default), 'osm' (OpenStreetMap), 'opentopomap', 'openfreemap' (vector streets), a tile URL with {z} {x} {y} (and {s} {r} {-y}; .pbf or .mvt for vector tiles), a TileJSON address, a source named in ~/.config/meridian/sources.json, 'debug', an .mbtiles or .pmtiles file (or a .pmtiles URL), or a directory of {z}/{x}/{y}.png tiles. The window remembers the last one chosen (key L)."), valueName: "SOURCE"))
     var tiles: String?
@@ -70,6 +73,9 @@ struct ViewOptions: ParsableArguments {
     var tileName: String { tiles ?? MapStyles.tilesNamed(by: styleChoice) ?? MapCatalog.basemap }
 
     func validate() throws {
+        if let b = bearing, !b.isFinite {
+            throw ValidationError(tr("--bearing must be a number of degrees"))
+        }
         if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
             throw ValidationError(tr("--zoom must be between %d and %d, got %@", Int(saturating: Camera.minZoom), Int(saturating: Camera.maxZoom), z))
         }

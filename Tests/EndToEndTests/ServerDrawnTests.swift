@@ -45,6 +45,27 @@ struct ServerDrawnTests {
         #expect(centre.r > centre.b + 20, "the red circle's centre is \(centre)")
     }
 
+    /// A turned map: the server draws each turned tile (antialiased triangles, a half pixel
+    /// over its neighbours) where the app's compositor draws it (the pixels whose centres it
+    /// holds): the same picture but along the tiles' edges, and no seam between them.
+    @Test func theServerDrawsATurnedMapAsTheAppDoes() throws {
+        let dir = temporaryDirectory("server-drawn-turned")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["--center", "47,8", "--zoom", "5.6", "--bearing", "30", "--size", "800x600", "--tiles", "basemap",
+                    "--circle", "47,8,150000,red", "--no-location"]
+        let (server, serverLog) = try stillFrame(renderer: "software", args, in: dir)
+        let (app, _) = try stillFrame(renderer: "pixels", args, in: dir)
+        #expect(serverLog.contains("renderer: software (X server)"), "\(serverLog)")
+        #expect(!serverLog.contains("refused") && !serverLog.contains("could not draw"), "\(serverLog)")
+        // A seam between turned tiles would be lines of the clear's colour across the map,
+        // thousands of pixels (0.8 % of these): the two pictures are the same but for a few.
+        let far = server.differingFraction(from: app, by: 24)
+        #expect(far < 0.003, "\(far * 100) % of the pixels differ by more than 24 levels")
+        #expect(server.distinctColours > 200)
+        let centre = server.pixel(400, 300)
+        #expect(centre.r > centre.b + 20, "the red circle's centre is \(centre)")
+    }
+
     /// A window too large for the X server to keep up (above `SDLWindow.serverDrawnLimit`)
     /// is drawn by the app; made smaller, by the server again, and larger, by the app: each
     /// switch shows the whole map, not what the other left.

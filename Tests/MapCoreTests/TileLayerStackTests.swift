@@ -27,7 +27,7 @@ struct TileLayerStackTests {
     func visible(_ s: Still, z: Int) -> [TileID] { TileCover.tiles(covering: s.camera.visibleMapRect, tileZoom: z).map(\.wrapped) }
 
     func layersOf(_ list: DrawList) -> [Int] {
-        list.commands.compactMap { c -> Int? in if case let .tile(_, l, _, _, _) = c { return l } else { return nil } }
+        list.commands.compactMap { c -> Int? in if case let .tile(_, l, _, _, _, _) = c { return l } else { return nil } }
     }
 
     @Test func nothingLoadedShowsTheFallbackEverywhereAndWantsItsTiles() {
@@ -110,7 +110,7 @@ struct TileLayerStackTests {
         let layers = layersOf(list)
         #expect(layers.first == Self.map && layers.last == Self.overlay && layers == layers.sorted())
         #expect(Set(list.tileCommands(layer: Self.overlay).map(\.0)) == overlayTiles)
-        let opacities = list.commands.compactMap { c -> Double? in if case let .tile(_, Self.overlay, _, _, o) = c { return o } else { return nil } }
+        let opacities = list.commands.compactMap { c -> Double? in if case let .tile(_, Self.overlay, _, _, o, _) = c { return o } else { return nil } }
         #expect(!opacities.isEmpty && opacities.allSatisfy { $0 == 0.6 })
         // Transparent: the map under it still covers the view, and the fallback is not wanted.
         #expect(list.tilesCoverView)

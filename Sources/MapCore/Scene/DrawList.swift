@@ -18,8 +18,10 @@ public enum DrawCommand: Hashable, Sendable {
     /// Fills the whole viewport.
     case clear(Color)
     /// Places the texture of a (wrapped) tile of a tile layer (its index in the scene's
-    /// `tileLayers`), or part of it, into a screen rectangle.
-    case tile(TileID, layer: Int, source: UnitRect, destination: ScreenRect, opacity: Double)
+    /// `tileLayers`), or part of it, into a screen rectangle; on a turned map, turned clockwise
+    /// by `degrees` about the rectangle's centre (as `rotatedSprite`), which is where the tile's
+    /// centre appears: neighbours still share their edges.
+    case tile(TileID, layer: Int, source: UnitRect, destination: ScreenRect, opacity: Double, degrees: Double = 0)
     case fillRect(ScreenRect, Color)
     /// Places a rasterized sprite (text, dot) into a screen rectangle.
     case sprite(SpriteKey, destination: ScreenRect, opacity: Double)
@@ -123,7 +125,7 @@ public struct DrawList: Sendable {
     /// The tile commands of one tile layer.
     public func tileCommands(layer: Int) -> [(TileID, UnitRect, ScreenRect)] {
         commands.compactMap {
-            if case let .tile(id, l, src, dst, _) = $0, l == layer { return (id, src, dst) } else { return nil }
+            if case let .tile(id, l, src, dst, _, _) = $0, l == layer { return (id, src, dst) } else { return nil }
         }
     }
 }

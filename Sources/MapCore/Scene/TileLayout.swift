@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import MapGeometry
 import Platform
 
@@ -32,14 +33,28 @@ struct TileLayout {
         TileCover.tileZoom(forZoom: camera.zoom, minZoom: zoomRange.lowerBound, maxZoom: zoomRange.upperBound)
     }
 
-    /// `place` makes the command that draws a tile's `source` part into a screen rectangle.
+    /// `place` makes the command that draws a tile's `source` part into a screen rectangle,
+    /// turned by the degrees it is given (see `DrawCommand.tile`).
     /// `only`: the visible tiles to lay out (unwrapped, all of one zoom), in place of those
     /// covering the view; with it, no ring is loaded.
-    init(camera: Camera, zoomRange: ClosedRange<Int>, bufferRing: Int, tiles: TileAvailability, only: [TileID]? = nil,
-         place: (TileID, UnitRect, ScreenRect) -> DrawCommand) {
+    ///
+    /// A turned view is laid out north-up (the same rectangles, from the same edges) and each
+    /// rectangle then moved to where its centre appears; only tiles the turned view touches
+    /// are drawn or wanted, nearest the centre first.
+    init(camera turnedCamera: Camera, zoomRange: ClosedRange<Int>, bufferRing: Int, tiles: TileAvailability, only: [TileID]? = nil,
+         place turnedPlace: (TileID, UnitRect, ScreenRect, Double) -> DrawCommand) {
+        let camera = turnedCamera.northUp
+        let degrees = turnedCamera.isTurned ? 360 - turnedCamera.bearing : 0
+        func place(_ id: TileID, _ src: UnitRect, _ r: ScreenRect) -> DrawCommand {
+            guard degrees != 0 else { return turnedPlace(id, src, r, 0) }
+            let c = camera.screenCenter
+            let (x, y) = turnedCamera.turn(r.x + r.width / 2 - c.x, r.y + r.height / 2 - c.y)
+            return turnedPlace(id, src, ScreenRect(x: c.x + x - r.width / 2, y: c.y + y - r.height / 2, width: r.width, height: r.height), degrees)
+        }
         let z = only?.first?.z ?? Self.zoom(for: camera, in: zoomRange)
-        let rect = camera.visibleMapRect
-        let visible = only ?? TileCover.tiles(covering: rect, tileZoom: z)
+        let rect = turnedCamera.visibleMapRect
+        var visible = only ?? TileCover.tiles(covering: rect, tileZoom: z)
+        if degrees != 0, only == nil { visible = visible.filter { turnedCamera.sees($0.mapRect) } }
         var ancestors: [DrawCommand] = [], children: [DrawCommand] = [], exact: [DrawCommand] = []
         var seen = Set<TileID>()
         var allPictured = true
@@ -101,7 +116,9 @@ struct TileLayout {
             }
         }
         // Then the ring around the view, loaded at lower priority.
+        let ringView = turnedCamera.grown(by: Double(bufferRing) * 256 * pow(2, camera.zoom - Double(z)))
         for tile in only == nil ? TileCover.tiles(covering: rect, tileZoom: z, buffer: bufferRing) : [] {
+            if degrees != 0, !ringView.sees(tile.mapRect) { continue }
             let w = tile.wrapped
             if !tiles.isCurrent(w) { if seen.insert(w).inserted { ring.append(w) } }
             if tiles.isReady(w) { shown.append(w) }

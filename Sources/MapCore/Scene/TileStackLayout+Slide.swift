@@ -11,7 +11,7 @@ extension TileStackLayout {
     struct Memo: Sendable {
         /// Everything but the centre that the layout depends on.
         struct Key: Equatable, Sendable {
-            var zoom: Double, viewportSize: ScreenSize, pixelRatio: Double
+            var zoom: Double, bearing: Double, viewportSize: ScreenSize, pixelRatio: Double
             var specs: [TileLayerSpec], bufferRing: Int
             /// Each store's `layoutRevision`.
             var revisions: [Int]
@@ -38,7 +38,7 @@ extension TileStackLayout {
         let rect = camera.visibleMapRect
         let specs = scene.tileLayers
         let spans = specs.map { TileCover.span(covering: rect, tileZoom: TileLayout.zoom(for: camera, in: $0.zoomRange)) }
-        return Memo.Key(zoom: camera.zoom, viewportSize: camera.viewportSize, pixelRatio: camera.pixelRatio, specs: specs,
+        return Memo.Key(zoom: camera.zoom, bearing: camera.bearing, viewportSize: camera.viewportSize, pixelRatio: camera.pixelRatio, specs: specs,
                         bufferRing: scene.bufferRing, revisions: revisions, spans: spans)
     }
 
@@ -49,7 +49,8 @@ extension TileStackLayout {
         let key = key(scene: scene, camera: camera, stores: stores)
         if let key, let m = memo.get(), m.key == key {
             let k = camera.scale
-            let dx = (m.center.x - camera.center.x) * k, dy = (m.center.y - camera.center.y) * k
+            // The centre's move on the plane, as the view sees it (turned with the map).
+            let (dx, dy) = camera.turn((m.center.x - camera.center.x) * k, (m.center.y - camera.center.y) * k)
             if dx.isFinite, dy.isFinite, abs(dx) < camera.viewportSize.width, abs(dy) < camera.viewportSize.height {
                 list.mapLayer = m.mapLayer
                 list.commands += dx == 0 && dy == 0 ? m.commands : m.commands.map { $0.moved(dx, dy) }
@@ -77,7 +78,8 @@ extension DrawCommand {
         func m(_ r: ScreenRect) -> ScreenRect { ScreenRect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
         switch self {
         case .clear: return self
-        case let .tile(id, layer, source, destination, opacity): return .tile(id, layer: layer, source: source, destination: m(destination), opacity: opacity)
+        case let .tile(id, layer, source, destination, opacity, degrees):
+            return .tile(id, layer: layer, source: source, destination: m(destination), opacity: opacity, degrees: degrees)
         case let .fillRect(r, c): return .fillRect(m(r), c)
         case let .sprite(key, r, opacity): return .sprite(key, destination: m(r), opacity: opacity)
         case let .rotatedSprite(key, r, opacity, degrees): return .rotatedSprite(key, destination: m(r), opacity: opacity, degrees: degrees)

@@ -36,7 +36,7 @@ struct TileStackLayout {
         list.mapLayer = m
         let range = specs.indices.contains(m) ? specs[m].zoomRange : scene.tileZoomRange
         let map = TileLayout(camera: camera, zoomRange: range, bufferRing: scene.bufferRing, tiles: stores[m]) {
-            .tile($0, layer: m, source: $1, destination: $2, opacity: 1)
+            .tile($0, layer: m, source: $1, destination: $2, opacity: 1, degrees: $3)
         }
         wants[m] = TileWants(wanted: map.wanted, standIns: map.parents, ring: map.ring)
         shown[m] = map.shown
@@ -54,7 +54,7 @@ struct TileStackLayout {
             }
             guard !only.isEmpty else { break }
             let layout = TileLayout(camera: camera, zoomRange: r, bufferRing: 0, tiles: stores[i], only: only) {
-                .tile($0, layer: i, source: $1, destination: $2, opacity: 1)
+                .tile($0, layer: i, source: $1, destination: $2, opacity: 1, degrees: $3)
             }
             below = layout.commands + below
             wants[i].wanted = layout.wanted
@@ -70,7 +70,7 @@ struct TileStackLayout {
         /// missing tiles counted, its wants kept.
         func layOver(_ i: Int, zooms: ClosedRange<Int>, opacity: Double) -> TileLayout {
             let layout = TileLayout(camera: camera, zoomRange: zooms, bufferRing: scene.bufferRing, tiles: stores[i]) {
-                .tile($0, layer: i, source: $1, destination: $2, opacity: opacity)
+                .tile($0, layer: i, source: $1, destination: $2, opacity: opacity, degrees: $3)
             }
             list.commands += layout.commands
             list.missingTiles += layout.missing
