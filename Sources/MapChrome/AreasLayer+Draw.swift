@@ -24,6 +24,15 @@ extension AreasLayer {
 
     private func composeOutline(into list: inout DrawList, context: LayerContext) {
         guard let path = outlined, let row = rows.first(where: { $0.path == path }) else { return }
+        if context.camera.isTurned {
+            // North, south, east and west bound the area: on a turned map it is a turned rectangle.
+            let c = SaveAreaLayer.screenCorners(of: row.area, context.camera)
+            let w = (c[1] - c[0]).length, h = (c[3] - c[0]).length
+            list.fillTurned(center: ScreenPoint(x: (c[0].x + c[2].x) / 2, y: (c[0].y + c[2].y) / 2), size: ScreenSize(width: w, height: h),
+                            degrees: context.camera.northOnScreen, Self.ink.withAlpha(0.08), sprites: context.sprites)
+            list.outlineTurned(c, width: 2, Self.ink, sprites: context.sprites)
+            return
+        }
         let r = SaveAreaLayer.screenRect(of: row.area, context.camera)
         list.commands.append(.fillRect(r, Self.ink.withAlpha(0.08)))
         for edge in [ScreenRect(x: r.x - 2, y: r.y - 2, width: r.width + 4, height: 2), ScreenRect(x: r.x - 2, y: r.maxY, width: r.width + 4, height: 2),

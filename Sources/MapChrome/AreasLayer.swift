@@ -161,14 +161,23 @@ public struct AreasLayer: MapLayer {
     }
 
     /// `rect` grown upwards by what the list covers at the top of the view, so that the
-    /// view that shows it whole has the area below the list, in sight.
+    /// view that shows it whole has the area below the list, in sight. Upwards on the screen:
+    /// on a turned map, not north.
     func clearOfPanel(_ rect: MapRect, _ camera: Camera) -> MapRect {
         let h = camera.viewportSize.height
         let shown = min(rows.count, pageSize(h, bottomInset: 0))
         let covered = 46 + Self.headerHeight + Double(shown) * Self.rowHeight + 16
         guard covered < h * 0.7 else { return rect }
         let share = covered / (h - covered)
-        return MapRect(x: rect.minX, y: rect.minY - rect.size.height * share, width: rect.size.width, height: rect.size.height * (1 + share))
+        guard camera.isTurned else {
+            return MapRect(x: rect.minX, y: rect.minY - rect.size.height * share, width: rect.size.width, height: rect.size.height * (1 + share))
+        }
+        // Up the screen on the plane, and the rectangle's height as the screen shows it.
+        let (ux, uy) = camera.unturn(0, -1)
+        let tall = abs(ux) * rect.size.width + abs(uy) * rect.size.height
+        let dx = ux * tall * share, dy = uy * tall * share
+        let x0 = min(rect.minX, rect.minX + dx), y0 = min(rect.minY, rect.minY + dy)
+        return MapRect(x: x0, y: y0, width: max(rect.maxX, rect.maxX + dx) - x0, height: max(rect.maxY, rect.maxY + dy) - y0)
     }
 
     /// Rows a page holds in a view `height` points high.

@@ -292,9 +292,9 @@ public struct DirectionsLayer: MapLayer {
             firstStep = 0
             revision += 1
             // As the seed did: a new route is shown whole (right of the panel).
-            if fitNext, let camera, let rect = fitted(r, camera) {
+            if fitNext, let camera, let fit = fitting(r, camera) {
                 fitNext = false
-                return [.changed, .show(rect)]
+                return [.changed, fit]
             }
         case .failure(.superseded), .failure(.cancelled):
             return []
@@ -307,6 +307,38 @@ public struct DirectionsLayer: MapLayer {
         return [.changed]
     }
 
+    /// Where the view goes to show `route` whole, clear of the panel on the left; nil when it
+    /// is in view already.
+    func fitting(_ route: Route, _ camera: Camera) -> LayerAction? {
+        guard camera.isTurned else { return fitted(route, camera).map { .show($0) } }
+        guard let b = route.bounds else { return nil }
+        // The route's box seen along the view's turned axes (points at the view's scale, from
+        // its centre).
+        let corners = [(b.north, b.west), (b.north, b.east), (b.south, b.east), (b.south, b.west)].map {
+            camera.screenPoint(for: Coordinate(latitude: $0.0, longitude: $0.1))
+        }
+        let v = camera.viewportSize
+        let free = freeArea(v)
+        if corners.allSatisfy(free.contains) { return nil }
+        guard free.width > 50, free.height > 50 else { return nil }
+        let x0 = corners.map(\.x).min()!, x1 = corners.map(\.x).max()!, y0 = corners.map(\.y).min()!, y1 = corners.map(\.y).max()!
+        // Points of the view now per point of the view wanted: the box fills the free part.
+        let k = max(max(x1 - x0, 1e-9) / free.width, max(y1 - y0, 1e-9) / free.height)
+        // The screen point now that is to be the view's centre: the box's middle moved by the
+        // free part's offset from the view's middle, at the new scale.
+        let middle = ScreenPoint(x: (x0 + x1) / 2 - (free.x + free.width / 2 - v.width / 2) * k,
+                                 y: (y0 + y1) / 2 - (free.y + free.height / 2 - v.height / 2) * k)
+        // The zoom `show` would choose for that view (a margin as when north-up, no closer than a street).
+        let margin = min((v.width - 96) / v.width, (v.height - 96) / v.height)
+        let zoom = min(max(camera.zoom - log2(k) + log2(max(margin, 1e-9)), Camera.minZoom), 16)
+        return .goTo(camera.coordinate(for: middle), zoom: zoom)
+    }
+
+    /// The part of the view a fitted route goes in: right of the panel when it is open.
+    private func freeArea(_ v: ScreenSize) -> ScreenRect {
+        ScreenRect(x: isOpen ? Self.panelWidth + 30 : 20, y: 70, width: v.width - (isOpen ? Self.panelWidth + 50 : 40), height: v.height - 120)
+    }
+
     /// The part of the world that shows `route` whole, clear of the panel on the left; nil
     /// when it is in view already.
     func fitted(_ route: Route, _ camera: Camera) -> MapRect? {
@@ -314,7 +346,7 @@ public struct DirectionsLayer: MapLayer {
         let nw = WebMercator.project(Coordinate(latitude: b.north, longitude: b.west))
         let se = WebMercator.project(Coordinate(latitude: b.south, longitude: b.east))
         let v = camera.viewportSize
-        let free = ScreenRect(x: isOpen ? Self.panelWidth + 30 : 20, y: 70, width: v.width - (isOpen ? Self.panelWidth + 50 : 40), height: v.height - 120)
+        let free = freeArea(v)
         let a = camera.screenPoint(for: Coordinate(latitude: b.north, longitude: b.west)), c = camera.screenPoint(for: Coordinate(latitude: b.south, longitude: b.east))
         if free.contains(a) && free.contains(c) { return nil }
         guard free.width > 50, free.height > 50 else { return nil }

@@ -4,7 +4,8 @@ import MapGeometry
 import Platform
 
 /// The locate button, bottom right above the credit: shows whether the map follows the
-/// location (a blue dot) or not (grey); a click starts or ends following (as key F does).
+/// location (a blue dot), turned with its course too (the dot with a cone ahead), or not
+/// (grey); a click goes on to the next of these (as key F does).
 public struct LocateLayer: MapLayer {
     /// The button's identity (`DrawList.buttons`).
     struct Button: Hashable, Sendable {}
@@ -27,7 +28,9 @@ public struct LocateLayer: MapLayer {
         let r = frame(context), following = context.facts.following
         if following { list.plate(r, fill: Color(hex: 0xE5F0FF, alpha: 0.97)) } else { list.plate(r) }
         let c = ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2)
-        context.placeRound(.locationDot(following ? .systemBlue : Self.off), center: c, radius: 10, opacity: 1, into: &list)
+        // Heading-up: the course is up, so the cone points straight up.
+        if context.facts.headingUp { context.placeRound(.headingCone(.systemBlue), center: c, radius: 17, opacity: 1, degrees: 0, into: &list) }
+        context.placeRound(.locationDot(following ? .systemBlue : Self.off), center: c, radius: context.facts.headingUp ? 8 : 10, opacity: 1, into: &list)
         list.button(Button(), frame: r, focusStop: true)
     }
 

@@ -16,6 +16,18 @@ extension SaveAreaLayer {
 
     private func composeOutline(into list: inout DrawList, context: LayerContext) {
         let v = context.viewRect
+        if context.camera.isTurned {
+            // The area keeps to north, south, east and west: on a turned map its outline is turned.
+            let corners: [ScreenPoint]
+            if isChoosing {
+                corners = chosenCorners(context.camera)
+                list.dimOutsideTurned(corners, view: context.camera.viewportSize, inset: 1, Color(hex: 0x000000, alpha: 0.22))
+            } else if let area = progress?.area {
+                corners = Self.screenCorners(of: area, context.camera)
+            } else { return }
+            list.outlineTurned(corners, width: 2, Self.ink, sprites: context.sprites)
+            return
+        }
         let r: ScreenRect
         if isChoosing {
             r = outline(context.camera)
@@ -32,6 +44,21 @@ extension SaveAreaLayer {
                      ScreenRect(x: r.x - 2, y: r.y, width: 2, height: r.height), ScreenRect(x: r.maxX, y: r.y, width: 2, height: r.height)] {
             list.commands.append(.fillRect(edge, Self.ink))
         }
+    }
+
+    /// The corners of `area` on screen, clockwise from its north-west (east of west even
+    /// across the antimeridian; the copy of the world nearest the view): on a turned map, a
+    /// turned rectangle.
+    static func screenCorners(of area: Area, _ camera: Camera) -> [ScreenPoint] {
+        var nw = WebMercator.project(Coordinate(latitude: area.north, longitude: area.west))
+        var se = WebMercator.project(Coordinate(latitude: area.south, longitude: area.east))
+        let world = WebMercator.worldSize
+        if se.x <= nw.x { se.x += world }
+        // The copy whose middle is nearest the view's centre.
+        let shift = ((nw.x + se.x) / 2 - camera.center.x) / world
+        let copies = shift.rounded() * world
+        nw.x -= copies; se.x -= copies
+        return [nw, MapPoint(x: se.x, y: nw.y), se, MapPoint(x: nw.x, y: se.y)].map(camera.screenPointUnwrapped(for:))
     }
 
     /// Where `area` is on screen (east of west even across the antimeridian).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import MapCore
 import MapGeometry
 import Platform
@@ -139,9 +140,16 @@ public struct SaveAreaLayer: MapLayer {
         return min(max(z, offer.zooms.lowerBound), offer.zooms.upperBound)
     }
 
-    /// The area the outline holds, with the zooms chosen.
+    /// The area the outline holds, with the zooms chosen. On a turned map, the largest area
+    /// (north–south and east–west, as areas are) that fits in the outline about its centre.
     func area(_ camera: Camera, outline r: ScreenRect, offer: Offer) -> Area {
-        let nw = camera.mapPoint(for: ScreenPoint(x: r.x, y: r.y)), se = camera.mapPoint(for: ScreenPoint(x: r.maxX, y: r.maxY))
+        var nw = camera.mapPoint(for: ScreenPoint(x: r.x, y: r.y)), se = camera.mapPoint(for: ScreenPoint(x: r.maxX, y: r.maxY))
+        if camera.isTurned {
+            let (w, h) = Self.inscribed(r.width, r.height, turnedBy: camera.bearing)
+            let c = camera.mapPoint(for: ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2))
+            nw = MapPoint(x: c.x - w / 2 / camera.scale, y: c.y - h / 2 / camera.scale)
+            se = MapPoint(x: c.x + w / 2 / camera.scale, y: c.y + h / 2 / camera.scale)
+        }
         let world = WebMercator.worldSize
         let north = WebMercator.unproject(MapPoint(x: 0, y: max(0, nw.y))).latitude
         let south = WebMercator.unproject(MapPoint(x: 0, y: min(world, se.y))).latitude
@@ -152,6 +160,38 @@ public struct SaveAreaLayer: MapLayer {
             if east == -180 { east = 180 }
         }
         return Area(west: west, south: south, east: east, north: north, zooms: offer.zooms.lowerBound...maxZoom(camera, offer))
+    }
+
+    /// On a turned map, the corners on screen of what the outline holds (`area`), clockwise
+    /// from its north-west.
+    func chosenCorners(_ camera: Camera) -> [ScreenPoint] {
+        let r = outline(camera)
+        let (w, h) = Self.inscribed(r.width, r.height, turnedBy: camera.bearing)
+        let c = camera.mapPoint(for: ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2))
+        let dx = w / 2 / camera.scale, dy = h / 2 / camera.scale
+        return [MapPoint(x: c.x - dx, y: c.y - dy), MapPoint(x: c.x + dx, y: c.y - dy), MapPoint(x: c.x + dx, y: c.y + dy),
+                MapPoint(x: c.x - dx, y: c.y + dy)].map(camera.screenPointUnwrapped(for:))
+    }
+
+    /// The largest rectangle (width, height) turned by `degrees` inside a `width` × `height`
+    /// one with the same centre. Its corners reach the outer one's sides: w·c + h·s ≤ width and
+    /// w·s + h·c ≤ height (c, s: the turn's |cos|, |sin|); the most area lies where both hold
+    /// exactly, or, when one side is much the longer, where only the shorter one's does (then
+    /// w·c = h·s: a square's diagonal across it).
+    static func inscribed(_ width: Double, _ height: Double, turnedBy degrees: Double) -> (Double, Double) {
+        let a = degrees * .pi / 180, c = abs(cos(a)), s = abs(sin(a))
+        guard s > 1e-9 else { return (width, height) }
+        guard c > 1e-9 else { return (height, width) }
+        func fits(_ w: Double, _ h: Double) -> Bool { w * c + h * s <= width * (1 + 1e-9) && w * s + h * c <= height * (1 + 1e-9) }
+        var best = (0.0, 0.0)
+        func consider(_ w: Double, _ h: Double) {
+            if w > 0, h > 0, fits(w, h), w * h > best.0 * best.1 { best = (w, h) }
+        }
+        let det = c * c - s * s
+        if abs(det) > 1e-9 { consider((width * c - height * s) / det, (height * c - width * s) / det) }
+        consider(width / (2 * c), width / (2 * s))
+        consider(height / (2 * s), height / (2 * c))
+        return best
     }
 
     /// How many tiles `area` takes: columns (both sides of the antimeridian) × rows, per zoom.

@@ -4,7 +4,7 @@ import Platform
 import MapGeometry
 
 /// The last view, restored at the next start, with the files that were open and the map
-/// chosen: {"center":{"lat":…,"lon":…},"zoom":…,"files":[{"path":…,"hidden":false}],
+/// chosen: {"center":{"lat":…,"lon":…},"zoom":…,"bearing":30,"files":[{"path":…,"hidden":false}],
 /// "tiles":"osm","hintShown":true}.
 public struct ViewState: Codable, Equatable, Sendable {
     public struct Center: Codable, Equatable, Sendable {
@@ -26,6 +26,9 @@ public struct ViewState: Codable, Equatable, Sendable {
     }
     public var center: Center
     public var zoom: Double
+    /// Which way the top of the view faced, degrees clockwise from north; absent (in files
+    /// written before the map turned, and for north-up): 0.
+    public var bearing: Double?
     /// Absent in files written before files were remembered.
     public var files: [OpenFile]?
     /// The map chosen in the layer switcher (its name); absent: the basemap.
@@ -39,8 +42,9 @@ public struct ViewState: Codable, Equatable, Sendable {
     /// Which names labels show ("local", "mine", "both"); absent: the reader's language.
     public var labels: String?
 
-    public init(center: Coordinate, zoom: Double, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false,
+    public init(center: Coordinate, zoom: Double, bearing: Double = 0, files: [OpenFile] = [], tiles: String? = nil, hintShown: Bool = false,
                 helpHintShown: Bool = false, overlays: [OverlayState]? = nil, labels: String? = nil) {
+        self.bearing = bearing == 0 || !bearing.isFinite ? nil : bearing
         self.overlays = overlays
         self.labels = labels
         self.center = Center(lat: center.latitude, lon: center.longitude)
@@ -52,6 +56,9 @@ public struct ViewState: Codable, Equatable, Sendable {
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: center.lat, longitude: center.lon) }
+
+    /// The bearing to open with (0 when none was kept).
+    public var openingBearing: Double { bearing ?? 0 }
 
     /// `$XDG_STATE_HOME/meridian/view.json`, `~/.local/state/meridian/view.json` by default.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -81,7 +88,7 @@ public struct ViewState: Codable, Equatable, Sendable {
         do { v = try JSONDecoder().decode(ViewState.self, from: data) } catch {
             throw LoadError.invalid(url.path, "\(error)")
         }
-        guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom),
+        guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom), v.bearing?.isFinite ?? true,
               (v.overlays ?? []).allSatisfy({ $0.opacity.isFinite && (0.05...1).contains($0.opacity) && $0.name.utf8.count <= 200 }) else {
             throw LoadError.invalid(url.path, tr("values out of range"))
         }

@@ -33,7 +33,7 @@ public enum SpritePainters {
     nonisolated(unsafe) private static var painters: [ObjectIdentifier: any SpritePainter.Type] = {
         var all: [ObjectIdentifier: any SpritePainter.Type] = [:]
         for p: any SpritePainter.Type in [LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self,
-                                          TrackProfilePainter.self, IconPainter.self] {
+                                          TrackProfilePainter.self, IconPainter.self, ShapePainter.self] {
             all[p.specKind] = p
         }
         return all

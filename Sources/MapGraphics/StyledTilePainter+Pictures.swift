@@ -85,7 +85,7 @@ extension StyledTilePainter {
         if let s = layer.color("hillshade-shadow-color", c) { look.shadow = s }
         if let h = layer.color("hillshade-highlight-color", c) { look.highlight = h }
         if let a = layer.color("hillshade-accent-color", c) { look.accent = a }
-        guard let shaded = try? TerrainTilePainter.shade(dem, of: ground, as: frame.tile, look: look) else { return }
+        guard let shaded = try? TerrainTilePainter.shade(dem, of: ground, as: frame.tile, look: look, bearing: frame.lightBearing) else { return }
         place(shaded, ground: frame.tile, on: canvas, frame: frame, opacity: 1, nearest: false)
     }
 

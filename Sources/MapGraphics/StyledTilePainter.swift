@@ -30,12 +30,15 @@ struct StyledTilePainter {
         /// The zoom the style is evaluated at, in the style's own (512-point) zooms: the tile's
         /// (one less), or the one the view rests at.
         let styleZoom: Double
+        /// The map's bearing, for hillshading lit from the viewport.
+        var lightBearing = 0.0
 
         /// `viewZoom`: the zoom the tile will be seen at (nil: its own). The style is evaluated
         /// there, and widths are drawn smaller or larger by as much as the tile will be
         /// magnified or shrunk on screen, so that on screen they are what the style says.
-        init(tile: TileID, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil) {
+        init(tile: TileID, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil, lightBearing: Double = 0) {
             self.tile = tile; self.dataTile = dataTile
+            self.lightBearing = lightBearing
             pixels = Double(pixelSize)
             let seen = viewZoom.flatMap { $0.isFinite && abs($0 - Double(tile.z)) < 2 ? $0 : nil } ?? Double(tile.z)
             styleZoom = max(seen - 1, 0)

@@ -26,16 +26,20 @@ public enum TerrainTilePainter {
     /// The tile `tile` drawn from the DEM tile `data` of `dataTile`: itself, or an ancestor
     /// beyond the DEM's deepest zoom, whose heights under `tile` are interpolated to 256
     /// pixels and shaded and traced at `tile`'s own zoom (crisp lines at its interval, not an
-    /// enlarged picture).
-    public static func paint(_ data: Data, encoding: DEMTile.Encoding, of dataTile: TileID, as tile: TileID, pixels: Int) throws -> Bitmap {
+    /// enlarged picture). Lit from the viewport (the default of a style's hillshading): from
+    /// the north-north-west of the screen, so on a map turned to `bearing`, from that much
+    /// further round.
+    public static func paint(_ data: Data, encoding: DEMTile.Encoding, of dataTile: TileID, as tile: TileID, pixels: Int,
+                             bearing: Double = 0) throws -> Bitmap {
         let dem = try DEMTile(png: data, encoding: encoding)
-        return try drawn(dem, of: dataTile, as: tile) { try paint($0, tile: tile) }
+        return try drawn(dem, of: dataTile, as: tile) { try paint($0, tile: tile, bearing: bearing) }
     }
 
     /// Only the hillshading of `tile` from `dem`, the heights of `dataTile` (itself or an
-    /// ancestor), lit as `look` says: a style's hillshade layer.
-    public static func shade(_ dem: DEMTile, of dataTile: TileID, as tile: TileID, look: HillshadeLook) throws -> Bitmap {
-        try drawn(dem, of: dataTile, as: tile) { try paint($0, tile: tile, look: look, contours: false) }
+    /// ancestor), lit as `look` says: a style's hillshade layer (its light turned with the
+    /// map's `bearing` when anchored to the viewport).
+    public static func shade(_ dem: DEMTile, of dataTile: TileID, as tile: TileID, look: HillshadeLook, bearing: Double = 0) throws -> Bitmap {
+        try drawn(dem, of: dataTile, as: tile) { try paint($0, tile: tile, look: look, contours: false, bearing: bearing) }
     }
 
     /// `draw` of `dem` itself when it is `tile`'s; else of the heights under `tile` at 256
@@ -54,9 +58,11 @@ public enum TerrainTilePainter {
         return Bitmap(width: 256, height: 256, pixels: inner, premultiplied: true)
     }
 
-    /// The tile `tile` drawn from `dem` with `look`, contours at `intervals(zoom:)`.
-    public static func paint(_ dem: DEMTile, tile: TileID, look: HillshadeLook = HillshadeLook(), contours: Bool = true) throws -> Bitmap {
-        var shaded = Hillshade.shade(dem, tile: tile, look: look)
+    /// The tile `tile` drawn from `dem` with `look`, contours at `intervals(zoom:)`, on a map
+    /// turned to `bearing`.
+    public static func paint(_ dem: DEMTile, tile: TileID, look: HillshadeLook = HillshadeLook(), contours: Bool = true,
+                             bearing: Double = 0) throws -> Bitmap {
+        var shaded = Hillshade.shade(dem, tile: tile, look: look, bearing: bearing)
         guard contours, let every = intervals(zoom: tile.z) else { return shaded }
         let n = dem.size
         // Above the sea only: the coast is the map's to draw, and the sea's noise near 0 m

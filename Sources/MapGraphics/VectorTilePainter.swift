@@ -58,16 +58,18 @@ public final class VectorTilePainter: @unchecked Sendable {
     /// ancestor), and a style's raster and hillshade layers from `pictures` (encoded pictures
     /// made into pixels by `decodeImage`). `viewZoom`: the zoom a MapLibre style's tile will be
     /// seen at, where its zoom-dependent widths, filters and opacities are evaluated (nil: the
-    /// tile's own zoom).
-    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil, pictures: [StylePicture] = [],
+    /// tile's own zoom). `lightBearing`: the map's bearing, which turns hillshading lit from
+    /// the viewport (MapLibre's `hillshade-illumination-anchor` default).
+    public func paint(_ tile: TileID, data: Data, dataTile: TileID, pixelSize: Int, viewZoom: Double? = nil, lightBearing: Double = 0,
+                      pictures: [StylePicture] = [],
                       decodeImage: @escaping (Data) throws -> Bitmap = { _ in throw TileSourceError(tr("no image decoder")) }) throws -> DecodedTile {
         let prepared = data.isEmpty ? PreparedTile(VectorTile(layers: [])) : try self.prepared(data, tile: dataTile)
         let vt = prepared.tile
         let canvas = try CairoCanvas(width: pixelSize, height: pixelSize)
         if let mapStyle {
             let found = pictures.isEmpty ? nil : StylePictures(pictures, decodeImage: decodeImage)
-            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: .init(tile: tile, dataTile: dataTile, pixelSize: pixelSize, viewZoom: viewZoom),
-                                                                                    pictures: found)
+            let frame = StyledTilePainter.Frame(tile: tile, dataTile: dataTile, pixelSize: pixelSize, viewZoom: viewZoom, lightBearing: lightBearing)
+            let labels = StyledTilePainter(style: mapStyle, sprites: sprites).paint(prepared, onto: canvas, frame: frame, pictures: found)
             // A damaged picture fails the tile, so that its source drops it and it is asked again.
             // TRANSLATORS: %@ says which picture (a raster or heights tile the map's style draws) and what is wrong with it.
             if let problem = found?.problems.first { throw TileSourceError(tr("a picture of the style: %@", problem)) }

@@ -46,6 +46,14 @@ struct EventTranslator {
             // The modifiers as they were when this key went down: events are pumped a frame at
             // a time, and by the time `q` is read Ctrl may already be up again.
             return (.keyDown(k, modifiers(UInt32(e.key.keysym.mod))), nil)
+        case SDL_MULTIGESTURE:
+            // Two fingers or more turning (SDL measures with y down: a positive dTheta is
+            // clockwise on the screen).
+            let g = e.mgesture
+            guard g.numFingers >= 2, g.dTheta.isFinite, g.dTheta != 0 else { return (nil, nil) }
+            return (.rotate(degrees: Double(g.dTheta) * 180 / .pi), nil)
+        case SDL_FINGERUP:
+            return (.rotateEnded, nil)
         case SDL_DROPFILE:
             // SDL hands over the string; it is ours to free.
             guard let file = e.drop.file else { return (nil, nil) }

@@ -38,6 +38,9 @@ extension MapHost {
         let settled = zoomSettles.map { now >= $0 } ?? true
         if settled { zoomSettles = nil }
         if pipeline.follow(settledZoom: settled ? session.camera.zoom : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
+        // At rest after a turn, hillshading lit from the viewport is painted for the bearing.
+        let turnOver = !session.controller.isTurning && !session.isAnimating(at: t)
+        if pipeline.follow(settledBearing: turnOver ? session.camera.bearing : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
         // Stand-ins wait while the tiles they stand in for are on their way (asked for first).
         pipeline.want(list, now: MonotonicClock.now)
         // Places in the ring around the view can label the edges: until the ring is in, the

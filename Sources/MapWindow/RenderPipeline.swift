@@ -94,6 +94,10 @@ struct RenderPipeline {
     /// Per layer, the tiles held that were painted for such a zoom (painted anew when the view
     /// settles at a whole zoom; those painted for their own zoom meanwhile are right as they are).
     private var paintedFractional: [Set<TileID>]
+    /// The bearing hillshading lit from the viewport is painted for: the view's, in steps of
+    /// `lightStep` degrees, taken once a turn is over (not repainted every frame of one).
+    private(set) var lightBearing = 0.0
+    static let lightStep = 15.0
 
     /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
     /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
@@ -139,7 +143,8 @@ struct RenderPipeline {
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
                                             overlays: carriesDrawings(layer) ? painted : [],
-                                            viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil, ancestorsScaled: true)
+                                            viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil, lightBearing: lightBearing,
+                                            ancestorsScaled: true)
         // The drawings layer's tiles are where what is painted now touches.
         let source = layer.spec.role == .drawings ? DrawingsSource(painting: painted) : layer.source
         return TileLoader(source: source, decode: decode, wake: wake)
@@ -190,7 +195,7 @@ struct RenderPipeline {
 
     /// Notes what a frame drew, wanted and kept in its ring, per layer (see `keepOnly`).
     func use(_ list: DrawList) {
-        for case let .tile(id, layer, _, _, _) in list.commands where lanes.indices.contains(layer) { lanes[layer]?.inUse.insert(id) }
+        for case let .tile(id, layer, _, _, _, _) in list.commands where lanes.indices.contains(layer) { lanes[layer]?.inUse.insert(id) }
         for (i, l) in lanes.enumerated() {
             guard let l else { continue }
             let w = list.wants(i)
@@ -242,6 +247,32 @@ struct RenderPipeline {
             paintedFractional[i] = []
         }
         return !styled.isEmpty
+    }
+
+    /// Follows the camera's bearing (`bearing`: where a turn has come to rest; nil while one is
+    /// under way): hillshading lit from the viewport — terrain, a style's hillshade layers — is
+    /// lit from the screen's north-north-west, so on a map turned another step of `lightStep`
+    /// those layers' tiles are painted anew (shown until replaced). Whether they are.
+    @discardableResult
+    mutating func follow(settledBearing bearing: Double?) -> Bool {
+        guard let bearing, bearing.isFinite else { return false }
+        var key = (bearing / Self.lightStep).rounded() * Self.lightStep
+        key = key.truncatingRemainder(dividingBy: 360)
+        if key < 0 { key += 360 }
+        guard key != lightBearing else { return false }
+        lightBearing = key
+        let lit = lanes.indices.filter { lanes[$0].map { Self.isLitFromViewport($0.layer) } ?? false }
+        for i in lit {
+            renew(lanes[i]!)
+            lanes[i]!.store.invalidate()
+        }
+        return !lit.isEmpty
+    }
+
+    /// A layer whose pictures carry hillshading: terrain, or a style with hillshade layers
+    /// (those lit from the map come out the same when painted again).
+    static func isLitFromViewport(_ layer: TileLayerSource) -> Bool {
+        layer.source is TerrainSource || layer.painter.mapStyle?.layers.contains { $0.type == .hillshade } == true
     }
 
     /// Follows where the frame wants what layers paint (`DrawList.drawingsLayer`): when an

@@ -20,10 +20,11 @@ public enum TileRasterizer {
     /// each at its own zoom, as while the view moves). `ancestorsScaled`: a tile the source
     /// has only as part of an ancestor (past a server's deepest zoom) is left to the
     /// compositor to draw from the ancestor's picture, scaled, rather than enlarged here: no
-    /// decode, no quarter MiB per tile (unless drawings are painted into it).
+    /// decode, no quarter MiB per tile (unless drawings are painted into it). `lightBearing`:
+    /// the bearing hillshading lit from the viewport is painted for.
     public static func decoder(pixelRatio: Double, painter: VectorTilePainter, order: Bitmap.ChannelOrder,
                                background: Color?, overlays: [any TileOverlay] = [], viewZoom: Double? = nil,
-                               ancestorsScaled: Bool = false) -> TileDecoder {
+                               lightBearing: Double = 0, ancestorsScaled: Bool = false) -> TileDecoder {
         let pixels = tilePixels(pixelRatio: pixelRatio)
         let under = background.map { UInt32(Color.byte($0.r)) << 16 | UInt32(Color.byte($0.g)) << 8 | UInt32(Color.byte($0.b)) }
         return { tile, payload in
@@ -40,9 +41,11 @@ public enum TileRasterizer {
                 decoded = DecodedTile(bitmap: try RasterEnlarger.enlarge(image, of: ancestor, to: tile, pixels: pixels))
             case let .vector(data, dataTile): decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, viewZoom: viewZoom)
             case let .styled(data, dataTile, pictures):
-                decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, viewZoom: viewZoom, pictures: pictures,
+                decoded = try painter.paint(tile, data: data, dataTile: dataTile, pixelSize: pixels, viewZoom: viewZoom, lightBearing: lightBearing,
+                                            pictures: pictures,
                                             decodeImage: { try ImageDecoder.decode($0) })
-            case let .terrain(data, encoding, dataTile): decoded = DecodedTile(bitmap: try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: tile, pixels: pixels))
+            case let .terrain(data, encoding, dataTile):
+                decoded = DecodedTile(bitmap: try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: tile, pixels: pixels, bearing: lightBearing))
             case .drawings:
                 decoded = DecodedTile(bitmap: Bitmap(width: pixels, height: pixels, pixels: Array(repeating: 0, count: pixels * pixels), premultiplied: true))
             }

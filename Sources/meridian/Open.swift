@@ -67,7 +67,8 @@ struct Open: ParsableCommand {
         if view.labels == nil { view.labels = saved?.labels.flatMap(LabelNames.init(rawValue:)) }
         let (paths, place) = Self.placesAndFiles(files, notices: &notices)
         let camera = Camera(center: place?.coordinate ?? view.center ?? saved?.coordinate ?? firstView?.center ?? ViewOptions.defaultCenter,
-                            zoom: place.map { $0.zoom ?? 15 } ?? view.zoom ?? saved?.zoom ?? firstView?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize)
+                            zoom: place.map { $0.zoom ?? 15 } ?? view.zoom ?? saved?.zoom ?? firstView?.zoom ?? ViewOptions.defaultZoom, viewportSize: size.screenSize,
+                            bearing: view.bearing ?? (place == nil && view.center == nil ? saved?.openingBearing : nil) ?? 0)
         // Started without files, the window reopens those open when it was last closed (the
         // view is the saved one, so it does not move to them).
         let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
@@ -80,7 +81,7 @@ struct Open: ParsableCommand {
         SDL.quit()
         if !isBenchRun {
             do {
-                try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, files: end.open,
+                try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, bearing: end.camera.bearing, files: end.open,
                               tiles: end.tiles == MapCatalog.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown,
                               overlays: MapOverlays.remembered(end.overlays),
                               labels: end.style.labels == .standard ? nil : end.style.labels.rawValue).save(to: stateURL)

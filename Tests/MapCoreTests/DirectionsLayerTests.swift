@@ -25,6 +25,8 @@ struct DirectionsLayerTests {
     mutating func menu(_ s: inout SessionDriver, at p: ScreenPoint, _ button: Layer.Button) -> [SessionEffect] {
         s.t += 0.01
         _ = s.session.handle(.pointerDown(.right, p, clicks: 1, []), at: s.t)
+        // (A right press is a click once released where it was: a drag would turn the map.)
+        _ = s.session.handle(.pointerUp(.right, p), at: s.t)
         #expect(s.buttons(of: Layer.Button.self).contains(button), "the menu offers \(button)")
         return s.click(button)
     }
@@ -159,6 +161,7 @@ struct DirectionsLayerTests {
         // Shift+right-click drops one at once, with no menu.
         pins.t += 0.01
         _ = pins.session.handle(.pointerDown(.right, ScreenPoint(x: 200, y: 200), clicks: 1, [.shift]), at: pins.t)
+        _ = pins.session.handle(.pointerUp(.right, ScreenPoint(x: 200, y: 200)), at: pins.t)
         #expect(pins.session.pins.count == 2 && !pins.buttons(of: Layer.Button.self).contains(.menuFrom))
         let pin = try #require(pins.session.pins.min { a, b in
             pins.session.camera.screenPoint(for: a.coordinate).distance(to: ScreenPoint(x: 420, y: 320))
@@ -175,6 +178,7 @@ struct DirectionsLayerTests {
         // A right-click on that pin (its head): directions from the pin itself, named as it is.
         pins.t += 0.01
         _ = pins.session.handle(.pointerDown(.right, ScreenPoint(x: 421, y: 300), clicks: 1, []), at: pins.t)
+        _ = pins.session.handle(.pointerUp(.right, ScreenPoint(x: 421, y: 300)), at: pins.t)
         #expect(!pins.buttons(of: Layer.Button.self).contains(.menuPin), "no second pin over the first")
         _ = pins.click(Layer.Button.menuFrom)
         let directions = try #require(pins.session.scene.layer(Layer.self))

@@ -108,6 +108,7 @@ struct PinEditorTests {
         var c = controller(pins: [])
         let at = ScreenPoint(x: 620, y: 170)
         c.handle(.pointerDown(.right, at, clicks: 1, []), at: 0)
+        c.handle(.pointerUp(.right, at), at: 0)   // a click, not a turn: the pin drops now
         #expect(c.pins.pins.count == 1)
         let added = c.pins.pins[0]
         #expect(c.pins.selected == added.id)

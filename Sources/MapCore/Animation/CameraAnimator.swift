@@ -3,21 +3,37 @@ import Glibc
 import MapGeometry
 import Platform
 
-/// The camera's motions in flight: at most one zoom, one glide and one key pan.
+/// The camera's motions in flight: at most one zoom, one glide, one key pan and one turn.
 /// `apply` moves a camera to where the motions put it at time t.
 public struct CameraAnimator: Sendable {
     public private(set) var zoom: ZoomTransition?
     public private(set) var kinetic: KineticPan?
     public private(set) var keyPan: ScreenPanTransition?
     public private(set) var flight: FlyTransition?
+    public private(set) var turn: TurnTransition?
     private var kineticApplied = ScreenPoint(x: 0, y: 0)
     private var keyPanApplied = ScreenPoint(x: 0, y: 0)
 
     public init() {}
 
-    public func isAnimating(at t: Double) -> Bool { zoom != nil || kinetic != nil || keyPan != nil || flight != nil }
+    public func isAnimating(at t: Double) -> Bool { zoom != nil || kinetic != nil || keyPan != nil || flight != nil || turn != nil }
 
-    public mutating func stopAll() { zoom = nil; stopKinetic(); keyPan = nil; flight = nil }
+    public mutating func stopAll() { zoom = nil; stopKinetic(); keyPan = nil; flight = nil; turn = nil }
+
+    /// Turns the view about its centre to `bearing`, the shortest way round, from where it
+    /// is now (or where a turn under way was going to be).
+    public mutating func turn(to bearing: Double, camera: Camera, at t: Double, duration: Double = 0.3) {
+        turn = TurnTransition(start: t, duration: duration, from: camera.bearing, to: bearing)
+    }
+
+    /// Turns by `degrees` more than where a turn under way ends (key presses in a row add up,
+    /// as wheel notches do).
+    public mutating func turn(by degrees: Double, camera: Camera, at t: Double, duration: Double = 0.3) {
+        turn(to: (turn?.to ?? camera.bearing) + degrees, camera: camera, at: t, duration: duration)
+    }
+
+    /// Stops a turn where it is (a hand took the bearing).
+    public mutating func stopTurn() { turn = nil }
 
     /// Flies to show `center` at `zoom` (any other motion stops).
     public mutating func fly(to center: MapPoint, zoom target: Double, camera: Camera, at t: Double) {
@@ -72,6 +88,11 @@ public struct CameraAnimator: Sendable {
             camera.pan(byScreen: -(o.x - keyPanApplied.x), -(o.y - keyPanApplied.y))
             keyPanApplied = o
             if p.isFinished(at: t) { keyPan = nil; keyPanApplied = ScreenPoint(x: 0, y: 0) }
+        }
+        if let r = turn {
+            // About the view's centre: the centre stays, whatever else moves it.
+            camera.setBearing(r.bearing(at: t))
+            if r.isFinished(at: t) { turn = nil }
         }
         if let z = zoom {
             camera.setZoom(z.zoom(at: t))

@@ -33,6 +33,11 @@ public enum InputEvent: Hashable, Sendable {
     case quitRequested
     /// A file dropped on the window (its path).
     case fileDropped(String)
+    /// Fingers on a touchpad or screen turned by this many degrees, clockwise on the screen
+    /// (since the last such event).
+    case rotate(degrees: Double)
+    /// A finger of such a gesture was lifted: the turn is let go.
+    case rotateEnded
 }
 
 /// What the controller leaves to the session: a click it did not drag, the pointer hovering,

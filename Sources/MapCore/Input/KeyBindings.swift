@@ -7,6 +7,8 @@ public struct KeyBinding: Sendable {
     public enum Command: Sendable, Hashable {
         case quit, openFiles, saveTrail, exportMap, printMap, search, help, fullscreen, units, trackColors, profile, trackList
         case sources, saveArea, savedAreas, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
+        /// Turns the map by a step: Shift+← one way, Shift+→ the other (the key says which).
+        case turn
         case focusNext, focusPrevious, whatIsHere
         case cancel, deletePin, renamePin, undo, redo
         /// A command of an app's own: bound by the app (`MapController.keys`) or by the layer
@@ -46,11 +48,13 @@ public enum KeyBindings {
         KeyBinding(keys: [.right], modifiers: [], command: .panRight, label: "", help: ""),
         KeyBinding(keys: [.up], modifiers: [], command: .panUp, label: "", help: ""),
         KeyBinding(keys: [.down], modifiers: [], command: .panDown, label: "", help: ""),
+        // TRANSLATORS: Shift+← and Shift+→ in the help; the compass button turns the map back to north.
+        KeyBinding(keys: [.left, .right], modifiers: .shift, command: .turn, label: "Shift+← →", help: tr("turn the map (the compass turns it back north)")),
         KeyBinding(keys: [.letter("l")], modifiers: [], command: .sources, label: "L, 1 … 9", help: tr("choose the map: basemap, streets, topography")),
         KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: .digit, label: "", help: ""),
         KeyBinding(keys: [.letter("a")], modifiers: [], command: .saveArea, label: "A", help: tr("save this area for offline use")),
         KeyBinding(keys: [.letter("a")], modifiers: .shift, command: .savedAreas, label: "Shift+A", help: tr("saved areas: show, rename, update, delete")),
-        KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: tr("follow your position, or stop")),
+        KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: tr("follow your position; again: your course up; again: stop")),
         // TRANSLATORS: Backspace takes the last point back, Esc ends measuring.
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: tr("measure: click points; Backspace, Esc")),
         KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: tr("copy the coordinates under the pointer")),
@@ -78,7 +82,7 @@ public enum KeyBindings {
     /// The map's own keys, for an app that embeds the map (`MapView`): zoom, pan, the focus,
     /// Esc and the pins' keys, none of the app's (no Ctrl+Q, no F11, no L).
     public static let map: [KeyBinding] = all.filter {
-        [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .focusNext, .focusPrevious, .cancel,
+        [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .turn, .focusNext, .focusPrevious, .cancel,
          .deletePin, .renamePin, .undo, .redo].contains($0.command)
     }
 
@@ -86,6 +90,8 @@ public enum KeyBindings {
     public static let gestures: [(label: String, help: String)] = [
         // TRANSLATORS: mouse gestures in the help (left column) and what they do (right).
         (tr("Drag"), tr("pan (flick to glide)")),
+        // TRANSLATORS: a drag with the right mouse button, or with Ctrl held and the left one.
+        (tr("Right-drag, Ctrl+drag"), tr("turn the map; let go near north for north-up")),
         (tr("Wheel"), tr("zoom about the pointer")),
         (tr("Double-click"), tr("zoom in (with Shift: out)")),
         (tr("Right-click"), tr("drop a pin, directions from or to here")),

@@ -52,7 +52,9 @@ public struct LocationLayer: MapLayer {
             if extent.intersects(context.viewRect) { list.animating = true }
         }
         if let heading = loc.heading, !loc.isStale {
-            context.placeRound(.headingCone(color), center: p, radius: LocationAnnotation.dotDiameter * 1.6, opacity: 1, degrees: heading, into: &list)
+            // The course is from north; on a turned map north is turned too.
+            context.placeRound(.headingCone(color), center: p, radius: LocationAnnotation.dotDiameter * 1.6, opacity: 1,
+                               degrees: heading + camera.northOnScreen, into: &list)
         }
         context.placeRound(.locationDot(color), center: p, radius: LocationAnnotation.dotDiameter / 2 + 4, opacity: 1, into: &list)
         if loc.isGliding(at: t) { list.animating = true }

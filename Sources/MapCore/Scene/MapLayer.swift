@@ -90,6 +90,8 @@ public enum LayerAction: Sendable, Equatable {
     case zoom(by: Double, around: ScreenPoint)
     /// Stop the camera where it is (a pin taken hold of: the map must stay under it).
     case holdCamera
+    /// Turn the map back to north-up, animated (the compass).
+    case turnNorth
     /// Put the notice shown away (clicked, or Esc).
     case dismissNotice
     /// Tell the user (a notice at the top).
@@ -123,6 +125,8 @@ public struct InputContext {
 public struct SessionFacts: Sendable, Equatable {
     /// The camera keeps the location at the centre (the locate button shows it).
     public var following = false
+    /// …and turns the map with the location's course (heading-up).
+    public var headingUp = false
     /// There is a location to follow.
     public var hasLocation = false
     /// Where the location is (its latest fix), when there is one.

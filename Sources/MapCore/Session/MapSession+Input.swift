@@ -33,6 +33,7 @@ extension MapSession {
             case let .zoomBy(levels): controller.zoom(by: levels, at: t)
             case let .zoom(levels, p): controller.zoom(by: levels, around: p, at: t)
             case .holdCamera: controller.hold(at: t)
+            case .turnNorth: controller.turnNorth(at: t)
             case .dismissNotice: dismissNotice()
             case let .notice(text): post(notice: text)
             case let .effect(e): pending.append(e)
@@ -83,9 +84,44 @@ extension MapSession {
         // The layers' own keys, as the scene has them now (a layer added or taken out).
         if case .keyDown = event { controller.layerKeys = scene.layers.flatMap(\.keyBindings) }
         let context = inputContext(at: t)
-        let order = inputOrder
-        let typing = order.filter { scene.layers[$0].wantsText }
+        let typing = inputOrder.filter { scene.layers[$0].wantsText }
         if let actions = offer(typing, { $0.take(event, context: context) }) { return actions }
+        if let actions = turnInput(event, context: context, typing: typing, at: t) { return actions }
+        return route(event, context: context, typing: typing, at: t)
+    }
+
+    /// The right button turns the map when it drags: its press is held back from the layers
+    /// until it is known to be a click (released before the pointer moved away), and then
+    /// handed to them with its release — the menu, a pin dropped. Nil for what is not a
+    /// right-drag's.
+    private mutating func turnInput(_ event: InputEvent, context: InputContext, typing: [Int], at t: Double) -> [LayerAction]? {
+        switch event {
+        case let .pointerDown(.right, p, _, _):
+            // A pin carried is put back by the right button at once (the pins' own rule).
+            guard !context.carryingPin else { return nil }
+            controller.holdRightPress(event, at: p)
+            return []
+        case .pointerMoved:
+            guard controller.rightPress != nil || controller.isTurning else { return nil }
+            controller.handle(event, at: t)
+            return []
+        case .pointerUp(.right, _):
+            if controller.isTurning {
+                controller.handle(event, at: t)
+                return [.changed]
+            }
+            guard let press = controller.takeRightPress() else { return nil }
+            let down = route(press.event, context: context, typing: typing, at: t) ?? []
+            let up = route(event, context: inputContext(at: t), typing: typing, at: t) ?? []
+            return down + up
+        default:
+            return nil
+        }
+    }
+
+    /// Who takes `event` below what is being typed in and the turning right button.
+    private mutating func route(_ event: InputEvent, context: InputContext, typing: [Int], at t: Double) -> [LayerAction]? {
+        let order = inputOrder
         if let actions = buttonInput(event, context: context) { return actions }
         let rest = typing.isEmpty ? order : order.filter { !typing.contains($0) }
         if let actions = offer(rest, { $0.take(event, context: context) }) { return actions }
@@ -188,14 +224,21 @@ extension MapSession {
         return w + " (" + at + ")"
     }
 
-    /// Key F and the locate button: follow the location, or stop.
+    /// Key F and the locate button, in turn: follow the location, then with its course up,
+    /// then stop (the map turning back north-up, as it was before the course turned it).
     mutating func toggleFollow(at t: Double) {
-        if controller.following {
-            controller.following = false
-        } else if let loc = scene.location {
-            controller.startFollowing(loc.point(at: t), at: t)
-        } else {
-            post(notice: tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)"))
+        switch controller.followMode {
+        case .follow:
+            controller.followMode = .headingUp
+        case .headingUp:
+            controller.followMode = .off
+            controller.turnNorth(at: t)
+        case .off:
+            if let loc = scene.location {
+                controller.startFollowing(loc.point(at: t), at: t)
+            } else {
+                post(notice: tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)"))
+            }
         }
     }
 

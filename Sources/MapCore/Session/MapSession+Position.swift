@@ -19,6 +19,8 @@ extension MapSession {
             }
             position.lastFix = t
             position.toldStale = false
+            // Heading-up turns with the course (smoothed; unknown while standing still).
+            controller.takeCourse(f.heading, at: t)
         case .noFix:
             guard var loc = scene.location, !loc.isStale else { return }
             loc.isStale = true

@@ -65,6 +65,7 @@ public struct MapSession {
     public var facts: SessionFacts {
         var f = SessionFacts()
         f.following = controller.following
+        f.headingUp = controller.followMode == .headingUp
         f.hasLocation = scene.location != nil
         f.location = scene.location?.latest
         if let pins = scene.layer(PinsLayer.self)?.pins, let id = pins.selected, pins.renameText == nil { f.selectedPin = pins.pin(id) }
