@@ -62,7 +62,12 @@ public enum TextRasterizer {
             cairo_move_to(cr, Double(pad - Int(logical.x)), Double(pad - Int(logical.y)))
         }
         canvas.setColor(f.color)
-        pango_cairo_show_layout(cr, drawn)
+        // On a page, each line one cluster: a PDF reader finds its words whole (PageText).
+        if canvas.isRecording, let lines = glyphLines(drawn, x: Double(pad - Int(logical.x)), y: Double(pad - Int(logical.y))) {
+            showSearchable(lines, in: cr)
+        } else {
+            pango_cairo_show_layout(cr, drawn)
+        }
         return canvas.bitmap()
     }
 

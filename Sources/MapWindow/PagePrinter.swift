@@ -62,7 +62,7 @@ public enum PagePrinter {
         cairo_restore(cr)
         if layout.furnished {
             if grid { drawGrid(cr, layout, camera: camera) }
-            furnish(cr, layout, scale: PrintLayout.scale(zoom: camera.zoom, latitude: camera.centerCoordinate.latitude))
+            furnish(cr, layout, scale: PrintLayout.scale(zoom: camera.zoom, latitude: camera.centerCoordinate.latitude), north: camera.northOnScreen)
         }
 
         cairo_surface_flush(surface)
@@ -84,8 +84,9 @@ public enum PagePrinter {
         do { try AtomicFile.publish(temporary, as: path) } catch { throw Failure(description: "\(error)") }
     }
 
-    /// The title, the frame, the stated scale and the north arrow.
-    static func furnish(_ cr: OpaquePointer, _ layout: PrintLayout, scale: Double) {
+    /// The title, the frame, the stated scale and the north arrow (`north`: degrees clockwise
+    /// from the page's up at which north lies, `Camera.northOnScreen`).
+    static func furnish(_ cr: OpaquePointer, _ layout: PrintLayout, scale: Double, north: Double = 0) {
         let frame = layout.mapFrame, footer = layout.footer
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25)
         cairo_set_line_width(cr, 0.75)
@@ -98,7 +99,7 @@ public enum PagePrinter {
         let look = LabelLook(size: 10, color: Color(hex: 0x303030), haloWidth: 0)
         // TRANSLATORS: under a printed map: its scale ("Scale 1:25,000").
         text(tr("Scale %@", PrintLayout.statedScale(scale)), look, in: cr, x: footer.x, baselineBox: footer)
-        northArrow(cr, centre: (footer.x + footer.width - 10, footer.y + footer.height / 2))
+        northArrow(cr, centre: (footer.x + footer.width - 10, footer.y + footer.height / 2), degrees: north)
     }
 
     /// One line of real text, vertically centred in `box`, starting at `x`.
@@ -111,20 +112,34 @@ public enum PagePrinter {
         cairo_restore(cr)
     }
 
-    /// A north arrow: a split arrowhead pointing up with an N under it (the page's up is
-    /// north: Web Mercator maps are drawn north up).
-    static func northArrow(_ cr: OpaquePointer, centre: (x: Double, y: Double)) {
+    /// A north arrow: a split arrowhead pointing to north, turned by `degrees` clockwise from
+    /// the page's up (0 on a north-up page) about the middle of its length, with an N beside it.
+    static func northArrow(_ cr: OpaquePointer, centre: (x: Double, y: Double), degrees: Double = 0) {
         let (x, y) = centre
+        let p = northArrowPoints(centre: centre, degrees: degrees)
         cairo_save(cr)
         cairo_set_line_width(cr, 0.6)
-        cairo_move_to(cr, x, y - 11); cairo_line_to(cr, x + 5, y + 3); cairo_line_to(cr, x, y); cairo_close_path(cr)
+        // The right half dark, the left light.
+        cairo_move_to(cr, p[0].x, p[0].y); cairo_line_to(cr, p[1].x, p[1].y); cairo_line_to(cr, p[2].x, p[2].y); cairo_close_path(cr)
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15); cairo_fill_preserve(cr); cairo_stroke(cr)
-        cairo_move_to(cr, x, y - 11); cairo_line_to(cr, x - 5, y + 3); cairo_line_to(cr, x, y); cairo_close_path(cr)
+        cairo_move_to(cr, p[0].x, p[0].y); cairo_line_to(cr, p[3].x, p[3].y); cairo_line_to(cr, p[2].x, p[2].y); cairo_close_path(cr)
         cairo_set_source_rgb(cr, 1, 1, 1); cairo_fill_preserve(cr)
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15); cairo_stroke(cr)
         cairo_restore(cr)
+        // Turned, the arrow reaches 9 points around its middle: the N keeps clear of it.
+        let left = degrees == 0 ? x - 14 : x - 18
         // TRANSLATORS: the letter under a printed map's north arrow: north.
-        text(trc("compass point", "N"), LabelLook(bold: true, size: 8, color: Color(hex: 0x202020), haloWidth: 0), in: cr, x: x - 14,
-             baselineBox: ScreenRect(x: x - 14, y: y - 8, width: 8, height: 12))
+        text(trc("compass point", "N"), LabelLook(bold: true, size: 8, color: Color(hex: 0x202020), haloWidth: 0), in: cr, x: left,
+             baselineBox: ScreenRect(x: left, y: y - 8, width: 8, height: 12))
+    }
+
+    /// The north arrow's corners on the page: its tip, right barb, notch and left barb.
+    /// Upright, the tip is 11 points above `centre`, the barbs 3 below it and 5 aside, the
+    /// notch at it; turned by `degrees` clockwise about the middle of its length.
+    static func northArrowPoints(centre: (x: Double, y: Double), degrees: Double) -> [ScreenPoint] {
+        let a = degrees * .pi / 180, (s, c) = (sin(a), cos(a))
+        let pivot = (x: centre.x, y: centre.y - 4)
+        func turned(_ dx: Double, _ dy: Double) -> ScreenPoint { ScreenPoint(x: pivot.x + dx * c - dy * s, y: pivot.y + dx * s + dy * c) }
+        return [turned(0, -7), turned(5, 7), turned(0, 4), turned(-5, 7)]
     }
 }

@@ -19,8 +19,11 @@ public final class PageRenderer {
     private var drawingsLayer: Int?
     /// Pictures made for this page, by layer and tile (a draw list may use one twice).
     private var tiles: [String: Bitmap] = [:]
+    private var bearing = 0.0
     /// What could not be drawn (a tile the source failed to give), for the user.
     public private(set) var problems: [String] = []
+    /// Letters of names along lines, as glyphs (`drawLetters`), by their sprites.
+    private var letterTexts: [SpriteKey: PageText?] = [:]
 
     public init(stack: TileStack, overlays: TileOverlays) {
         self.stack = stack
@@ -35,8 +38,22 @@ public final class PageRenderer {
         cairo_rectangle(cr, 0, 0, size.width, size.height)
         cairo_clip(cr)
         drawingsLayer = list.drawingsLayer
+        // The page's bearing, from how its tiles are turned: hillshading lit from the viewport
+        // is painted for it, as the window paints it.
+        bearing = list.commands.lazy.compactMap { c -> Double? in
+            if case let .tile(_, _, _, _, _, d) = c { return d == 0 ? 0 : 360 - d } else { return nil }
+        }.first ?? 0
         let count = max(1, list.commands.count)
+        let letterRuns = Self.letterRuns(in: list)
+        var drawnUpTo = 0
         for (i, command) in list.commands.enumerated() {
+            // A name's letters after its first: drawn with it, as text (PageRenderer+Letters).
+            if i < drawnUpTo { progress(Double(i + 1) / Double(count)); continue }
+            if let n = letterRuns[i], drawLetters(list.commands[i..<(i + n)], into: cr) {
+                drawnUpTo = i + n
+                progress(Double(i + 1) / Double(count))
+                continue
+            }
             switch command {
             case let .clear(c):
                 cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
@@ -45,11 +62,18 @@ public final class PageRenderer {
                 cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
                 cairo_rectangle(cr, r.x, r.y, r.width, r.height)
                 cairo_fill(cr)
-            case let .tile(id, layer, src, dst, opacity):
+            case let .tile(id, layer, src, turnedDst, opacity, degrees):
                 guard let picture = tile(id, layer: layer) else { continue }
+                // A turned tile is drawn in its own frame, turned about its centre.
+                var dst = turnedDst
+                cairo_save(cr)
+                if degrees != 0 {
+                    cairo_translate(cr, dst.x + dst.width / 2, dst.y + dst.height / 2)
+                    cairo_rotate(cr, degrees * .pi / 180)
+                    dst = ScreenRect(x: -dst.width / 2, y: -dst.height / 2, width: dst.width, height: dst.height)
+                }
                 // The whole tile's size on the page, from the part of it that fills `dst`.
                 let (w, h) = (dst.width / src.width, dst.height / src.height)
-                cairo_save(cr)
                 cairo_rectangle(cr, dst.x, dst.y, dst.width, dst.height)
                 cairo_clip(cr)
                 place(picture, in: cr, x: dst.x - src.x * w, y: dst.y - src.y * h, width: w, height: h, opacity: opacity)
@@ -91,6 +115,14 @@ public final class PageRenderer {
         cairo_restore(cr)
     }
 
+    /// A letter of a name along a line as glyphs for the page (nil: drawn as its picture).
+    func pageText(_ key: SpriteKey, _ s: String, _ style: TextStyle) -> PageText? {
+        if let known = letterTexts[key] { return known }
+        let text = TextRasterizer.pageText(s, style: style)
+        letterTexts[key] = text
+        return text
+    }
+
     /// A sprite drawn for the page: a recording from its painter.
     private func sprite(_ key: SpriteKey) -> Bitmap? {
         do { return try CairoCanvas.forPage { try SpritePainters.paint(key, pixelRatio: 1) } } catch {
@@ -103,7 +135,7 @@ public final class PageRenderer {
     /// units across) with what layers paint into an opaque layer's tiles, or its raster
     /// picture at its own resolution.
     private func tile(_ id: TileID, layer: Int) -> Bitmap? {
-        let key = "\(layer)/\(id)"
+        let key = "\(layer)/\(id)/\(bearing)"
         if let done = tiles[key] { return done }
         guard stack.layers.indices.contains(layer) else { return nil }
         let spec = stack.layers[layer].spec, vectors = stack.layers[layer].painter
@@ -117,7 +149,7 @@ public final class PageRenderer {
                 picture = try CairoCanvas.forPage { try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256).bitmap }
             case let .styled(data, dataTile, pictures):
                 picture = try CairoCanvas.forPage {
-                    try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) }).bitmap
+                    try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256, lightBearing: bearing, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) }).bitmap
                 }
             case let .encodedImage(data):
                 picture = try ImageDecoder.decode(data)
@@ -126,7 +158,7 @@ public final class PageRenderer {
             case let .debugGrid(grid):
                 picture = try CairoCanvas.forPage { try DebugTilePainter.paint(grid, pixelSize: 256) }
             case let .terrain(data, encoding, dataTile):
-                picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256)
+                picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256, bearing: bearing)
             case .drawings:
                 picture = nil // nothing of its own: only what layers paint, below
             }
