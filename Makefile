@@ -85,10 +85,13 @@ hot-code: setup-test build
 	scripts/hot-code.py
 
 # Meridian's render beside MapLibre Native's (PyPI mapli, software GL) over the Helsinki
-# extract: times and pixels differing per view (not part of make test).
+# extract: times and pixels differing per view, north-up and turned, and which labels each
+# places (not part of make test).
 compare: setup-test build
 	python3 -m pip install -q mapli pillow || python3 -m pip install -q --break-system-packages mapli pillow
 	EGL_PLATFORM=surfaceless python3 scripts/maplibre-compare.py --meridian .build/release/meridian --json .build/compare.json
+	for s in osm-bright built-in; do EGL_PLATFORM=surfaceless python3 scripts/maplibre-labels.py --meridian .build/release/meridian \
+		--style $$s --json .build/compare-labels-$$s.json --out-dir .build/compare-labels || exit 1; done
 
 # The README's screenshot.
 render: build

@@ -26,6 +26,10 @@ given zoom - 1, because Meridian counts 256-pixel tiles and MapLibre 512-pixel o
      `bounds` (metadata), outside which Meridian and MapLibre fill the empty map
      differently.
 
+Each view is drawn north-up and turned (--bearings, default 0 and 30 degrees: MapLibre's
+bearing, Meridian's --bearing, the same meaning), so that what turning costs in agreement
+shows beside what is apart north-up. A turned view's data bounds are the turned rectangle.
+
 Meridian is run from a copy of the binary taken when its turn comes (with a link to
 Resources/ beside it, where it looks for its built-in style), so that a rebuild during
 the run cannot mix two builds; the JSON records the copy's SHA-1.
@@ -43,7 +47,7 @@ Run (from the repository root, after `swift build -c release`):
     EGL_PLATFORM=surfaceless python3 scripts/maplibre-compare.py --json /tmp/compare/compare.json
 
 Options: --meridian PATH, --tiles MBTILES, --zooms 15,16,16.5,17,18,
---centre LAT,LON (repeatable), --reps 3, --pair-zoom 16 (the view saved side by side),
+--centre LAT,LON (repeatable), --bearings 0,30, --reps 3, --pair-zoom 16 (the view saved side by side),
 --out-dir /tmp/compare. Side-by-side pictures (Meridian left, MapLibre right) and
 difference masks go to --out-dir, every render to --out-dir/renders. Needs `mapli`
 (pip install mapli); Pillow is optional (a slow pure-Python PNG path is used without it).
@@ -198,16 +202,37 @@ def _row_spans(w, h, include, exclude):
             yield y, a, b
 
 
+def _poly_row_spans(w, h, poly, exclude):
+    """Per row, the [x0, x1) spans of the convex polygon `poly` (pixel centres inside) not in `exclude`."""
+    ys = [p[1] for p in poly]
+    for y in range(max(0, int(math.floor(min(ys)))), min(h, int(math.ceil(max(ys))) + 1)):
+        yc = y + 0.5
+        xs = []
+        for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+            if (y0 <= yc < y1) or (y1 <= yc < y0):
+                xs.append(x0 + (yc - y0) * (x1 - x0) / (y1 - y0))
+        if len(xs) < 2:
+            continue
+        a, b = max(0, int(math.ceil(min(xs) - 0.5))), min(w, int(math.floor(max(xs) - 0.5)) + 1)
+        if b <= a:
+            continue
+        for yy, sa, sb in _row_spans(w, h, (a, y, b, y + 1), exclude):
+            yield yy, sa, sb
+
+
 def _share(mask, w, h, include, exclude):
     counted = differing = 0
-    for y, a, b in _row_spans(w, h, include, exclude):
+    spans = _poly_row_spans(w, h, include, exclude) if include is not None and len(include) and isinstance(include[0], tuple) \
+        else _row_spans(w, h, include, exclude)
+    for y, a, b in spans:
         counted += b - a
         differing += mask[y * w + a:y * w + b].count(255)
     return (differing / counted if counted else None), counted
 
 
-def view_rect(bounds, lat, lon, zoom, w, h):
-    """Pixel rect of a west,south,east,north box in a Meridian view (256-pixel tiles)."""
+def view_rect(bounds, lat, lon, zoom, w, h, bearing=0.0):
+    """Pixel rect of a west,south,east,north box in a Meridian view (256-pixel tiles); in a
+    turned view, the turned rectangle as a list of its four corners on screen."""
     west, south, east, north = bounds
     world = 256.0 * 2 ** zoom
 
@@ -218,6 +243,11 @@ def view_rect(bounds, lat, lon, zoom, w, h):
     cx, cy = px(lon, lat)
     x0, y0 = px(west, north)
     x1, y1 = px(east, south)
+    if bearing % 360:
+        # The map turns counter-clockwise on screen by the bearing (the top faces it).
+        c, s = math.cos(math.radians(bearing)), math.sin(math.radians(bearing))
+        return [((x - cx) * c + (y - cy) * s + w / 2, -(x - cx) * s + (y - cy) * c + h / 2)
+                for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
     return (int(round(x0 - cx + w / 2)), int(round(y0 - cy + h / 2)),
             int(round(x1 - cx + w / 2)), int(round(y1 - cy + h / 2)))
 
@@ -253,7 +283,7 @@ def diff_images(a_png, b_png, data_rect=None):
         inside, n = _share(mask, w, h, data_rect, controls)
         out["share_inside_data_bounds"] = inside
         out["data_bounds_pixels"] = n
-        out["data_bounds_rect"] = list(data_rect)
+        out["data_bounds_rect"] = [list(p) if isinstance(p, tuple) else p for p in data_rect]
     return out, (w, h, a, b, mask)
 
 
@@ -565,9 +595,13 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
-def ml_render(pool, sid, lat, lon, zoom):
+def turned_tag(bearing):
+    return "-b%g" % bearing if bearing else ""
+
+
+def ml_render(pool, sid, lat, lon, zoom, bearing=0.0):
     t0, c0 = time.perf_counter(), time.process_time()
-    png = pool.render(sid, lon=lon, lat=lat, zoom=zoom, width=WIDTH, height=HEIGHT, pixel_ratio=1.0)
+    png = pool.render(sid, lon=lon, lat=lat, zoom=zoom, width=WIDTH, height=HEIGHT, bearing=bearing, pixel_ratio=1.0)
     return png, time.perf_counter() - t0, time.process_time() - c0
 
 
@@ -595,6 +629,7 @@ def main():
     ap.add_argument("--tiles", default=os.path.join(ROOT, "Tests/Fixtures/vector/helsinki.mbtiles"))
     ap.add_argument("--zooms", default="15,16,16.5,17,18", help="Meridian zooms (MapLibre gets zoom - 1)")
     ap.add_argument("--centre", action="append", help="LAT,LON (repeatable; default 60.1699,24.9441)")
+    ap.add_argument("--bearings", default="0,30", help="bearings in degrees clockwise from north, each view drawn at each")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--pair-zoom", type=float, default=16.0, help="Meridian zoom of the view saved side by side")
     ap.add_argument("--out-dir", default="/tmp/compare")
@@ -602,6 +637,7 @@ def main():
 
     centres = [tuple(float(v) for v in c.split(",")) for c in (args.centre or ["60.1699,24.9441"])]
     zooms = [float(z) for z in args.zooms.split(",")]
+    bearings = [float(b) % 360 for b in args.bearings.split(",")]
     styles = [
         ("osm-bright", os.path.join(ROOT, "Tests/Fixtures/styles/osm-bright.json")),
         ("built-in", None),
@@ -618,7 +654,7 @@ def main():
     meta = server.metadata()
     mapli.register_scheme_handler(SCHEME, server)
 
-    views = [(lat, lon, z) for (lat, lon) in centres for z in zooms]
+    views = [(lat, lon, z, b) for b in bearings for (lat, lon) in centres for z in zooms]
     result = {
         "meta": {
             "size": [WIDTH, HEIGHT], "pixel_ratio": 1, "threshold": THRESHOLD, "reps": args.reps,
@@ -626,6 +662,7 @@ def main():
             "meridian": args.meridian, "maplibre": "mapli %s (MapLibre Native), EGL_PLATFORM=%s" % (
                 getattr(mapli, "__version__", _mapli_version()), os.environ.get("EGL_PLATFORM")),
             "zoom_convention": "MapLibre zoom = Meridian zoom - 1",
+            "bearings": bearings,
             "controls_excluded": chrome_rects(WIDTH, HEIGHT),
             "pillow": HAVE_PIL,
             "labels_compared": HAVE_PIL,
@@ -658,10 +695,10 @@ def main():
     for name, _ in styles:
         for labels in (True, False):
             s = maplibre_style(style_json[name], meta, labels)
-            for i, (lat, lon, z) in enumerate(views):
+            for i, (lat, lon, z, b) in enumerate(views):
                 sid = "prime-%s-%d-%d" % (name, labels, i)
                 pool.register_style(sid, json=s)
-                _, w, c = ml_render(pool, sid, lat, lon, z - 1)
+                _, w, c = ml_render(pool, sid, lat, lon, z - 1, b)
                 if first is None:
                     first = {"wall_ms": ms(w), "cpu_ms": ms(c), "style": name, "meridian_zoom": z}
     result["startup"]["maplibre_first_real_render"] = first
@@ -676,9 +713,9 @@ def main():
     ml_png = {}
     for name, _ in styles:
         per_view = result["styles"].setdefault(name, {"views": []})["views"]
-        for i, (lat, lon, z) in enumerate(views):
+        for i, (lat, lon, z, bearing) in enumerate(views):
             if len(per_view) <= i:
-                per_view.append({"center": [lat, lon], "meridian_zoom": z, "maplibre_zoom": z - 1,
+                per_view.append({"center": [lat, lon], "meridian_zoom": z, "maplibre_zoom": z - 1, "bearing": bearing,
                                  "maplibre": {}, "meridian": {}, "diff": {}})
             entry = per_view[i]
             for labels in (True, False):
@@ -688,18 +725,18 @@ def main():
                     sid = "%s-%d-%d-%d" % (name, labels, i, rep)
                     pool.register_style(sid, json=s)
                     before = server.snapshot()["tile"]
-                    png, w, c = ml_render(pool, sid, lat, lon, z - 1)
+                    png, w, c = ml_render(pool, sid, lat, lon, z - 1, bearing)
                     tiles.append(server.snapshot()["tile"] - before)
                     cold.append((w, c))
                     if rep == 0:
                         ml_png[(name, labels, i)] = png
-                        with open(os.path.join(renders_dir, "maplibre-%s-%s-z%g.png" % (
-                                name, "labels" if labels else "nolabels", z - 1)), "wb") as f:
+                        with open(os.path.join(renders_dir, "maplibre-%s-%s-z%g%s.png" % (
+                                name, "labels" if labels else "nolabels", z - 1, turned_tag(bearing))), "wb") as f:
                             f.write(png)
                     before = server.snapshot()["tile"]
-                    _, w, c = ml_render(pool, sid, lat, lon, z - 1 + 0.5)
+                    _, w, c = ml_render(pool, sid, lat, lon, z - 1 + 0.5, bearing)
                     warm.append((w, c, server.snapshot()["tile"] - before))
-                    _, w, c = ml_render(pool, sid, lat, lon, z - 1)
+                    _, w, c = ml_render(pool, sid, lat, lon, z - 1, bearing)
                     repeat.append((w, c))
                 entry["maplibre"]["labels" if labels else "nolabels"] = {
                     "cold": {"wall_ms": ms(median([x[0] for x in cold])), "cpu_ms": ms(median([x[1] for x in cold])),
@@ -731,20 +768,23 @@ def main():
     mer_png = {}
     warnings = set()
     for name, path in styles:
-        base = ["render", "--tiles", args.tiles] + (["--style", path] if path else []) + ["--size", "%dx%d" % (WIDTH, HEIGHT)]
+        # (A debug build on a busy machine can take more than render's default 20 s for the tiles.)
+        base = ["render", "--tiles", args.tiles] + (["--style", path] if path else []) + ["--size", "%dx%d" % (WIDTH, HEIGHT),
+                                                                                         "--timeout", "90"]
         out = os.path.join(cache, "warmup.png")
-        lat, lon, z = views[0]
+        lat, lon, z, _ = views[0]
         rc, w, c, err = run_meridian(binary, base + ["--center", "%s,%s" % (lat, lon), "--zoom", "%g" % z, "--out", out], env)
         result["startup"]["meridian_warmup_run_%s" % name] = {"wall_ms": ms(w), "cpu_ms": ms(c), "exit": rc}
-        for i, (lat, lon, z) in enumerate(views):
+        for i, (lat, lon, z, bearing) in enumerate(views):
             entry = result["styles"][name]["views"][i]
+            turn = ["--bearing", "%g" % bearing] if bearing else []
             for labels in (True, False):
                 tag = "labels" if labels else "nolabels"
-                out = os.path.join(renders_dir, "meridian-%s-%s-z%g.png" % (name, tag, z))
+                out = os.path.join(renders_dir, "meridian-%s-%s-z%g%s.png" % (name, tag, z, turned_tag(bearing)))
                 runs = []
                 for rep in range(args.reps):
                     rc, w, c, err = run_meridian(binary, base + [
-                        "--center", "%s,%s" % (lat, lon), "--zoom", "%g" % z, "--out", out] + ([] if labels else ["--no-labels"]), env)
+                        "--center", "%s,%s" % (lat, lon), "--zoom", "%g" % z, "--out", out] + turn + ([] if labels else ["--no-labels"]), env)
                     for line in err.splitlines():
                         warnings.add(line.strip())
                     if rc != 0:
@@ -762,17 +802,17 @@ def main():
     # ---- pixel differences, pictures.
     bounds = [float(v) for v in meta.get("bounds", "-180,-85.0511,180,85.0511").split(",")]
     for name, _ in styles:
-        for i, (lat, lon, z) in enumerate(views):
+        for i, (lat, lon, z, bearing) in enumerate(views):
             entry = result["styles"][name]["views"][i]
             for labels in (True, False):
                 tag = "labels" if labels else "nolabels"
                 key = (name, labels, i)
                 if key not in mer_png:
                     continue
-                d, (w, h, a, b, mask) = diff_images(mer_png[key], ml_png[key], view_rect(bounds, lat, lon, z, WIDTH, HEIGHT))
+                d, (w, h, a, b, mask) = diff_images(mer_png[key], ml_png[key], view_rect(bounds, lat, lon, z, WIDTH, HEIGHT, bearing))
                 entry["diff"][tag] = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in d.items()}
-                if abs(z - args.pair_zoom) < 1e-9 and i < len(zooms):
-                    stem = os.path.join(args.out_dir, "%s-z%g-%s" % (name, z, tag))
+                if abs(z - args.pair_zoom) < 1e-9 and (lat, lon) == centres[0]:
+                    stem = os.path.join(args.out_dir, "%s-z%g%s-%s" % (name, z, turned_tag(bearing), tag))
                     save_pair(stem + "-side-by-side.png", w, h, a, b)
                     save_diff(stem + "-diff.png", w, h, a, mask)
     result["meta"]["handler_requests"] = server.snapshot()
@@ -817,21 +857,35 @@ def markdown(r):
     for tag, title in (("labels", "with labels"), ("nolabels", "labels off (Meridian --no-labels, MapLibre without symbol layers)")):
         lines.append("### Timings %s (ms, median of %d; CPU = all threads)" % (title, r["meta"]["reps"]))
         lines.append("")
-        lines.append("| style | centre | Meridian z (MapLibre z) | ML cold wall | ML cold CPU | ML warm wall (z+0.5) | ML warm CPU "
+        lines.append("| style | centre | Meridian z (MapLibre z) | bearing | ML cold wall | ML cold CPU | ML warm wall (z+0.5) | ML warm CPU "
                      "| Meridian wall | Meridian CPU | differing %, whole image | without Meridian's controls | inside data bounds |")
-        lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for name, st_ in r["styles"].items():
             for v in st_["views"]:
                 ml = v["maplibre"].get(tag, {})
                 me = v["meridian"].get(tag, {})
                 d = v["diff"].get(tag)
-                lines.append("| %s | %.4f,%.4f | %g (%g) | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    name, v["center"][0], v["center"][1], v["meridian_zoom"], v["maplibre_zoom"],
+                lines.append("| %s | %.4f,%.4f | %g (%g) | %g° | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    name, v["center"][0], v["center"][1], v["meridian_zoom"], v["maplibre_zoom"], v.get("bearing", 0),
                     f(ml.get("cold", {}).get("wall_ms")), f(ml.get("cold", {}).get("cpu_ms")),
                     f(ml.get("warm_zoom_plus_half", {}).get("wall_ms")), f(ml.get("warm_zoom_plus_half", {}).get("cpu_ms")),
                     f(me.get("wall_ms")) if "error" not in me else "error", f(me.get("cpu_ms")),
                     pct(d, "share"), pct(d, "share_excluding_controls"), pct(d, "share_inside_data_bounds")))
         lines.append("")
+    # Agreement by bearing: the mean share apart inside the data bounds over the zooms.
+    lines.append("### Pixels apart inside the data bounds by bearing (mean over the zooms, %)")
+    lines.append("")
+    lines.append("| style | bearing | with labels | without labels |")
+    lines.append("|---|---:|---:|---:|")
+    for name, st_ in r["styles"].items():
+        for bearing in r["meta"].get("bearings", [0]):
+            row = []
+            for tag in ("labels", "nolabels"):
+                xs = [v["diff"][tag]["share_inside_data_bounds"] for v in st_["views"]
+                      if v.get("bearing", 0) == bearing and v["diff"].get(tag, {}).get("share_inside_data_bounds") is not None]
+                row.append("%.1f" % (100 * sum(xs) / len(xs)) if xs else "—")
+            lines.append("| %s | %g° | %s | %s |" % (name, bearing, row[0], row[1]))
+    lines.append("")
     lines.append("Load average at start %s, at end %s (%d CPUs); the timings are only as quiet as the machine was."
                  % (", ".join("%.2f" % x for x in r["meta"]["load_average_at_start"]),
                     ", ".join("%.2f" % x for x in r["meta"]["load_average_at_end"]), r["meta"]["cpus"] or 0))

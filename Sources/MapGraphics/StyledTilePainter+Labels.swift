@@ -1,3 +1,5 @@
+import CCairo
+import CPango
 import FoundationEssentials
 import Glibc
 import MapCore
@@ -14,69 +16,82 @@ extension StyledTilePainter {
     /// lines to label, joined, by what they say and how (in the data tile's units).
     struct Symbols {
         var points: [PlaceLabel] = []
-        var lines: [(key: LineKey, lines: [Line])] = []
+        /// `sequence`: the first feature's place in the layer (`PlaceLabel.sequence`).
+        var lines: [(key: LineKey, lines: [Line], sequence: Int)] = []
     }
 
-    /// A line to label and its box, in the data tile's units (a tile looks only at the lines
-    /// whose boxes reach it: one data tile feeds hundreds of over-zoomed tiles).
+    /// A stretch of a line to label, cut to the data tile's square as MapLibre cuts it (a
+    /// name stays within the tile, its spots along the stretch counted from where it enters),
+    /// and its box (a tile looks only at the stretches that reach it: one data tile feeds
+    /// hundreds of over-zoomed tiles).
     struct Line {
-        var points: [VectorTile.Point]
-        var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
+        var points: [MapPoint]
+        var box: MapRect
+        /// It comes in across the square's edge (`PlaceLabel.continued`).
+        var continued: Bool
 
-        init(_ points: [VectorTile.Point]) {
+        init(_ points: [MapPoint], square: MapRect) {
             self.points = points
-            var x0 = Int32.max, y0 = Int32.max, x1 = Int32.min, y1 = Int32.min
+            var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
             for p in points { x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y) }
-            (minX, minY, maxX, maxY) = (x0, y0, x1, y1)
+            box = MapRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            let first = points[0], e = square.size.width * 1e-9
+            continued = abs(first.x - square.minX) <= e || abs(first.x - square.maxX) <= e
+                || abs(first.y - square.minY) <= e || abs(first.y - square.maxY) <= e
         }
     }
 
     /// Lines labelled alike: a street comes as many ways, joined where they meet before a
     /// place for its name is looked for (MapLibre's mergeLines).
-    struct LineKey: Hashable { var text: String; var style: TextStyle; var rank: Int; var spacing: Double; var icon: LabelIcon? = nil }
+    struct LineKey: Hashable {
+        var text: String; var style: TextStyle; var rank: Int; var spacing: Double; var icon: LabelIcon? = nil
+        var sizes: TextSizeCurve? = nil
+        var alignment: LabelAlignment = .standard(alongLine: true)
+        var padding = 2.0
+        /// The text's measured box (`PlaceLabel.textBox`).
+        var textBox: ScreenSize? = nil
+    }
 
     /// The labels `layer` asks for in `frame`'s tile: made once per data tile and zoom for
     /// every tile drawn from it (`PreparedTile.symbols`), then cut to the tile — points in it,
-    /// and the stretches of lines whose middle is in it.
+    /// and the stretches of lines that cross it (each stretch is the data tile's: the tiles it
+    /// crosses give the same one, which the placer takes once).
     func symbols(_ layer: StyleLayer, order: Int, _ prepared: PreparedTile, layerIndex li: Int, _ frame: Frame, _ zoom: Double) -> [PlaceLabel] {
         let data = prepared.tile.layers[li]
         let origin = frame.dataTile.mapRect
-        let unit = origin.size.width / Double(data.extent)
         let bounds = frame.tile.mapRect
-        func mapPoint(_ p: VectorTile.Point) -> MapPoint { MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit) }
         let whole = prepared.symbols(styleIndex: order, zoom: zoom) {
             // Every feature the filter lets through: the whole data tile's.
             let all = prepared.features(layer: li, style: layer, styleIndex: order, zoom: zoom, square: (0, 0, 4096), margin: 0)
-            return symbols(layer, order: order, data, all, origin: origin, zoom)
+            return symbols(layer, order: order, data, all, origin: origin, tile: frame.dataTile, zoom)
         }
         var out = whole.points.filter { bounds.contains($0.point) }
-        // Only the stretch over this tile (and a little around it): an over-zoomed tile's data
-        // reaches far beyond it. Each piece is labelled once, by the tile holding its middle.
-        let reach = bounds.size.width * 0.5
-        let area = MapRect(x: bounds.minX - reach, y: bounds.minY - reach, width: bounds.size.width + 2 * reach,
-                           height: bounds.size.height + 2 * reach)
-        for (key, lines) in whole.lines {
-            for line in lines {
-                let a = mapPoint(VectorTile.Point(x: line.minX, y: line.minY)), b = mapPoint(VectorTile.Point(x: line.maxX, y: line.maxY))
-                guard b.x >= area.minX, a.x <= area.maxX, b.y >= area.minY, a.y <= area.maxY else { continue }
-                for piece in Clip.line(line.points.map(mapPoint), to: area) where piece.count >= 2 && bounds.contains(Self.midpoint(piece)) {
-                    out.append(PlaceLabel(name: key.text, point: piece[0], rank: key.rank, style: key.style,
-                                          placement: .line(piece, spacing: key.spacing), icon: key.icon))
-                }
+        for (key, lines, sequence) in whole.lines {
+            for line in lines where line.box.intersects(bounds) && Self.crosses(line.points, bounds) {
+                out.append(PlaceLabel(name: key.text, point: line.points[0], rank: key.rank, style: key.style,
+                                      placement: .line(line.points, spacing: key.spacing), icon: key.icon, sizes: key.sizes,
+                                      alignment: key.alignment, textBox: key.textBox, padding: key.padding, sequence: sequence,
+                                      continued: line.continued, tile: frame.dataTile))
             }
         }
         return out
     }
 
     /// The labels of `features` over the data tile whose square is `origin`.
-    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ features: [Int], origin: MapRect, _ zoom: Double) -> Symbols {
+    func symbols(_ layer: StyleLayer, order: Int, _ data: VectorTile.Layer, _ features: [Int], origin: MapRect, tile: TileID? = nil,
+                 _ zoom: Double) -> Symbols {
         let unit = origin.size.width / Double(data.extent)
         func mapPoint(_ p: VectorTile.Point) -> MapPoint { MapPoint(x: origin.minX + Double(p.x) * unit, y: origin.minY + Double(p.y) * unit) }
         var out = Symbols()
         var lines: [LineKey: [[VectorTile.Point]]] = [:]
         var keys: [LineKey] = []
+        var first: [LineKey: Int] = [:]
         // The look is worked out once when no part of it depends on the feature.
         let sharedLook = Self.lookProperties.allSatisfy(layer.isFeatureConstant) ? Self.look(layer, EvaluationContext(zoom: zoom)) : nil
+        // A text-size that changes with the zoom goes with it while the view zooms
+        // (`TextSizeCurve`): sampled once for the layer, or per feature when it depends on one.
+        let sizeFollowsZoom = !layer.isZoomConstant("text-size")
+        let sharedSizes = sizeFollowsZoom && layer.isFeatureConstant("text-size") ? Self.sizes(layer, zoom, nil) : nil
         for i in features {
             let f = data.features[i]
             let c = EvaluationContext(zoom: zoom, feature: f)
@@ -89,16 +104,20 @@ extension StyledTilePainter {
                 guard let icon = icon(layer, c) else { continue }
                 let style = TextStyle.styled(sharedLook ?? Self.look(layer, c))
                 let rank = Self.rank(layer, order: order, c)
-                if (layer.string("symbol-placement", c) ?? "point") != "point" {
+                let alongLine = (layer.string("symbol-placement", c) ?? "point") != "point"
+                let alignment = Self.alignment(layer, c, alongLine: alongLine)
+                if alongLine {
                     guard f.type == .lineString || f.type == .polygon else { continue }
-                    let key = LineKey(text: "", style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40), icon: icon)
-                    if lines[key] == nil { keys.append(key) }
+                    let key = LineKey(text: "", style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40), icon: icon,
+                                      alignment: alignment)
+                    if lines[key] == nil { keys.append(key); first[key] = i }
                     lines[key, default: []] += f.parts.filter { $0.count >= 2 }
                     continue
                 }
                 guard let at = Self.anchorPoint(f, mapPoint) else { continue }
                 out.points.append(PlaceLabel(name: "", point: at, rank: rank, style: style,
-                                             placement: .point(anchor: .center, offset: ScreenPoint(x: 0, y: 0)), icon: icon))
+                                             placement: .point(anchor: .center, offset: ScreenPoint(x: 0, y: 0)), icon: icon,
+                                             alignment: alignment, sequence: i, tile: tile))
                 continue
             }
             switch layer.string("text-transform", c) {
@@ -110,11 +129,14 @@ extension StyledTilePainter {
             let style = TextStyle.styled(look)
             let rank = Self.rank(layer, order: order, c)
             let placement = layer.string("symbol-placement", c) ?? "point"
+            let sizes = sizeFollowsZoom ? sharedSizes ?? Self.sizes(layer, zoom, f) : nil
+            let alignment = Self.alignment(layer, c, alongLine: placement != "point")
             // Along a line the text is one line ("{name:latin}\n{name:nonlatin}" side by side).
             if placement != "point" { text = String(text.map { $0 == "\n" ? " " : $0 }) }
             if placement != "point", f.type == .lineString || f.type == .polygon {
-                let key = LineKey(text: text, style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40))
-                if lines[key] == nil { keys.append(key) }
+                let key = LineKey(text: text, style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40), sizes: sizes,
+                                  alignment: alignment, padding: layer.number("text-padding", c), textBox: Self.textBox(text, look))
+                if lines[key] == nil { keys.append(key); first[key] = i }
                 lines[key, default: []] += f.parts.filter { $0.count >= 2 }
                 continue
             }
@@ -123,12 +145,20 @@ extension StyledTilePainter {
             let offset = layer.numbers("text-offset", c) ?? []
             let dx = offset.count > 0 && offset[0].isFinite ? min(max(offset[0], -20), 20) : 0
             let dy = offset.count > 1 && offset[1].isFinite ? min(max(offset[1], -20), 20) : 0
-            out.points.append(PlaceLabel(name: text, point: at, rank: rank, style: style,
+            // Wrapped as MapLibre wraps it (`balanced`), measured as it will be drawn.
+            let (lines, wrapped) = Self.balanced(text, look)
+            out.points.append(PlaceLabel(name: lines, point: at, rank: rank, style: .styled(wrapped),
                                          placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size)),
-                                         icon: icon(layer, c)))
+                                         icon: icon(layer, c), sizes: sizes, alignment: Self.alignment(layer, c, alongLine: false),
+                                         textBox: Self.textBox(lines, wrapped), padding: layer.number("text-padding", c), sequence: i,
+                                         tile: tile))
         }
         // (Icons alone keep each line's own direction, which an arrow shows: not joined.)
-        out.lines = keys.map { ($0, ($0.text.isEmpty ? lines[$0] ?? [] : Self.joined(lines[$0] ?? [])).map(Line.init)) }
+        out.lines = keys.map { key in
+            let joined = key.text.isEmpty ? lines[key] ?? [] : Self.joined(lines[key] ?? [])
+            let pieces = joined.flatMap { Clip.line($0.map(mapPoint), to: origin) }.filter { $0.count >= 2 }
+            return (key, pieces.map { Line($0, square: origin) }, first[key] ?? 0)
+        }
         return out
     }
 
@@ -139,8 +169,9 @@ extension StyledTilePainter {
         return order * 100_000 - Int(saturating: (sortKey.isFinite ? min(max(sortKey + 50_000, 0), 99_999) : 50_000))
     }
 
-    /// `parts` joined wherever one ends where another starts or ends (at most a few hundred
-    /// parts of one name in a tile, so the quadratic search stays small; beyond that, as they are).
+    /// `parts` joined wherever one ends where another starts (at most a few hundred parts of
+    /// one name in a tile, so the quadratic search stays small; beyond that, as they are). As
+    /// MapLibre's mergeLines, a part keeps its direction: its names are spaced from its start.
     static func joined(_ parts: [[VectorTile.Point]]) -> [[VectorTile.Point]] {
         guard parts.count > 1, parts.count <= 512 else { return parts }
         var pool = parts
@@ -151,9 +182,7 @@ extension StyledTilePainter {
                 grew = false
                 for (i, p) in pool.enumerated() {
                     if p[0] == line[line.count - 1] { line += p.dropFirst() }
-                    else if p[p.count - 1] == line[line.count - 1] { line += p.reversed().dropFirst() }
                     else if p[p.count - 1] == line[0] { line = p + line.dropFirst() }
-                    else if p[0] == line[0] { line = p.reversed() + line.dropFirst() }
                     else { continue }
                     pool.remove(at: i)
                     grew = true
@@ -165,17 +194,9 @@ extension StyledTilePainter {
         return out
     }
 
-    /// The point halfway along a line.
-    static func midpoint(_ line: [MapPoint]) -> MapPoint {
-        var total = 0.0
-        for (a, b) in zip(line, line.dropFirst()) { total += (b - a).length }
-        var left = total / 2
-        for (a, b) in zip(line, line.dropFirst()) {
-            let l = (b - a).length
-            if l >= left, l > 0 { return a + (b - a) * (left / l) }
-            left -= l
-        }
-        return line[line.count / 2]
+    /// Whether any segment of `line` passes through `r`.
+    static func crosses(_ line: [MapPoint], _ r: MapRect) -> Bool {
+        zip(line, line.dropFirst()).contains { Clip.segment($0, $1, to: r) != nil }
     }
 
     /// The feature's icon from the sprite sheet (icon-image, icon-size, icon-offset), if the
@@ -209,6 +230,56 @@ extension StyledTilePainter {
         return map(first)
     }
 
+    /// The layer's text-size at every whole zoom (for `feature`, when it depends on one). The
+    /// curve's zooms are Meridian's, one more than the style's.
+    static func sizes(_ layer: StyleLayer, _ zoom: Double, _ feature: VectorTile.Feature?) -> TextSizeCurve {
+        TextSizeCurve(zoom: zoom + 1) { z in
+            let c = feature.map { EvaluationContext(zoom: max(z - 1, 0), feature: $0) } ?? EvaluationContext(zoom: max(z - 1, 0))
+            return layer.number("text-size", c)
+        }
+    }
+
+    /// The box MapLibre collides a label's text with, before its padding: its longest line's
+    /// advance as Pango sets it (the font, letter spacing and wrapping the sprite will have)
+    /// by 1.2 ems a line (text-line-height), in points. (Pango sets lines a little further
+    /// apart, about 1.36 ems in Noto Sans: within the padding, the letters still clear their
+    /// neighbours'.) Measured once per text and font, large (64 points, where Pango's
+    /// rounding to whole pixels is lost), and scaled: a label's box then grows with its size
+    /// smoothly, as a zoom changes it (`TextSizeCurve`), not in pixel steps.
+    static func textBox(_ text: String, _ look: LabelLook) -> ScreenSize? {
+        let reference = 64.0
+        var font = look
+        (font.size, font.color, font.haloColor, font.haloWidth) = (reference, Color(hex: 0), Color(hex: 0), 0)
+        let key = TextBoxKey(text: text, look: font)
+        let scaled = { (b: ScreenSize) in ScreenSize(width: b.width * look.size / reference, height: b.height * look.size / reference) }
+        // (Looked up under the lock: a copy of the table taken out would be copied whole by the next insertion.)
+        if let known = measured.update({ $0?[key] }) { return scaled(known) }
+        guard let probe = try? CairoCanvas(width: 1, height: 1) else { return nil }
+        let layout = TextRasterizer.makeLayout(probe.context, text, TextRasterizer.font(.styled(font), .standard), 1)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        let lines = max(Int(pango_layout_get_line_count(layout)), 1)
+        let box = ScreenSize(width: max(Double(logical.width), 0) / Double(PANGO_SCALE), height: Double(lines) * 1.2 * reference)
+        measured.update { table in
+            // A few thousand names a region; a table grown past that starts again.
+            if table == nil || table!.count > 20_000 { table = [:] }
+            table![key] = box
+        }
+        return scaled(box)
+    }
+
+    /// Texts measured (`textBox`), shared by every painter.
+    static let measured = LockedValue<[TextBoxKey: ScreenSize]>()
+
+    /// Whether the text and icon turn with the map (text- and icon-rotation-alignment; `auto`
+    /// is with the line along a line, level at a point). text-pitch-alignment and
+    /// icon-pitch-alignment are read with the style and change nothing: the map is never tilted.
+    static func alignment(_ layer: StyleLayer, _ c: EvaluationContext, alongLine: Bool) -> LabelAlignment {
+        LabelAlignment(text: LabelAlignment.turn(layer.string("text-rotation-alignment", c), alongLine: alongLine),
+                       icon: LabelAlignment.turn(layer.string("icon-rotation-alignment", c), alongLine: alongLine, icon: true))
+    }
+
     static let lookProperties = ["text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-letter-spacing",
                                  "text-max-width", "symbol-placement"]
 
@@ -224,6 +295,12 @@ extension StyledTilePainter {
                          haloWidth: layer.color("text-halo-color", c) == nil ? 0 : layer.number("text-halo-width", c),
                          letterSpacing: layer.number("text-letter-spacing", c), maxWidth: maxWidth)
     }
+}
+
+/// A text and its look, measured (`StyledTilePainter.textBox`).
+struct TextBoxKey: Hashable, Sendable {
+    var text: String
+    var look: LabelLook
 }
 
 /// A style's text-font (a list of font names, "Noto Sans Bold", "Metropolis Regular") as the

@@ -52,6 +52,13 @@ public struct StyleLayer: Sendable {
         return !e.isFeatureDependent
     }
 
+    /// May depend on the feature but not on the zoom (a label's text-size that does follows
+    /// the camera's zoom).
+    public func isZoomConstant(_ property: String) -> Bool {
+        guard let e = expression(property) else { return true }
+        return !e.isZoomDependent
+    }
+
     /// A paint or layout property's expression (names do not overlap between the two).
     func expression(_ property: String) -> Expression? { paint[property] ?? layout[property] }
 }

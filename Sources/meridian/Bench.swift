@@ -360,14 +360,16 @@ struct MeasuredRun {
 /// as when sizes went with the tiles' zoom — is counted apart, as resized.)
 enum LabelMotion {
     static func moved(from old: (camera: Camera, labels: [PlacedLabel]), to new: (camera: Camera, labels: [PlacedLabel])) -> (moved: Int, resized: Int) {
-        var before: [String: [(anchor: ScreenPoint, side: PlacedLabel.Side, size: ScreenSize)]] = [:]
+        var before: [String: [(anchor: ScreenPoint, side: PlacedLabel.Side, size: ScreenSize, alongLine: Bool)]] = [:]
         for l in old.labels {
             let a = new.camera.screenPoint(for: old.camera.mapPoint(for: l.anchor))
-            before[l.place.identity, default: []].append((a, l.side, size(l)))
+            before[l.place.identity, default: []].append((a, l.side, size(l), !l.glyphs.isEmpty))
         }
         var moved = 0, resized = 0
         for l in new.labels {
-            guard let near = before[l.place.identity]?.min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
+            // A street's name is never matched to a stop of the same name.
+            guard let near = before[l.place.identity]?.filter({ $0.alongLine == !l.glyphs.isEmpty })
+                    .min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
                   distance(near.anchor, l.anchor) <= 6 else { continue }
             if distance(near.anchor, l.anchor) > 1 || near.side != l.side { moved += 1 }
             else if abs(near.size.width - size(l).width) > 2 || abs(near.size.height - size(l).height) > 2 { resized += 1 }
@@ -375,11 +377,12 @@ enum LabelMotion {
         return (moved, resized)
     }
 
-    /// A label's size as turning leaves it: its text's, or along a line, the span from its
-    /// first letter to its last (the box around turned letters changes with the turn).
+    /// A label's size as turning leaves it: its text's, or along a line, the length of its
+    /// letters' path (the box around turned letters changes with the turn).
     static func size(_ l: PlacedLabel) -> ScreenSize {
-        guard let a = l.glyphs.first, let b = l.glyphs.last else { return ScreenSize(width: l.text.width, height: l.text.height) }
-        return ScreenSize(width: distance(a.center, b.center), height: 0)
+        guard l.glyphs.count > 1 else { return ScreenSize(width: l.text.width, height: l.text.height) }
+        // Along the letters, one to the next: the same however the line turns or curls.
+        return ScreenSize(width: zip(l.glyphs, l.glyphs.dropFirst()).reduce(0) { $0 + distance($1.0.center, $1.1.center) }, height: 0)
     }
 
     static func distance(_ a: ScreenPoint, _ b: ScreenPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }

@@ -22,8 +22,20 @@ extension LabelPlacer {
     }
 
     /// The letters of `text` with their advances in points: the rasterized letter's width when
-    /// it is ready (less the halo's padding), else an estimate erring large.
+    /// it is ready (less the halo's padding), else an estimate erring large; times the label's
+    /// scale at the camera's zoom (`PlaceLabel.scale(at:)`).
+    /// A measured name (`PlaceLabel.textBox`) is as long as measured: its letters' sprites,
+    /// rounded to whole pixels each, only share that length out, so that a name whose size
+    /// follows the zoom grows smoothly, not by a pixel a letter when its tiles change zoom.
     static func letters(_ c: PlaceLabel, camera: Camera, sprites: SpriteAvailability) -> [(key: SpriteKey, advance: Double, ready: Bool)] {
+        let scale = c.scale(at: camera)
+        let out = unscaledLetters(c, camera: camera, sprites: sprites)
+        let sum = out.reduce(0) { $0 + $1.advance }
+        let k = c.textBox.map { c.name.isEmpty || sum <= 0 ? scale : $0.width * scale / sum } ?? scale
+        return k == 1 ? out : out.map { ($0.key, $0.advance * k, $0.ready) }
+    }
+
+    private static func unscaledLetters(_ c: PlaceLabel, camera: Camera, sprites: SpriteAvailability) -> [(key: SpriteKey, advance: Double, ready: Bool)] {
         guard case let .styled(look) = c.style else { return [] }
         let k = max(camera.pixelRatio, 0.5)
         let pad = ((look.haloWidth * k).rounded(.up) + 1) / k
@@ -31,7 +43,8 @@ extension LabelPlacer {
             // An icon alone along the line (a one-way arrow), turned with it.
             return [(icon.key, icon.size.width, sprites.size(of: icon.key) != nil)]
         }
-        if c.isShapedWhole {
+        // Level text along a line (text-rotation-alignment viewport) is one run too.
+        if c.isShapedWhole || c.alignment.text == .viewport {
             // One run, as Pango shapes and orders it.
             if let size = sprites.size(of: c.textKey) { return [(c.textKey, max(size.width - 2 * pad, 0), true)] }
             return [(c.textKey, max(c.estimatedTextSize.width - 2 * look.haloWidth - 3, 0), false)]
@@ -76,11 +89,12 @@ extension LabelPlacer {
     /// quarter of the text's height of the chord), else level across the line at `here`, as a
     /// label at a point. Its room is claimed by squares of the text's height along it.
     static func run(_ key: SpriteKey, from start: Double, width: Double, height: Double, here: ScreenPoint,
-                    _ pts: [ScreenPoint], _ lens: [Double]) -> ([PlacedLabel.Glyph], [ScreenRect]) {
+                    _ pts: [ScreenPoint], _ lens: [Double], level: Bool = false) -> ([PlacedLabel.Glyph], [ScreenRect]) {
         var cursor = 0
         let a0 = point(at: start, pts, lens, &cursor), a1 = point(at: start + width, pts, lens, &cursor)
         let dx = a1.x - a0.x, dy = a1.y - a0.y, chord = hypot(dx, dy)
-        var straight = chord > width * 0.9
+        // `level`: the style asks for it level on the screen wherever the line goes.
+        var straight = !level && chord > width * 0.9
         cursor = 0
         for i in 1..<8 where straight {
             let p = point(at: start + width * Double(i) / 8, pts, lens, &cursor)
@@ -111,26 +125,50 @@ extension LabelPlacer {
         let total = lengths[lengths.count - 1]
         let letters = Self.letters(c, camera: camera, sprites: sprites)
         let width = letters.reduce(0) { $0 + $1.advance }
-        guard width > 0, total > width + 2 * look.size, total.isFinite else { return [] }
-        let step = max(spacing, width + 4 * look.size)
+        // The text's size at the camera's zoom.
+        let scale = c.scale(at: camera)
+        // A line as long as the name carries it (MapLibre's rule: the name within the line).
+        guard width > 0, total >= width, total.isFinite else { return [] }
+        // MapLibre's spots (its getAnchors), worked out in points at its tile's zoom, so that they
+        // keep their places on the map between whole zooms, for the name as long as measured
+        // where it was made (so that the spots do not move when its letters' sprites come):
+        // every symbol-spacing, at least a quarter spacing between names; the first half a
+        // spacing in from where the line enters its tile, or, from the line's own start, half
+        // the name and two ems in; where none fits, the line's middle. A tile magnified past its
+        // data's zoom is laid out as its data tile would be: the first spot is as far in as
+        // there, times the magnification. (MapLibre reckons the name at its size at zoom 18;
+        // over the Helsinki comparison its size at the tile's zoom matched MapLibre's spots better.)
+        let layoutZoom = camera.zoom.rounded(.down), toScreen = pow(2, camera.zoom - layoutZoom)
+        let em = look.size
+        let length = c.textBox?.width ?? width / scale
+        var step = spacing
+        if step - length < step / 4 { step = length + step / 4 }
+        let over = c.tile.map { pow(2, min(max(layoutZoom - 1 - Double($0.z), 0), 8)) } ?? 1
         var anchors: [Double] = []
         if let held {
             anchors = held.compactMap { Self.distanceAlong(forward, lengths, to: $0, within: 3) }
-        } else if total < step { anchors = [total / 2] } else {
-            var s = step / 2
-            while s < total, anchors.count < 64 { anchors.append(s); s += step }
+        } else {
+            let room = total / toScreen
+            var s = (c.continued ? step / 2 * over : (length / 2 + 2 * em) * over).truncatingRemainder(dividingBy: step)
+            while s < room, anchors.count < 64 {
+                if s >= length / 2, s + length / 2 <= room { anchors.append(s * toScreen) }
+                s += step
+            }
+            if anchors.isEmpty, !c.continued { anchors = [total / 2] }
         }
         // Text reads left to right: where the line runs westwards under the label, the label
         // is set on it from its other end.
         let backward = Array(forward.reversed())
         let backLengths = lengths.reversed().map { total - $0 }
-        let height = c.name.isEmpty ? max(c.icon?.size.height ?? 0, 1) : look.size * 1.2 + 2 * look.haloWidth
+        // The band a name claims along its line: a line of text (1.2 ems) and its padding
+        // either side, as MapLibre's collision circles are wide; not its halo, which may overlap.
+        let height = c.name.isEmpty ? max(c.icon?.size.height ?? 0, 1) : look.size * 1.2 * scale + 2 * c.padding
         // Icons alone are kept apart by which icon they are, names by what they say.
         let name = c.identity
         let ready = letters.allSatisfy(\.ready)
         var out: [PlacedLabel] = []
-        // The same name no nearer than this to itself.
-        let apart = max(step * 0.6, width)
+        // The same name no nearer than this to itself (MapLibre's repeat distance).
+        let apart = step / 2 * toScreen
         for anchor in anchors {
             guard anchor - width / 2 >= 0, anchor + width / 2 <= total else { continue }
             /// The letters set from the line's `west`ern end (else its start), their boxes,
@@ -140,8 +178,9 @@ extension LabelPlacer {
                 let start = a - width / 2
                 var cursor = 0
                 let here = Self.point(at: a, pts, lens, &cursor)
-                if c.isShapedWhole, let run = letters.first {
-                    let (glyphs, boxes) = Self.run(run.key, from: start, width: width, height: height, here: here, pts, lens)
+                let level = c.alignment.text == .viewport && !c.name.isEmpty
+                if c.isShapedWhole || level, let run = letters.first {
+                    let (glyphs, boxes) = Self.run(run.key, from: start, width: width, height: height, here: here, pts, lens, level: level)
                     return (glyphs, boxes, here, !boxes.contains { taken.intersects($0) })
                 }
                 var glyphs: [PlacedLabel.Glyph] = []
@@ -163,7 +202,8 @@ extension LabelPlacer {
                         lastTurn = turn
                     }
                     lastAngle = angle
-                    glyphs.append(PlacedLabel.Glyph(key: l.key, center: mid, degrees: angle * 180 / .pi))
+                    // (Letters level on the screen still follow the line, and its bends still count.)
+                    glyphs.append(PlacedLabel.Glyph(key: l.key, center: mid, degrees: c.alignment.text == .viewportGlyph ? 0 : angle * 180 / .pi))
                     let side = max(height, l.advance)
                     let box = ScreenRect(x: mid.x - side / 2, y: mid.y - height / 2, width: side, height: height)
                     guard !taken.intersects(box) else { return (glyphs, boxes, here, false) }
@@ -192,7 +232,7 @@ extension LabelPlacer {
             for b in boxes { taken.insert(b) }
             named[name, default: []].append(here)
             out.append(PlacedLabel(place: c, dot: ScreenRect(x: bounds.x, y: bounds.y, width: 0, height: 0), text: bounds,
-                                   side: .right, ready: ready, glyphs: glyphs, anchor: here))
+                                   side: .right, ready: ready, glyphs: glyphs, scale: scale, anchor: here))
         }
         return out
     }

@@ -34,9 +34,13 @@ public struct LabelPlacer {
         for r in reserved { taken.insert(r) }
         var out: [PlacedLabel] = []
         // Only places inside the area compete; they are ordered by a precomputed key (rank,
-        // then position for a stable order) — this runs every frame of a zoom.
-        var order: [(rank: Int, at: MapPoint, point: ScreenPoint, index: Int)] = []
+        // tile, place in the tile, then position for a stable order) — this runs every frame
+        // of a zoom.
+        var order: [(rank: Int, tile: Int, sequence: Int, at: MapPoint, point: ScreenPoint, index: Int)] = []
         order.reserveCapacity(candidates.count)
+        // Within a rank MapLibre places tile by tile, down the screen and across, each tile's
+        // labels in its features' order (`tileOrder`).
+        let tiles = Self.tileOrder(camera)
         for (i, c) in candidates.enumerated() {
             let p = camera.screenPoint(for: c.point)
             if case let .line(path, _) = c.placement {
@@ -45,9 +49,14 @@ public struct LabelPlacer {
             } else {
                 guard p.x >= area.x, p.x <= area.maxX, p.y >= area.y, p.y <= area.maxY else { continue }
             }
-            order.append((c.rank, c.point, p, i))
+            order.append((c.rank, tiles(c), c.sequence, c.point, p, i))
         }
-        order.sort { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
+        order.sort { a, b in
+            if a.rank != b.rank { return a.rank > b.rank }
+            if a.tile != b.tile { return a.tile < b.tile }
+            if a.sequence != b.sequence { return a.sequence < b.sequence }
+            return PlaceLabel.precedes(rank: a.rank, a.at, rank: b.rank, b.at)
+        }
         // The same place can arrive from two tiles (a parent standing in); keep one.
         struct Seen: Hashable { var name: String; var x: Int, y: Int }
         var seen = Set<Seen>()
@@ -58,8 +67,15 @@ public struct LabelPlacer {
         // if nothing had been placed before (a label held in the first round is not placed again).
         var held = Set<Int>()
         var towns = 0
+        // Those placed before go in an order that turning and zooming leave alone (rank, then
+        // where they are on the map), so that of two held labels brought together the same one
+        // stays from frame to frame.
+        let heldOrder = previous.isEmpty ? [] : order.sorted { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
+        struct Stretch: Hashable { var name: String; var x0, y0, x1, y1: Double; var count: Int }
+        var stretches = Set<Stretch>()
         for round in previous.isEmpty ? [false] : [true, false] {
-        for o in order {
+        stretches.removeAll(keepingCapacity: true)
+        for o in round ? heldOrder : order {
             let c = candidates[o.index]
             // The basemap's towns are thinned to a density; a style's labels only by their
             // room, as MapLibre places them. (Counted over the margin too.)
@@ -82,8 +98,13 @@ public struct LabelPlacer {
                 continue
             }
             // (Lines are kept apart by name along them instead: two streets, or a street's name
-            // and its number, may start at one node.)
-            if case .line = c.placement {} else {
+            // and its number, may start at one node. The same stretch from several tiles is
+            // taken once.)
+            if case let .line(path, _) = c.placement {
+                guard let last = path.last,
+                      stretches.insert(Stretch(name: c.identity, x0: c.point.x, y0: c.point.y, x1: last.x, y1: last.y, count: path.count)).inserted
+                else { continue }
+            } else {
                 guard seen.insert(Seen(name: c.name, x: Int(saturating: c.point.x * 1e7), y: Int(saturating: c.point.y * 1e7))).inserted else { continue }
             }
             // Every label competes with its estimated box (a generous one), rasterized or not:
@@ -92,27 +113,58 @@ public struct LabelPlacer {
             // drawn at its true size on the side that won (`PlacedLabel.textRect`); the rare
             // text larger than its estimate claims its true size, so labels never overlap.
             // An icon without text (a style's icon-only symbol) has no text to wait for.
-            let ready = c.name.isEmpty ? ScreenSize(width: 0, height: 0) : sprites.size(of: c.textKey)
-            let estimate = c.estimatedTextSize
+            // Text whose size follows the zoom is drawn `k` times its sprite's size, and claims as much.
+            let k = c.scale(at: camera)
+            let ready = c.name.isEmpty ? ScreenSize(width: 0, height: 0) : sprites.size(of: c.textKey).map { Self.scaled($0, k) }
+            let estimate = Self.scaled(c.estimatedTextSize, k)
             let size = ScreenSize(width: max(estimate.width, ready?.width ?? 0), height: max(estimate.height, ready?.height ?? 0))
             let p = o.point
             switch c.placement {
             case .place:
                 if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken, first: side) { out.append(placed) }
             case let .point(anchor, offset):
+                // Map-aligned text and icons turn with the map about the point; level ones
+                // keep their anchor and offset on the screen. Each claims the box around it
+                // as the screen shows it.
+                let at = ScreenPoint(x: p.x + offset.x * k, y: p.y + offset.y * k)
+                let turn = c.alignment.text == .map ? camera.northOnScreen : 0
+                let iconTurn = c.alignment.icon == .map ? camera.northOnScreen : 0
                 // The icon, centred on the point, claims its room too; an icon alone, only its own.
-                let icon = c.icon.map { LabelAnchor.center.box(at: p + $0.offset, size: $0.size) }
-                guard let box = c.name.isEmpty ? icon : anchor.box(at: p + offset, size: size) else { continue }
-                // A style's text claims its sprite's box, which holds its halo and a point
-                // more: the letters of two labels stay four or five points apart, as
-                // MapLibre's text-padding keeps them.
-                guard area.intersects(box), !taken.intersects(box), !(icon.map { taken.intersects($0) } ?? false) else { continue }
+                let icon = c.icon.map { Self.turned(LabelAnchor.center.box(at: p + $0.offset, size: $0.size), by: iconTurn, about: p) }
+                // Measured text claims MapLibre's box: its own, grown by its padding; its sprite
+                // (halo and all) is drawn centred on it. Else its estimated sprite's box.
+                let own = c.textBox.map { anchor.box(at: at, size: Self.scaled($0, k)) }
+                let claimed = own.map { $0.outset(c.padding) } ?? anchor.box(at: at, size: size)
+                let textBox = Self.turned(claimed, by: turn, about: p)
+                guard let box = c.name.isEmpty ? icon?.bounds : textBox.bounds else { continue }
+                // (An estimated sprite's box holds its halo and a point more: the letters of
+                // two labels stay four or five points apart, as text-padding keeps them.)
+                guard area.intersects(box), !taken.intersects(box), !(icon.map { taken.intersects($0.bounds) } ?? false) else { continue }
                 taken.insert(box)
-                if let icon { taken.insert(icon) }
-                let text = c.name.isEmpty ? box : ready.map { anchor.box(at: p + offset, size: $0) } ?? box
+                if let icon { taken.insert(icon.bounds) }
+                let drawn = { (s: ScreenSize) -> ScreenRect in
+                    guard let own else { return anchor.box(at: at, size: s) }
+                    return LabelAnchor.center.box(at: ScreenPoint(x: own.x + own.width / 2, y: own.y + own.height / 2), size: s)
+                }
+                // Away from the zoom its sprite was made for, a text whose size follows the zoom
+                // is drawn as long as measured (its sprite is whole pixels, at its tile's size):
+                // it grows without steps. At that zoom (a map at rest) it is drawn pixel for pixel.
+                var shown = ready ?? size
+                if let curve = c.sizes, curve.zoom != camera.zoom, let own, let raw = sprites.size(of: c.textKey),
+                   case let .styled(look) = c.style {
+                    let pr = max(camera.pixelRatio, 0.5), pad = ((look.haloWidth * pr).rounded(.up) + 1) / pr
+                    if raw.width - 2 * pad > 0 {
+                        // (Its height magnified as the style's size: a sprite's width and height are
+                        // rounded apart, and one factor for both carried the rounding of one into
+                        // the other.)
+                        let f = own.width / (raw.width - 2 * pad)
+                        shown = ScreenSize(width: raw.width * f, height: max(raw.height - 2 * pad, 0) * k + 2 * pad * f)
+                    }
+                }
+                let text = c.name.isEmpty ? box : Self.turned(drawn(shown), by: turn, about: p).rect
                 let iconReady = c.icon.map { sprites.size(of: $0.key) != nil } ?? true
-                out.append(PlacedLabel(place: c, dot: icon ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
-                                       ready: ready != nil && iconReady, anchor: p))
+                out.append(PlacedLabel(place: c, dot: icon?.rect ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
+                                       ready: ready != nil && iconReady, scale: k, degrees: turn, iconDegrees: iconTurn, anchor: p))
             case let .line(path, spacing):
                 out += placeAlong(c, path: path, spacing: spacing, camera: camera, sprites: sprites, area: area, taken: &taken,
                                   named: &named, at: anchors)

@@ -37,6 +37,28 @@ public struct PlaceLabel: Hashable, Sendable {
     /// What tells it from its neighbours from frame to frame: its name, or for an icon
     /// without text, which icon it is.
     public let identity: String
+    /// The style's text-size over the zoom, when it changes with the zoom: the label is drawn
+    /// at the camera's zoom's size (`scale(at:)`), not its tile's. Nil: its look's size.
+    public let sizes: TextSizeCurve?
+    /// Whether its text and icon turn with the map or stay level on the screen.
+    public let alignment: LabelAlignment
+    /// Its text's own box at its look's size, measured where it was made (the longest line's
+    /// advance by 1.2 ems a line, no halo): a label at a point with one claims this box grown
+    /// by `padding` on every side (MapLibre's collision box and text-padding: halos may touch,
+    /// letters not), and its sprite is centred on it. Without one it claims its estimated
+    /// sprite's box (`estimatedTextSize`).
+    public let textBox: ScreenSize?
+    /// Points kept free around `textBox` (a style's text-padding).
+    public let padding: Double
+    /// Its feature's place in its tile's layer: among labels of one rank, MapLibre places a
+    /// tile's in the order of its features (`LabelPlacer`).
+    public let sequence: Int
+    /// A line that comes in across its tile's edge (it was cut there): its names are spaced
+    /// from half a spacing after the edge, not from its start (MapLibre's continued lines).
+    public let continued: Bool
+    /// The data tile it was read from: MapLibre lays out and places labels tile by tile, and a
+    /// tile magnified past its data's zoom keeps its data tile's layout (`LabelPlacer`).
+    public let tile: TileID?
 
     /// A town of the basemap: ranked and styled by its population.
     public init(name: String, point: MapPoint, population: Int, capital: Bool) {
@@ -47,9 +69,21 @@ public struct PlaceLabel: Hashable, Sendable {
 
     /// A label a map style asks for.
     public init(name: String, point: MapPoint, rank: Int, style: TextStyle, placement: Placement,
-                population: Int = 0, capital: Bool = false, icon: LabelIcon? = nil) {
+                population: Int = 0, capital: Bool = false, icon: LabelIcon? = nil, sizes: TextSizeCurve? = nil,
+                alignment: LabelAlignment? = nil, textBox: ScreenSize? = nil, padding: Double = 2, sequence: Int = 0,
+                continued: Bool = false, tile: TileID? = nil) {
         self.name = name; self.point = point; self.population = population; self.capital = capital
         self.rank = rank; self.style = style; self.placement = placement; self.icon = icon
+        self.sizes = sizes; self.sequence = sequence; self.continued = continued; self.tile = tile
+        // Bounded here, where a measurement or a style's number becomes room on the screen.
+        self.textBox = textBox.flatMap { b in
+            b.width.isFinite && b.height.isFinite && b.width >= 0 && b.height >= 0
+                ? ScreenSize(width: min(b.width, 4096), height: min(b.height, 4096)) : nil
+        }
+        self.padding = padding.isFinite ? min(max(padding, 0), 64) : 2
+        if case .line = placement { self.alignment = alignment ?? .standard(alongLine: true) } else {
+            self.alignment = alignment ?? .standard(alongLine: false)
+        }
         textKey = .text(name, style)
         estimatedTextSize = LabelPlacer.estimatedSize(name, style)
         isShapedWhole = Self.needsShaping(name)
@@ -80,10 +114,12 @@ public struct PlaceLabel: Hashable, Sendable {
     }
 
     /// Bigger places first, a capital counting as four times its population (so Paris
-    /// beats any French town, but Barcelona beats Andorra la Vella); position breaks ties so
-    /// the order is stable. The one order for both the per-tile cut and the placer.
+    /// beats any French town, but Barcelona beats Andorra la Vella); among a style's labels of
+    /// one rank, their features' order in the tile (`sequence`), as MapLibre's; position breaks
+    /// ties so the order is stable. The order of the per-tile cut (the placer orders by tile too).
     public static func morePrioritary(_ a: PlaceLabel, _ b: PlaceLabel) -> Bool {
-        precedes(rank: a.rank, a.point, rank: b.rank, b.point)
+        if a.rank == b.rank, a.sequence != b.sequence { return a.sequence < b.sequence }
+        return precedes(rank: a.rank, a.point, rank: b.rank, b.point)
     }
 
     /// `morePrioritary` on precomputed ranks, for sorting many places a frame.
@@ -149,6 +185,13 @@ public struct PlacedLabel: Hashable, Sendable {
     public var ready: Bool = true
     /// The letters of a label along a line; empty otherwise.
     public var glyphs: [Glyph] = []
+    /// How much larger than their sprites its text and letters are drawn (the style's
+    /// text-size at the camera's zoom over its tile's, `TextSizeCurve`).
+    public var scale: Double = 1
+    /// A map-aligned label at a point turns with the map: its text and its icon are drawn
+    /// turned clockwise by these about their centres (0 for level ones).
+    public var degrees: Double = 0
+    public var iconDegrees: Double = 0
     /// The point it labels on screen: the dot's or the point's centre, or for a label along a
     /// line the point on the line under its middle (what the next placement holds it to).
     public var anchor: ScreenPoint

@@ -176,9 +176,11 @@ public struct LabelsLayer: MapLayer {
         return (p, true)
     }
 
-    /// The map only slid from `a` to `b`: same zoom, size and density, another centre.
+    /// The map only slid from `a` to `b`: same zoom, bearing, size and density, another centre.
+    /// (While it turns, labels are placed every frame, as while it zooms: a placement slid
+    /// along would leave street names off their turned streets.)
     static func slides(from a: Camera, to b: Camera) -> Bool {
-        a.center != b.center && a.zoom == b.zoom && a.viewportSize == b.viewportSize && a.pixelRatio == b.pixelRatio
+        a.center != b.center && a.zoom == b.zoom && a.bearing == b.bearing && a.viewportSize == b.viewportSize && a.pixelRatio == b.pixelRatio
     }
 
     /// Brings the fades up to date with the labels drawn now: a label already drawn (the same
@@ -220,15 +222,32 @@ public struct LabelsLayer: MapLayer {
     }
 
     /// `p` placed at `old`, where it is at `new`: its point goes with the map, its text keeps
-    /// its size (a label along a line, each letter with its point on the line).
+    /// its size (a label along a line, each letter with its point on the line). Turned, level
+    /// text stays level; what turns with the map (letters along a line, map-aligned text and
+    /// icons) turns by as much as the map did.
     static func moved(_ p: PlacedLabel, from old: Camera, to new: Camera) -> PlacedLabel {
         var p = p
         let a = new.screenPoint(for: old.mapPoint(for: p.anchor))
         let dx = a.x - p.anchor.x, dy = a.y - p.anchor.y
+        // Clockwise on screen: the map turns the other way from the bearing.
+        let turn = old.bearing - new.bearing
         p.anchor = a
-        p.dot = ScreenRect(x: p.dot.x + dx, y: p.dot.y + dy, width: p.dot.width, height: p.dot.height)
-        p.text = ScreenRect(x: p.text.x + dx, y: p.text.y + dy, width: p.text.width, height: p.text.height)
-        for i in p.glyphs.indices { p.glyphs[i].center = new.screenPoint(for: old.mapPoint(for: p.glyphs[i].center)) }
+        func shifted(_ r: ScreenRect, turning: Bool) -> ScreenRect {
+            guard turning, turn != 0 else { return ScreenRect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
+            let c = new.screenPoint(for: old.mapPoint(for: ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2)))
+            return ScreenRect(x: c.x - r.width / 2, y: c.y - r.height / 2, width: r.width, height: r.height)
+        }
+        var atPoint = false
+        if case .point = p.place.placement { atPoint = true }
+        let mapText = atPoint && p.place.alignment.text == .map, mapIcon = atPoint && p.place.icon != nil && p.place.alignment.icon == .map
+        p.dot = shifted(p.dot, turning: mapIcon)
+        p.text = shifted(p.text, turning: mapText)
+        if mapText { p.degrees += turn }
+        if mapIcon { p.iconDegrees += turn }
+        for i in p.glyphs.indices {
+            p.glyphs[i].center = new.screenPoint(for: old.mapPoint(for: p.glyphs[i].center))
+            if case .line = p.place.placement, p.place.alignment.text == .map || p.place.name.isEmpty { p.glyphs[i].degrees += turn }
+        }
         return p
     }
 
@@ -238,11 +257,19 @@ public struct LabelsLayer: MapLayer {
             commands.append(.sprite(.placeDot(capital: p.place.capital), destination: p.dot, opacity: opacity))
             commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity))
         case .point:
-            if let icon = p.place.icon { commands.append(.sprite(icon.key, destination: p.dot, opacity: opacity)) }
-            if !p.place.name.isEmpty { commands.append(.sprite(p.place.textKey, destination: p.text, opacity: opacity)) }
+            if let icon = p.place.icon {
+                commands.append(p.iconDegrees == 0 ? .sprite(icon.key, destination: p.dot, opacity: opacity)
+                                                   : .rotatedSprite(icon.key, destination: p.dot, opacity: opacity, degrees: p.iconDegrees))
+            }
+            if !p.place.name.isEmpty {
+                commands.append(p.degrees == 0 ? .sprite(p.place.textKey, destination: p.text, opacity: opacity)
+                                               : .rotatedSprite(p.place.textKey, destination: p.text, opacity: opacity, degrees: p.degrees))
+            }
         case .line:
             for g in p.glyphs {
-                guard let size = sprites.size(of: g.key) else { continue }
+                guard let sprite = sprites.size(of: g.key) else { continue }
+                // Letters of a size that follows the zoom are drawn magnified from their sprites.
+                let size = p.place.name.isEmpty ? sprite : ScreenSize(width: sprite.width * p.scale, height: sprite.height * p.scale)
                 let box = ScreenRect(x: g.center.x - size.width / 2, y: g.center.y - size.height / 2, width: size.width, height: size.height)
                 commands.append(.rotatedSprite(g.key, destination: box, opacity: opacity, degrees: g.degrees))
             }
