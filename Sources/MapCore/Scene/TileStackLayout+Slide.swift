@@ -5,7 +5,8 @@ import Platform
 /// A pan's frames see the same tiles, ready the same, from a centre a few points away: their
 /// layout is the last one moved. `Scene.compose` keeps the last layout (`Memo`) and moves it
 /// when nothing it was made from changed but the centre, rather than laying out the stack
-/// again; a tile coming or going, or a row or column of tiles entering the view, lays it out anew.
+/// again; a tile coming or going, or a row or column of tiles entering the view (on a turned
+/// map, any tile the turned view comes to touch or leaves), lays it out anew.
 extension TileStackLayout {
     /// A layout and what it was made from.
     struct Memo: Sendable {
@@ -17,6 +18,9 @@ extension TileStackLayout {
             var revisions: [Int]
             /// The tiles in view, for each layer at the zoom it shows.
             var spans: [TileCover.Span]
+            /// On a turned map, the tiles of those spans the turned view touches (a corner
+            /// tile comes into a turned view without a new row or column), per layer.
+            var touched: [[TileID]] = []
         }
         var key: Key
         var center: MapPoint
@@ -37,9 +41,14 @@ extension TileStackLayout {
         }
         let rect = camera.visibleMapRect
         let specs = scene.tileLayers
-        let spans = specs.map { TileCover.span(covering: rect, tileZoom: TileLayout.zoom(for: camera, in: $0.zoomRange)) }
+        let zooms = specs.map { TileLayout.zoom(for: camera, in: $0.zoomRange) }
+        let spans = zooms.map { TileCover.span(covering: rect, tileZoom: $0) }
+        let touched = camera.isTurned ? spans.map { s in
+            // Row by row, so that the same tiles make the same key wherever the centre is.
+            (s.y0...max(s.y0, s.y1)).flatMap { y in (s.x0...max(s.x0, s.x1)).map { TileID(z: s.z, x: $0, y: y) } }.filter { camera.sees($0.mapRect) }
+        } : []
         return Memo.Key(zoom: camera.zoom, bearing: camera.bearing, viewportSize: camera.viewportSize, pixelRatio: camera.pixelRatio, specs: specs,
-                        bufferRing: scene.bufferRing, revisions: revisions, spans: spans)
+                        bufferRing: scene.bufferRing, revisions: revisions, spans: spans, touched: touched)
     }
 
     /// The stack laid out into `list`: the memo's layout moved to `camera` when only the
