@@ -151,6 +151,39 @@ struct TurningTests {
         #expect(c.camera.bearing == 0)
     }
 
+    @Test func aPinchTurnsNothingUntilTheFingersTurnTenDegrees() {
+        var c = controller()
+        c.handle(.rotate(degrees: 4), at: 0)
+        c.handle(.rotate(degrees: -3), at: 0.02)
+        c.handle(.rotate(degrees: 5), at: 0.04)
+        #expect(c.camera.bearing == 0 && !c.isTurning)
+        c.handle(.rotateEnded, at: 0.1)
+        // What a gesture turned by accident does not carry over to the next one.
+        c.handle(.rotate(degrees: 6), at: 1)
+        #expect(c.camera.bearing == 0)
+        c.handle(.rotate(degrees: 6), at: 1.02)
+        #expect(abs(c.camera.bearing - 348) < 1e-9)
+    }
+
+    /// SDL sends a touchscreen's first finger as the mouse too: its press, moves and release
+    /// neither pan, click nor keep the map turning after the fingers lift.
+    @Test func aFingerTurnEndsWhenTheFingersLiftThoughTheFirstFingerIsAMouse() {
+        var c = controller()
+        let p = ScreenPoint(x: 300, y: 200)
+        c.handle(.pointerDown(.left, p, clicks: 1, []), at: 0)
+        c.handle(.rotate(degrees: 20), at: 0.02)
+        c.handle(.pointerMoved(ScreenPoint(x: 320, y: 260)), at: 0.04)
+        #expect(abs(c.camera.bearing - 340) < 1e-9)
+        let up = c.handle(.pointerUp(.left, ScreenPoint(x: 320, y: 260)), at: 0.06)
+        #expect(!up.contains { if case .clicked = $0 { true } else { false } })
+        c.handle(.rotateEnded, at: 0.08)
+        #expect(!c.isTurning)
+        // A hover after it turns nothing.
+        c.handle(.pointerMoved(ScreenPoint(x: 100, y: 500)), at: 0.5)
+        c.advance(to: 2)
+        #expect(abs(c.camera.bearing - 340) < 1e-9)
+    }
+
     // MARK: the point under the pointer, on a turned map
 
     @Test func dragWheelAndDoubleClickKeepThePointUnderThePointerWhenTurned() {

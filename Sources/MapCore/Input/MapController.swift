@@ -70,7 +70,16 @@ public struct MapController: Sendable {
         var left: Bool
         /// The pointer has moved since the press (a Ctrl+click that did not is a click).
         var moved = false
+        /// Fingers turn it (a touchscreen's gesture), not the pointer: the pointer moves its
+        /// first finger makes are not a sweep, and it ends when the fingers lift.
+        var fingers = false
     }
+
+    /// Degrees two fingers must turn before the map turns: a pinch or a two-finger pan
+    /// turns a little by accident, and must not set the map drifting.
+    static let fingerTurnThreshold = 10.0
+    /// What the fingers turned so far, until it passes the threshold.
+    private var fingerSweep = 0.0
 
     /// How the camera follows the location (key F, the locate button, in turn).
     public enum FollowMode: Hashable, Sendable {
@@ -182,11 +191,13 @@ public struct MapController: Sendable {
         return atan2(dy, dx) * 180 / .pi
     }
 
-    private mutating func beginTurn(from p: ScreenPoint?, left: Bool, at t: Double) {
+    private mutating func beginTurn(from p: ScreenPoint?, left: Bool, fingers: Bool = false, at t: Double) {
         advance(to: t)
         animator.stopAll()
         if followMode == .headingUp { followMode = .follow }
-        turning = Turning(angle: p.flatMap(angle(of:)), left: left)
+        // The press that began it (a first finger's, a Ctrl+press) is no pan and no click.
+        drag = nil
+        turning = Turning(angle: p.flatMap(angle(of:)), left: left, fingers: fingers)
     }
 
     /// The pointer swept about the centre to `p`: the map turns with it (what was under the
@@ -203,7 +214,15 @@ public struct MapController: Sendable {
 
     /// Fingers turned by `degrees` clockwise on the screen: so does the map.
     private mutating func turnByFingers(_ degrees: Double, at t: Double) {
-        if turning == nil { beginTurn(from: nil, left: false, at: t) }
+        if turning?.fingers != true {
+            guard turning == nil else { return } // a turn by the pointer is under way
+            fingerSweep += degrees
+            guard abs(fingerSweep) >= Self.fingerTurnThreshold else { return }
+            beginTurn(from: nil, left: false, fingers: true, at: t)
+            camera.setBearing(camera.bearing - fingerSweep)
+            fingerSweep = 0
+            return
+        }
         camera.setBearing(camera.bearing - degrees)
     }
 
@@ -270,8 +289,8 @@ public struct MapController: Sendable {
                 rightPress = nil
                 beginTurn(from: press.point, left: false, at: t)
             }
-            if turning != nil {
-                turnDrag(to: p)
+            if let g = turning {
+                if !g.fingers { turnDrag(to: p) }
                 return []
             }
             guard var d = drag else { return [.hovered(p)] }
@@ -281,6 +300,9 @@ public struct MapController: Sendable {
             // The point grabbed stays under the pointer: exact, no accumulated error.
             camera.keep(d.pressMap, at: p)
             velocity.add(p, at: t)
+        case .pointerUp where turning?.fingers == true:
+            // The first finger's release as a mouse's: the fingers' lift ends the turn.
+            return []
         case let .pointerUp(button, p) where turning != nil && (button == .left) == turning?.left:
             let still = turning?.left == true && turning?.moved == false
             // Drawn once more at rest (what is painted for a bearing follows it then).
@@ -305,7 +327,8 @@ public struct MapController: Sendable {
             advance(to: t)
             turnByFingers(degrees, at: t)
         case .rotateEnded:
-            guard turning != nil, turning?.angle == nil else { return [] }
+            fingerSweep = 0
+            guard turning?.fingers == true else { return [] }
             endTurn(at: t)
             return [.redraw]
         case let .wheel(dy, precise, pointer):
