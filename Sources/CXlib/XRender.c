@@ -285,11 +285,12 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
 }
 
 void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
-                           double cx, double cy, double dw, double dh, double degrees, int filter) {
+                           double cx, double cy, double dw, double dh, double degrees, int filter, double outset) {
     double an = degrees * M_PI / 180, c = cos(an), s = sin(an);
-    // Half a pixel wider each way than the tile, its edge texels repeated: neighbours'
+    // `outset` wider each way than the tile, its edge texels repeated: opaque neighbours'
     // antialiased edges overlap instead of leaving a seam between them.
-    double ow = dw / 2 + 0.5, oh = dh / 2 + 0.5;
+    if (!(outset >= 0 && outset <= 1)) outset = 0;
+    double ow = dw / 2 + outset, oh = dh / 2 + outset;
     double px[4], py[4];
     const double ux[4] = {-1, 1, 1, -1}, uy[4] = {-1, -1, 1, 1};
     for (int i = 0; i < 4; i++) {

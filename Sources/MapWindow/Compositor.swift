@@ -117,14 +117,15 @@ public final class Compositor {
         SDL_RenderCopy(renderer.raw, tex.raw, &s, &d)
     }
 
-    /// The same, turned clockwise by `degrees` about the rectangle's centre; a quarter pixel
-    /// larger each way, so that the turned neighbours' edges overlap rather than crack.
+    /// The same, turned clockwise by `degrees` about the rectangle's centre; with `overlap`
+    /// (an opaque picture), a quarter pixel larger each way, so that the turned neighbours'
+    /// edges overlap rather than crack (a translucent one would show the overlap darker).
     private func turnTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double,
-                          _ degrees: Double, _ k: Double) {
+                          _ degrees: Double, _ k: Double, overlap: Bool) {
         let w = Double(region.w), h = Double(region.h)
         var s = SDL_Rect(x: region.x + Int32(saturating: (src.x * w).rounded()), y: region.y + Int32(saturating: (src.y * h).rounded()),
                          w: Int32(saturating: max(1, (src.width * w).rounded())), h: Int32(saturating: max(1, (src.height * h).rounded())))
-        let grow = 0.25
+        let grow = overlap ? 0.25 : 0
         var d = SDL_FRect(x: Float(dst.x * k - grow), y: Float(dst.y * k - grow), w: Float(dst.width * k + 2 * grow), h: Float(dst.height * k + 2 * grow))
         SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
         SDL_RenderCopyExF(renderer.raw, tex.raw, &s, &d, degrees, nil, SDL_FLIP_NONE)
@@ -157,7 +158,7 @@ public final class Compositor {
                 copyTile(tex, region, src, dst, opacity, k)
             case let .tile(id, layer, src, dst, opacity, degrees):
                 guard dst.turnedBounds(degrees).intersects(view), let (tex, region) = tiles[layer]?.texture(for: id) else { continue }
-                turnTile(tex, region, src, dst, opacity, degrees, k)
+                turnTile(tex, region, src, dst, opacity, degrees, k, overlap: tiles[layer]?.isOpaque == true && opacity >= 1)
             case let .rotatedSprite(key, dst, opacity, degrees):
                 // Turned sprites are small (a heading cone): culled, never clipped.
                 guard dst.width < 4 * view.width, dst.height < 4 * view.height, visiblePart(of: dst, in: view) != nil,

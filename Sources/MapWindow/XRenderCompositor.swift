@@ -156,11 +156,11 @@ final class XRenderCompositor {
                 mx_render_fill(r, b.mp, PixelCompositor.premultiplied(c), 0)
             case let .tile(id, layer, src, dst, opacity, degrees) where degrees != 0:
                 guard DeviceRect(dst.turnedBounds(degrees), k).box(inside: w, h) != nil,
-                      let (picture, bw, bh, _) = tilePicture(layer, id) else { continue }
+                      let (picture, bw, bh, opaque) = tilePicture(layer, id) else { continue }
                 let (cx, cy) = ((dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k)
                 if opacity >= 1 {
                     mx_render_draw_turned(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, cx, cy,
-                                          dst.width * k, dst.height * k, degrees, filter ? 1 : 0)
+                                          dst.width * k, dst.height * k, degrees, filter ? 1 : 0, opaque ? 0.5 : 0)
                 } else {
                     mx_render_draw_rotated(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, cx, cy,
                                            dst.width * k, dst.height * k, degrees, UInt32(Color.byte(opacity)))

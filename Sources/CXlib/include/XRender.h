@@ -46,10 +46,12 @@ void mx_render_fill(mx_render *r, mp_box box, uint32_t argb, int replace);
 void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
                     double dx, double dy, double dw, double dh, uint32_t opacity, uint32_t flags);
 
-/* A turned tile: as mx_render_draw_rotated at full opacity, its edges antialiased and half a
-   pixel wide of the tile so that turned neighbours show no seam; `filter`: bilinear. */
+/* A turned tile: as mx_render_draw_rotated at full opacity, its edges antialiased and
+   `outset` pixels (0…1) wide of the tile, its edge texels repeated: half a pixel for an
+   opaque tile, so that turned neighbours show no seam; 0 for a translucent one, which would
+   show the overlap. `filter`: bilinear. */
 void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
-                           double cx, double cy, double dw, double dh, double degrees, int filter);
+                           double cx, double cy, double dw, double dh, double degrees, int filter, double outset);
 /* As mp_draw_rotated, filtered. */
 void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
                             double cx, double cy, double dw, double dh, double degrees, uint32_t opacity);
