@@ -60,7 +60,7 @@ public final class OffscreenRenderer {
         // Styled tiles painted for the very zoom shown.
         pipeline.follow(settledZoom: session.camera.zoom)
         // Hillshading lit from the viewport, for the view's bearing.
-        pipeline.follow(settledBearing: session.camera.bearing)
+        pipeline.follow(settledBearing: session.camera.bearing, exact: true)
         let deadline = MonotonicClock.now + timeout
         var messages: [String] = []
         // A still picture: its labels are drawn at once, not faded in.

@@ -3,6 +3,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapStyle
 import MapTiles
 import Platform
 
@@ -251,14 +252,13 @@ struct RenderPipeline {
 
     /// Follows the camera's bearing (`bearing`: where a turn has come to rest; nil while one is
     /// under way): hillshading lit from the viewport — terrain, a style's hillshade layers — is
-    /// lit from the screen's north-north-west, so on a map turned another step of `lightStep`
-    /// those layers' tiles are painted anew (shown until replaced). Whether they are.
+    /// lit from the same side of the screen, so on a map turned another step of `lightStep`
+    /// those layers' tiles are painted anew (shown until replaced). `exact`: a still picture,
+    /// lit for its very bearing (as its page is). Whether they are.
     @discardableResult
-    mutating func follow(settledBearing bearing: Double?) -> Bool {
+    mutating func follow(settledBearing bearing: Double?, exact: Bool = false) -> Bool {
         guard let bearing, bearing.isFinite else { return false }
-        var key = (bearing / Self.lightStep).rounded() * Self.lightStep
-        key = key.truncatingRemainder(dividingBy: 360)
-        if key < 0 { key += 360 }
+        let key = Camera.normalizedBearing(exact ? bearing : (bearing / Self.lightStep).rounded() * Self.lightStep)
         guard key != lightBearing else { return false }
         lightBearing = key
         let lit = lanes.indices.filter { lanes[$0].map { Self.isLitFromViewport($0.layer) } ?? false }
@@ -269,10 +269,13 @@ struct RenderPipeline {
         return !lit.isEmpty
     }
 
-    /// A layer whose pictures carry hillshading: terrain, or a style with hillshade layers
-    /// (those lit from the map come out the same when painted again).
+    /// A layer whose pictures carry hillshading lit from the viewport: terrain, or a style
+    /// with a hillshade layer not anchored to the map (MapLibre's default is the viewport;
+    /// those lit from the map come out the same on a turned map, and are not painted again).
     static func isLitFromViewport(_ layer: TileLayerSource) -> Bool {
-        layer.source is TerrainSource || layer.painter.mapStyle?.layers.contains { $0.type == .hillshade } == true
+        layer.source is TerrainSource || layer.painter.mapStyle?.layers.contains {
+            $0.type == .hillshade && $0.string("hillshade-illumination-anchor", EvaluationContext(zoom: 0)) != "map"
+        } == true
     }
 
     /// Follows where the frame wants what layers paint (`DrawList.drawingsLayer`): when an

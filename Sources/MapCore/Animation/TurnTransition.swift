@@ -33,11 +33,7 @@ public struct TurnTransition: Hashable, Sendable {
     public func isFinished(at t: Double) -> Bool { t >= start + duration }
 
     /// An angle in degrees brought into [0, 360).
-    public static func normalized(_ degrees: Double) -> Double {
-        guard degrees.isFinite else { return 0 }
-        let r = degrees.truncatingRemainder(dividingBy: 360)
-        return r < 0 ? r + 360 : r
-    }
+    public static func normalized(_ degrees: Double) -> Double { Camera.normalizedBearing(degrees) }
 
     /// The signed turn, in (−180, 180], that takes bearing `a` to bearing `b`.
     public static func shortestTurn(from a: Double, to b: Double) -> Double {

@@ -18,6 +18,13 @@ extension Camera {
         return x0 < viewportSize.width && x1 > 0 && y0 < viewportSize.height && y1 > 0
     }
 
+    /// An angle in degrees brought into [0, 360) (0 for one that is not a number).
+    public static func normalizedBearing(_ degrees: Double) -> Double {
+        guard degrees.isFinite else { return 0 }
+        let r = degrees.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
+    }
+
     /// The same camera with a view `points` wider on every side (a ring around the view).
     public func grown(by points: Double) -> Camera {
         var c = self

@@ -61,8 +61,7 @@ public struct Camera: Hashable, Sendable {
     /// that a turn back by the same amount leaves an exactly north-up camera.
     public mutating func setBearing(_ degrees: Double) {
         guard degrees.isFinite else { return }
-        var b = degrees.truncatingRemainder(dividingBy: 360)
-        if b < 0 { b += 360 }
+        var b = Self.normalizedBearing(degrees)
         if b < 1e-6 || 360 - b < 1e-6 { b = 0 }
         bearing = b
         let r = b * .pi / 180
