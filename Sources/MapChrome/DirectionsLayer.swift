@@ -324,13 +324,14 @@ public struct DirectionsLayer: MapLayer {
         let x0 = corners.map(\.x).min()!, x1 = corners.map(\.x).max()!, y0 = corners.map(\.y).min()!, y1 = corners.map(\.y).max()!
         // Points of the view now per point of the view wanted: the box fills the free part.
         let k = max(max(x1 - x0, 1e-9) / free.width, max(y1 - y0, 1e-9) / free.height)
-        // The screen point now that is to be the view's centre: the box's middle moved by the
-        // free part's offset from the view's middle, at the new scale.
-        let middle = ScreenPoint(x: (x0 + x1) / 2 - (free.x + free.width / 2 - v.width / 2) * k,
-                                 y: (y0 + y1) / 2 - (free.y + free.height / 2 - v.height / 2) * k)
         // The zoom `show` would choose for that view (a margin as when north-up, no closer than a street).
         let margin = min((v.width - 96) / v.width, (v.height - 96) / v.height)
         let zoom = min(max(camera.zoom - log2(k) + log2(max(margin, 1e-9)), Camera.minZoom), 16)
+        // The screen point now that is to be the view's centre: the box's middle moved by the
+        // free part's offset from the view's middle, at the scale the zoom chosen gives.
+        let r = pow(2, camera.zoom - zoom)
+        let middle = ScreenPoint(x: (x0 + x1) / 2 - (free.x + free.width / 2 - v.width / 2) * r,
+                                 y: (y0 + y1) / 2 - (free.y + free.height / 2 - v.height / 2) * r)
         return .goTo(camera.coordinate(for: middle), zoom: zoom)
     }
 

@@ -122,19 +122,20 @@ extension TextRasterizer {
                 guard analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_CENTERED_BASELINE) == 0, !Self.hasShape(analysis.extra_attrs),
                       let font = analysis.font, let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font)),
                       cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { return nil }
-                offset += run.start_x_offset
-                let bx = x + Double(logical.x + offset) / scale, by = y + Double(baseline - run.y_offset) / scale
+                // Pango units of hostile lengths: wrapping, never trapping.
+                offset &+= run.start_x_offset
+                let bx = x + (Double(logical.x) + Double(offset)) / scale, by = y + (Double(baseline) - Double(run.y_offset)) / scale
                 var position: Int32 = 0
                 var out: [cairo_glyph_t] = []
                 for i in 0..<Int(max(glyphs.pointee.num_glyphs, 0)) {
                     let g = glyphs.pointee.glyphs[i]
-                    defer { position += g.geometry.width }
+                    defer { position &+= g.geometry.width }
                     guard g.glyph != PANGO_GLYPH_EMPTY, g.glyph != (0x20 | PANGO_GLYPH_UNKNOWN_FLAG) else { continue }
                     guard g.glyph & PANGO_GLYPH_UNKNOWN_FLAG == 0 else { return nil }
-                    out.append(cairo_glyph_t(index: UInt(g.glyph), x: bx + Double(position + g.geometry.x_offset) / scale,
+                    out.append(cairo_glyph_t(index: UInt(g.glyph), x: bx + (Double(position) + Double(g.geometry.x_offset)) / scale,
                                              y: by + Double(g.geometry.y_offset) / scale))
                 }
-                offset += pango_glyph_string_get_width(glyphs) + run.end_x_offset
+                offset &+= pango_glyph_string_get_width(glyphs) &+ run.end_x_offset
                 if !out.isEmpty { runs.append(PageGlyphRun(font: ScaledFont(retaining: scaled), glyphs: out)) }
             }
             let start = Int(max(line.pointee.start_index, 0)), end = min(start + Int(max(line.pointee.length, 0)), bytes.count)

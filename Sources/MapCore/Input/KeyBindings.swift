@@ -54,6 +54,7 @@ public enum KeyBindings {
         KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: .digit, label: "", help: ""),
         KeyBinding(keys: [.letter("a")], modifiers: [], command: .saveArea, label: "A", help: tr("save this area for offline use")),
         KeyBinding(keys: [.letter("a")], modifiers: .shift, command: .savedAreas, label: "Shift+A", help: tr("saved areas: show, rename, update, delete")),
+        // TRANSLATORS: F in the help, pressed again and again: the map follows the position, then also turns so that the direction of travel is up ("heading-up"), then stops following.
         KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: tr("follow your position; again: your course up; again: stop")),
         // TRANSLATORS: Backspace takes the last point back, Esc ends measuring.
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: tr("measure: click points; Backspace, Esc")),
@@ -91,7 +92,9 @@ public enum KeyBindings {
         // TRANSLATORS: mouse gestures in the help (left column) and what they do (right).
         (tr("Drag"), tr("pan (flick to glide)")),
         // TRANSLATORS: a drag with the right mouse button, or with Ctrl held and the left one.
-        (tr("Right-drag, Ctrl+drag"), tr("turn the map; let go near north for north-up")),
+        (tr("Right-drag, Ctrl+drag"),
+         // TRANSLATORS: what that drag does: the map turns; released within a few degrees of north, it snaps back north-up.
+         tr("turn the map; let go near north for north-up")),
         (tr("Wheel"), tr("zoom about the pointer")),
         (tr("Double-click"), tr("zoom in (with Shift: out)")),
         (tr("Right-click"), tr("drop a pin, directions from or to here")),

@@ -19,7 +19,7 @@ extension LabelPlacer {
     }
 
     /// The rank of a label's tile in MapLibre's order of placing them: its tiles from the top
-    /// of the screen down, then from the left, as the turned view shows their centres. Its
+    /// down, then from the left, as the north-up view shows their centres. Its
     /// tile is its data tile, or else the one of MapLibre's zoom (512-point tiles: a zoom
     /// coarser than the camera's) holding its point. The order is the north-up view's, so
     /// that turning the map does not reorder labels (MapLibre's turns with the view).
