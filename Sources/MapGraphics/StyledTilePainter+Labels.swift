@@ -170,8 +170,11 @@ extension StyledTilePainter {
     }
 
     /// `parts` joined wherever one ends where another starts (at most a few hundred parts of
-    /// one name in a tile, so the quadratic search stays small; beyond that, as they are). As
-    /// MapLibre's mergeLines, a part keeps its direction: its names are spaced from its start.
+    /// one name in a tile, so the quadratic search stays small; beyond that, as they are), as
+    /// MapLibre's mergeLines does; and, unlike it, where two meet head to head or tail to tail,
+    /// one turned round: OpenStreetMap draws a street's ways either way, and archives made by
+    /// tilemaker do not merge them as Planetiler's do, so a street of short ways drawn towards
+    /// each other (Aleksanterinkatu in the Protomaps fixture) had no piece long enough for its name.
     static func joined(_ parts: [[VectorTile.Point]]) -> [[VectorTile.Point]] {
         guard parts.count > 1, parts.count <= 512 else { return parts }
         var pool = parts
@@ -183,6 +186,8 @@ extension StyledTilePainter {
                 for (i, p) in pool.enumerated() {
                     if p[0] == line[line.count - 1] { line += p.dropFirst() }
                     else if p[p.count - 1] == line[0] { line = p + line.dropFirst() }
+                    else if p[p.count - 1] == line[line.count - 1] { line += p.reversed().dropFirst() }
+                    else if p[0] == line[0] { line = p.reversed() + line.dropFirst() }
                     else { continue }
                     pool.remove(at: i)
                     grew = true
@@ -261,10 +266,13 @@ extension StyledTilePainter {
         pango_layout_get_extents(layout, &ink, &logical)
         let lines = max(Int(pango_layout_get_line_count(layout)), 1)
         let box = ScreenSize(width: max(Double(logical.width), 0) / Double(PANGO_SCALE), height: Double(lines) * 1.2 * reference)
-        measured.update { table in
-            // A few thousand names a region; a table grown past that starts again.
-            if table == nil || table!.count > 20_000 { table = [:] }
-            table![key] = box
+        // A few thousand names a region, each short: a table grown past that starts again,
+        // and a text longer than any name (a hostile tile's) is measured but not kept.
+        if text.utf8.count <= 256 {
+            measured.update { table in
+                if table == nil || table!.count > 20_000 { table = [:] }
+                table![key] = box
+            }
         }
         return scaled(box)
     }

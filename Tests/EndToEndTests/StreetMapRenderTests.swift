@@ -154,7 +154,11 @@ struct StreetMapRenderTests {
         }
         // The view at z16 is the same either way; afresh, the walk loses many.
         #expect(fresh[0].map(\.name) == held[0].map(\.name))
-        #expect(churn(fresh).contains { $0 >= 0.10 }, "\(churn(fresh))")
+        // (Placed in MapLibre's tile order with measured boxes, a fresh walk is steadier than
+        // it was — up to 9 % at a step, not 12–36 % — and still loses several times what the
+        // held one does.)
+        let freshChurn = churn(fresh)
+        #expect(freshChurn.contains { $0 >= 0.08 } && freshChurn.reduce(0, +) >= 3 * heldChurn.reduce(0, +), "\(freshChurn) against \(heldChurn)")
     }
 
     /// Styles written for other tools (OpenMapTiles' OSM Bright and Positron, OpenFreeMap's
