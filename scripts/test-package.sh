@@ -56,11 +56,12 @@ size=$(stat -c %s "$x/usr/bin/meridian"); debsize=$(stat -c %s "$deb")
 # 16.5 MB: offline areas (the extract engine, a PMTiles writer, the save panel) took 255 KB
 # past the 16 MB this was; 17 MB: steady labels, exact zooms, shaped names, sprite sheets from
 # the web and the street-view bench took it 19 KB past 16.5; 17.5 MB: directions (the route
-# engines, Routino's and OSRM's readers, the panel, meridian route) took it 23 KB past 17. The
-# point stays that the binary carries no ICU-sized weight.
+# engines, Routino's and OSRM's readers, the panel, meridian route) took it 23 KB past 17;
+# 18 MB: turning the map, searchable page text and MapLibre's label placement took it 18 KB
+# past 17.5. The point stays that the binary carries no ICU-sized weight.
 [ "$size" -le 18000000 ] || fail "the stripped binary is $size bytes (budget 18 MB)"
 [ "$debsize" -le 10000000 ] || fail "the package is $debsize bytes (budget 10 MB)"
-pass "no ICU or FoundationXML; binary $size bytes (≤ 17.5 MB), package $debsize bytes (≤ 10 MB)"
+pass "no ICU or FoundationXML; binary $size bytes (≤ 18 MB), package $debsize bytes (≤ 10 MB)"
 
 # Each target is built at the optimization Package.swift gives it: a flag on the command line
 # comes after the targets' own and overrides them (a global -Osize once halved the GPX reader's
