@@ -39,13 +39,3 @@ extension DamageRegion {
         return damage
     }
 }
-
-extension ScreenRect {
-    /// The box around the rectangle turned clockwise by `degrees` about its centre.
-    func turnedBounds(_ degrees: Double) -> ScreenRect {
-        guard degrees != 0 else { return self }
-        let a = degrees * .pi / 180, c = abs(cos(a)), s = abs(sin(a))
-        let w = c * width + s * height, h = s * width + c * height
-        return ScreenRect(x: x + (width - w) / 2, y: y + (height - h) / 2, width: w, height: h)
-    }
-}

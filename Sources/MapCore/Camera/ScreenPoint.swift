@@ -32,6 +32,14 @@ public struct ScreenRect: Hashable, Sendable {
     public func contains(_ p: ScreenPoint) -> Bool { p.x >= x && p.x < maxX && p.y >= y && p.y < maxY }
     /// Grown by `d` on every side.
     public func outset(_ d: Double) -> ScreenRect { ScreenRect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d) }
+
+    /// The box around the rectangle turned clockwise by `degrees` about its centre.
+    public func turnedBounds(_ degrees: Double) -> ScreenRect {
+        guard degrees != 0 else { return self }
+        let a = degrees * .pi / 180, c = abs(cos(a)), s = abs(sin(a))
+        let w = c * width + s * height, h = s * width + c * height
+        return ScreenRect(x: x + (width - w) / 2, y: y + (height - h) / 2, width: w, height: h)
+    }
 }
 
 /// A straight-alpha RGBA colour, components 0…1.

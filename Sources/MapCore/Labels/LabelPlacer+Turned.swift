@@ -13,9 +13,8 @@ extension LabelPlacer {
         let a = degrees * .pi / 180, c = cos(a), s = sin(a)
         let dx = r.x + r.width / 2 - p.x, dy = r.y + r.height / 2 - p.y
         let cx = p.x + dx * c - dy * s, cy = p.y + dx * s + dy * c
-        let w = abs(c) * r.width + abs(s) * r.height, h = abs(s) * r.width + abs(c) * r.height
-        return (ScreenRect(x: cx - r.width / 2, y: cy - r.height / 2, width: r.width, height: r.height),
-                ScreenRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h))
+        let rect = ScreenRect(x: cx - r.width / 2, y: cy - r.height / 2, width: r.width, height: r.height)
+        return (rect, rect.turnedBounds(degrees))
     }
 
     /// The rank of a label's tile in MapLibre's order of placing them: its tiles from the top
