@@ -30,9 +30,9 @@ extension Bench {
         for (w, h) in [(1280, 800)] {
             var cam = Camera(center: WebMercator.project(at), zoom: 15.5, viewportSize: ScreenSize(width: Double(w), height: Double(h)))
             let z = TileCover.tileZoom(forZoom: cam.zoom, maxZoom: 22)
-            let north = TileCover.tiles(covering: cam.visibleMapRect, tileZoom: z).count
+            let north = cam.tilesInView(atZoom: z).count
             cam.setBearing(45)
-            let turned = TileCover.tiles(covering: cam.visibleMapRect, tileZoom: z).filter { cam.sees($0.mapRect) }.count
+            let turned = cam.tilesInView(atZoom: z).count
             rows += [Row(name: "tiles covering \(w)×\(h) at z15.5, north-up", value: Double(north), unit: "", target: "report"),
                      Row(name: "tiles covering \(w)×\(h) at z15.5, turned 45°", value: Double(turned), unit: "", target: "report")]
         }

@@ -25,6 +25,13 @@ extension Camera {
         return r < 0 ? r + 360 : r
     }
 
+    /// The tiles at zoom `z` the view shows (x unwrapped), nearest its centre first: those
+    /// covering it, and when turned, only those the turned view touches.
+    public func tilesInView(atZoom z: Int) -> [TileID] {
+        let tiles = TileCover.tiles(covering: visibleMapRect, tileZoom: z)
+        return isTurned ? tiles.filter { sees($0.mapRect) } : tiles
+    }
+
     /// The same camera with a view `points` wider on every side (a ring around the view).
     public func grown(by points: Double) -> Camera {
         var c = self

@@ -53,8 +53,7 @@ struct TileLayout {
         }
         let z = only?.first?.z ?? Self.zoom(for: camera, in: zoomRange)
         let rect = turnedCamera.visibleMapRect
-        var visible = only ?? TileCover.tiles(covering: rect, tileZoom: z)
-        if degrees != 0, only == nil { visible = visible.filter { turnedCamera.sees($0.mapRect) } }
+        let visible = only ?? turnedCamera.tilesInView(atZoom: z)
         var ancestors: [DrawCommand] = [], children: [DrawCommand] = [], exact: [DrawCommand] = []
         var seen = Set<TileID>()
         var allPictured = true

@@ -20,7 +20,7 @@ extension TileStackLayout {
             var spans: [TileCover.Span]
             /// On a turned map, the tiles of those spans the turned view touches (a corner
             /// tile comes into a turned view without a new row or column), per layer.
-            var touched: [[TileID]] = []
+            var touched: [Set<TileID>] = []
         }
         var key: Key
         var center: MapPoint
@@ -43,10 +43,7 @@ extension TileStackLayout {
         let specs = scene.tileLayers
         let zooms = specs.map { TileLayout.zoom(for: camera, in: $0.zoomRange) }
         let spans = zooms.map { TileCover.span(covering: rect, tileZoom: $0) }
-        let touched = camera.isTurned ? spans.map { s in
-            // Row by row, so that the same tiles make the same key wherever the centre is.
-            (s.y0...max(s.y0, s.y1)).flatMap { y in (s.x0...max(s.x0, s.x1)).map { TileID(z: s.z, x: $0, y: y) } }.filter { camera.sees($0.mapRect) }
-        } : []
+        let touched = camera.isTurned ? zooms.map { Set(camera.tilesInView(atZoom: $0)) } : []
         return Memo.Key(zoom: camera.zoom, bearing: camera.bearing, viewportSize: camera.viewportSize, pixelRatio: camera.pixelRatio, specs: specs,
                         bufferRing: scene.bufferRing, revisions: revisions, spans: spans, touched: touched)
     }
