@@ -36,6 +36,13 @@ struct HeadingUpTests {
             t += 0.01
             _ = session.handle(.keyDown(k, mods), at: t)
         }
+
+        /// A fix moving along `course`, then F twice: following heading-up.
+        mutating func headingUp(course: Double) {
+            fix(course: course)
+            key(.letter("f"))
+            key(.letter("f"))
+        }
     }
 
     func apart(_ a: Double, _ b: Double) -> Double { abs(TurnTransition.shortestTurn(from: a, to: b)) }
@@ -68,9 +75,7 @@ struct HeadingUpTests {
 
     @Test func noisyCoursesDoNotRockTheMapButATurnIsFollowed() {
         var d = Drive()
-        d.fix(course: 90)
-        d.key(.letter("f"))
-        d.key(.letter("f"))
+        d.headingUp(course: 90)
         // A receiver whose course wanders ±10° about east.
         let noise = [7.0, -9, 3, -4, 10, -8, 1, 6, -10, 4, -2, 9, -6, 0, 8, -7, 5, -3, 10, -9, 2, -5, 7, -1, -8]
         d.run(6) { _ in 90 }
@@ -92,9 +97,7 @@ struct HeadingUpTests {
 
     @Test func anUnknownCourseTurnsTheMapBackNorthUp() {
         var d = Drive()
-        d.fix(course: 120)
-        d.key(.letter("f"))
-        d.key(.letter("f"))
+        d.headingUp(course: 120)
         d.run(8) { _ in 120 }
         #expect(apart(d.session.camera.bearing, 120) < 0.1)
         // Standing still (no course) for a moment: the map holds.
@@ -107,9 +110,7 @@ struct HeadingUpTests {
 
     @Test func aPanLeavesFollowingAndKeepsTheBearing() {
         var d = Drive()
-        d.fix(course: 60)
-        d.key(.letter("f"))
-        d.key(.letter("f"))
+        d.headingUp(course: 60)
         d.run(6) { _ in 60 }
         let turned = d.session.camera.bearing
         d.t += 0.01
@@ -125,9 +126,7 @@ struct HeadingUpTests {
 
     @Test func aTurnByHandHeadingUpStillFollowsButNorthUpByHand() {
         var d = Drive()
-        d.fix(course: 60)
-        d.key(.letter("f"))
-        d.key(.letter("f"))
+        d.headingUp(course: 60)
         d.run(6) { _ in 60 }
         d.key(.right, .shift)
         #expect(d.session.controller.followMode == .follow)
