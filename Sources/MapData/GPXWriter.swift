@@ -32,12 +32,9 @@ public enum GPXWriter {
     /// "2026-11-22T10:00:05Z" (milliseconds when there are any); nil when unknown or absurd.
     public static func timestamp(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds >= 0, seconds < 253_402_300_800 else { return nil }
-        var whole = time_t(saturating: seconds.rounded(.down))
-        var t = tm()
-        guard gmtime_r(&whole, &t) != nil else { return nil }
+        guard let t = CivilCalendar.moment(seconds) else { return nil }
         let ms = Int(saturating: ((seconds - seconds.rounded(.down)) * 1000).rounded())
-        let base = String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday),
-                          Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
+        let base = String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute, t.second)
         return ms > 0 && ms < 1000 ? base + String(cFormat: ".%03dZ", ms) : base + "Z"
     }
 

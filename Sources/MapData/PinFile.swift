@@ -83,11 +83,8 @@ public struct PinFile: Sendable {
 
     /// "20261121-143005" in UTC, for the name of a file moved aside.
     static func stamp(_ date: Date) -> String {
-        var t = time_t(Int(saturating: date.timeIntervalSince1970))
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return String(cFormat: "%04d%02d%02d-%02d%02d%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+        let t = CivilCalendar.moment(date.timeIntervalSince1970) ?? CivilCalendar.Moment(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0)
+        return String(cFormat: "%04d%02d%02d-%02d%02d%02d", t.year, t.month, t.day, t.hour, t.minute, t.second)
     }
 
     static func pin(from f: JSONValue) throws -> Pin {

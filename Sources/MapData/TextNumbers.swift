@@ -98,13 +98,7 @@ enum TextNumbers {
             }
         }
         guard i == n else { return nil }
-        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
     }
 

@@ -84,19 +84,11 @@ public struct NMEAReader: Sendable {
     }
 }
 
-/// Civil UTC times as seconds since 1970, without a calendar library.
+/// UTC times as NMEA and gpsd say them, as seconds since 1970.
 enum CalendarTime {
     static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double) -> Double? {
         guard (1970...9999).contains(year) else { return nil }
-        var t = tm()
-        t.tm_year = Int32(year - 1900)
-        t.tm_mon = Int32(month - 1)
-        t.tm_mday = Int32(day)
-        t.tm_hour = Int32(hour)
-        t.tm_min = Int32(minute)
-        t.tm_sec = 0
-        let base = timegm(&t)
-        return base == -1 ? nil : Double(base) + Double(second)
+        return CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// "2026-11-21T10:00:00.000Z" (what gpsd sends); nil when it is anything else.

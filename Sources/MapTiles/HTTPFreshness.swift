@@ -120,16 +120,6 @@ extension HTTPFreshness {
             month = monthIndex(words[1]); day = Int(words[2]); clock = time(words[3]); year = Int(words[4])
         }
         guard let d = day, let m = month, let y = year, let c = clock, (1...31).contains(d), (1970...9999).contains(y) else { return nil }
-        return Double(daysFromCivil(y, m, d)) * 86_400 + Double(c[0] * 3600 + c[1] * 60 + c[2])
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        return Double(CivilCalendar.days(year: y, month: m, day: d)) * 86_400 + Double(c[0] * 3600 + c[1] * 60 + c[2])
     }
 }

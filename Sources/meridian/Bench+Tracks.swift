@@ -87,11 +87,7 @@ extension Bench {
             let lat = 46 + 0.8 * sin(a * 0.7) + Double(i) * 1e-7, lon = 7 + 1.2 * cos(a * 0.5) + Double(i) * 2e-7
             let t = start + i
             let (d, s) = (t / 86400, t % 86400)
-            // Civil date from days since 1970 (Howard Hinnant's algorithm).
-            let z = d + 719_468, era = z / 146_097, doe = z - era * 146_097
-            let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
-            let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9, year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+            let (year, month, day) = CivilCalendar.date(days: d)
             out += Array(String(cFormat: "<trkpt lat=\"%.7f\" lon=\"%.7f\"><ele>%.1f</ele><time>%04d-%02d-%02dT%02d:%02d:%02dZ</time></trkpt>\n",
                                 lat, lon, 1000 + 500 * sin(a), year, month, day, s / 3600, s / 60 % 60, s % 60).utf8)
         }

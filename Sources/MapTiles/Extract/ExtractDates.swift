@@ -7,10 +7,8 @@ import Platform
 public enum ExtractDates {
     /// The day of `seconds` since 1970 (UTC).
     public static func day(of seconds: Double) -> String? {
-        guard seconds.isFinite, abs(seconds) < 1e11 else { return nil }
-        var t = time_t(saturating: seconds.rounded(.down)), parts = tm()
-        guard gmtime_r(&t, &parts) != nil else { return nil }
-        return String(cFormat: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        guard abs(seconds) < 1e11, let t = CivilCalendar.moment(seconds) else { return nil }
+        return String(cFormat: "%04d-%02d-%02d", t.year, t.month, t.day)
     }
 
     /// The first plausible day in `text`: "2026-11-20…", an HTTP date, or eight digits
