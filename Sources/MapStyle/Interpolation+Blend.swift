@@ -20,45 +20,9 @@ extension Interpolation {
                 if !t.isFinite { t = base > 1 ? (progress >= difference ? 1 : 0) : progress / difference }
             }
         case let .cubicBezier(x1, y1, x2, y2):
-            t = UnitBezier(x1, y1, x2, y2).solve(progress / difference)
+            t = TimingCurve(x1, y1, x2, y2).value(at: progress / difference)  // the animations' curve
         }
         return t.isNaN ? 0 : min(1, max(0, t))
-    }
-}
-
-/// A cubic Bézier easing from (0,0) to (1,1), as WebKit's UnitBezier solves it: a few Newton
-/// steps, then bisection, both bounded.
-struct UnitBezier {
-    let ax, bx, cx, ay, by, cy: Double
-
-    init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
-        cx = 3 * x1; bx = 3 * (x2 - x1) - cx; ax = 1 - cx - bx
-        cy = 3 * y1; by = 3 * (y2 - y1) - cy; ay = 1 - cy - by
-    }
-
-    private func x(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
-    private func y(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
-    private func dx(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
-
-    func solve(_ target: Double) -> Double {
-        let target = min(1, max(0, target))
-        var t = target
-        for _ in 0..<8 {
-            let err = x(t) - target
-            if abs(err) < 1e-7 { return y(t) }
-            let d = dx(t)
-            if abs(d) < 1e-6 { break }
-            t -= err / d
-        }
-        var lo = 0.0, hi = 1.0
-        t = target
-        for _ in 0..<40 {
-            let v = x(t)
-            if abs(v - target) < 1e-7 { break }
-            if target > v { lo = t } else { hi = t }
-            t = (lo + hi) / 2
-        }
-        return y(t)
     }
 }
 

@@ -17,6 +17,9 @@ struct ExpressionTests {
         (#"["interpolate", ["exponential", 2], ["zoom"], 10, 1, 12, 4]"#, 11, .number(2)),
         (#"["interpolate", ["exponential", 1e300], ["zoom"], 0, 1, 10, 2]"#, 5, .number(1)),
         (#"["interpolate", ["cubic-bezier", 0, 0, 1, 1], ["zoom"], 0, 0, 10, 10]"#, 5, .number(5)),
+        // cubic-bezier is the animations' TimingCurve: ease-in-out is symmetric, ease-in slow at first.
+        (#"["interpolate", ["cubic-bezier", 0.42, 0, 0.58, 1], ["zoom"], 0, 0, 10, 10]"#, 5, .number(5)),
+        (#"["interpolate", ["cubic-bezier", 0.42, 0, 1, 1], ["zoom"], 0, 0, 10, 10]"#, 5, .number(10 * TimingCurve.easeIn.value(at: 0.5))),
         (#"["interpolate", ["linear"], ["zoom"], 0, ["literal", [0, 10]], 10, ["literal", [10, 20]]]"#, 5, .array([.number(5), .number(15)])),
         // step: a stop's own input takes its output.
         (#"["step", ["zoom"], "a", 5, "b", 10, "c"]"#, 4.99, .string("a")),
