@@ -48,26 +48,30 @@ public enum Gzip {
     }
 
     /// `bytes` as a gzip stream (what PMTiles directories and MBTiles vector tiles hold).
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> Data {
+    /// Throws when zlib cannot start (no memory) or the input is past what one call takes.
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws -> Data {
+        // TRANSLATORS: %@ is a number of mebibytes.
+        guard bytes.count < Int(UInt32.max >> 1) else { throw TileSourceError(tr("%@ MiB is too much to compress at once", bytes.count >> 20)) }
         var stream = z_stream()
         // 15 + 16: the largest window, with a gzip header and trailer.
         guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            preconditionFailure("zlib cannot start deflate")
+            throw TileSourceError(tr("zlib cannot start compressing (out of memory?)"))
         }
         defer { deflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
         var input = bytes
-        let produced: Int = input.withUnsafeMutableBufferPointer { i in
+        let produced: Int? = input.withUnsafeMutableBufferPointer { i in
             out.withUnsafeMutableBufferPointer { o in
                 stream.next_in = i.baseAddress
                 stream.avail_in = UInt32(i.count)
                 stream.next_out = o.baseAddress
                 stream.avail_out = UInt32(o.count)
                 // The output is sized by deflateBound: one call finishes the stream.
-                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { preconditionFailure("deflate did not finish within its bound") }
+                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { return nil }
                 return o.count - Int(stream.avail_out)
             }
         }
+        guard let produced else { throw TileSourceError(tr("zlib did not finish compressing within its bound")) }
         return Data(out[0..<produced])
     }
 }

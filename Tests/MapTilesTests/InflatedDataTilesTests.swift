@@ -8,7 +8,7 @@ import Testing
 struct InflatedDataTilesTests {
     @Test func theTilesOfOneDataTileInflateItOnce() throws {
         let tile = MVTEncoder.encode(VectorTile(layers: [.init(name: "water", features: [])]))
-        let gzipped = Gzip.compress([UInt8](tile))
+        let gzipped = try Gzip.compress([UInt8](tile))
         let recent = InflatedDataTiles()
         var reads = 0
         let data = TileID(z: 14, x: 9326, y: 4739)

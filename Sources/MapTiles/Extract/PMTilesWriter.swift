@@ -63,8 +63,8 @@ public struct PMTilesWriter {
         }
         summary.entries = UInt64(entries.count)
         summary.contents = UInt64(sources.count)
-        let (root, leaves) = directories(entries)
-        let meta = Gzip.compress([UInt8](info.metadata))
+        let (root, leaves) = try directories(entries)
+        let meta = try Gzip.compress([UInt8](info.metadata))
 
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ExtractJournal.failure(errno, path) }
@@ -95,18 +95,18 @@ public struct PMTilesWriter {
     /// The root directory and the leaf directories (gzipped), as the spec's writers make
     /// them: all entries in the root when it fits, else leaves of a size that grows until the
     /// root of their entries fits.
-    static func directories(_ entries: [PMTilesDirectory.Entry]) -> (root: Data, leaves: Data) {
-        let whole = Gzip.compress(encode(entries))
+    static func directories(_ entries: [PMTilesDirectory.Entry]) throws -> (root: Data, leaves: Data) {
+        let whole = try Gzip.compress(encode(entries))
         if whole.count <= rootLimit { return (whole, Data()) }
         var leafSize = 4096
         while true {
             var rootEntries = [PMTilesDirectory.Entry](), leaves = Data()
             for start in stride(from: 0, to: entries.count, by: leafSize) {
-                let leaf = Gzip.compress(encode(Array(entries[start..<min(start + leafSize, entries.count)])))
+                let leaf = try Gzip.compress(encode(Array(entries[start..<min(start + leafSize, entries.count)])))
                 rootEntries.append(PMTilesDirectory.Entry(tileID: entries[start].tileID, offset: UInt64(leaves.count), length: UInt64(leaf.count), runLength: 0))
                 leaves += leaf
             }
-            let root = Gzip.compress(encode(rootEntries))
+            let root = try Gzip.compress(encode(rootEntries))
             if root.count <= rootLimit { return (root, leaves) }
             leafSize *= 2
         }
@@ -166,7 +166,7 @@ public struct PMTilesWriter {
         let h = archive.header
         let meta: Data
         switch h.internalCompression {
-        case .gzip: meta = Gzip.compress([UInt8](metadata))
+        case .gzip: meta = try Gzip.compress([UInt8](metadata))
         case .none: meta = metadata
         // TRANSLATORS: %2$@ is a compression's name (brotli, zstd).
         default: throw ExtractError.failed(tr("%1$@: its metadata is compressed with %2$@, which this program does not write", path, h.internalCompression))

@@ -252,7 +252,7 @@ public final class TileExtractor: @unchecked Sendable {
             guard let tile = PMTilesTileID.tile(for: r.tileID) else { continue }
             var data = try journal.data(of: r)
             // MBTiles holds vector tiles gzipped.
-            if type == .mvt, compression == .none { data = Gzip.compress([UInt8](data)) }
+            if type == .mvt, compression == .none { data = try Gzip.compress([UInt8](data)) }
             try writer.tile(tile, data)
         }
         try writer.finish()
