@@ -55,6 +55,8 @@ public final class TileLoader: @unchecked Sendable {
     public let source: TileSource
     private let decode: TileDecoder
     private let wake: @Sendable () -> Void
+    /// What time it is for retry waits (`MonotonicClock` unless a test turns its own clock).
+    private let clock: @Sendable () -> Double
     private let condition: Condition
     /// What idle workers wait on (on `condition`'s lock): a tile queued wakes one of them.
     /// Woken with everything else (each tile done, each frame's wants), eight workers woke and
@@ -90,8 +92,10 @@ public final class TileLoader: @unchecked Sendable {
     var workerWakeups: Int { condition.lock(); defer { condition.unlock() }; return wakeups }
 
     public init(source: TileSource, workers count: Int? = nil,
-                decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {}) {
+                decode: @escaping TileDecoder, wake: @escaping @Sendable () -> Void = {},
+                clock: @escaping @Sendable () -> Double = { MonotonicClock.now }) {
         self.source = source
+        self.clock = clock
         self.decode = decode
         self.wake = wake
         condition = Condition()
@@ -120,7 +124,7 @@ public final class TileLoader: @unchecked Sendable {
     /// them; the rest is cancelled, and kept ring pictures neither asks for are let go.
     public func want(_ tiles: [TileID], around ring: [TileID] = []) {
         condition.lock()
-        let now = MonotonicClock.now
+        let now = clock()
         wanted = tiles
         let all = ring.isEmpty ? Set(tiles) : Set(tiles).union(ring)
         // Loads under way for tiles that left the view (and its ring) are given up.
@@ -147,7 +151,7 @@ public final class TileLoader: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// When the soonest failed tile of those last asked for may be tried again (`MonotonicClock`
+    /// When the soonest failed tile of those last asked for may be tried again (in the clock's
     /// seconds): a still map wakes then, so tiles come in when the network is back. Nil when
     /// none waits.
     public var nextRetry: Double? {
@@ -303,7 +307,7 @@ public final class TileLoader: @unchecked Sendable {
             if case .failed = outcome {
                 let count = (failed[tile]?.count ?? 0) + 1
                 let wait = min(60, 2 * Double(1 << min(count - 1, 5))) * Double.random(in: 0.8...1.2)
-                failed[tile] = (count, MonotonicClock.now + wait)
+                failed[tile] = (count, clock() + wait)
             } else {
                 failed[tile] = nil
             }

@@ -110,19 +110,18 @@ struct TileLoaderTests {
     @Test func failuresAreReportedOnceAndNotRetriedEveryFrame() {
         let bad = TileID(z: 2, x: 1, y: 1)
         let src = CountingSource(failing: [bad])
-        let l = TileLoader(source: src, workers: 2, decode: tinyDecoder)
+        let clock = LockedValue<Double>()
+        clock.set(100)
+        let l = TileLoader(source: src, workers: 2, decode: tinyDecoder, clock: { clock.get() ?? 0 })
         l.want([bad])
         let r = drainAll(l, expecting: 1)
         guard case .failed(let message)? = r.first?.outcome else { Issue.record("no failure"); return }
         #expect(message.contains("2/1/1") && message.contains("broken"))
-        let retry = l.nextRetry ?? 0
+        // Five frames within the wait (the clock stands still): not loaded again.
         for _ in 0..<5 { l.want([bad]) }
-        let asked = MonotonicClock.now
         #expect(l.waitUntilIdle(deadline: MonotonicClock.now + 30))
         l.stop()
-        // Asked for again before its wait is over, it is not loaded again. (A machine so busy
-        // that the five frames came after the wait proves nothing either way.)
-        if asked < retry { #expect(src.requested.count == 1) }
+        #expect(src.requested.count == 1)
     }
 
     /// A failed tile is asked for again once its wait is over (the network may be back), and
@@ -130,20 +129,28 @@ struct TileLoaderTests {
     @Test func aFailedTileIsTriedAgainAfterItsWait() {
         let bad = TileID(z: 2, x: 1, y: 1)
         let src = CountingSource(failing: [bad])
-        let l = TileLoader(source: src, workers: 1, decode: tinyDecoder)
+        let clock = LockedValue<Double>()
+        clock.set(100)
+        let l = TileLoader(source: src, workers: 1, decode: tinyDecoder, clock: { clock.get() ?? 0 })
         defer { l.stop() }
-        let asked = MonotonicClock.now
         l.want([bad])
         _ = drainAll(l, expecting: 1)
         l.want([bad])
         guard let retry = l.nextRetry else { Issue.record("no retry time"); return }
-        // The failure came after it was asked for; its first wait is 2 s, less 20 % of jitter.
-        #expect(retry >= asked + 1.6)
-        // Asked for when the wait is over: requested a second time.
-        #expect(waitUntil { MonotonicClock.now >= retry })
+        // The first wait is 2 s, ±20 % of jitter.
+        #expect(retry >= 101.6 && retry <= 102.4)
+        // Just before the wait is over: not asked for again.
+        clock.set(retry - 0.01)
+        l.want([bad])
+        #expect(l.waitUntilIdle(deadline: MonotonicClock.now + 30))
+        #expect(src.requested.count == 1)
+        // Once it is over: requested a second time, and the next wait is twice as long.
+        clock.set(retry)
         l.want([bad])
         _ = drainAll(l, expecting: 1)
         #expect(src.requested.count == 2)
+        l.want([bad])
+        if let second = l.nextRetry { #expect(second >= retry + 3.2 && second <= retry + 4.8) } else { Issue.record("no second retry time") }
         // Nothing asked for: nothing to wake for.
         l.want([])
         #expect(l.nextRetry == nil)
