@@ -194,15 +194,17 @@ public struct DirectionsLayer: MapLayer {
     var placesWanted: [LayerAction] { searcher == nil ? [.effect(.searchOpened)] : [] }
 
     /// Starts typing in row `i`: "My location" is offered at once when there is one.
-    mutating func edit(_ i: Int, facts: SessionFacts, near: Coordinate?) {
+    mutating func edit(_ i: Int, facts: SessionFacts, near: Coordinate?, zoom: Double? = nil) {
         editing = i
         typed = ""
-        find(facts: facts, near: near)
+        find(facts: facts, near: near, zoom: zoom)
     }
 
     /// The places for what is typed: coordinates as typed, else the search's best, with "My
     /// location" first while nothing is typed.
-    mutating func find(facts: SessionFacts, near: Coordinate?) {
+    /// Places named as typed, ranked as the search box ranks them: by nearness to the view's
+    /// centre as much as the view's scale (`zoom`) makes it count.
+    mutating func find(facts: SessionFacts, near: Coordinate?, zoom: Double? = nil) {
         choices = []
         typingProblem = nil
         let q = typed.trimmed
@@ -219,7 +221,7 @@ public struct DirectionsLayer: MapLayer {
         case let .failure(problem)?: typingProblem = Self.sentence(problem.description); return
         case nil: break
         }
-        let found = searcher?.search(q, near: near, limit: 6) ?? []
+        let found = searcher?.search(q, near: near, zoom: zoom, limit: 6) ?? []
         choices = found.map { r in Choice(title: r.name, detail: SearchRanking.detail(r, from: near, imperial: facts.imperialUnits), at: r.coordinate) }
     }
 
@@ -511,11 +513,11 @@ public struct DirectionsLayer: MapLayer {
         switch event {
         case let .text(s):
             typed = String((typed + s).prefix(200))
-            find(facts: context.facts, near: near)
+            find(facts: context.facts, near: near, zoom: context.camera.zoom)
             return [.changed]
         case .keyDown(.backspace, _):
             if !typed.isEmpty { typed.removeLast() }
-            find(facts: context.facts, near: near)
+            find(facts: context.facts, near: near, zoom: context.camera.zoom)
             return [.changed]
         case .keyDown(.enter, _):
             return choices.isEmpty ? [.changed] : choose(0)
@@ -540,7 +542,7 @@ public struct DirectionsLayer: MapLayer {
         switch b {
         case let .row(i):
             let c = context.camera
-            edit(i, facts: context.facts, near: c.coordinate(for: ScreenPoint(x: c.viewportSize.width / 2, y: c.viewportSize.height / 2)))
+            edit(i, facts: context.facts, near: c.coordinate(for: ScreenPoint(x: c.viewportSize.width / 2, y: c.viewportSize.height / 2)), zoom: c.zoom)
             return [.changed]
         case let .choice(k): return choose(k)
         case .calloutFrom, .calloutTo:

@@ -25,8 +25,10 @@ public struct SearchLayer: MapLayer {
     /// The place gone to, marked on the map (a street with its line).
     public var marker: Marker? { didSet { markerRevision += 1 } }
     private var markerRevision = 0
-    /// Results are ranked by nearness to this: the view's centre as the query was typed.
+    /// Results are ranked by nearness to this: the view's centre as the query was typed;
+    /// the view's zoom then says how much nearness counts (`SearchRanking.nearness(zoom:)`).
     public private(set) var near: Coordinate?
+    public private(set) var nearZoom: Double?
     /// The online geocoder's credit, nil when there is none (configured off).
     public var onlineCredit: String?
     public private(set) var online = Online.idle
@@ -141,11 +143,11 @@ public struct SearchLayer: MapLayer {
         update()
     }
 
-    public mutating func type(_ text: String, near: Coordinate? = nil) {
+    public mutating func type(_ text: String, near: Coordinate? = nil, zoom: Double? = nil) {
         // One line, and not a book: a pasted paragraph is cut.
         let clean = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\t" }
         guard query.count + clean.count <= 200 else { return }
-        if let near { self.near = near }
+        if let near { self.near = near; nearZoom = zoom }
         query += clean
         update()
     }
@@ -174,7 +176,7 @@ public struct SearchLayer: MapLayer {
         case let .success(place)?: typedPlace = place
         case let .failure(p)?: problem = p.description
         case nil:
-            offline = searcher?.search(query, near: near, limit: Self.maxResults) ?? []
+            offline = searcher?.search(query, near: near, zoom: nearZoom, limit: Self.maxResults) ?? []
             mergeResults()
         }
     }
@@ -183,7 +185,7 @@ public struct SearchLayer: MapLayer {
     private mutating func mergeResults() {
         guard let answered, answered.query == query else { results = offline; return }
         // The online ones are not pushed out by offline ones: each kind keeps room.
-        let mixed = SearchRanking.merge([offline, answered.results], near: near, limit: Self.maxResults * 2)
+        let mixed = SearchRanking.merge([offline, answered.results], near: near, zoom: nearZoom, limit: Self.maxResults * 2)
         results = Array(mixed.prefix(Self.maxResults + min(answered.results.count, Self.maxResults)))
     }
 
@@ -262,7 +264,7 @@ public struct SearchLayer: MapLayer {
     public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
         guard isOpen else { return nil }
         switch event {
-        case let .text(s): type(s, near: context.camera.centerCoordinate)
+        case let .text(s): type(s, near: context.camera.centerCoordinate, zoom: context.camera.zoom)
         case let .keyDown(key, mods):
             switch key {
             case .letter("q") where mods.contains(.control): return nil

@@ -19,6 +19,9 @@ struct Search: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Rank by nearness to this point."), valueName: "LAT,LON"))
     var near: String?
 
+    @Option(name: .long, help: ArgumentHelp(tr("The zoom of a view at --near: at 5 or less (a continent) a place's kind and size outweigh its nearness, at 10 or more (a city) nearness counts in full; without it, as at a street."), valueName: "Z"))
+    var zoom: Double?
+
     @Option(name: .long, help: ArgumentHelp(tr("A street map file to search too (.mbtiles or .pmtiles)."), valueName: "FILE"))
     var tiles: [String] = []
 
@@ -37,6 +40,9 @@ struct Search: ParsableCommand {
             guard let c = Coordinate(parsing: near) else { throw ValidationError(tr("--near %@: LAT,LON in degrees", near)) }
             center = c
         }
+        if let z = zoom, !(z.isFinite && z >= Camera.minZoom && z <= Camera.maxZoom) {
+            throw ValidationError(tr("--zoom must be between %d and %d, got %@", Int(saturating: Camera.minZoom), Int(saturating: Camera.maxZoom), z))
+        }
         guard (1...100).contains(limit) else { throw ValidationError(tr("--limit: 1 to 100")) }
         for t in tiles where !SearchIndexes.isIndexable(t) {
             throw ValidationError(tr("--tiles %@: not a local .mbtiles or .pmtiles file", t))
@@ -44,10 +50,10 @@ struct Search: ParsableCommand {
         let places = Resources.places()
         if places == nil { warn(tr("the built-in places (places.tsv) cannot be read")) }
         let indexes = try Self.indexes(for: tiles + SearchIndexes.savedAreas())
-        var results = StreetSearch(places: places, indexes: indexes).search(query, near: center, limit: limit)
+        var results = StreetSearch(places: places, indexes: indexes).search(query, near: center, zoom: zoom, limit: limit)
         if online {
             switch OnlineSearch.askAndWait(query, near: center) {
-            case let .success(found): results = SearchRanking.merge([results, found], near: center, limit: limit)
+            case let .success(found): results = SearchRanking.merge([results, found], near: center, zoom: zoom, limit: limit)
             case let .failure(problem): warn(problem.description)
             }
         }

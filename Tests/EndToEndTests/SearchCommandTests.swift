@@ -102,6 +102,23 @@ import TestSupport
         #expect(asked.map { $0["q"] as? String ?? "" } == ["Aleksanterinkatu 52", "garbage"], "\(asked)")
     }
 
+    /// Issue 54: --zoom says how much --near counts, by the window's rule. Over 0°, 0° Zuru,
+    /// Nigeria is nearer than Zürich: across a continent the city, at a street's scale the town.
+    @Test func zoomSaysHowMuchNearnessCounts() throws {
+        let dir = temporaryDirectory("search-zoom")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func first(_ args: [String]) throws -> String {
+            let r = try run(meridianBinary, ["search", "zur", "--limit", "1"] + args, env: env(dir))
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\t").first.map(String.init) ?? ""
+        }
+        #expect(try first([]) == "Zürich")
+        #expect(try first(["--near", "0,0", "--zoom", "3"]) == "Zürich")
+        #expect(try first(["--near", "11.4352,5.2349", "--zoom", "12"]) == "Zuru")
+        let bad = try run(meridianBinary, ["search", "zur", "--near", "0,0", "--zoom", "25"], env: env(dir))
+        #expect(bad.status == 64 && bad.stderr.contains("--zoom"), "\(bad.stderr)")
+    }
+
     @Test func badInputIsRefusedClearly() throws {
         let dir = temporaryDirectory("search-bad")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -227,3 +227,21 @@ extension DirectionsLayerTests {
 extension ScreenPoint {
     func distance(to p: ScreenPoint) -> Double { ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot() }
 }
+
+/// A route's point typed in is found as the search box finds places: "zur" over a continent is
+/// Zürich, over Zuru itself Zuru (the view's scale says how much nearness counts).
+struct DirectionsPlaceTests {
+    func firstChoice(_ typed: String, lat: Double, lon: Double, zoom: Double) -> String? {
+        var s = SessionDriver(layers: [DirectionsLayer()], zoom: zoom, center: Coordinate(latitude: lat, longitude: lon))
+        s.session.update(DirectionsLayer.self, at: s.t) { $0.setSearcher(PlaceIndexTests.index) }
+        _ = s.key(.letter("d"), .control)
+        _ = s.click(DirectionsLayer.Button.row(0))
+        _ = s.type(typed)
+        return s.session.scene.layer(DirectionsLayer.self)?.choices.first?.title
+    }
+
+    @Test func zurIsZurichFromAContinentAndZuruNearZuru() {
+        #expect(firstChoice("zur", lat: 0, lon: 0, zoom: 3) == "Zürich")
+        #expect(firstChoice("zur", lat: 11.4352, lon: 5.2349, zoom: 12) == "Zuru")
+    }
+}

@@ -59,6 +59,47 @@ struct SearchRankingTests {
         #expect(twice.count == 1)
     }
 
+    @Test func nearnessCountsByTheViewsScale() {
+        #expect(SearchRanking.nearness(zoom: nil) == SearchRanking.nearness(zoom: 16), "a bare point is asked as from a street")
+        #expect(SearchRanking.nearness(zoom: 10) == SearchRanking.nearness(zoom: 18))
+        #expect(SearchRanking.nearness(zoom: 3) == SearchRanking.nearness(zoom: 5) && SearchRanking.nearness(zoom: 0) == SearchRanking.nearness(zoom: 5))
+        #expect(SearchRanking.nearness(zoom: 5) < SearchRanking.nearness(zoom: 7.5) && SearchRanking.nearness(zoom: 7.5) < SearchRanking.nearness(zoom: 10))
+        #expect(SearchRanking.nearness(zoom: .nan) == SearchRanking.nearness(zoom: nil))
+        // Across a continent nearness never outweighs a step of kind, but still orders things alike.
+        let kotka = result("Kirkkokatu", .street, at: Coordinate(latitude: 60.4667, longitude: 26.9458))
+        let helsinki = result("Kirkkokatu", .street, at: Coordinate(latitude: 60.1708, longitude: 24.9523))
+        #expect(SearchRanking.merge([[kotka, helsinki]], near: Self.kluuvi, zoom: 3, limit: 5).first?.coordinate == helsinki.coordinate)
+        let far = Coordinate(latitude: -33.9, longitude: 18.4)
+        let town = SearchResult(name: "Kirkkonummi", category: .town, coordinate: far, origin: .builtIn, match: 5)
+        let street = SearchResult(name: "Kirkkokatu", category: .street, coordinate: Self.kluuvi, origin: .offline("map"), match: 5)
+        #expect(SearchRanking.merge([[street, town]], near: Self.kluuvi, zoom: 4, limit: 5).first?.name == "Kirkkonummi")
+        #expect(SearchRanking.merge([[street, town]], near: Self.kluuvi, zoom: 15, limit: 5).first?.name == "Kirkkokatu")
+    }
+
+    /// Issue 54: "zur" and Enter over a continent flew to Zuru, Nigeria (24,000 people),
+    /// nearer to 0°, 0° than Zürich. With the built-in places the app ships: across a
+    /// continent or the world the city comes first, wherever the view is and whatever lies
+    /// in it; over Zuru's own streets, Zuru.
+    @Test func zurIsZurichAcrossAContinentAndZuruOverZuru() {
+        func first(_ lat: Double, _ lon: Double, zoom: Double) -> String {
+            let r = PlaceIndexTests.index.search("zur", near: Coordinate(latitude: lat, longitude: lon), zoom: zoom, limit: 8).first
+            return (r?.name ?? "nothing") + ", " + (r?.area ?? "")
+        }
+        #expect(PlaceIndexTests.index.places.count > 30_000, "the real places")
+        for zoom in stride(from: 0.0, through: 5, by: 0.5) {
+            #expect(first(0, 0, zoom: zoom) == "Zürich, Switzerland", "z\(zoom) at 0°, 0°")
+        }
+        #expect(first(50, 10, zoom: 4) == "Zürich, Switzerland", "z4 over Europe")
+        // Zuru in view, Zürich not: a continent's view still answers by importance.
+        #expect(first(5, 20, zoom: 3) == "Zürich, Switzerland", "z3 over Africa")
+        #expect(first(11.4352, 5.2349, zoom: 5) == "Zürich, Switzerland", "z5 centred on Zuru")
+        // A city's view or closer: what is near is meant.
+        #expect(first(11.4352, 5.2349, zoom: 12) == "Zuru, Nigeria", "z12 over Zuru")
+        #expect(first(12.45, 4.2, zoom: 10) == "Zuru, Nigeria", "z10 over Birnin Kebbi, 160 km away")
+        // Near Zürich, at any scale, Zürich.
+        #expect(first(47.37, 8.54, zoom: 3) == "Zürich, Switzerland" && first(47.37, 8.54, zoom: 14) == "Zürich, Switzerland")
+    }
+
     @Test func aRowSaysWhatWhereAndHowFar() {
         var r = result("Aleksanterinkatu", .street, at: Coordinate(latitude: 60.1690, longitude: 24.9490))
         r.area = "Kluuvi"

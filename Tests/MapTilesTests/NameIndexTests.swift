@@ -121,6 +121,28 @@ import TestSupport
         }
     }
 
+    /// Issue 54: nearness weighs by the view's scale; at a street's scale it still decides.
+    /// Helsinki's Mannerheimintie 1 and the same tiles 2° east, with the app's own places.
+    @Test func anAddressFromAStreetsViewIsTheNearOneWhateverElseIsFound() throws {
+        let moved = try copy("moved", changedBy: "UPDATE tiles SET tile_column = tile_column + 91 WHERE zoom_level = 14")
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+        let places = PlaceIndex(reading: try Data(contentsOf: packageRoot.appendingPathComponent("Resources/places.tsv")))
+        let search = StreetSearch(places: places, indexes: [try index(), try index(moved)])
+        let east = Coordinate(latitude: 60.169, longitude: Self.centre.longitude + 91 * 360 / 16384)
+        let address = Coordinate(latitude: 60.168148, longitude: 24.941717)
+        for zoom in [16.0, 18, 12] {
+            let first = try #require(search.search("mannerheimintie 1", near: Self.centre, zoom: zoom, limit: 8).first)
+            #expect(first.name == "Mannerheimintie 1" && distance(first.coordinate, address) < 300, "z\(zoom): \(first.name) at \(first.coordinate)")
+            let there = try #require(search.search("mannerheimintie 1", near: east, zoom: zoom, limit: 8).first)
+            #expect(there.name == "Mannerheimintie 1" && distance(there.coordinate, east) < 2000, "z\(zoom) east: \(there.coordinate)")
+        }
+        // Across a continent the two alike are still put nearest first.
+        let wide = try #require(search.search("mannerheimintie 1", near: Self.centre, zoom: 4, limit: 8).first)
+        #expect(wide.name == "Mannerheimintie 1" && distance(wide.coordinate, address) < 300, "\(wide.coordinate)")
+        // The built-in places go through the same rule with the streets: "zur" at z3 over 0°, 0°.
+        #expect(search.search("zur", near: Coordinate(latitude: 0, longitude: 0), zoom: 3, limit: 3).first?.name == "Zürich")
+    }
+
     @Test func manyTownsInOneMapKeepTheirOwnAddressesAndTheNearestComesFirst() throws {
         // The fixture's z14 tiles again over a 6 × 6 grid of their own extent: 36 towns, each
         // with its "Mannerheimintie 1", more than the candidates a query first looks at.

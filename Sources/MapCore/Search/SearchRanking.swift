@@ -6,7 +6,8 @@ import Platform
 /// The one order of search results, whatever found them: first how well the name matches
 /// what was typed (the whole name, its start, whole words, the starts of words, then letters
 /// inside a word), then what it is (a town before a street before a café of the same name),
-/// then how near it is to the view (and, for built-in places, how many live there).
+/// then how near it is to the view (and, for built-in places, how many live there). How much
+/// nearness counts follows the view's scale (`nearness(zoom:)`).
 public enum SearchRanking {
     /// How well `name` (a `SearchText.key`) matches `query` (a key too), nil when it does not:
     /// 6 the whole name, 5 its start, 4 whole words, 3 starts of words, 1 letters inside a word.
@@ -35,9 +36,26 @@ public enum SearchRanking {
         return other ? q - 1 : q
     }
 
+    /// How much nearness to the view's centre counts, by the view's zoom. A view of a city or
+    /// less (zoom 10 and more) says where the place meant is: nearness in full, above the kind
+    /// ("aleks" in Helsinki is its street before a town in Russia). A view of a continent or
+    /// the world (zoom 5 and less) says little: the kind and size decide, wherever the view
+    /// is and whatever lies in it ("zur" is Zürich over Europe and over Africa, not Zuru in
+    /// Nigeria), nearness only ordering things alike (less than a step of kind: 12). In
+    /// between, a straight line. Without a zoom (a bare point), as at a street.
+    public static func nearness(zoom: Double?) -> Double {
+        guard let zoom, zoom.isFinite else { return nearnessInFull }
+        let t = min(max((zoom - continentZoom) / (cityZoom - continentZoom), 0), 1)
+        return nearnessAcross + (nearnessInFull - nearnessAcross) * t
+    }
+
+    static let cityZoom = 10.0, continentZoom = 5.0
+    static let nearnessInFull = 150.0, nearnessAcross = 10.0
+
     /// The result's score: higher is better. Match quality outweighs everything, then the
-    /// category, then nearness (log scale: 100 m and 200 m differ as much as 10 km and 20 km).
-    public static func score(_ r: SearchResult, near: Coordinate?) -> Double {
+    /// category, then nearness (log scale: 100 m and 200 m differ as much as 10 km and 20 km),
+    /// weighed by the view's `zoom` (`nearness(zoom:)`).
+    public static func score(_ r: SearchResult, near: Coordinate?, zoom: Double? = nil) -> Double {
         let category = Double(SearchResult.Category.allCases.count - r.category.rawValue)
         var near01 = 0.0
         if let near {
@@ -46,20 +64,19 @@ public enum SearchRanking {
             near01 = max(0, min(1, 1 - log2(max(metres, 10) / 10) / 21))
         }
         let people = r.population > 0 ? min(log10(Double(r.population)), 8) / 8 : 0
-        // Nearness outweighs the kind between different names ("aleks" in Helsinki is its
-        // street before a town in Russia); things of one name are put in kind order by `merge`.
-        return r.match * 1000 + category * 12 + near01 * 150 + people * 9
+        // Things of one name are put in kind order by `merge`, whatever their nearness.
+        return r.match * 1000 + category * 12 + near01 * nearness(zoom: zoom) + people * 9
     }
 
     /// Results from several finders, in score order, at most `limit`, each thing once (a
     /// street in two overlapping maps, a town both built in and in a map's tiles).
-    public static func merge(_ lists: [[SearchResult]], near: Coordinate?, limit: Int) -> [SearchResult] {
+    public static func merge(_ lists: [[SearchResult]], near: Coordinate?, zoom: Double? = nil, limit: Int) -> [SearchResult] {
         var scored: [(result: SearchResult, score: Double, key: String)] = []
         // Things alike share a name: only those of one name are compared (a letter typed
         // can find hundreds of names; comparing every pair cost 100 ms).
         var byName: [String: [Int]] = [:]
         for r in lists.joined() {
-            let s = score(r, near: near)
+            let s = score(r, near: near, zoom: zoom)
             let key = SearchText.key(r.name)
             if let i = byName[key]?.first(where: { isAlike(scored[$0].result, r) }) {
                 if s > scored[i].score { scored[i] = (r, s, key) }

@@ -92,6 +92,10 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     static let candidates = 160
 
     public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+        search(query, near: near, zoom: nil, limit: limit)
+    }
+
+    public func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
         let key = SearchText.key(query)
         let words = SearchText.words(key)
         guard !words.isEmpty, limit > 0 else { return [] }
@@ -133,10 +137,10 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
             let best = keys.first.flatMap { SearchRanking.match(query: key, name: $0) }
             let other = best == 6 ? nil : keys.dropFirst().lazy.compactMap { SearchRanking.match(query: key, name: $0, other: true) }.max()
             r.match = max(best ?? 0, other ?? 0, 1)
-            results.append((row.id, r, SearchRanking.score(r, near: near)))
+            results.append((row.id, r, SearchRanking.score(r, near: near, zoom: zoom)))
         }
         results.sort { $0.score > $1.score }
-        let ranked = SearchRanking.merge([results.prefix(limit * 3).map(\.result)], near: near, limit: limit)
+        let ranked = SearchRanking.merge([results.prefix(limit * 3).map(\.result)], near: near, zoom: zoom, limit: limit)
         // The chosen few get their lines (a street is drawn whole once chosen).
         return ranked.map { r in
             guard r.category == .street, let id = results.first(where: { $0.result == r })?.id else { return r }

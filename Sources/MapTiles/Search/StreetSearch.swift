@@ -16,9 +16,13 @@ public struct StreetSearch: PlaceSearching {
     }
 
     public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
-        var lists = indexes.map { $0.search(query, near: near, limit: limit) }
-        if let places { lists.append(places.search(query, near: near, limit: limit)) }
-        return SearchRanking.merge(lists, near: near, limit: limit)
+        search(query, near: near, zoom: nil, limit: limit)
+    }
+
+    public func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
+        var lists = indexes.map { $0.search(query, near: near, zoom: zoom, limit: limit) }
+        if let places { lists.append(places.search(query, near: near, zoom: zoom, limit: limit)) }
+        return SearchRanking.merge(lists, near: near, zoom: zoom, limit: limit)
     }
 
     /// What lies at `c` (`NameIndex.nearest`), from the map whose answer is nearest; nil
