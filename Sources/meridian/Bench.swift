@@ -354,23 +354,22 @@ struct MeasuredRun {
 }
 
 /// How many of a frame's labels moved other than with the map since the frame before: a
-/// label drawn in both (its name within a few points of where the map took it) whose point
+/// label drawn in both (`SameLabel`: its name, placed the same way, within a few points of
+/// where the map took it) whose point
 /// is more than a point from where the map took it, or whose text went to another side of
 /// its dot. (A label whose text jumped in size — by more than 2 points between two frames,
 /// as when sizes went with the tiles' zoom — is counted apart, as resized.)
 enum LabelMotion {
     static func moved(from old: (camera: Camera, labels: [PlacedLabel]), to new: (camera: Camera, labels: [PlacedLabel])) -> (moved: Int, resized: Int) {
-        var before: [String: [(anchor: ScreenPoint, side: PlacedLabel.Side, size: ScreenSize, alongLine: Bool)]] = [:]
+        var before: [SameLabel: [(anchor: ScreenPoint, side: PlacedLabel.Side, size: ScreenSize)]] = [:]
         for l in old.labels {
             let a = new.camera.screenPoint(for: old.camera.mapPoint(for: l.anchor))
-            before[l.place.identity, default: []].append((a, l.side, size(l), !l.glyphs.isEmpty))
+            before[SameLabel(l), default: []].append((a, l.side, size(l)))
         }
         var moved = 0, resized = 0
         for l in new.labels {
-            // A street's name is never matched to a stop of the same name.
-            guard let near = before[l.place.identity]?.filter({ $0.alongLine == !l.glyphs.isEmpty })
-                    .min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
-                  distance(near.anchor, l.anchor) <= 6 else { continue }
+            guard let near = before[SameLabel(l)]?.min(by: { distance($0.anchor, l.anchor) < distance($1.anchor, l.anchor) }),
+                  SameLabel.near(near.anchor, l.anchor) else { continue }
             if distance(near.anchor, l.anchor) > 1 || near.side != l.side { moved += 1 }
             else if abs(near.size.width - size(l).width) > 2 || abs(near.size.height - size(l).height) > 2 { resized += 1 }
         }

@@ -15,31 +15,28 @@ public struct LabelMemory: Sendable {
         var side: PlacedLabel.Side
     }
 
-    private var byName: [String: [Entry]] = [:]
+    private var byLabel: [SameLabel: [Entry]] = [:]
 
     public init() {}
 
     /// The labels of a placement (ready or still waiting for their sprites: both held room).
     public init(_ placed: [PlacedLabel], camera: Camera) {
         for p in placed {
-            byName[p.place.identity, default: []].append(Entry(at: camera.mapPoint(for: p.anchor), side: p.side))
+            byLabel[SameLabel(p), default: []].append(Entry(at: camera.mapPoint(for: p.anchor), side: p.side))
         }
     }
 
-    public var isEmpty: Bool { byName.isEmpty }
+    public var isEmpty: Bool { byLabel.isEmpty }
 
-    /// The remembered labels of `name` (a label's `identity`), on screen at `camera`.
-    func entries(_ name: String, camera: Camera) -> [(point: ScreenPoint, side: PlacedLabel.Side)] {
-        (byName[name] ?? []).map { (camera.screenPoint(for: $0.at), $0.side) }
+    /// The remembered labels of `label`, on screen at `camera`.
+    func entries(_ label: SameLabel, camera: Camera) -> [(point: ScreenPoint, side: PlacedLabel.Side)] {
+        (byLabel[label] ?? []).map { (camera.screenPoint(for: $0.at), $0.side) }
     }
 
-    /// The remembered label of `name` within `tolerance` points of `p` on screen, if any.
-    func entry(_ name: String, near p: ScreenPoint, camera: Camera, tolerance: Double = 4) -> PlacedLabel.Side? {
-        guard let list = byName[name] else { return nil }
-        for e in list {
-            let q = camera.screenPoint(for: e.at)
-            if abs(q.x - p.x) <= tolerance, abs(q.y - p.y) <= tolerance { return e.side }
-        }
+    /// The remembered label that is `label` at `p` on screen (`SameLabel`'s rule), if any.
+    func entry(_ label: SameLabel, near p: ScreenPoint, camera: Camera) -> PlacedLabel.Side? {
+        guard let list = byLabel[label] else { return nil }
+        for e in list where SameLabel.near(camera.screenPoint(for: e.at), p) { return e.side }
         return nil
     }
 }

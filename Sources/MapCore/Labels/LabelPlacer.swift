@@ -86,11 +86,11 @@ public struct LabelPlacer {
             var anchors: [ScreenPoint]?
             if round {
                 if case .line = c.placement {
-                    let remembered = previous.entries(c.identity, camera: camera).map(\.point)
+                    let remembered = previous.entries(SameLabel(c), camera: camera).map(\.point)
                     guard !remembered.isEmpty else { continue }
                     anchors = remembered
                 } else {
-                    guard let s = previous.entry(c.identity, near: o.point, camera: camera) else { continue }
+                    guard let s = previous.entry(SameLabel(c), near: o.point, camera: camera) else { continue }
                     side = s
                     held.insert(o.index)
                 }
