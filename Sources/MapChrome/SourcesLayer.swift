@@ -9,7 +9,8 @@ import Platform
 /// check box with its opacity (− and + in tenths). And, once, on the offline basemap past z8, a hint that street maps
 /// are one key away. Saved areas are listed with their size and a ✕ to delete them (a second
 /// click confirms); the last rows open "Saved areas" (Shift+A) and save the area in view (as
-/// key A does).
+/// key A does). The map shown and the overlays are the session's (`SessionFacts.tileStack`):
+/// drawn from the frame's facts, changed through the session (an overlay) or the host (a map).
 public struct SourcesLayer: MapLayer {
     /// A map the user can choose: the name the host knows it by, and what the list says.
     public struct Choice: Hashable, Sendable {
@@ -22,21 +23,6 @@ public struct SourcesLayer: MapLayer {
         public init(name: String, title: String, detail: String? = nil, deletable: Bool = false) {
             self.name = name; self.title = title; self.detail = detail; self.deletable = deletable
         }
-    }
-
-    /// A transparent map that can lie over the chosen one: on or off, and how opaque.
-    public struct Overlay: Hashable, Sendable {
-        public var name: String
-        public var title: String
-        public var on: Bool
-        /// 0.05…1 (as sources.json and view.json may say; − and + step to tenths).
-        public var opacity: Double
-        public init(name: String, title: String, on: Bool = false, opacity: Double = 1) {
-            self.name = name; self.title = title; self.on = on
-            self.opacity = opacity.isFinite ? min(max(opacity, 0.05), 1) : 1
-        }
-        /// The opacity in whole percent, as shown and stepped.
-        var percent: Int { Int(saturating: (opacity * 100).rounded()) }
     }
 
     /// The buttons' identities (`DrawList.buttons`).
@@ -57,17 +43,11 @@ public struct SourcesLayer: MapLayer {
         case savedAreas
         /// Delete the saved area of this name (confirmed).
         case deleteArea(String)
-        /// Show the overlay of this name or not, at this opacity.
-        case overlay(String, on: Bool, opacity: Double)
         /// Draw the labels with these names.
         case labels(LabelNames)
     }
 
     public var choices: [Choice] = []
-    /// The overlays offered, in the order they lie (the last on top).
-    public var overlays: [Overlay] = []
-    /// The name of the map shown.
-    public var current = ""
     public var showsList = false
     /// The hint's text, shown on the offline basemap past z8 until the list is opened or the
     /// hint clicked (the host offers it once: nil once it was seen).
@@ -85,9 +65,8 @@ public struct SourcesLayer: MapLayer {
     public static let basemap = "basemap"
     static let hintZoom = 8.0
 
-    public init(choices: [Choice] = [], current: String = "") {
+    public init(choices: [Choice] = []) {
         self.choices = choices
-        self.current = current
     }
 
     public var levels: [LayerLevel] { [.chrome] }
@@ -96,9 +75,11 @@ public struct SourcesLayer: MapLayer {
     static let ink = Color(hex: 0x1F5FD6)
     static let warning = Color(hex: 0xC0392B)
 
-    private var currentTitle: String { choices.first { $0.name == current }?.title ?? current }
-
-    private var buttonKey: SpriteKey { .text(currentTitle + "  ▾", .chrome) }
+    /// What the button says: the title of the map shown.
+    private func buttonKey(_ facts: SessionFacts) -> SpriteKey {
+        let shown = facts.tileStack.chosenMap
+        return .text((choices.first { $0.name == shown }?.title ?? shown) + "  ▾", .chrome)
+    }
 
     /// What the button says of how the tiles are coming (`SessionFacts.tiles`).
     private func statusKey(_ context: LayerContext) -> SpriteKey? {
@@ -133,34 +114,42 @@ public struct SourcesLayer: MapLayer {
     // TRANSLATORS: the heading of the map switcher's overlays (hillshade, hiking routes: maps laid over the map).
     private static let overlaysKey: SpriteKey = .text("    " + tr("Over the map"), .chrome)
 
-    private var overlayKeys: [SpriteKey] { overlays.map { .text(($0.on ? "☑  " : "☐  ") + $0.title, .chrome) } }
+    /// The overlays offered, in the order they lie (the last on top), as the session has them.
+    private func overlaysOffered(_ context: LayerContext) -> [TileLayerSpec] { context.facts.tileStack.overlays }
+    private func overlayKeys(_ overlays: [TileLayerSpec]) -> [SpriteKey] {
+        overlays.map { .text(($0.isVisible ? "☑  " : "☐  ") + $0.title, .chrome) }
+    }
     // TRANSLATORS: an overlay's opacity in percent ("60 %").
-    private var percentKeys: [SpriteKey] { overlays.map { .text(tr("%@ %%", $0.percent), .chrome) } }
+    private func percentKeys(_ overlays: [TileLayerSpec]) -> [SpriteKey] { overlays.map { .text(tr("%@ %%", Self.percent($0.opacity)), .chrome) } }
+    /// An opacity in whole percent, as shown and stepped.
+    static func percent(_ opacity: Double) -> Int { Int(saturating: (opacity * 100).rounded()) }
     /// The rows the overlays take: a heading and one each (none without overlays).
-    private var overlayRows: Int { overlays.isEmpty ? 0 : overlays.count + 1 }
+    private func overlayRows(_ overlays: [TileLayerSpec]) -> Int { overlays.isEmpty ? 0 : overlays.count + 1 }
 
     private func showsHint(_ context: LayerContext) -> String? {
-        guard let hint, !showsList, current == Self.basemap, context.camera.zoom > Self.hintZoom else { return nil }
+        guard let hint, !showsList, context.facts.tileStack.chosenMap == Self.basemap, context.camera.zoom > Self.hintZoom else { return nil }
         return hint
     }
 
     private func keys(_ context: LayerContext) -> [SpriteKey] {
-        [buttonKey] + (statusKey(context).map { [$0] } ?? [])
+        let overlays = overlaysOffered(context)
+        return [buttonKey(context.facts)] + (statusKey(context).map { [$0] } ?? [])
             + (showsList ? rowKeys + [Self.check, Self.saveRowKey, savedRowKey, Self.deleteKey, Self.confirmKey] + (labelsRowKey.map { [$0] } ?? []) : [])
-            + (showsList && !overlays.isEmpty ? overlayKeys + percentKeys + [Self.overlaysKey, Self.minus, Self.plus] : [])
+            + (showsList && !overlays.isEmpty ? overlayKeys(overlays) + percentKeys(overlays) + [Self.overlaysKey, Self.minus, Self.plus] : [])
             + (showsHint(context).map { [SpriteKey.text($0, .notice)] } ?? [])
     }
 
     /// The button's plate, and the list's plate under it when open.
     private func frames(_ context: LayerContext) -> (button: ScreenRect, list: ScreenRect?)? {
-        guard let b = context.sprites.size(of: buttonKey) else { return nil }
+        guard let b = context.sprites.size(of: buttonKey(context.facts)) else { return nil }
         let s = statusKey(context).flatMap { context.sprites.size(of: $0) }
         let button = ScreenRect(x: 10, y: 10, width: b.width + 20 + (s.map { $0.width + 16 } ?? 0), height: 28)
         guard showsList else { return (button, nil) }
         let widths = (rowKeys + [Self.saveRowKey, savedRowKey] + (labelsRowKey.map { [$0] } ?? [])).compactMap { context.sprites.size(of: $0)?.width }
-        let overlayWidths = overlayKeys.compactMap { context.sprites.size(of: $0)?.width }.map { $0 + 120 }
+        let overlays = overlaysOffered(context)
+        let overlayWidths = overlayKeys(overlays).compactMap { context.sprites.size(of: $0)?.width }.map { $0 + 120 }
         let width = max(button.width, (widths.max() ?? 0) + 44 + (choices.contains { $0.deletable } ? 70 : 0), (overlayWidths.max() ?? 0) + 20)
-        let rows = Double(choices.count + overlayRows + lastRows.count)
+        let rows = Double(choices.count + overlayRows(overlays) + lastRows.count)
         return (button, ScreenRect(x: 10, y: button.maxY + 4, width: width, height: rows * Self.rowHeight + (overlays.isEmpty ? 13 : 18)))
     }
 
@@ -178,7 +167,7 @@ public struct SourcesLayer: MapLayer {
         }
         func size(_ k: SpriteKey) -> ScreenSize { context.sprites.size(of: k)! }
         list.plate(button)
-        let b = size(buttonKey)
+        let buttonKey = buttonKey(context.facts), b = size(buttonKey)
         list.commands.append(.sprite(buttonKey, destination: ScreenRect(x: button.x + 10, y: button.y + (button.height - b.height) / 2,
                                                                         width: b.width, height: b.height), opacity: 1))
         let status = context.facts.tiles
@@ -192,9 +181,10 @@ public struct SourcesLayer: MapLayer {
         list.button(Button.toggle, frame: button, focusStop: true)
         if let panel {
             list.plate(panel)
+            let shown = context.facts.tileStack.chosenMap
             for (i, (choice, key)) in zip(choices, rowKeys).enumerated() {
                 let row = ScreenRect(x: panel.x, y: panel.y + 4 + Double(i) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
-                if choice.name == current {
+                if choice.name == shown {
                     list.commands.append(.fillRect(ScreenRect(x: row.x + 3, y: row.y + 1, width: row.width - 6, height: row.height - 2), Self.ink.withAlpha(0.12)))
                     let c = size(Self.check)
                     list.commands.append(.sprite(Self.check, destination: ScreenRect(x: row.maxX - 12 - c.width, y: row.y + (row.height - c.height) / 2,
@@ -216,9 +206,10 @@ public struct SourcesLayer: MapLayer {
                 }
             }
             var y = panel.y + 4 + Double(choices.count) * Self.rowHeight
+            let overlays = overlaysOffered(context)
             if !overlays.isEmpty {
-                composeOverlays(at: y, in: panel, into: &list, size: size)
-                y += Double(overlayRows) * Self.rowHeight + 5
+                composeOverlays(overlays, at: y, in: panel, into: &list, size: size)
+                y += Double(overlayRows(overlays)) * Self.rowHeight + 5
             }
             // The last rows: the saved areas, and save the area in view.
             list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
@@ -244,23 +235,24 @@ public struct SourcesLayer: MapLayer {
 
     /// The overlays' rows from `y` down: a heading, then each overlay's check box and title
     /// (a click toggles it) with its opacity between − and + at the row's end.
-    private func composeOverlays(at y: Double, in panel: ScreenRect, into list: inout DrawList, size: (SpriteKey) -> ScreenSize) {
+    private func composeOverlays(_ overlays: [TileLayerSpec], at y: Double, in panel: ScreenRect, into list: inout DrawList,
+                                 size: (SpriteKey) -> ScreenSize) {
         list.commands.append(.fillRect(ScreenRect(x: panel.x + 8, y: y + 2, width: panel.width - 16, height: 1), Color(hex: 0xD8D8D8)))
         let h = size(Self.overlaysKey)
         list.commands.append(.sprite(Self.overlaysKey, destination: ScreenRect(x: panel.x + 10, y: y + 5 + (Self.rowHeight - h.height) / 2,
                                                                               width: h.width, height: h.height), opacity: 0.55))
-        for (i, (overlay, (key, pct))) in zip(overlays, zip(overlayKeys, percentKeys)).enumerated() {
+        for (i, (overlay, (key, pct))) in zip(overlays, zip(overlayKeys(overlays), percentKeys(overlays))).enumerated() {
             let row = ScreenRect(x: panel.x, y: y + 5 + Double(i + 1) * Self.rowHeight, width: panel.width, height: Self.rowHeight)
             let s = size(key)
             list.commands.append(.sprite(key, destination: ScreenRect(x: row.x + 26, y: row.y + (row.height - s.height) / 2, width: s.width, height: s.height),
-                                         opacity: overlay.on ? 1 : 0.75))
+                                         opacity: overlay.isVisible ? 1 : 0.75))
             list.button(Button.overlay(overlay.name), frame: ScreenRect(x: row.x, y: row.y, width: row.width - 100, height: row.height))
             // − 60 % +, right-aligned; faint while the overlay is off.
             let p = size(pct), m = size(Self.minus), plus = size(Self.plus)
             let plusBox = ScreenRect(x: row.maxX - 28, y: row.y + 1, width: 22, height: row.height - 2)
             let pctX = plusBox.x - 6 - p.width
             let minusBox = ScreenRect(x: pctX - 28, y: row.y + 1, width: 22, height: row.height - 2)
-            let o = overlay.on ? 1.0 : 0.45
+            let o = overlay.isVisible ? 1.0 : 0.45
             for (k, box, sz) in [(Self.minus, minusBox, m), (Self.plus, plusBox, plus)] {
                 list.commands.append(.fillRect(box, Self.ink.withAlpha(0.08 * o)))
                 list.commands.append(.sprite(k, destination: ScreenRect(x: box.x + (box.width - sz.width) / 2, y: box.y + (box.height - sz.height) / 2,
@@ -283,7 +275,7 @@ public struct SourcesLayer: MapLayer {
         switch button.as(Button.self) {
         case .toggle?: showsList.toggle(); hint = nil; confirmingDelete = nil
         case .hint?: hint = nil; showsList = true
-        case let .choose(name)?: return choose(name)
+        case let .choose(name)?: return choose(name, context: context)
         case .saveArea?:
             showsList = false
             return [.changed, .effect(.layer(LayerRequest(Request.saveArea)))]
@@ -300,16 +292,13 @@ public struct SourcesLayer: MapLayer {
             confirmingDelete = nil
             return [.changed, .effect(.layer(LayerRequest(Request.deleteArea(name))))]
         case let .overlay(name)?:
-            guard let i = overlays.firstIndex(where: { $0.name == name }) else { return [.changed] }
-            overlays[i].on.toggle()
-            return [.changed, .effect(.layer(LayerRequest(Request.overlay(name, on: overlays[i].on, opacity: overlays[i].opacity))))]
+            guard let o = context.facts.tileStack.overlay(name) else { return [.changed] }
+            return [.setOverlay(name, visible: !o.isVisible, opacity: nil)]
         case let .fade(name, step)?:
-            guard let i = overlays.firstIndex(where: { $0.name == name }) else { return [.changed] }
+            guard let o = context.facts.tileStack.overlay(name) else { return [.changed] }
             // In tenths, from 10 % to 100 %; a change turns the overlay on.
-            let tenths = min(max((overlays[i].opacity * 10).rounded() + Double(step), 1), 10)
-            overlays[i].opacity = tenths / 10
-            overlays[i].on = true
-            return [.changed, .effect(.layer(LayerRequest(Request.overlay(name, on: true, opacity: overlays[i].opacity))))]
+            let tenths = min(max((o.opacity * 10).rounded() + Double(step), 1), 10)
+            return [.setOverlay(name, visible: true, opacity: tenths / 10)]
         case nil: return nil
         }
         return [.changed]
@@ -322,15 +311,15 @@ public struct SourcesLayer: MapLayer {
         case .digit:
             // As a click on the list's row would.
             guard case let .letter(c) = key, let n = c.wholeNumberValue, let choice = choice(number: n) else { return nil }
-            return choose(choice.name)
+            return choose(choice.name, context: context)
         case .cancel where showsList: showsList = false
         default: return nil
         }
         return [.changed]
     }
 
-    private mutating func choose(_ name: String) -> [LayerAction] {
+    private mutating func choose(_ name: String, context: InputContext) -> [LayerAction] {
         showsList = false
-        return name == current ? [.changed] : [.effect(.chooseTiles(name))]
+        return name == context.facts.tileStack.chosenMap ? [.changed] : [.effect(.chooseTiles(name))]
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Platform
+import MapCore
 import MapGeometry
 
 /// The last view, restored at the next start, with the files that were open and the map
@@ -17,7 +18,7 @@ public struct ViewState: Codable, Equatable, Sendable {
         public var hidden: Bool
         public init(path: String, hidden: Bool) { self.path = path; self.hidden = hidden }
     }
-    /// An overlay as the switcher left it: on or off, and how opaque (0.05…1).
+    /// An overlay as the switcher left it: on or off, and how opaque (`TileLayerSpec.opacityRange`, 0.05…1).
     public struct OverlayState: Codable, Equatable, Sendable {
         public var name: String
         public var on: Bool
@@ -89,7 +90,7 @@ public struct ViewState: Codable, Equatable, Sendable {
             throw LoadError.invalid(url.path, "\(error)")
         }
         guard v.coordinate.isValid, v.zoom.isFinite, (0...22).contains(v.zoom), v.bearing?.isFinite ?? true,
-              (v.overlays ?? []).allSatisfy({ $0.opacity.isFinite && (0.05...1).contains($0.opacity) && $0.name.utf8.count <= 200 }) else {
+              (v.overlays ?? []).allSatisfy({ $0.opacity.isFinite && TileLayerSpec.opacityRange.contains($0.opacity) && $0.name.utf8.count <= 200 }) else {
             throw LoadError.invalid(url.path, tr("values out of range"))
         }
         return v

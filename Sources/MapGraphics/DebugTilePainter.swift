@@ -15,7 +15,7 @@ public enum DebugTilePainter {
         cairo_scale(cr, k, k)
         // A checkerboard tint so neighbouring tiles are told apart at a glance.
         let even = (tile.x + tile.y) % 2 == 0
-        canvas.fill(even ? Color(hex: 0xF4F1EA) : Color(hex: 0xE9EEF2))
+        canvas.fill(even ? .styleGround : Color(hex: 0xE9EEF2))
         canvas.setColor(Color(hex: 0x8A9BA8, alpha: 0.9))
         cairo_set_line_width(cr, 1)
         cairo_rectangle(cr, 0.5, 0.5, 255, 255)

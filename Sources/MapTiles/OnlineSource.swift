@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapCore
 import MapGeometry
 import Platform
 
@@ -33,7 +34,7 @@ public struct OnlineSource: Hashable, Sendable {
     public let style: String?
     /// A transparent map to lie over the chosen one (hiking routes, rail, hillshade), offered
     /// as a check box in the switcher (sources.json `"overlay": true`), and the opacity it
-    /// starts at (`"opacity"`, 0…1).
+    /// starts at (`"opacity"`, within `TileLayerSpec.opacityRange`).
     public var isOverlay = false
     public var overlayOpacity = 1.0
     /// Its pictures are heights (sources.json `"encoding": "terrarium"` or `"mapbox"`), drawn
@@ -239,7 +240,7 @@ extension OnlineSource {
         var made = try makeSource(e)
         if let o = e.opacity {
             // TRANSLATORS: opacity is a field's name in sources.json, %@ its value.
-            guard o.isFinite, (0.05...1).contains(o) else { throw CatalogError(description: tr("opacity %@: a number from 0.05 to 1", o)) }
+            guard o.isFinite, TileLayerSpec.opacityRange.contains(o) else { throw CatalogError(description: tr("opacity %@: a number from 0.05 to 1", o)) }
             made.overlayOpacity = o
         }
         made.isOverlay = e.overlay ?? false

@@ -8,6 +8,8 @@ import Platform
 /// where its tiles come from, how its vector tiles are painted, and the colour an opaque
 /// layer's tiles are laid over.
 public struct TileLayerSource {
+    /// How the layer starts: once shown, the session holds it (`Scene.tileStack`), and
+    /// whether it shows and how opaque are read there, never here.
     public var spec: TileLayerSpec
     public let source: TileSource
     public let painter: VectorTilePainter
@@ -19,7 +21,7 @@ public struct TileLayerSource {
         self.spec = spec
         self.source = source
         self.painter = painter
-        self.background = spec.isOpaque ? (background ?? Color(hex: 0xE8E6E1)) : nil
+        self.background = spec.isOpaque ? (background ?? .noMap) : nil
     }
 
     /// A layer shown only where the layers above have nothing (the embedded basemap under
@@ -29,17 +31,20 @@ public struct TileLayerSource {
                         source: source, painter: painter, background: background)
     }
 
-    /// A transparent layer over the map (hillshade, hiking routes).
-    public static func overlay(_ source: TileSource, name: String, opacity: Double = 1, visible: Bool = true,
+    /// A transparent layer over the map (hillshade, hiking routes); `title`: what the
+    /// switcher calls it (nil: its name).
+    public static func overlay(_ source: TileSource, name: String, title: String? = nil, opacity: Double = 1, visible: Bool = true,
                                painter: VectorTilePainter = VectorTilePainter()) -> TileLayerSource {
-        TileLayerSource(spec: TileLayerSpec(name: name, role: .overlay, zoomRange: source.zoomRange, opacity: opacity, isVisible: visible,
+        TileLayerSource(spec: TileLayerSpec(name: name, title: title, role: .overlay, zoomRange: source.zoomRange, opacity: opacity, isVisible: visible,
                                             attribution: source.attribution), source: source, painter: painter, background: nil)
     }
 }
 
 /// The map's tile layers as the host has them, bottom to top (fallbacks, the chosen map,
 /// overlays), and the map's colour under them all. The window, `render`, export and print
-/// all draw from one.
+/// all draw from one. What a person sets of the layers (shown or not, how opaque) it holds
+/// only as they start: the session's `TileStackModel`, layer for layer in this order, holds
+/// it from `showTiles(from:)` on, and the pipeline follows the session's frames.
 public struct TileStack {
     public var layers: [TileLayerSource]
     /// The colour the map is cleared to (the chosen map's).
@@ -81,4 +86,12 @@ public struct TileStack {
 
     /// The layer named `name` (an overlay's settings key).
     public func index(of name: String) -> Int? { layers.firstIndex { $0.spec.name == name } }
+
+    /// The same stack with its map known by `name`: the name it was chosen by (the
+    /// switcher's, view.json's), which the session's model then says is shown.
+    public func naming(map name: String) -> TileStack {
+        var s = self
+        s.layers[mapIndex].spec.name = name
+        return s
+    }
 }

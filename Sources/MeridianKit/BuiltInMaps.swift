@@ -9,7 +9,7 @@ public enum BuiltInMaps {
     /// The embedded world basemap: offline, from the whole world down to towns (zoom 0–8,
     /// drawn up to street zooms), in the basemap's own look.
     public static func basemap() throws -> TileStack {
-        TileStack(map: try basemapSource(), background: BasemapStyle.standard.water)
+        TileStack(map: try basemapSource(), background: BasemapStyle.standard.water).naming(map: MapCatalog.basemap)
     }
 
     /// The basemap's tiles (vector, in the basemap's own schema).

@@ -153,9 +153,10 @@ public enum MapCatalog {
     /// street maps drawn in `style`. An online map has the areas saved from it beneath it
     /// (`AreaBackedSource`): offline, they still show.
     /// `overlays`: the overlays offered, laid over it in order (those off are not drawn).
+    /// The map is known by `name` (the session's `TileStackModel.chosenMap` once shown).
     public static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
         var made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
-        made.stack = made.stack.replacingMapSource(backedBySavedAreas(made.source, name: name))
+        made.stack = made.stack.replacingMapSource(backedBySavedAreas(made.source, name: name)).naming(map: name)
         made.stack.add(overlays)
         return made
     }
@@ -238,7 +239,7 @@ public enum MapCatalog {
         var notices: [String] = []
         if style.path == nil, case let .unknown(layers) = schema, let said = unknownSchema(source, layers: layers) { notices.append(said) }
         let mapStyle = try style.style()
-        let ground = MapStyles.background(of: mapStyle) ?? Color(hex: 0xF4F1EA)
+        let ground = MapStyles.background(of: mapStyle) ?? .styleGround
         // The style's raster and raster-dem sources, drawn in their layers among the vector ones.
         let pictures = stylePictures(mapStyle, notices: &notices)
         var made = Tiles(source: pictures.isEmpty ? source : StyledTileSource(vector: source, pictures: pictures), fallback: fallback,
@@ -297,7 +298,7 @@ public enum MapCatalog {
     public static func background(for source: TileSource) -> Color {
         let vector = (source as? MBTilesSource)?.isVector == true || (source as? PMTilesSource)?.isVector == true
             || source is OnlineVectorTileSource
-        return vector ? BasemapStyle.standard.water : Color(hex: 0xE8E6E1)
+        return vector ? BasemapStyle.standard.water : .noMap
     }
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of

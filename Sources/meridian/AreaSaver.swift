@@ -22,19 +22,18 @@ final class AreaSaver: @unchecked Sendable {
     private var cancelRequested = false
     /// A save or update is under way.
     private var running = false
-    /// The map shown, by name, and its areas beneath it (nil: a map that has none).
-    private(set) var current: String
+    /// The map shown, by name (the session's: read on the window's thread).
+    var current: String { host.session.tileStack.chosenMap }
+    /// The areas beneath the map shown (nil: a map that has none).
     private var backed: AreaBackedSource?
 
-    init(host: MapHost, current: String) {
+    init(host: MapHost) {
         self.host = host
-        self.current = current
         backed = host.source as? AreaBackedSource
     }
 
     /// The map shown changed (the switcher): its offer, and its areas.
-    func shown(_ name: String, source: TileSource) {
-        current = name
+    func shown(source: TileSource) {
         backed = source as? AreaBackedSource
         refresh()
     }
@@ -173,7 +172,7 @@ final class AreaSaver: @unchecked Sendable {
     /// terrain overlay on, the heights of the area are saved after the map (as their own
     /// area), so that terrain lies over it offline too.
     func save(_ area: SaveAreaLayer.Area) {
-        let terrainOn = host.session.scene.tileLayers.contains { $0.name == MapOverlays.terrain && $0.role == .overlay && $0.isVisible }
+        let terrainOn = host.session.tileStack.overlay(MapOverlays.terrain)?.isVisible == true
         // Terrain as the map: its heights are what is saved.
         let name = current == MapCatalog.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
         let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift(MapCatalog.underlying(source))

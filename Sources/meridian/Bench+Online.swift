@@ -35,7 +35,7 @@ extension Bench {
     private func throughputRows(_ online: OnlineSource) throws -> [Row] {
         try withColdCache { dir in
             let src = coldSource(online, cache: dir)
-            let decode = TileRasterizer.decoder(pixelRatio: 1, painter: VectorTilePainter(), order: .argb, background: Color(hex: 0xE8E6E1))
+            let decode = TileRasterizer.decoder(pixelRatio: 1, painter: VectorTilePainter(), order: .argb, background: .noMap)
             let loader = TileLoader(source: src, decode: decode)
             defer { loader.stop() }
             let centre = TileID(z: 14, x: 8298, y: 5636)

@@ -17,12 +17,9 @@ final class MapExporter: @unchecked Sendable {
     private unowned let host: MapHost
     private let lock = Lock()
     private var busy = false
-    /// The map shown (the switcher changes it).
-    var tiles: MapCatalog.Tiles
 
-    init(host: MapHost, tiles: MapCatalog.Tiles) {
+    init(host: MapHost) {
         self.host = host
-        self.tiles = tiles
     }
 
     /// The file chooser's formats: (what, glob).
@@ -134,7 +131,8 @@ final class MapExporter: @unchecked Sendable {
         let format = PagePrinter.Format(path: path) ?? .pdf
         let k = format == .png ? session.camera.pixelRatio : 1
         session.resize(to: ScreenSize(width: layout.mapFrame.width, height: layout.mapFrame.height), pixelRatio: k)
-        let tiles = self.tiles, t = host.clock.now
+        // The host's tile layers as the session shows them (the session's copy says which show).
+        let stack = host.stack, t = host.clock.now
         host.showNotice(tr("Making the page… (loading the map)"))
         let job = UncheckedSendable((session, host))
         startThread(name: "export") {
@@ -142,8 +140,8 @@ final class MapExporter: @unchecked Sendable {
             do {
                 let r = try OffscreenRenderer(pixelWidth: Int(saturating: (layout.mapFrame.width * k).rounded()),
                                               pixelHeight: Int(saturating: (layout.mapFrame.height * k).rounded()), pixelRatio: k)
-                try r.render(&session, stack: tiles.stack, at: t, timeout: 60)
-                let page = PageRenderer(stack: tiles.stack, overlays: session.tileOverlays)
+                try r.render(&session, stack: stack, at: t, timeout: 60)
+                let page = PageRenderer(stack: stack, overlays: session.tileOverlays)
                 // The share drawn, a few times a second at most (a dense sheet takes a while).
                 var said = MonotonicClock.now
                 try PagePrinter.write(r.lastDrawList, with: page, layout: layout, format: format, pixelRatio: k,

@@ -73,35 +73,40 @@ struct Open: ParsableCommand {
         // view is the saved one, so it does not move to them).
         let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
+        // The view is kept for the next start when the window closes, and whenever another
+        // map or an overlay is chosen (bench runs leave none).
+        let bench = isBenchRun
+        let keep = { (end: WindowEnd) in
+            guard !bench else { return }
+            do { try end.viewState.save(to: stateURL) } catch { warn(tr("could not save the view: %@", error)) }
+        }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
                                  tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
                                  helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay),
-                                 offerStreets: firstStart && asksNoPlace && place == nil && !HTTPClient.offline && view.tiles == nil && view.style == nil)
+                                 offerStreets: firstStart && asksNoPlace && place == nil && !HTTPClient.offline && view.tiles == nil && view.style == nil,
+                                 keep: keep)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
-        if !isBenchRun {
-            do {
-                try ViewState(center: end.camera.centerCoordinate, zoom: end.camera.zoom, bearing: end.camera.bearing, files: end.open,
-                              tiles: end.tiles == MapCatalog.basemap ? nil : end.tiles, hintShown: end.hintShown, helpHintShown: end.helpHintShown,
-                              overlays: MapOverlays.remembered(end.overlays),
-                              labels: end.style.labels == .standard ? nil : end.style.labels.rawValue).save(to: stateURL)
-            } catch {
-                warn(tr("could not save the view: %@", error))
-            }
-        }
+        keep(end)
     }
 
     /// What the window leaves to remember.
     private struct WindowEnd {
         var camera: Camera
         var open: [ViewState.OpenFile]
+        /// The map shown, and the overlays offered, as the session's stack had them.
         var tiles: String
+        var overlays: [ViewState.OverlayState]
         var hintShown: Bool
         var helpHintShown: Bool
-        /// The overlays offered, as the switcher left them.
-        var overlays: [SourcesLayer.Overlay]
         /// How street maps are drawn (the labels' names as the switcher left them).
         var style: StyleChoice
+
+        var viewState: ViewState {
+            ViewState(center: camera.centerCoordinate, zoom: camera.zoom, bearing: camera.bearing, files: open,
+                      tiles: tiles == MapCatalog.basemap ? nil : tiles, hintShown: hintShown, helpHintShown: helpHintShown,
+                      overlays: MapOverlays.remembered(overlays), labels: style.labels == .standard ? nil : style.labels.rawValue)
+        }
     }
 
     /// Loads the pins file's problems into the window; returns the saver that keeps the pins
@@ -148,8 +153,8 @@ struct Open: ParsableCommand {
     }
 
     private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
-                            tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [SourcesLayer.Overlay],
-                            offerStreets: Bool = false) throws -> WindowEnd {
+                            tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [ViewState.OverlayState],
+                            offerStreets: Bool = false, keep: @escaping (WindowEnd) -> Void) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -166,14 +171,13 @@ struct Open: ParsableCommand {
             warn("video driver: \(SDL.videoDriver), renderer: \(window.rendererName)")
         }
         var notices = notices
-        let overlayLayers = { (settings: [SourcesLayer.Overlay], notices: inout [String]) in
+        let overlayLayers = { (settings: [ViewState.OverlayState], notices: inout [String]) in
             MapOverlays.layers(settings, pixelRatio: window.pixelRatio, problems: &notices)
         }
         let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, overlays: overlayLayers(tileOverlays, &notices), notices: &notices)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
         var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
-        session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.overlays = tileOverlays }
         // TRANSLATORS: L is the key that opens the map switcher.
         if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = tr("Street maps are one key away: press L") } }
         if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
@@ -192,8 +196,20 @@ struct Open: ParsableCommand {
         for n in notices { host.showNotice(n) }
         let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
-        var end = WindowEnd(camera: camera, open: [], tiles: shownName, hintShown: hintShown, helpHintShown: helpHintShown, overlays: tileOverlays,
+        var end = WindowEnd(camera: camera, open: [], tiles: shownName, overlays: tileOverlays, hintShown: hintShown, helpHintShown: helpHintShown,
                             style: styleChoice)
+        /// The overlays as the session's stack has them (those whose tiles could not be had,
+        /// as they started).
+        func overlaySettings() -> [ViewState.OverlayState] { MapOverlays.settings(of: host.session.tileStack, otherwise: tileOverlays) }
+        /// What the window leaves to remember, as it is now.
+        func ending() -> WindowEnd {
+            var e = end
+            e.camera = host.camera
+            e.open = host.session.scene.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+            e.tiles = host.session.tileStack.chosenMap
+            e.overlays = overlaySettings()
+            return e
+        }
         // The switcher's row for the labels' names, where the reader's language is known.
         if !Localization.languages.isEmpty {
             host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = end.style.labels } }
@@ -201,29 +217,28 @@ struct Open: ParsableCommand {
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
         if let geocoderProblem { host.showNotice(geocoderProblem) }
         let search = WindowSearch(host: host, geocoder: geocoder)
-        let areas = AreaSaver(host: host, current: shownName)
+        let areas = AreaSaver(host: host)
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
         search.start(shown: shownName)
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
-        let exporter = MapExporter(host: host, tiles: tiles)
+        let exporter = MapExporter(host: host)
         let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }
-        /// Shows the map `name` (the switcher's choice, or the map of a deleted area).
+        /// Shows the map `name` (the switcher's choice, or the map of a deleted area), with the
+        /// overlays as they are: the session's stack from then on (it tells `onEffect` so).
         @discardableResult
         func choose(_ name: String) -> Bool {
             do {
                 var problems: [String] = []
-                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(end.overlays, &problems))
+                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(overlaySettings(), &problems))
                 for p in problems + made.notices { host.showNotice(p) }
                 host.setTiles(made.stack)
-                exporter.tiles = made
-                host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.current = name; $0.hint = nil } }
-                areas.shown(name, source: made.source)
+                host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = nil } }
+                areas.shown(source: made.source)
                 search.met(name)
-                end.tiles = name
                 return true
             } catch {
                 host.showNotice(tr("Cannot show %@: %@", name, error))
@@ -234,12 +249,15 @@ struct Open: ParsableCommand {
         // schema's style.
         let learnedHost = UncheckedSendable(host)
         OnlineVectorTileSource.schemaLearned.set { name in
-            learnedHost.value.perform { _ in if (try? MapCatalog.online(end.tiles))??.name == name { choose(end.tiles) } }
+            learnedHost.value.perform { host in
+                let shown = host.session.tileStack.chosenMap
+                if (try? MapCatalog.online(shown))??.name == name { choose(shown) }
+            }
         }
         if offerStreets {
-            FirstStart.offerStreets(host: host) { _ in
+            FirstStart.offerStreets(host: host) { host in
                 // Unless a map was chosen meanwhile.
-                guard end.tiles == MapCatalog.basemap else { return }
+                guard host.session.tileStack.chosenMap == MapCatalog.basemap else { return }
                 guard choose(OnlineSource.openFreeMap.name) else { return }
                 // TRANSLATORS: said once, on the first start; L is the key of the map switcher.
                 host.showNotice(tr("Showing OpenFreeMap's street map (online). Press L to choose another map, or the basemap to stay offline."))
@@ -253,6 +271,7 @@ struct Open: ParsableCommand {
             case let .pin(event):
                 if event.changesPins { saver?.save(host.session.pins) }
                 search.pinEvent(event)
+            case .tileLayersChanged: keep(ending())
             case .hintShown("sources"): end.hintShown = true
             case .hintShown("help"): end.helpHintShown = true
             case .searchOpened: search.opened()
@@ -268,19 +287,7 @@ struct Open: ParsableCommand {
                     // once for each).
                     end.style.labels = names
                     host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = names } }
-                    choose(end.tiles)
-                }
-                if case let .overlay(name, on, opacity)? = request.as(SourcesLayer.Request.self) {
-                    // Shown or hidden, faded or not, over the map as it is: nothing is loaded again.
-                    if let i = end.overlays.firstIndex(where: { $0.name == name }) { end.overlays[i].on = on; end.overlays[i].opacity = opacity }
-                    if let i = host.session.scene.tileLayers.firstIndex(where: { $0.name == name && $0.role == .overlay }) {
-                        host.change {
-                            $0.scene.tileLayers[i].isVisible = on
-                            $0.scene.tileLayers[i].opacity = opacity
-                        }
-                    } else if on {
-                        host.showNotice(tr("Cannot lay %@ over the map: its tiles cannot be had", name))
-                    }
+                    choose(host.session.tileStack.chosenMap)
                 }
                 areaRequest(request, saver: areas, choose: { choose($0) })
                 if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
@@ -320,9 +327,7 @@ struct Open: ParsableCommand {
         // The closures set above hold the host: it is closed here, before SDL goes, not when
         // (if ever) it is freed.
         host.close()
-        end.open = host.session.scene.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
-        end.camera = host.camera
-        return end
+        return ending()
     }
 
     /// What the area panel and the switcher ask: save, cancel, open the panel, delete.
@@ -337,7 +342,7 @@ struct Open: ParsableCommand {
         case .saveArea?: saver.open()
         case .savedAreas?: saver.openList()
         case let .deleteArea(path)?: saver.delete(path, choose: choose)
-        case .overlay?, .labels?, nil: break
+        case .labels?, nil: break
         }
         switch request.as(AreasLayer.Request.self) {
         case let .update(path)?: saver.update(path)

@@ -18,7 +18,7 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
     if let tilesName {
-        scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName), current: tilesName))
+        scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName)))
         scene.layers.append(SaveAreaLayer())
         scene.layers.append(DirectionsLayer())
     }

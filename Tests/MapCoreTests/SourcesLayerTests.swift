@@ -6,16 +6,26 @@ import Testing
 
 /// The layer switcher: a button naming the map, a list to choose from (click, or L then a
 /// digit), the status of the tiles, and the hint offered on the basemap past z8. Driven as
-/// the window drives it: clicks and keys into a session, effects and draw lists out.
+/// the window drives it: clicks and keys into a session, effects and draw lists out. The map
+/// shown and the overlays are the session's stack of tile layers, which the switcher draws.
 struct SourcesLayerTests {
     let choices = [SourcesLayer.Choice(name: "basemap", title: "World basemap (offline)"),
                    SourcesLayer.Choice(name: "osm", title: "OpenStreetMap"),
                    SourcesLayer.Choice(name: "topo", title: "OpenTopoMap")]
 
+    /// `layer` in a session whose stack (as the host made it, and the host heard of) is the
+    /// map `shown` with `overlays` over it.
+    static func driver(_ layer: SourcesLayer, shown: String, overlays: [TileLayerSpec] = [], zoom: Double = 5) -> SessionDriver {
+        var s = SessionDriver(layers: [layer], zoom: zoom)
+        s.session.scene.tileLayers = [TileLayerSpec(name: shown, role: .map, zoomRange: 0...19)] + overlays
+        _ = s.session.takeEffects()
+        return s
+    }
+
     func session(current: String, zoom: Double = 5, hint: String? = nil) -> SessionDriver {
-        var layer = SourcesLayer(choices: choices, current: current)
+        var layer = SourcesLayer(choices: choices)
         layer.hint = hint
-        return SessionDriver(layers: [layer], zoom: zoom)
+        return Self.driver(layer, shown: current, zoom: zoom)
     }
 
     func buttons(_ s: inout SessionDriver) -> [SourcesLayer.Button] { s.buttons(of: SourcesLayer.Button.self) }
@@ -61,10 +71,9 @@ struct SourcesLayerTests {
     }
 
     @Test func savedAreasAreListedWithTheirSizeAndDeletedOnASecondClick() {
-        var layer = SourcesLayer(choices: choices + [SourcesLayer.Choice(name: "/areas/bled.pmtiles", title: "Bled", detail: "12.3 MB", deletable: true)],
-                                 current: "osm")
+        var layer = SourcesLayer(choices: choices + [SourcesLayer.Choice(name: "/areas/bled.pmtiles", title: "Bled", detail: "12.3 MB", deletable: true)])
         layer.showsList = true
-        var s = SessionDriver(layers: [layer])
+        var s = Self.driver(layer, shown: "osm")
         let shown = s.frame().spriteCommands.map(\.0)
         #expect(shown.contains(.text("4  Bled  ·  12.3 MB", .chrome)))
         #expect(buttons(&s).contains(.delete("/areas/bled.pmtiles")))
@@ -118,11 +127,18 @@ struct SourcesLayerTests {
     }
 
     @Test func overlaysAreCheckBoxesWithAnOpacityInTenths() {
-        var layer = SourcesLayer(choices: choices, current: "osm")
-        layer.overlays = [SourcesLayer.Overlay(name: "terrain", title: "Terrain", opacity: 0.6), SourcesLayer.Overlay(name: "hiking", title: "Hiking routes", on: true)]
-        var s = SessionDriver(layers: [layer], zoom: 5)
-        func asked(_ actions: [SessionEffect]) -> [SourcesLayer.Request] {
-            actions.compactMap { if case let .layer(r) = $0 { r.as(SourcesLayer.Request.self) } else { nil } }
+        let overlays = [TileLayerSpec(name: "terrain", title: "Terrain", role: .overlay, zoomRange: 0...15, opacity: 0.6, isVisible: false),
+                        TileLayerSpec(name: "hiking", title: "Hiking routes", role: .overlay, zoomRange: 0...17)]
+        var s = Self.driver(SourcesLayer(choices: choices), shown: "osm", overlays: overlays)
+        /// The overlays as the session's stack has them after `effects`, which say so once.
+        func said(_ effects: [SessionEffect]) -> [TileLayerSpec]? {
+            let stacks = effects.compactMap { if case let .tileLayersChanged(m) = $0 { m } else { nil } }
+            #expect(stacks.count == 1)
+            #expect(stacks.last == s.session.tileStack)
+            return stacks.last?.overlays
+        }
+        func state(_ effects: [SessionEffect], _ name: String) -> (Bool, Double)? {
+            said(effects)?.first { $0.name == name }.map { ($0.isVisible, $0.opacity) }
         }
         _ = s.click(SourcesLayer.Button.toggle)
         let shown = s.frame().spriteCommands.map(\.0)
@@ -130,13 +146,16 @@ struct SourcesLayerTests {
         #expect(shown.contains(.text("60 %", .chrome)) && shown.contains(.text("100 %", .chrome)))
         #expect(buttons(&s).contains(.overlay("terrain")) && buttons(&s).contains(.fade("hiking", -1)))
         // A click on the row turns it on (at its opacity), again off; the list stays open.
-        #expect(asked(s.click(SourcesLayer.Button.overlay("terrain"))) == [.overlay("terrain", on: true, opacity: 0.6)])
-        #expect(asked(s.click(SourcesLayer.Button.overlay("terrain"))) == [.overlay("terrain", on: false, opacity: 0.6)])
+        #expect(state(s.click(SourcesLayer.Button.overlay("terrain")), "terrain")! == (true, 0.6))
+        #expect(s.frame().spriteCommands.map(\.0).contains(.text("☑  Terrain", .chrome)))
+        #expect(state(s.click(SourcesLayer.Button.overlay("terrain")), "terrain")! == (false, 0.6))
         // − and + go by tenths, from 10 % to 100 %, and turn the overlay on.
-        #expect(asked(s.click(SourcesLayer.Button.fade("terrain", 1))) == [.overlay("terrain", on: true, opacity: 0.7)])
-        #expect(asked(s.click(SourcesLayer.Button.fade("hiking", 1))) == [.overlay("hiking", on: true, opacity: 1)])
+        #expect(state(s.click(SourcesLayer.Button.fade("terrain", 1)), "terrain")! == (true, 0.7))
+        #expect(s.frame().spriteCommands.map(\.0).contains(.text("70 %", .chrome)))
+        let full = s.click(SourcesLayer.Button.fade("hiking", 1))
+        #expect(!full.contains { if case .tileLayersChanged = $0 { true } else { false } }, "nothing changed: at 100 % already")
         for _ in 0..<12 { _ = s.click(SourcesLayer.Button.fade("hiking", -1)) }
-        #expect(s.session.scene.layer(SourcesLayer.self)?.overlays[1].opacity == 0.1)
+        #expect(s.session.tileStack.overlay("hiking")?.opacity == 0.1)
         #expect(buttons(&s).contains(.toggle) && buttons(&s).count > 1)
     }
 }

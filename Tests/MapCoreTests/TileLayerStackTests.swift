@@ -134,9 +134,10 @@ struct TileLayerStackTests {
         #expect(Set(cold.wants(Self.overlay).standIns) == parents)
     }
 
-    @Test func aHiddenOrFadedOutOverlayOrOneFarBelowItsZoomsIsNeitherDrawnNorLoaded() {
+    /// (No opacity hides one: 0 is taken as the faintest, 5 %; see `TileStackModelTests`.)
+    @Test func aHiddenOverlayOrOneFarBelowItsZoomsIsNeitherDrawnNorLoaded() {
         let all = Set(visible(scene(), z: 12))
-        for s in [withOverlay(scene(), visible: false), withOverlay(scene(), opacity: 0), withOverlay(scene(), zooms: 14...15)] {
+        for s in [withOverlay(scene(), visible: false), withOverlay(scene(), zooms: 14...15)] {
             let list = s.compose(at: 0, layers: [NoTiles(), ReadyTiles(ready: all), NoTiles()])
             #expect(list.tileCommands(layer: Self.overlay).isEmpty)
             #expect(list.wants(Self.overlay).isEmpty)

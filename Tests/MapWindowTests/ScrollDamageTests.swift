@@ -12,7 +12,7 @@ struct ScrollDamageTests {
     /// A map of 4×3 tiles seen with its corner at (x, y), a label on it, and the chrome (a
     /// scale bar) fixed on the window.
     func frame(at x: Double, _ y: Double, label: String = "Paris", more: [DrawCommand] = []) -> [DrawCommand] {
-        var c: [DrawCommand] = [.clear(Color(hex: 0xE8E6E1))]
+        var c: [DrawCommand] = [.clear(.noMap)]
         for ty in 0..<3 {
             for tx in 0..<4 {
                 c.append(.tile(TileID(z: 3, x: tx, y: ty), layer: 0, source: full,

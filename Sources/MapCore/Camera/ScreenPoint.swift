@@ -52,6 +52,12 @@ public struct Color: Hashable, Sendable {
     }
     /// The same colour with another opacity.
     public func withAlpha(_ alpha: Double) -> Color { Color(r: r, g: g, b: b, a: alpha) }
+    /// The neutral grey where no map is drawn yet (a raster map's missing tiles, the frame's
+    /// clear): light, so tiles coming in do not flash, and not a land or water colour, so it
+    /// is never taken for the map.
+    public static let noMap = Color(hex: 0xE8E6E1)
+    /// Land where a street style says no background of its own (the basemap style's land).
+    public static let styleGround = Color(hex: 0xF4F1EA)
     /// A component as a byte, clamped (Swift traps on out-of-range conversions).
     public static func byte(_ v: Double) -> UInt8 { UInt8(saturating: max(0, min(255, (v * 255).rounded()))) }
 }

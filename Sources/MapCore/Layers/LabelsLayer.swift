@@ -6,7 +6,8 @@ import Platform
 /// the chrome and of what overlays draw above them. Part of the base map.
 ///
 /// Labels hold still: each placement starts from where the labels were at the camera before
-/// (`LabelMemory`), and a label that comes or goes fades in or out over `fadeSeconds` instead
+/// (`LabelMemory`), and a label that comes or goes fades in or out (over the scene's
+/// `labelFadeSeconds`, which the frame's context carries) instead
 /// of popping (a label fading out claims no room). Placing is the costliest part of composing
 /// a frame, and most frames that animate (a pulsing location, a label fading) leave the
 /// placement as it was: it is kept and used again while the camera, the candidates and what
@@ -15,9 +16,8 @@ import Platform
 /// MapLibre places a few times a second rather than every frame.
 public struct LabelsLayer: MapLayer {
     public var placer = LabelPlacer()
-    /// Seconds a label takes to fade in or out (`Scene.labelFadeSeconds`); 0 for a still
-    /// picture (`render`, export), where every label is drawn at once.
-    public var fadeSeconds = 0.0
+    /// How long a window's labels fade in and out: MapLibre's 200–300 ms, at the quick end.
+    public static let windowFadeSeconds = 0.2
     private var memo = LockedValue<Memo.State>()
 
     public init() {}
@@ -106,7 +106,7 @@ public struct LabelsLayer: MapLayer {
             }
             shown.append(p)
         }
-        let t = context.time
+        let t = context.time, fadeSeconds = context.labelFadeSeconds
         // A placement used again (a frame of a pulse, of a fade) was faded to when it was made.
         if fresh {
             if fadeSeconds > 0 {
@@ -136,7 +136,7 @@ public struct LabelsLayer: MapLayer {
         if let sources, let last = state.last, last.complete, last.sources == sources, last.camera == camera, last.reserved == reserved {
             return (last, false)
         }
-        if fadeSeconds > 0, let last = state.last, last.complete, Self.slides(from: last.camera, to: camera),
+        if context.labelFadeSeconds > 0, let last = state.last, last.complete, Self.slides(from: last.camera, to: camera),
            context.time - last.time >= 0, context.time - last.time < Self.slideSeconds {
             return (last, false)
         }
@@ -183,21 +183,21 @@ public struct LabelsLayer: MapLayer {
         a.center != b.center && a.zoom == b.zoom && a.bearing == b.bearing && a.viewportSize == b.viewportSize && a.pixelRatio == b.pixelRatio
     }
 
-    /// Brings the fades up to date with the labels drawn now: a label already drawn (the same
-    /// name within a few points of where it was) keeps its opacity, a new one fades in, one
+    /// Brings the fades up to date with the labels drawn now: a label already drawn (`SameLabel`:
+    /// its name, placed the same way, within a few points of where it was) keeps its opacity, a new one fades in, one
     /// no longer placed fades out where it was, moving with the map.
     static func fade(_ fades: inout [Memo.Fade], to shown: [PlacedLabel], camera: Camera, at t: Double, seconds: Double) {
-        var byName: [String: [Int]] = [:]
-        for (i, f) in fades.enumerated() { byName[f.label.place.identity, default: []].append(i) }
+        var byLabel: [SameLabel: [Int]] = [:]
+        for (i, f) in fades.enumerated() { byLabel[SameLabel(f.label), default: []].append(i) }
         var matched = Array(repeating: false, count: fades.count)
         var next: [Memo.Fade] = []
         next.reserveCapacity(shown.count)
         for p in shown {
             var found: Int?
-            for i in byName[p.place.identity] ?? [] where !matched[i] && Self.kind(fades[i].label) == Self.kind(p) {
+            for i in byLabel[SameLabel(p)] ?? [] where !matched[i] {
                 let f = fades[i]
                 let q = f.camera == camera ? f.label.anchor : camera.screenPoint(for: f.camera.mapPoint(for: f.label.anchor))
-                if abs(q.x - p.anchor.x) <= 6, abs(q.y - p.anchor.y) <= 6 { found = i; break }
+                if SameLabel.near(q, p.anchor) { found = i; break }
             }
             if let i = found {
                 matched[i] = true
@@ -215,10 +215,6 @@ public struct LabelsLayer: MapLayer {
             next.append(f.target == 0 ? f : Memo.Fade(label: f.label, camera: f.camera, from: o, start: t, target: 0))
         }
         fades = next
-    }
-
-    private static func kind(_ p: PlacedLabel) -> Int {
-        switch p.place.placement { case .place: 0; case .point: 1; case .line: 2 }
     }
 
     /// `p` placed at `old`, where it is at `new`: its point goes with the map, its text keeps

@@ -96,6 +96,9 @@ public enum LayerAction: Sendable, Equatable {
     case dismissNotice
     /// Tell the user (a notice at the top).
     case notice(String)
+    /// Show or hide the overlay of this name, or set its opacity (nil: as it is): the
+    /// switcher's check box and − + (`MapSession.setOverlay`).
+    case setOverlay(String, visible: Bool?, opacity: Double?)
     /// Something only the host can do (show another map, open a link, save a file).
     case effect(SessionEffect)
 }
@@ -140,6 +143,9 @@ public struct SessionFacts: Sendable, Equatable {
     public var status: String?
     /// How the map's tiles are coming (the switcher says "loading…" or "offline").
     public var tiles = TileStatus.ready
+    /// The stack of tile layers: the map chosen, the overlays and how they are set (the
+    /// switcher draws its check boxes from it).
+    public var tileStack = TileStackModel()
     public init() {}
 }
 
@@ -173,6 +179,8 @@ public struct LayerContext {
     public internal(set) var labelExclusions: [ScreenRect] = []
     /// Points at the bottom covered by panels (the largest any layer asks for).
     public internal(set) var bottomInset = 0.0
+    /// Seconds labels take to fade in and out (`Scene.labelFadeSeconds`, the one setting).
+    public internal(set) var labelFadeSeconds = 0.0
 
     public var viewRect: ScreenRect { ScreenRect(x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height) }
 

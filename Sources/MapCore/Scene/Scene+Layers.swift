@@ -44,9 +44,7 @@ extension Scene {
             // Above the tracks, below everything else.
             guard newValue else { layers.removeAll { $0 is LabelsLayer }; return }
             guard !showsLabels else { return }
-            var labels = LabelsLayer()
-            labels.fadeSeconds = labelFadeSeconds
-            layers.insert(labels, at: layers.firstIndex { !($0 is TracksLayer) } ?? 0)
+            layers.insert(LabelsLayer(), at: layers.firstIndex { !($0 is TracksLayer) } ?? 0)
         }
     }
 

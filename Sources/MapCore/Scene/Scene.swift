@@ -55,10 +55,17 @@ public struct NoTiles: TileAvailability {
 /// alike). Pure: no drawing, no I/O.
 public struct Scene {
     public var background: Color
+    /// The stack of tile layers and what a person set of them: its one holder. A person's
+    /// change goes through the session (`MapSession.setOverlay`); a stack the host made
+    /// replaces it (`showTiles(from:)` in MapWindow).
+    public internal(set) var tileStack: TileStackModel
     /// The tile layers, bottom to top: fallbacks (the embedded basemap under online tiles),
     /// the chosen map, then overlays. One rule lays out each: a missing tile shows its
-    /// nearest ready ancestor's part, then what lies below it.
-    public var tileLayers: [TileLayerSpec]
+    /// nearest ready ancestor's part, then what lies below it. (Set: the stack replaced.)
+    public var tileLayers: [TileLayerSpec] {
+        get { tileStack.layers }
+        set { tileStack.layers = newValue }
+    }
     /// Rings of tiles kept loaded around the view, so panning finds them ready.
     public var bufferRing = 1
     /// Every layer, bottom to top within each level (see `LayerLevel`).
@@ -66,14 +73,10 @@ public struct Scene {
     /// The last frame's tile layout, which a pan's next frame moves (`TileStackLayout.laidOut`).
     /// Copies of the scene share it: a layout is used again only for the same stores' revisions.
     private let stackMemo = LockedValue<TileStackLayout.Memo>()
-    /// Seconds place labels take to fade in and out (`LabelsLayer.fadeSeconds`): 0 by default,
-    /// as a still picture draws them; a window that animates sets its own.
-    public var labelFadeSeconds = 0.0 {
-        didSet {
-            let seconds = labelFadeSeconds
-            if showsLabels { modify(LabelsLayer.self, default: LabelsLayer()) { $0.fadeSeconds = seconds } }
-        }
-    }
+    /// Seconds place labels take to fade in and out (the one setting; layers read it from the
+    /// frame's context): 0 by default, as a still picture draws them; a window that animates
+    /// sets `LabelsLayer.windowFadeSeconds`.
+    public var labelFadeSeconds = 0.0
 
     /// The standard layers: tracks (under the labels, so names stay readable), labels,
     /// circles, pins (with their callout), the location, chrome and the notice. Search
@@ -82,15 +85,15 @@ public struct Scene {
         [TracksLayer(), LabelsLayer(), CirclesLayer(), PinsLayer(), LocationLayer(), ChromeLayer(), NoticeLayer()]
     }
 
-    public init(background: Color = Color(hex: 0xE8E6E1), tileZoomRange: ClosedRange<Int> = 0...19,
+    public init(background: Color = .noMap, tileZoomRange: ClosedRange<Int> = 0...19,
                 layers: [any MapLayer] = Scene.standardLayers) {
         self.background = background
-        tileLayers = [TileLayerSpec(name: "map", role: .map, zoomRange: tileZoomRange)]
+        tileStack = TileStackModel(layers: [TileLayerSpec(name: "map", role: .map, zoomRange: tileZoomRange)])
         self.layers = layers
     }
 
     /// The index of the chosen map among `tileLayers` (the topmost with that role).
-    public var mapLayerIndex: Int { tileLayers.lastIndex { $0.role == .map } ?? 0 }
+    public var mapLayerIndex: Int { tileStack.mapIndex }
 
     /// The chosen map's zooms.
     public var tileZoomRange: ClosedRange<Int> {
@@ -154,6 +157,7 @@ public struct Scene {
         context.facts = facts
         context.labelSources = stack.labelSources(in: list)
         context.credits = stack.credits
+        context.labelFadeSeconds = labelFadeSeconds
         context.bottomInset = layers.map { $0.bottomInset(context) }.max() ?? 0
         context.labelExclusions = layers.flatMap { $0.labelExclusions(context) }
         let levels = layers.map(\.levels)

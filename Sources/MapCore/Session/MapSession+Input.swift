@@ -36,6 +36,7 @@ extension MapSession {
             case .turnNorth: controller.turnNorth(at: t)
             case .dismissNotice: dismissNotice()
             case let .notice(text): post(notice: text)
+            case let .setOverlay(name, visible, opacity): setOverlay(name, visible: visible, opacity: opacity)
             case let .effect(e): pending.append(e)
             }
         }

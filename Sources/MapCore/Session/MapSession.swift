@@ -32,11 +32,14 @@ public struct MapSession {
     var pressedButton: ButtonID?
     /// One-time hints already reported.
     var hintsReported = Set<String>()
+    /// The stack of tile layers as the host last heard of it (`SessionEffect.tileLayersChanged`).
+    var reportedTileStack: TileStackModel
 
     /// The session of `scene` seen through `camera`.
     public init(scene: Scene, camera: Camera) {
         self.scene = scene
         controller = MapController(camera: camera)
+        reportedTileStack = scene.tileStack
     }
 
     /// Where the map is seen from: the controller's, the one camera every frame is composed with.
@@ -74,6 +77,7 @@ public struct MapSession {
         f.notice = notices.first.map { notices.count > 1 ? trn("%2$@  (%1$d more)", "%2$@  (%1$d more)", notices.count - 1, $0) : $0 }
         f.status = status
         f.tiles = tileStatus
+        f.tileStack = scene.tileStack
         return f
     }
 
@@ -88,11 +92,16 @@ public struct MapSession {
         lastFrame.noticeFrame = nil
     }
 
-    /// The effects since the last call, in order. What happened to the pins is drawn.
+    /// The effects since the last call, in order. What happened to the pins is drawn; a
+    /// changed stack of tile layers is said once, as it is now.
     public mutating func takeEffects() -> [SessionEffect] {
         if let events = changePins({ $0.takeEvents() }), !events.isEmpty {
             pending += events.map(SessionEffect.pin)
             pending.append(.redraw)
+        }
+        if scene.tileStack != reportedTileStack {
+            reportedTileStack = scene.tileStack
+            pending += [.tileLayersChanged(reportedTileStack), .redraw]
         }
         defer { pending.removeAll() }
         return pending

@@ -21,8 +21,14 @@ public enum SessionEffect: Hashable, Sendable {
     case saveTrail
     /// Keep the measured line (these points) as a track.
     case keepMeasuredLine([Coordinate])
-    /// Show the map of this name (the switcher's choice).
+    /// Show the map of this name (the switcher's choice): the host makes its stack of tile
+    /// layers and shows it (MapWindow's `showTiles(from:)`), the session then holding it.
     case chooseTiles(String)
+    /// The stack of tile layers changed — another map shown, an overlay shown, hidden or
+    /// faded — as it is now: what the host keeps of it between runs (Meridian's view.json) is
+    /// to be kept again. Said once for what changed between two `takeEffects`, whatever
+    /// changed it.
+    case tileLayersChanged(TileStackModel)
     /// Open this web page (an http(s) address) in the browser.
     case openLink(String)
     /// Put this text on the clipboard (Ctrl+C), and say so.
