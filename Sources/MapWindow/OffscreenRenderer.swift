@@ -97,7 +97,10 @@ public final class OffscreenRenderer {
         for _ in 0..<8 where sprites.prepare(list.wantedSprites) > 0 {
             list = compose()
         }
-        guard case let .pixels(compositor) = pipeline.drawer else { preconditionFailure("render draws in software") }
+        // (A pipeline made without a renderer or an X server's frame always has one.)
+        guard case let .pixels(compositor) = pipeline.drawer else {
+            throw SDLError(message: tr("cannot render off screen: the pipeline has no software compositor"))
+        }
         _ = compositor.execute(list, pixelRatio: pixelRatio, into: target)
         placedLabels = list.placedLabels
         lastDrawList = list

@@ -58,7 +58,7 @@ public enum PagePrinter {
         let frame = layout.mapFrame
         cairo_save(cr)
         cairo_translate(cr, frame.x, frame.y)
-        renderer.draw(list, into: cr, size: (frame.width, frame.height), progress: progress)
+        renderer.draw(list, into: cr, size: (frame.width, frame.height), viewZoom: camera.zoom, progress: progress)
         cairo_restore(cr)
         if layout.furnished {
             if grid { drawGrid(cr, layout, camera: camera) }

@@ -14,9 +14,11 @@ import Platform
 public final class PageRenderer {
     private let stack: TileStack
     private let overlays: [any TileOverlay]
-    /// The layer whose tiles carry what layers paint (`DrawList.drawingsLayer`; nil: the
-    /// opaque ones), for the list being drawn.
-    private var drawingsLayer: Int?
+    /// Whether what layers paint goes into the drawings layer (`DrawList.drawingsLayer` is
+    /// set) rather than the opaque layers' tiles, for the list being drawn.
+    private var drawingsOnTop = false
+    /// The zoom the list's camera rests at.
+    private var viewZoom: Double?
     /// Pictures made for this page, by layer and tile (a draw list may use one twice).
     private var tiles: [String: Bitmap] = [:]
     private var bearing = 0.0
@@ -31,13 +33,15 @@ public final class PageRenderer {
     }
 
     /// Draws `list` (in points) into `cr` with its origin at the context's current origin;
-    /// `progress` hears the share done.
-    public func draw(_ list: DrawList, into cr: OpaquePointer, size: (width: Double, height: Double),
+    /// `viewZoom`: the zoom of the camera that composed it, which styled tiles are painted
+    /// for as the window paints them (`TilePainting`); `progress` hears the share done.
+    public func draw(_ list: DrawList, into cr: OpaquePointer, size: (width: Double, height: Double), viewZoom: Double? = nil,
                      progress: (Double) -> Void = { _ in }) {
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, size.width, size.height)
         cairo_clip(cr)
-        drawingsLayer = list.drawingsLayer
+        drawingsOnTop = list.drawingsLayer != nil
+        self.viewZoom = viewZoom
         // The page's bearing, from how its tiles are turned: hillshading lit from the viewport
         // is painted for it, as the window paints it.
         bearing = list.commands.lazy.compactMap { c -> Double? in
@@ -96,23 +100,7 @@ public final class PageRenderer {
 
     /// Paints `picture` (a recording or pixels) scaled into the box.
     private func place(_ picture: Bitmap, in cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, opacity: Double) {
-        guard picture.width > 0, picture.height > 0 else { return }
-        cairo_save(cr)
-        cairo_translate(cr, x, y)
-        cairo_scale(cr, width / Double(picture.width), height / Double(picture.height))
-        if let recording = picture.recording as? CairoRecording {
-            cairo_set_source_surface(cr, recording.surface, 0, 0)
-            cairo_paint_with_alpha(cr, opacity)
-        } else {
-            picture.withCairoSurface { s in
-                cairo_set_source_surface(cr, s, 0, 0)
-                // A picture enlarged on paper keeps its pixels sharp-edged only where it
-                // must; the PDF holds the image at its own size either way.
-                cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-                cairo_paint_with_alpha(cr, opacity)
-            }
-        }
-        cairo_restore(cr)
+        TilePainting.place(picture, in: cr, x: x, y: y, width: width, height: height, opacity: opacity)
     }
 
     /// A letter of a name along a line as glyphs for the page (nil: drawn as its picture).
@@ -131,46 +119,18 @@ public final class PageRenderer {
         }
     }
 
-    /// The picture of `id` in tile layer `layer`: its vector tile drawn for the page (256
-    /// units across) with what layers paint into an opaque layer's tiles, or its raster
-    /// picture at its own resolution.
+    /// The picture of `id` in tile layer `layer`, painted for the page as the window paints
+    /// it (`TilePainting`): at the view's zoom, lit for its bearing, with what layers paint
+    /// over the layer that carries it.
     private func tile(_ id: TileID, layer: Int) -> Bitmap? {
-        let key = "\(layer)/\(id)/\(bearing)"
+        let key = "\(layer)/\(id)/\(bearing)/\(viewZoom ?? -1)"
         if let done = tiles[key] { return done }
         guard stack.layers.indices.contains(layer) else { return nil }
-        let spec = stack.layers[layer].spec, vectors = stack.layers[layer].painter
-        let src = spec.role == .drawings ? DrawingsSource(painting: overlays) : stack.layers[layer].source
-        let carries = drawingsLayer.map { $0 == layer } ?? spec.isOpaque
+        let l = stack.layers[layer]
+        let painting = TilePainting(painter: l.painter, overlays: l.carriesDrawings(drawingsOnTop: drawingsOnTop) ? overlays : [],
+                                    viewZoom: viewZoom, lightBearing: bearing)
         do {
-            guard let payload = try src.payload(for: id) else { return nil }
-            var picture: Bitmap?
-            switch payload {
-            case let .vector(data, dataTile):
-                picture = try CairoCanvas.forPage { try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256).bitmap }
-            case let .styled(data, dataTile, pictures):
-                picture = try CairoCanvas.forPage {
-                    try vectors.paint(id, data: data, dataTile: dataTile, pixelSize: 256, lightBearing: bearing, pictures: pictures, decodeImage: { try ImageDecoder.decode($0) }).bitmap
-                }
-            case let .encodedImage(data):
-                picture = try ImageDecoder.decode(data)
-            case let .encodedImageRegion(data, ancestor):
-                picture = try Self.region(of: try ImageDecoder.decode(data), ancestor: ancestor, tile: id)
-            case let .debugGrid(grid):
-                picture = try CairoCanvas.forPage { try DebugTilePainter.paint(grid, pixelSize: 256) }
-            case let .terrain(data, encoding, dataTile):
-                picture = try TerrainTilePainter.paint(data, encoding: encoding, of: dataTile, as: id, pixels: 256, bearing: bearing)
-            case .drawings:
-                picture = nil // nothing of its own: only what layers paint, below
-            }
-            if carries, overlays.contains(where: { $0.touches(id) }) {
-                picture = try CairoCanvas.forPage {
-                    let canvas = try CairoCanvas(width: 256, height: 256)
-                    if let picture { placeBelow(picture, on: canvas) }
-                    TileOverlayPainters.paint(overlays, onto: canvas, tile: id, pointScale: 1)
-                    return canvas.bitmap()
-                }
-            }
-            guard let picture else { return nil }
+            guard let payload = try l.payloads(painting: overlays).payload(for: id), let picture = try painting.page(id, payload) else { return nil }
             tiles[key] = picture
             return picture
         } catch {
@@ -178,26 +138,5 @@ public final class PageRenderer {
             problems.append(tr("tile %@: %@", id, error))
             return nil
         }
-    }
-
-    /// `picture` filling `canvas` (256 units), under what is drawn next.
-    private func placeBelow(_ picture: Bitmap, on canvas: CairoCanvas) {
-        place(picture, in: canvas.context, x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height), opacity: 1)
-    }
-
-    /// The part of an ancestor's raster picture that is `tile`, still at the ancestor's
-    /// resolution (the page scales it; the file keeps the pixels there are).
-    static func region(of image: Bitmap, ancestor: TileID, tile: TileID) throws -> Bitmap {
-        let d = tile.z - ancestor.z
-        guard d > 0, d < 16, image.width > 0, image.height > 0 else { return image }
-        let n = 1 << d, (i, j) = (tile.x - (ancestor.x << d), tile.y - (ancestor.y << d))
-        guard (0..<n).contains(i), (0..<n).contains(j) else { return image }
-        // The tile's share of the picture's pixels; at least one (deep over-zoom).
-        let x0 = i * image.width / n, y0 = j * image.height / n
-        let w = max(1, (i + 1) * image.width / n - x0), h = max(1, (j + 1) * image.height / n - y0)
-        guard x0 + w <= image.width, y0 + h <= image.height else { return image }
-        var pixels = [UInt32](repeating: 0, count: w * h)
-        for row in 0..<h { for col in 0..<w { pixels[row * w + col] = image.pixels[(y0 + row) * image.width + x0 + col] } }
-        return Bitmap(width: w, height: h, pixels: pixels, premultiplied: image.premultiplied, order: image.order)
     }
 }

@@ -76,6 +76,9 @@ struct RenderPipeline {
     let drawer: FrameDrawer
     /// Draws the window's sprites off the frame thread (started on first use).
     let rasterizer: SpriteRasterizer
+    /// Where each layer's tiles come from and how they are painted. Whether a layer shows,
+    /// and how opaque, is the session's: a lane is made for what its frames lay out
+    /// (`want`) and let go when they hide it (`dropHidden`).
     let stack: TileStack
     private var lanes: [TileLayerLane?]
     private let renderer: SDLRenderer?
@@ -147,14 +150,14 @@ struct RenderPipeline {
                                             viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil, lightBearing: lightBearing,
                                             ancestorsScaled: true)
         // The drawings layer's tiles are where what is painted now touches.
-        let source = layer.spec.role == .drawings ? DrawingsSource(painting: painted) : layer.source
+        let source = layer.payloads(painting: painted)
         return TileLoader(source: source, decode: decode, wake: wake)
     }
 
     /// Whether `layer`'s tiles carry what layers paint: the drawings layer's while an overlay
     /// shows, else the opaque ones'.
     private func carriesDrawings(_ layer: TileLayerSource) -> Bool {
-        layer.spec.role == .drawings ? drawingsOnTop : layer.spec.isOpaque && !drawingsOnTop
+        layer.carriesDrawings(drawingsOnTop: drawingsOnTop)
     }
 
     /// The map layer's pictures and loader.
@@ -233,7 +236,7 @@ struct RenderPipeline {
     /// pictures held are to be painted anew (the frame's wants are then out of date).
     @discardableResult
     mutating func follow(settledZoom zoom: Double?) -> Bool {
-        let key = zoom.flatMap { abs($0 - $0.rounded()) < 1e-9 ? nil : $0 }
+        let key = TilePainting.styleZoom(forView: zoom)
         let styled = lanes.indices.filter { lanes[$0]?.layer.painter.mapStyle != nil }
         let repaint = zoom != nil && (key != nil ? key != viewZoom : styled.contains { !paintedFractional[$0].isEmpty })
         if key != viewZoom {
