@@ -40,17 +40,17 @@ run: build
 # gets 8 s here, one a core at a time (24 targets); `make fuzz` hunts longer.
 E2E_ALONE = WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests
 test: setup-test
-	$(SWIFT) build
+	scripts/stage.sh build $(SWIFT) build
 	scripts/po.sh mo
 	scripts/po.sh check
 	scripts/lint-messages.py
 	scripts/lint-conversions.sh
-	scripts/docs.sh
-	$(SWIFT) test --skip EndToEndTests
-	$(SWIFT) test --filter EndToEndTests --skip 'EndToEndTests\.($(E2E_ALONE))/'
-	$(SWIFT) test --filter 'EndToEndTests\.($(E2E_ALONE))/' --no-parallel
-	scripts/fuzz.sh 8
-	scripts/test-package.sh
+	scripts/stage.sh docs scripts/docs.sh
+	scripts/stage.sh units $(SWIFT) test --skip EndToEndTests
+	scripts/stage.sh end-to-end $(SWIFT) test --filter EndToEndTests --skip 'EndToEndTests\.($(E2E_ALONE))/'
+	scripts/stage.sh end-to-end-alone $(SWIFT) test --filter 'EndToEndTests\.($(E2E_ALONE))/' --no-parallel
+	scripts/stage.sh fuzz scripts/fuzz.sh 8
+	scripts/stage.sh package scripts/test-package.sh
 
 # Every fuzz target for SECONDS each (make fuzz FUZZ_SECONDS=300 for a longer hunt).
 FUZZ_SECONDS ?= 60
