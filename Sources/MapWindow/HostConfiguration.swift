@@ -8,13 +8,13 @@ public struct HostConfiguration: Sendable {
     /// present (MERIDIAN_NO_LATE_LATCH).
     public var lateLatch = true
     /// One line per present on stderr ("present SECONDS"), one with the frame's cost
-    /// ("frame-cpu SECONDS"; with MERIDIAN_FRAME_LOG=phases, its parts too), "idle SECONDS" each time the loop sleeps until an event, and one
+    /// ("frame-cpu SECONDS"; with MERIDIAN_FRAME_LOG=phases, its parts too), "idle SECONDS" each time the loop comes to rest (sleeps until an event), and one
     /// per pin event, so tests see when the loop draws and when it sleeps (MERIDIAN_FRAME_LOG).
     public var logFrames = false
     /// The frame-cpu line names the frame's parts (MERIDIAN_FRAME_LOG=phases): five times
     /// longer, for diagnosis, not for tests that read the log only at the end.
     public var logFramePhases = false
-    /// One line each time the loop sleeps (and every 10 s while it draws) with what the tile and sprite stores hold
+    /// One line each time the loop comes to rest (and every 10 s while it draws) with what the tile and sprite stores hold
     /// ("memory tiles COUNT BYTES other-layers COUNT BYTES sprites COUNT BYTES"), for the memory
     /// account and the soak run (MERIDIAN_MEMORY_LOG).
     public var logMemory = false

@@ -25,19 +25,16 @@ extension MapHost {
         let composeStart = MonotonicClock.threadCPU
         let layers = pipeline.availability
         var list = session.frame(at: t, layers: layers, sprites: sprites)
-        if !firstPresentDone {
+        if !milestones.presented {
             // Overlays pulse from the very first frame: rasterize their few sprites now.
             let overlays = list.wantedSprites.filter { $0.spec(as: LabelSprite.self) == nil }
             if sprites.prepare(overlays) > 0 { list = session.frame(at: t, layers: layers, sprites: sprites) }
         }
-        // Settled at a zoom (unchanged for a moment: a wheel's animation over, a touchpad's
-        // stream of small zooms paused; a pan keeps it), styled tiles are painted for it: the
-        // frame then wants them anew. The idle loop wakes when the moment is up (`nextWake`).
-        let now = MonotonicClock.now
-        if let last = lastCamera, last.zoom != session.camera.zoom { zoomSettles = now + Self.zoomSettling }
-        let settled = zoomSettles.map { now >= $0 } ?? true
-        if settled { zoomSettles = nil }
-        if pipeline.follow(settledZoom: settled ? session.camera.zoom : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
+        // Settled at a zoom, styled tiles are painted for it: the frame then wants them anew.
+        // The loop wakes when the moment is up (`situation`). Moving, the frame is drawn as
+        // the motion's, not as a rest's.
+        let (zoomSettled, moving) = motion.frame(session.camera, at: MonotonicClock.now)
+        if pipeline.follow(settledZoom: zoomSettled ? session.camera.zoom : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
         // At rest after a turn, hillshading lit from the viewport is painted for the bearing.
         let turnOver = !session.controller.isTurning && !session.isAnimating(at: t)
         if pipeline.follow(settledBearing: turnOver ? session.camera.bearing : nil) { list = session.frame(at: t, layers: layers, sprites: sprites) }
@@ -46,13 +43,48 @@ extension MapHost {
         // Places in the ring around the view can label the edges: until the ring is in, the
         // labels may still change.
         let tilesSettled = pipeline.isIdle
-        // Moving while the camera changes and a moment after (frames between a drag's pointer
-        // events, a label placed again): drawn as the motion's frames, not as a rest's.
-        if lastCamera.map({ $0 != session.camera }) == true { lastMove = now }
-        let moving = now - lastMove < Self.restsAfter
-        lastCamera = session.camera
         let drawStart = MonotonicClock.threadCPU
-        let changed: [PixelBox]
+        let (changed, byServer) = draw(list, moving: moving)
+        frameLog.renderer(window.rendererName)
+        let built = clock.now - start
+        builds.record(built)
+        let presentStart = MonotonicClock.threadCPU
+        clock.beforePresent(slot: slot)
+        let presentWall = clock.now
+        window.present(changed, byServer: byServer)
+        clock.didPresent(wall: clock.now - presentWall)
+        let presentedAt = clock.now
+        frameLog.present(at: presentedAt)
+        onPresented?()
+        if milestones.present() { onFirstPresent?() }
+        let still = !list.animating && !moving && !session.isAnimating(at: t)
+        let uploadStart = MonotonicClock.threadCPU
+        let presentCPU = uploadStart - presentStart
+        let made = upload(for: list, still: still, cpuStart: cpuStart, uploadStart: uploadStart)
+        let end = MonotonicClock.threadCPU
+        stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
+                     phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
+                              .present: presentCPU, .uploads: end - uploadStart])
+        frameLog.cost(end - cpuStart, events: composeStart - cpuStart, compose: drawStart - composeStart, draw: presentStart - drawStart,
+                      present: presentCPU, uploads: end - uploadStart)
+        mapOnScreen = !list.tileCommands.isEmpty
+        pipeline.use(list)
+        upkeep.presented(list, at: presentedAt)
+        // At rest: the camera still (a pulse on screen animates, but moves nothing).
+        keepStores(at: presentedAt, idle: false, resting: !moving)
+        frameLog.drawing(at: presentedAt, held: memoryLine)
+        let whole = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
+        if whole != isDrawn { setDrawn(whole) }
+        // The list of the last frame drawn whole, for the tests to read where things are.
+        if whole, let path = configuration.drawListOut { FileIO.writeText(list.dump(), to: path) }
+        if milestones.drawn(whole: whole) { onFullyDrawn?() }
+        // A frame drawn in motion in software is followed by a filtered one at rest.
+        return (t, made, list.animating || (moving && window.drawsInSoftware))
+    }
+
+    /// Draws `list` with the window's compositor: the boxes of the window that changed (what
+    /// `SDLWindow.present` shows), and whether the X server drew them.
+    private func draw(_ list: DrawList, moving: Bool) -> (changed: [PixelBox], byServer: Bool) {
         let byServer = window.serverDraws
         // The app's own compositor draws into the window's pixels.
         let (window, k) = (window, pixelRatio)
@@ -60,128 +92,44 @@ extension MapHost {
         switch pipeline.drawer {
         case let .gpu(c):
             c.execute(list, pixelRatio: pixelRatio, outputSize: window.outputSize)
-            changed = []
+            return ([], byServer)
         case let .pixels(c):
-            changed = drawnByApp(c)
+            return (drawnByApp(c), byServer)
         case let .server(c, large) where byServer:
             large.invalidate()
             serverDrawnSinceSync = true
-            changed = c.execute(list, pixelRatio: pixelRatio, size: window.outputSize, moving: moving)
+            return (c.execute(list, pixelRatio: pixelRatio, size: window.outputSize, moving: moving), byServer)
         case let .server(c, large):
             // Too large a window for the server to keep up, or a server that refused a request
             // (out of memory): the app draws, and the server lets go of its pictures.
-            if window.serverFrame?.failed == true, !toldServerFailure {
-                toldServerFailure = true
+            if window.serverFrame?.failed == true, said.serverFailed() {
                 onMessage(tr("The X server could not draw the map (out of memory?): it is drawn in the app from now on."))
             }
             c.standBy()
-            changed = drawnByApp(large)
+            return (drawnByApp(large), byServer)
         }
-        if configuration.logFrames, window.rendererName != lastRendererName {
-            lastRendererName = window.rendererName
-            FileIO.printError("renderer \(lastRendererName)")
-        }
-        let built = clock.now - start
-        recentBuilds.append(built)
-        if recentBuilds.count > 30 { recentBuilds.removeFirst() }
-        let presentStart = MonotonicClock.threadCPU
-        clock.beforePresent(slot: slot)
-        let presentWall = clock.now
-        window.present(changed, byServer: byServer)
-        clock.didPresent(wall: clock.now - presentWall)
-        let presentedAt = clock.now
-        if configuration.logFrames { FileIO.printError(String(cFormat: "present %.4f", clock.now)) }
-        onPresented?()
-        if !firstPresentDone {
-            firstPresentDone = true
-            onFirstPresent?()
-        }
-        // Uploads of finished sprites and tiles, and atlas pages, happen here, in the slack
-        // after a present and within the frame's CPU budget: llvmpipe has finished drawing,
-        // so updating a texture cannot stall on the frame in flight. What arrives shows in
-        // the next frame. The sprites this frame lacked go to the sprite worker.
-        // A still map has no next vsync to keep: it takes in all that has arrived (up to
-        // `stillUploadWindow`), rather than a little per frame and a frame for each little.
-        let still = !list.animating && !moving && !session.isAnimating(at: t)
-        let deadline = clock.now + (still ? stillUploadWindow : uploadWindow)
-        let uploadStart = MonotonicClock.threadCPU
-        let presentCPU = uploadStart - presentStart
-        let inBudget = { [clock] in
-            let cpu = MonotonicClock.threadCPU
-            return clock.now < deadline && (still || cpu - cpuStart < self.frameBudget || cpu - uploadStart < self.uploadAllowance)
-        }
-        var made = drainSprites(while: inBudget)
-        made += takeInTiles(while: inBudget)
+    }
+
+    /// Uploads of finished sprites and tiles, and atlas pages, in the slack after a present
+    /// and within the frame's CPU budget (`uploads`): llvmpipe has finished drawing, so
+    /// updating a texture cannot stall on the frame in flight. What arrives shows in the next
+    /// frame. The sprites `list` lacked go to the sprite worker. A `still` map has no next
+    /// vsync to keep: it takes in all that has arrived (up to `stillWindow`), rather than a
+    /// little per frame and a frame for each little. How many tiles and sprites were taken in.
+    private func upload(for list: DrawList, still: Bool, cpuStart: Double, uploadStart: Double) -> Int {
+        let turn = uploads.turn(still: still, wall: clock.now, frameCPU: cpuStart, uploadCPU: uploadStart)
+        let inBudget = { [clock] in turn.allows(wall: clock.now, cpu: MonotonicClock.threadCPU) }
+        let made = drainSprites(while: inBudget) + takeInTiles(while: inBudget)
         pipeline.rasterizer.want(sprites.missing(list.wantedSprites))
         if inBudget() { pipeline.prepareSlots() }
-        let end = MonotonicClock.threadCPU
-        stats.record(cpu: end - cpuStart, build: built, presentedAt: presentedAt,
-                     phases: [.events: composeStart - cpuStart, .compose: drawStart - composeStart, .draw: presentStart - drawStart,
-                              .present: presentCPU, .uploads: end - uploadStart])
-        if configuration.logFramePhases {
-            FileIO.printError(String(cFormat: "frame-cpu %.4f events %.4f compose %.4f draw %.4f present %.4f uploads %.4f", end - cpuStart,
-                                     composeStart - cpuStart, drawStart - composeStart, presentStart - drawStart, presentCPU, end - uploadStart))
-        } else if configuration.logFrames {
-            FileIO.printError(String(cFormat: "frame-cpu %.4f", end - cpuStart))
-        }
-        coveredSince = list.tilesCoverView ? (coveredSince ?? presentedAt) : nil
-        mapOnScreen = !list.tileCommands.isEmpty
-        pipeline.use(list)
-        for c in list.spriteCommands { spritesInUse.insert(c.0) }
-        framesSinceKeep += 1
-        // At rest: the camera still (a pulse on screen animates, but moves nothing).
-        upkeep(at: presentedAt, idle: false, resting: !moving)
-        // A map that never rests (a pulse on screen) still says what it holds, every 10 s.
-        if configuration.logMemory, presentedAt - lastMemoryLine >= 10 {
-            lastMemoryLine = presentedAt
-            FileIO.printError(memoryLine)
-        }
-        let drawn = list.missingTiles == 0 && list.wantedSprites.isEmpty && tilesSettled && pendingLoads == 0
-        if drawn != isDrawn { setDrawn(drawn) }
-        // The list of the last frame drawn whole, for the tests to read where things are.
-        if drawn, let path = configuration.drawListOut { FileIO.writeText(list.dump(), to: path) }
-        if !fullyDrawnDone && drawn {
-            fullyDrawnDone = true
-            onFullyDrawn?()
-        }
-        // A frame drawn in motion in software is followed by a filtered one at rest.
-        return (t, made, list.animating || (moving && window.drawsInSoftware))
+        return made
     }
 
-    /// Lets go of what is out of sight. Before an idle wait (`idle`): the fallback layers under
-    /// the map's tiles if these cover the view, and the heap's free pages (tiles come and go a quarter MiB
-    /// at a time), at once. A map that never rests (a pulsing position, a followed walk) does
-    /// the same every few seconds, the fallbacks once the tiles have covered the view for a while.
-    /// Either way, what no frame has used since the last time goes every few seconds.
-    func upkeep(at now: Double, idle: Bool, resting: Bool) {
-        let due = now - lastUpkeep >= Self.upkeepInterval
-        guard idle || due else { return }
-        // Not between the notches of a zoom that may cross the fallback's edge again.
-        let coveredAWhile = idle || now - (coveredSince ?? now) >= Self.upkeepInterval / 2
-        if resting, coveredSince != nil, coveredAWhile, pipeline.releaseFallbacks() { tilesSinceTrim += 1 }
-        if due {
-            lastUpkeep = now
-            keepTilesInUse(resting: resting)
-            // An overlay switched off lets go of all it held.
-            let layers = session.scene.tileLayers
-            if pipeline.dropHidden({ layers.indices.contains($0) && layers[$0].isShown }) { tilesSinceTrim += 1 }
-        }
-        if tilesSinceTrim > 0 {
-            tilesSinceTrim = 0
-            meridian_trim_memory()
-        }
-    }
-
-    /// The stores keep what was drawn, wanted or in the ring since the last time: what a view
-    /// needs, not everything seen since the start (a tile that went is decoded again from its
-    /// source's cache if it comes back, a millisecond; a label is drawn again off the frame).
-    private func keepTilesInUse(resting: Bool) {
-        // Only what frames since the last time have shown: with none drawn (an event that
-        // changed nothing), the sets are empty and say nothing of what is on screen.
-        guard framesSinceKeep > 0 else { return }
-        framesSinceKeep = 0
-        if pipeline.keepOnly(sprites: spritesInUse, resting: resting) > 0 { tilesSinceTrim += 1 }
-        spritesInUse.removeAll(keepingCapacity: true)
+    /// Lets go of what is out of sight (`StoreUpkeep`): before an idle wait (`idle`), and
+    /// every few seconds of drawing.
+    func keepStores(at now: Double, idle: Bool, resting: Bool) {
+        let layers = session.scene.tileLayers
+        upkeep.run(at: now, idle: idle, resting: resting, pipeline: &pipeline) { layers.indices.contains($0) && layers[$0].isShown }
     }
 
     /// Uploads sprites the rasterizer finished while `inBudget` (at least one, so a slow
@@ -200,7 +148,7 @@ extension MapHost {
     /// in after it, they would wait for the next frame): for a still map's first picture, and
     /// once every tile in view is in.
     func takeInTilesNow() {
-        let until = clock.now + stillUploadWindow
+        let until = clock.now + uploads.stillWindow
         takeInTiles(while: { self.clock.now < until })
     }
 
@@ -211,8 +159,9 @@ extension MapHost {
         repeat {
             let (accepted, message) = pipeline.acceptTile()
             guard accepted else { return n }
-            tilesSinceTrim += 1
-            if let message { tell(tileFailure: message) }
+            upkeep.tookInTile()
+            // Once per reason: offline, every tile fails the same way.
+            if let message, said.tileFailure(message) { onMessage(message) }
             n += 1
         } while inBudget()
         return n
@@ -220,24 +169,17 @@ extension MapHost {
 
     public func resetStats() { stats.reset() }
 
-    /// Says why a tile failed, once per reason: offline, every tile fails the same way.
-    func tell(tileFailure message: String) {
-        // "tile 9/260/175 from osm: reason": the reason is what repeats.
-        let reason = message.split(separator: ":", maxSplits: 1).last.map(String.init) ?? message
-        guard toldFailures.insert(reason).inserted else { return }
-        if toldFailures.count > 256 { toldFailures = [reason] }
-        onMessage(message)
+    /// What the schedule needs to know now (`FrameSchedule.Situation`), on the frame clock.
+    var situation: FrameSchedule.Situation {
+        let now = clock.now
+        // A failed tile's retry, stand-ins for late tiles coming due and a zoom settling are
+        // timed on the monotonic clock; a live position turning stale on the frame clock.
+        let offset = now - MonotonicClock.now
+        let wakes = [pipeline.nextWake.map { $0 + offset }, motion.zoomSettles.map { $0 + offset }, session.staleDeadline]
+        return FrameSchedule.Situation(now: now, hidden: hidden, tilesComing: pipeline.isLoading, viewTilesComing: pipeline.isLoadingInView,
+                                       spritesComing: pipeline.rasterizer.isBusy, mapOnScreen: mapOnScreen, busy: activities.isBusy,
+                                       wake: wakes.compactMap { $0 }.min())
     }
-
-    /// When the idle loop must wake by itself (`MonotonicClock` seconds): a failed tile's
-    /// retry, a live position turning stale, or stand-ins for late tiles coming due.
-    var nextWake: Double? {
-        let stale = session.staleDeadline.map { $0 - clock.now + MonotonicClock.now }
-        return [pipeline.nextWake, stale, zoomSettles].compactMap { $0 }.min()
-    }
-
-    /// How long the zoom stays the same before the view counts as settled there.
-    static let zoomSettling = 0.15
 
     /// What the stores hold, for MERIDIAN_MEMORY_LOG.
     var memoryLine: String {

@@ -2,10 +2,11 @@ import CSDL2
 import MapCore
 import Platform
 
-/// The frame loop driven by an app that runs its own (MapLibre's run loop the embedder
-/// drives): the app waits for SDL events itself, keeps those that are its own, hands the
-/// rest to the map (`handle`), and gives the map a turn (`update`), which draws a frame when
-/// the picture changed and says how long the app may wait before the next turn.
+/// The frame loop's two calls, which the host's own loop (`run`) makes as an app that runs
+/// its own does (MapLibre's run loop the embedder drives): the app waits for SDL events
+/// itself, keeps those that are its own, hands the rest to the map (`handle`), and gives the
+/// map a turn (`update`), which draws a frame when one is due (`FrameSchedule`) and says how
+/// long the app may wait before the next turn.
 ///
 /// ```swift
 /// var event = SDL_Event()
@@ -23,47 +24,74 @@ extension MapHost {
     @discardableResult
     public func handle(_ event: inout SDL_Event) -> Bool {
         if let id = Self.windowID(of: event), id != SDL_GetWindowID(window.raw) { return false }
-        let (changed, taken) = take(&event, ownLoopTranslator)
-        wantsFrame = wantsFrame || changed
+        let (changed, woken, taken) = take(&event)
+        if changed { schedule.wantFrame() }
+        if woken { schedule.woken() }
         return taken
     }
 
-    /// The map's turn: takes in what its workers finished, draws a frame if the picture
-    /// changed, and returns how long (seconds) the app may wait for events before the next
-    /// turn: 0 while the map moves (each turn's frame waits for vsync where the renderer
-    /// does), a while when a tile is due again, nil when nothing will change until an event.
+    /// The map's turn: takes in what its workers finished, draws a frame if one is due, and
+    /// returns how long (seconds) the app may wait for events before the next turn: 0 when
+    /// the next frame is due at once, until the next frame starts while the map moves or
+    /// pictures arrive, a while when something comes due by itself (a tile asked for again, a
+    /// position going stale), nil when nothing will change until an event.
     public func update() -> Double? {
-        // A tile due again, a position going stale, a zoom settling: `run` draws then too.
-        if let due = nextWake, due <= MonotonicClock.now { wantsFrame = true }
-        wantsFrame = runInbox() || wantsFrame
-        wantsFrame = carryOut(session.takeEffects()) || wantsFrame
-        wantsFrame = takeChanged() || wantsFrame
+        turn(since: MonotonicClock.threadCPU).seconds(from: clock.now)
+    }
+
+    /// A turn of the loop whose CPU began at `cpuStart` (when it woke): posted work and the
+    /// session's effects are taken in, a frame is drawn if one is due; what to do next.
+    func turn(since cpuStart: Double) -> FrameSchedule.Decision {
+        if runPosted() { schedule.wantFrame() }
+        if carryOut(session.takeEffects()) { schedule.wantFrame() }
         hidden = window.isHiddenOrMinimized
-        if !hidden, wantsFrame {
-            saidResting = false
-            let (t, spritesMade, animating) = frame(cpuStart: MonotonicClock.threadCPU)
-            _ = carryOut(session.takeEffects())
-            let moves = session.isAnimating(at: t) || script != nil || animating
-            wantsFrame = moves || pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0 || takeChanged()
-            // In motion, the next frame starts as late as it safely can (`run` does the same).
-            if moves { return configuration.lateLatch ? clock.latchTime(margin: latchMargin).map { max(0, $0 - clock.now) } ?? 0 : 0 }
-            if wantsFrame { return pipeline.isLoading || pipeline.rasterizer.isBusy ? settleInterval : 0 }
+        // A map asked to end draws no more.
+        if quitting { return .sleep }
+        var decision = schedule.decide(situation)
+        if case let .draw(takeInTiles) = decision {
+            // A map not on screen yet shows each tile as it comes: the first picture at once.
+            if takeInTiles || (!mapOnScreen && pipeline.hasTileResults) { takeInTilesNow() }
+            decision = schedule.decide(drawFrame(cpuStart: cpuStart))
         }
-        // Hidden, nothing is drawn until the window shows again (an event `handle` takes).
-        if hidden { return nil }
-        if wantsFrame { return 0 }
-        if serverDrawnSinceSync {
+        if decision.waitsForEvents, !hidden, serverDrawnSinceSync {
+            // Before waiting: the server has drawn the frames sent, or refused them (out of
+            // memory), and then the frame is drawn at once by the app rather than left wrong
+            // until the next event.
             serverDrawnSinceSync = false
-            if window.serverFrame?.sync() == false { wantsFrame = true; return 0 }
+            if window.serverFrame?.sync() == false {
+                schedule.wantFrame()
+                return .draw(takeInTiles: false)
+            }
         }
-        if !saidResting {
-            saidResting = true
-            upkeep(at: clock.now, idle: true, resting: true)
-            onIdle?()
-        }
-        // Long work under way shows its progress every quarter of a second, as in `run`.
-        let progress = activities.isBusy ? 0.25 : nil
-        return [nextWake.map { max(0, $0 - MonotonicClock.now) }, progress].compactMap { $0 }.min()
+        if schedule.comesToRest(decision) { rest() }
+        return decision
+    }
+
+    /// Draws a frame and tells the schedule what came of it; the situation after it.
+    private func drawFrame(cpuStart: Double) -> FrameSchedule.Situation {
+        schedule.frameBegins(at: clock.now)
+        let (t, spritesMade, animating) = frame(cpuStart: cpuStart)
+        // What the frame brought about (a notice of a stale position, a hint shown).
+        _ = carryOut(session.takeEffects())
+        // Frames go on only while something moves on screen; otherwise the loop sleeps.
+        let moves = session.isAnimating(at: t) || script != nil || animating
+        let more = pipeline.hasTileResults || pipeline.rasterizer.hasResults || spritesMade > 0
+        let latch = moves && configuration.lateLatch ? clock.latchTime(margin: builds.latchMargin(period: clock.period)) : nil
+        let after = situation
+        schedule.frameDrawn(moving: moves, more: more, latch: latch, after: after)
+        return after
+    }
+
+    /// The map comes to rest: nothing moves, nothing is due. Tiles come in bursts, each picture
+    /// a quarter MiB from a worker's heap: what the burst freed goes back to the system. The
+    /// map's own tiles covered the view: the fallback under them is out of sight, and at rest
+    /// (not between the notches of a zoom that crosses its edge) it goes. What left the view a
+    /// while ago goes too (not what the last gesture just left: a zoom back finds its tiles
+    /// and labels).
+    private func rest() {
+        keepStores(at: clock.now, idle: true, resting: true)
+        frameLog.rest(at: clock.now, held: memoryLine)
+        if !hidden { onIdle?() }
     }
 
     /// The window an event is about, for those that name one.
@@ -90,4 +118,14 @@ extension MapHost {
 
     /// Whether the map asked to end (its window closed, or a key bound to quit).
     public var wantsToQuit: Bool { quitting }
+}
+
+extension FrameSchedule.Decision {
+    /// No frame is coming by itself: the loop waits for an event or a time.
+    var waitsForEvents: Bool {
+        switch self {
+        case .wait, .sleep: return true
+        case .draw, .latch, .settle: return false
+        }
+    }
 }
