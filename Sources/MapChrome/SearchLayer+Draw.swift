@@ -50,6 +50,18 @@ extension SearchLayer {
         return rows
     }
 
+    /// What the open box draws, for the frame log (MERIDIAN_FRAME_LOG) to say once a frame
+    /// with it is on screen: the query, the list's rows, and which row carries the selection's
+    /// tint (`compose` tints the row whose action is `selection`). Tests wait for it before
+    /// they look at the list, whose results come from workers. Nil while the box is closed.
+    public var listFacts: String? {
+        guard isOpen else { return nil }
+        // The rows' texts do not depend on the units (only their grey details do).
+        let rows = rows(imperial: false)
+        let tinted = rows.firstIndex { $0.action == selection }.map { String($0) } ?? "none"
+        return "search list \"\(query)\": rows \(rows.count) selected \(tinted): " + rows.map(\.text).joined(separator: " | ")
+    }
+
     static let nameStyle = TextStyle.styled(LabelLook(bold: true, size: 10, color: Color(hex: 0x1A1A1A), haloWidth: 0))
 
     /// Text cut to `n` characters with an ellipsis: a row holds a name and its detail.

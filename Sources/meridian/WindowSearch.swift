@@ -39,6 +39,22 @@ final class WindowSearch: @unchecked Sendable {
             }
         }
         indexes.failure = { [weak self] message in self?.host.value.showNotice(message) }
+        if log { Self.sayListShown(host) }
+    }
+
+    /// With MERIDIAN_FRAME_LOG: once a frame with the search box is on screen, what its list
+    /// shows and which row is selected (`SearchLayer.listFacts`), each time that changes.
+    /// Results come from workers after the typing: tests wait for this before they look.
+    private static func sayListShown(_ host: MapHost) {
+        var said: String?
+        let before = host.onPresented
+        host.onPresented = { [unowned host] in
+            before?()
+            // Read after the present, on the frame's thread: the state that frame was composed from.
+            let facts = host.session.scene.layer(SearchLayer.self)?.listFacts
+            if let facts, facts != said { FileIO.printError(facts) }
+            said = facts
+        }
     }
 
     /// The street maps to index now: the map shown (when it is a local file) and every saved area.

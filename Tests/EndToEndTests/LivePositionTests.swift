@@ -3,26 +3,130 @@ import Testing
 import TestSupport
 
 /// gpsfake (Debian's gpsd-clients) running the real gpsd on a loopback port with an NMEA log.
-/// It ignores SIGTERM and SIGINT, and its gpsd outlives it: both are killed when the value goes.
+/// gpsfake writes its log to a pseudo-terminal from the start, and gpsd opens that receiver
+/// only once a client watches, dropping what was written before: a window that connects late
+/// (a loaded machine) would miss the fixes. So the replay is held — gpsfake -i reads a line
+/// of its stdin before each sentence — until gpsd has the receiver open for the window
+/// (`replayWhenWatched`). gpsfake ignores SIGTERM and SIGINT, and its gpsd outlives it: both
+/// are killed when the value goes.
 final class GPSFake {
     let process: Process
+    let port: Int
+    /// gpsfake's temporary files (gpsd's control socket) and what both say: a directory of
+    /// its own, so that no control socket left by a gpsd killed earlier, named after a process
+    /// id used again, passes for this one's (gpsfake waits for the socket to exist).
+    let directory: URL
+    /// gpsfake's stdin: the ends it reads and the test writes. The test keeps the reading end
+    /// open too, so that a line written after gpsfake ended meets no pipe without a reader
+    /// (SIGPIPE).
+    private let lines: (read: Int32, write: Int32)
+    private var killed = false
 
     init(_ log: URL, port: Int, once: Bool) throws {
         guard let gpsfake = which("gpsfake") else { throw HarnessError("gpsfake is not installed (make test installs gpsd-clients)") }
+        self.port = port
+        directory = temporaryDirectory("gpsfake")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [gpsfake, "-q"] + (once ? ["-1"] : []) + ["-c", "0.1", "-P", "\(port)", log.path]
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        process.arguments = [gpsfake, "-q", "-i"] + (once ? ["-1"] : []) + ["-c", "0.1", "-P", "\(port)", log.path]
+        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TMPDIR": directory.path]
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw HarnessError("no pipe for gpsfake's stdin") }
+        // Not for other children (gpsfake's stdin is a copy the spawn makes).
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        lines = (ends[0], ends[1])
+        process.standardInput = FileHandle(fileDescriptor: lines.read, closeOnDealloc: false)
+        // -i prompts with each sentence on stdout.
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: said.path, contents: nil)
+        let log = try FileHandle(forWritingTo: said)
+        defer { try? log.close() }
+        process.standardError = log
         try process.run()
     }
 
-    /// Kills gpsd (gpsfake's child) and gpsfake.
+    /// What gpsfake and its gpsd wrote to stderr.
+    private var said: URL { directory.appendingPathComponent("said.log") }
+
+    /// Waits until gpsd has the receiver open, which it does for a client that watches (the
+    /// window, once connected), then lets gpsfake replay its log, at its pace: every sentence
+    /// reaches the window. Throws, saying what gpsfake and gpsd said, if gpsfake ends or no
+    /// client watches within `deadline` seconds (a guard against waiting forever).
+    func replayWhenWatched(deadline: Double = 60) throws {
+        try waitUntil("a client (the window) to watch gpsd on port \(port)", deadline: deadline, interval: 0.1, detail: { self.state }) {
+            guard process.isRunning else { throw HarnessError("gpsfake ended before a client watched: \(state)") }
+            // ?DEVICES lists the receiver with the time it was "activated" while it is open.
+            return Self.ask(port: port, "?DEVICES;")?.contains(#""activated":""#) == true
+        }
+        // A line for each sentence, more than a test replays (gpsfake -1 stops at the log's end);
+        // fewer bytes than the pipe holds, so the write does not wait for gpsfake.
+        let go = [UInt8](repeating: UInt8(ascii: "\n"), count: 8192)
+        guard write(lines.write, go, go.count) == go.count else { throw HarnessError("gpsfake's stdin took no lines: \(state)") }
+    }
+
+    /// Whether gpsfake runs, what it and gpsd said, and what gpsd says of its receivers.
+    var state: String {
+        let running = process.isRunning ? "gpsfake runs" : "gpsfake exited with \(process.terminationStatus)"
+        let text = (try? String(contentsOf: said, encoding: .utf8)) ?? ""
+        return "\(running); it and gpsd said: \(text.isEmpty ? "nothing" : String(text.suffix(800))); gpsd answers ?DEVICES with: \(Self.ask(port: port, "?DEVICES;") ?? "nothing")"
+    }
+
+    /// gpsd's answer on `port` to `request` (its greeting, then the answer's line), nil if
+    /// none comes.
+    static func ask(port: Int, _ request: String) -> String? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = in_port_t(UInt16(port).bigEndian)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let line = Array((request + "\n").utf8)
+        guard connected == 0, send(fd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count else { return nil }
+        var bytes: [UInt8] = []
+        // The greeting (VERSION) comes first; the answer is the line after it. (Lines end in
+        // CR LF, one Character to a String: counted in bytes.)
+        let answered = readAsWritten(fd, deadline: 5, said: { String(decoding: bytes, as: UTF8.self) }, take: { bytes += $0 }) {
+            $0.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } >= 2
+        }
+        return answered ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// A loopback port that nothing uses now, for a gpsd of the test's own.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("no socket for a free port") }
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0 }
+        }
+        guard bound else { throw HarnessError("no free loopback port") }
+        return Int(UInt16(bigEndian: a.sin_port))
+    }
+
+    /// Kills gpsd (gpsfake's child) and gpsfake, once: gpsfake stopped first, so that it
+    /// cannot start a gpsd after its children were looked for.
     func kill() {
+        guard !killed else { return }
+        killed = true
+        // A process id of 0 (never started) would name the test's own process group.
         let pid = process.processIdentifier
-        _ = try? run("/usr/bin/pkill", ["-KILL", "-P", "\(pid)"], timeout: 5)
-        Foundation.kill(pid, SIGKILL)
+        if pid > 0 {
+            Foundation.kill(pid, SIGSTOP)
+            _ = try? run("/usr/bin/pkill", ["-KILL", "-P", "\(pid)"], timeout: 5)
+            Foundation.kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+        close(lines.read)
+        close(lines.write)
+        try? FileManager.default.removeItem(at: directory)
     }
 
     deinit { kill() }
@@ -57,12 +161,13 @@ final class GPSFake {
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("drive.nmea")
         try Self.drive().write(to: log, atomically: true, encoding: .utf8)
-        let port = Int.random(in: 41000...48000)
+        let port = try GPSFake.freePort()
         let fake = try GPSFake(log, port: port, once: true)
         defer { withExtendedLifetime(fake) {} }
         let x = try Xvfb()
         let (app, id) = try Self.window(x, dir, ["--center", "46,7.05", "--zoom", "12", "--location-source", "gpsd:127.0.0.1:\(port)"])
-        // Once fixes come (gpsfake takes a second or two to start), follow them.
+        // The drive is replayed, once, when the window watches gpsd; once fixes come, follow them.
+        try fake.replayWhenWatched()
         try app.waitForLog("a fix") { !Self.fixes(in: $0).isEmpty }
         _ = try x.xdotool("windowfocus", "--sync", id)
         _ = try x.xdotool("key", "f")
@@ -97,10 +202,11 @@ final class GPSFake {
         let first = dir.appendingPathComponent("first.nmea"), second = dir.appendingPathComponent("second.nmea")
         try Self.drive(latitude: 46, fixes: 60).write(to: first, atomically: true, encoding: .utf8)
         try Self.drive(latitude: 47, fixes: 60).write(to: second, atomically: true, encoding: .utf8)
-        let port = Int.random(in: 41000...48000)
+        let port = try GPSFake.freePort()
         var fake: GPSFake? = try GPSFake(first, port: port, once: false)
         let x = try Xvfb()
         let (app, id) = try Self.window(x, dir, ["--center", "46,7.05", "--zoom", "10", "--location-source", "gpsd:127.0.0.1:\(port)"])
+        try fake?.replayWhenWatched()
         try app.waitForLog("a fix at 46° N") { Self.fixes(in: $0).contains { $0.first == 46 } }
         // gpsd goes away (as when it is restarted) and comes back on the same port with
         // another receiver's log, at 47° N: once the window has said it lost it.
@@ -112,8 +218,10 @@ final class GPSFake {
         try app.waitForLog("that gpsd went away") { $0.components(separatedBy: lost).count > toldBefore }
         let again = try GPSFake(second, port: port, once: false)
         defer { withExtendedLifetime(again) {} }
-        // The window tries again after a second, then two, then four…: three fixes from the new gpsd.
-        try app.waitForLog("three fixes at 47° N", deadline: 60) { Self.fixes(in: $0).filter { $0.first == 47 }.count >= 3 }
+        // The window tries again after a second, then two, then four…: once it watches the new
+        // gpsd, that one's log is replayed, and three fixes come from it.
+        try again.replayWhenWatched()
+        try app.waitForLog("three fixes at 47° N") { Self.fixes(in: $0).filter { $0.first == 47 }.count >= 3 }
         try quit(x, id, app)
         let log = app.wholeLog
         let lats = Self.fixes(in: log).map { $0[0] }

@@ -11,9 +11,42 @@ import TestSupport
 @Suite(.serialized) struct StreetSearchWindowTests {
     static let names = StreetMapRenderTests.fixtures.appendingPathComponent("vector/helsinki-names.mbtiles").path
 
+    /// How long the test waits at most for what the window does on workers: the map's index,
+    /// built at idle priority (SCHED_IDLE), which a machine kept busy by other work (a
+    /// parallel `make test`) lends only its idle moments (a minute under two busy loops on two
+    /// cores), and the built-in places, read when the box first opens (seconds in a debug
+    /// build). A guard against waiting forever only: the test goes on once the app says so.
+    static let workDeadline = 300.0
+
     /// The chosen street's line: its orange (255, 122, 0 at 85 %) drawn into the tiles.
     static func orangeLine(_ png: PNG, row: Int) -> Int {
         (0..<800).filter { x in let c = png.pixel(x, row); return c.r > 230 && c.g > 110 && c.g < 160 && c.b < 70 }.count
+    }
+
+    /// Whether the list's first row has the selection's tint (blue ink over white), at its
+    /// right end, where neither a name nor its grey detail reaches.
+    static func firstRowTinted(_ png: PNG) -> Bool {
+        let t = png.pixel(784, 65)
+        return t.b > t.r && t.r < 250
+    }
+
+    /// The last search box the app said a frame showed (MERIDIAN_FRAME_LOG: `search list
+    /// "query": rows N selected K: first row | second row…`).
+    static func lastList(_ log: String) -> Substring? {
+        log.split(separator: "\n").last { $0.hasPrefix("search list ") }
+    }
+
+    /// Whether the last list said is for `query`, with its first row, `first`, selected.
+    static func listShown(_ log: String, query: String, first: String) -> Bool {
+        guard let line = lastList(log), line.hasPrefix("search list \"\(query)\": "), let r = line.range(of: " selected 0: ") else { return false }
+        return line[r.upperBound...].components(separatedBy: " | ").first == first
+    }
+
+    /// Ctrl+F, and the wait for a frame with the box open and empty: only from then on does
+    /// the box take the keyboard's text (letters typed sooner are keys for the map, lost).
+    static func openBox(_ x: Xvfb, _ app: App) throws {
+        _ = try x.xdotool("key", "ctrl+f")
+        try app.waitForLog("the search box open") { lastList($0)?.hasPrefix("search list \"\": ") == true }
     }
 
     @Test func aStreetTypedIsFlownToAndDrawnWholeAndAPointSaysWhatIsThere() throws {
@@ -32,24 +65,22 @@ import TestSupport
                                                        "--center", "60.1745,24.9368", "--zoom", "16"],
                                         env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
         // The map's names are indexed on a worker, then searchable.
-        #expect(app.readLog { $0.contains("search: indexes ready: Meridian test fixture") }, "never indexed: \(app.log.suffix(800))")
+        #expect(app.readLog(deadline: Self.workDeadline) { $0.contains("search: indexes ready: Meridian test fixture") }, "never indexed: \(app.log.suffix(800))")
         let index = try FileManager.default.contentsOfDirectory(atPath: searchFolder)
         #expect(index.contains { $0.hasPrefix("helsinki-names-mbtiles-") && $0.hasSuffix(".sqlite") }, "\(index)")
         #expect(!index.contains { $0.hasPrefix("gone-mbtiles-") }, "the gone map's index is deleted: \(index)")
         #expect(app.settles())
 
-        _ = try x.xdotool("key", "ctrl+f")
+        try Self.openBox(x, app)
         // Typed without the dot of ä, as on a keyboard without it.
         _ = try x.xdotool("type", "--delay", "40", "aleksanterinkatu")
-        #expect(app.settles())
-        // The first row is the street (the list's selection tint under the first row): waited
-        // for, as the results come from a worker after the typing has settled.
-        let list = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { png in
-            let t = png.pixel(500, 58)
-            return t.b > t.r
-        }
-        let tint = list.pixel(500, 58)
-        #expect(tint.b > tint.r, "the first row is selected: \(tint)")
+        // The first row is the street, selected. Until the places are read (on a worker, from
+        // the box's first opening) the first row says they are loading, untinted, while the
+        // loop rests: the picture is taken once the app says a frame with the street's list
+        // is on screen (and the X server has it).
+        try app.waitForLog("the street listed first and selected", deadline: Self.workDeadline) { Self.listShown($0, query: "aleksanterinkatu", first: "Aleksanterinkatu") }
+        let list = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { Self.firstRowTinted($0) }
+        #expect(Self.firstRowTinted(list), "the first row is selected: \(list.pixel(784, 65))")
         _ = try x.xdotool("key", "Return")
         #expect(app.settles(), "the flight ends")
         let shot = try screenshot(x, to: dir.appendingPathComponent("street.png").path) { png in
@@ -95,11 +126,12 @@ import TestSupport
         let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", Self.names,
                                                        "--center", "60.1745,24.9368", "--zoom", "16"],
                                         env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
-        #expect(app.readLog { $0.contains("search: indexes ready") })
+        #expect(app.readLog(deadline: Self.workDeadline) { $0.contains("search: indexes ready") })
         #expect(app.settles())
-        _ = try x.xdotool("key", "ctrl+f")
+        try Self.openBox(x, app)
         _ = try x.xdotool("type", "--delay", "40", "sibeliuksenkatu 9")
-        #expect(app.settles())
+        // All typed and the list drawn (its one row, selected, offers the online search).
+        try app.waitForLog("the list of what was typed", deadline: Self.workDeadline) { Self.listShown($0, query: "sibeliuksenkatu 9", first: "Nothing here by that name: search online ↵") }
         #expect(try Self.requests(server).isEmpty, "no request per keystroke")
         // Nothing offline by that name: Enter asks, once.
         _ = try x.xdotool("key", "Return")
@@ -107,15 +139,15 @@ import TestSupport
         let asked = try Self.requests(server)
         #expect(asked.count == 1 && asked.first?["q"] as? String == "sibeliuksenkatu 9", "\(asked)")
         #expect((asked.first?["ua"] as? String)?.hasPrefix("Meridian/") == true, "the app says who asks")
-        #expect(app.settles())
-        let list = try screenshot(x, to: dir.appendingPathComponent("online.png").path) { _ in true }
-        // The answer's first row is selected (the list's tint) and Enter flies there.
-        let tint = list.pixel(500, 58)
-        #expect(tint.b > tint.r, "\(tint)")
+        // The answer's first row, Helsinki, is selected (the list's tint) once the app says a
+        // frame with the answer is on screen; Enter flies there.
+        try app.waitForLog("the answer listed, its first row selected") { Self.listShown($0, query: "sibeliuksenkatu 9", first: "Helsinki") }
+        let list = try screenshot(x, to: dir.appendingPathComponent("online.png").path) { Self.firstRowTinted($0) }
+        #expect(Self.firstRowTinted(list), "\(list.pixel(784, 65))")
         _ = try x.xdotool("key", "Return")
         #expect(app.settles())
         // A failing geocoder is said, and the box stays.
-        _ = try x.xdotool("key", "ctrl+f")
+        try Self.openBox(x, app)
         _ = try x.xdotool("type", "--delay", "20", "garbage")
         _ = try x.xdotool("key", "Return")
         #expect(app.readLog { $0.contains("search: online failed for \"garbage\"") }, "\(app.log.suffix(600))")
