@@ -35,7 +35,9 @@ import TestSupport
         var server: TileServer? = try TileServer()
         try writeSources(dir, server!)
         let view = ["--tiles", "bulk", "--center", "\(Self.centre.lat),\(Self.centre.lon)", "--size", "800x600"]
-        let env = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache-online").path]
+        let listed = dir.appendingPathComponent("drawlist-online.txt").path
+        let env = ["XDG_CONFIG_HOME": dir.path, "XDG_CACHE_HOME": dir.appendingPathComponent("cache-online").path,
+                   "MERIDIAN_DRAWLIST_OUT": listed]
         let (app, id) = try startWindow(x, dir: dir, view + ["--zoom", "13"], env: env)
         _ = try screenshot(x, to: dir.appendingPathComponent("online.png").path) { Self.showsTile($0, zoom: 13) }
 
@@ -53,8 +55,13 @@ import TestSupport
         let area = areas[0]
         #expect(area.source == "bulk" && area.zooms == 0...16)
         #expect(area.west < Self.centre.lon && area.east > Self.centre.lon && area.south < Self.centre.lat && area.north > Self.centre.lat)
-        // The switcher lists it with its size.
+        // The switcher lists it with its size ("Title  ·  850 KB"), as the frame drawn says.
         _ = try x.xdotool("key", "l")
+        let row = try NSRegularExpression(pattern: NSRegularExpression.escapedPattern(for: area.title) + #"  ·  [0-9][0-9.,]* [KMG]B""#)
+        #expect(app.readLog { _ in
+            let dump = (try? String(contentsOfFile: listed, encoding: .utf8)) ?? ""
+            return row.firstMatch(in: dump, range: NSRange(dump.startIndex..., in: dump)) != nil
+        }, "the switcher does not list \(area.title) with its size")
         _ = try screenshot(x, to: dir.appendingPathComponent("list.png").path) { _ in true }
         try quit(x, id, app)
         server = nil
