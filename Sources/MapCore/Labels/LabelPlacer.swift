@@ -32,11 +32,10 @@ public struct LabelPlacer {
         let limit = Int(saturating: maxPerMegapoint * area.width * area.height / 1e6) + 8
         var taken = RectGrid(cell: 64)
         for r in reserved { taken.insert(r) }
-        var out: [PlacedLabel] = []
         // Only places inside the area compete; they are ordered by a precomputed key (rank,
         // tile, place in the tile, then position for a stable order) — this runs every frame
         // of a zoom.
-        var order: [(rank: Int, tile: Int, sequence: Int, at: MapPoint, point: ScreenPoint, index: Int)] = []
+        var order: [Candidate] = []
         order.reserveCapacity(candidates.count)
         // Within a rank MapLibre places tile by tile, down the screen and across, each tile's
         // labels in its features' order (`tileOrder`).
@@ -57,31 +56,54 @@ public struct LabelPlacer {
             if a.sequence != b.sequence { return a.sequence < b.sequence }
             return PlaceLabel.precedes(rank: a.rank, a.at, rank: b.rank, b.at)
         }
-        // The same place can arrive from two tiles (a parent standing in); keep one.
-        struct Seen: Hashable { var name: String; var x: Int, y: Int }
-        var seen = Set<Seen>()
-        // Where each name already runs along a line: a street mapped as several lines (both
-        // carriageways, its pavements) is named once there, not on each.
-        var named: [String: [ScreenPoint]] = [:]
         // Those placed before go first, each where it was; then everyone, in rank order, as
-        // if nothing had been placed before (a label held in the first round is not placed again).
-        var held = Set<Int>()
-        var towns = 0
-        // Those placed before go in an order that turning and zooming leave alone (rank, then
+        // if nothing had been placed before (a label held in the first round is not placed again),
+        // in an order that turning and zooming leave alone (rank, then
         // where they are on the map), so that of two held labels brought together the same one
         // stays from frame to frame.
         let heldOrder = previous.isEmpty ? [] : order.sorted { PlaceLabel.precedes(rank: $0.rank, $0.at, rank: $1.rank, $1.at) }
-        struct Stretch: Hashable { var name: String; var x0, y0, x1, y1: Double; var count: Int }
+        var room = Room(taken: taken)
+        for held in previous.isEmpty ? [false] : [true, false] {
+            placeRound(held: held, held ? heldOrder : order, candidates, camera: camera, sprites: sprites, previous: previous,
+                       area: area, limit: limit, room: &room)
+        }
+        return room.out.filter { view.intersects($0.text) || (!$0.place.isStyled && view.intersects($0.dot)) }
+    }
+
+    /// What a placement holds from round to round: the room taken, the labels placed, and what
+    /// keeps one place from being labelled twice.
+    private struct Room {
+        var taken: RectGrid
+        var out: [PlacedLabel] = []
+        /// The same place can arrive from two tiles (a parent standing in); one is kept.
+        var seen = Set<Seen>()
+        /// Where each name already runs along a line: a street mapped as several lines (both
+        /// carriageways, its pavements) is named once there, not on each.
+        var named: [String: [ScreenPoint]] = [:]
+        /// Candidates a held round placed where they were (not placed again after).
+        var held = Set<Int>()
+        /// The basemap's labels placed (thinned to a density).
+        var towns = 0
+    }
+
+    private struct Seen: Hashable { var name: String; var x: Int, y: Int }
+    private struct Stretch: Hashable { var name: String; var x0, y0, x1, y1: Double; var count: Int }
+    private typealias Candidate = (rank: Int, tile: Int, sequence: Int, at: MapPoint, point: ScreenPoint, index: Int)
+
+    /// One round of placing, in `order`: with `held`, only the labels remembered from the
+    /// placement before, each where it was; without, every candidate not already held.
+    private func placeRound(held round: Bool, _ order: [Candidate], _ candidates: [PlaceLabel], camera: Camera,
+                            sprites: SpriteAvailability, previous: LabelMemory, area: ScreenRect, limit: Int, room: inout Room) {
+        // (Lines are kept apart by name along them; the same stretch from several tiles is
+        // taken once a round.)
         var stretches = Set<Stretch>()
-        for round in previous.isEmpty ? [false] : [true, false] {
-        stretches.removeAll(keepingCapacity: true)
-        for o in round ? heldOrder : order {
+        for o in order {
             let c = candidates[o.index]
             // The basemap's towns are thinned to a density; a style's labels only by their
             // room, as MapLibre places them. (Counted over the margin too.)
-            if !c.isStyled { guard towns < limit else { continue } }
-            let before = out.count
-            defer { if !c.isStyled { towns += out.count - before } }
+            if !c.isStyled { guard room.towns < limit else { continue } }
+            let before = room.out.count
+            defer { if !c.isStyled { room.towns += room.out.count - before } }
             var side: PlacedLabel.Side?
             var anchors: [ScreenPoint]?
             if round {
@@ -92,9 +114,9 @@ public struct LabelPlacer {
                 } else {
                     guard let s = previous.entry(SameLabel(c), near: o.point, camera: camera) else { continue }
                     side = s
-                    held.insert(o.index)
+                    room.held.insert(o.index)
                 }
-            } else if held.contains(o.index) {
+            } else if room.held.contains(o.index) {
                 continue
             }
             // (Lines are kept apart by name along them instead: two streets, or a street's name
@@ -105,7 +127,7 @@ public struct LabelPlacer {
                       stretches.insert(Stretch(name: c.identity, x0: c.point.x, y0: c.point.y, x1: last.x, y1: last.y, count: path.count)).inserted
                 else { continue }
             } else {
-                guard seen.insert(Seen(name: c.name, x: Int(saturating: c.point.x * 1e7), y: Int(saturating: c.point.y * 1e7))).inserted else { continue }
+                guard room.seen.insert(Seen(name: c.name, x: Int(saturating: c.point.x * 1e7), y: Int(saturating: c.point.y * 1e7))).inserted else { continue }
             }
             // Every label competes with its estimated box (a generous one), rasterized or not:
             // placement is then a pure function of the places and the camera, so nothing
@@ -121,7 +143,7 @@ public struct LabelPlacer {
             let p = o.point
             switch c.placement {
             case .place:
-                if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &taken, first: side) { out.append(placed) }
+                if let placed = placeBesideDot(c, at: p, size: size, ready: ready, area: area, taken: &room.taken, first: side) { room.out.append(placed) }
             case let .point(anchor, offset):
                 // Map-aligned text and icons turn with the map about the point; level ones
                 // keep their anchor and offset on the screen. Each claims the box around it
@@ -139,9 +161,9 @@ public struct LabelPlacer {
                 guard let box = c.name.isEmpty ? icon?.bounds : textBox.bounds else { continue }
                 // (An estimated sprite's box holds its halo and a point more: the letters of
                 // two labels stay four or five points apart, as text-padding keeps them.)
-                guard area.intersects(box), !taken.intersects(box), !(icon.map { taken.intersects($0.bounds) } ?? false) else { continue }
-                taken.insert(box)
-                if let icon { taken.insert(icon.bounds) }
+                guard area.intersects(box), !room.taken.intersects(box), !(icon.map { room.taken.intersects($0.bounds) } ?? false) else { continue }
+                room.taken.insert(box)
+                if let icon { room.taken.insert(icon.bounds) }
                 let drawn = { (s: ScreenSize) -> ScreenRect in
                     guard let own else { return anchor.box(at: at, size: s) }
                     return LabelAnchor.center.box(at: ScreenPoint(x: own.x + own.width / 2, y: own.y + own.height / 2), size: s)
@@ -163,15 +185,13 @@ public struct LabelPlacer {
                 }
                 let text = c.name.isEmpty ? box : Self.turned(drawn(shown), by: turn, about: p).rect
                 let iconReady = c.icon.map { sprites.size(of: $0.key) != nil } ?? true
-                out.append(PlacedLabel(place: c, dot: icon?.rect ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
+                room.out.append(PlacedLabel(place: c, dot: icon?.rect ?? ScreenRect(x: p.x, y: p.y, width: 0, height: 0), text: text, side: .right,
                                        ready: ready != nil && iconReady, scale: k, degrees: turn, iconDegrees: iconTurn, anchor: p))
             case let .line(path, spacing):
-                out += placeAlong(c, path: path, spacing: spacing, camera: camera, sprites: sprites, area: area, taken: &taken,
-                                  named: &named, at: anchors)
+                room.out += placeAlong(c, path: path, spacing: spacing, camera: camera, sprites: sprites, area: area, taken: &room.taken,
+                                       named: &room.named, at: anchors)
             }
         }
-        }
-        return out.filter { view.intersects($0.text) || (!$0.place.isStyled && view.intersects($0.dot)) }
     }
 
     public static let margin = 192.0
