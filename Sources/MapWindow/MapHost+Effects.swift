@@ -32,7 +32,7 @@ extension MapHost {
         let typing = session.wantsText
         if typing != textInputOn {
             textInputOn = typing
-            if typing { SDL_StartTextInput() } else { SDL_StopTextInput() }
+            if typing { SDL_StartTextInput(); keysBeforeTyping.noteQueued() } else { SDL_StopTextInput(); keysBeforeTyping.forget() }
         }
         return changed
     }

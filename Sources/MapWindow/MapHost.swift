@@ -79,6 +79,7 @@ public final class MapHost {
     /// The X server drew a frame since the loop last waited for it.
     var serverDrawnSinceSync = false
     var textInputOn = false
+    var keysBeforeTyping = KeysBeforeTyping()
 
     /// Shows `session` (its camera fitted to the window) with the tile layers of `stack`
     /// (whose settings the session's scene has: `Scene.showTiles(from:)`).
@@ -200,7 +201,9 @@ public final class MapHost {
         }
         guard let input else { return (changed, false, change != nil) }
         let t = clock.eventTime(sdlTicks: event.common.timestamp)
-        return (carryOut(session.handle(input, at: t)) || changed, false, true)
+        changed = carryOut(session.handle(input, at: t)) || changed
+        if let text = keysBeforeTyping.text(of: event), session.wantsText { changed = carryOut(session.handle(.text(text), at: t)) || changed }
+        return (changed, false, true)
     }
 
     private func resized() {

@@ -50,6 +50,23 @@ import Testing
         #expect(view.zoom == 12, "a city of 400,000 at z12: \(view.zoom)")
     }
 
+    /// Letters typed right after Ctrl+F, before the box has drawn (one burst of keys, read
+    /// from the display before text input was on), are the box's, none lost, none doubled,
+    /// Shift kept. The app is held stopped while the keys are sent, so that it reads them all
+    /// at once, as a busy frame does.
+    @Test func lettersTypedWithCtrlFAreAllTheBoxs() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("search-burst")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (app, id) = try window(x, dir, ["--center", "40,-3", "--zoom", "5"])
+        kill(app.process.processIdentifier, SIGSTOP)
+        _ = try x.xdotool("key", "ctrl+f", "type", "--delay", "0", "Zurich")
+        kill(app.process.processIdentifier, SIGCONT)
+        // (The query as the box says it, whole: a letter lost or doubled never reads so.)
+        #expect(app.readLog { $0.contains(#"search list "Zurich""#) }, "the box did not get all of Zurich: \(app.log.suffix(600))")
+        try quit(x, id, app)
+    }
+
     @Test func coordinatesTypedGoThereAndBadOnesDoNot() throws {
         let x = try Xvfb()
         let dir = temporaryDirectory("search-coordinates")
