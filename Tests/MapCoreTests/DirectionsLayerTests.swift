@@ -189,7 +189,7 @@ struct DirectionsLayerTests {
 extension DirectionsLayerTests {
     /// Finds one place whatever is typed: Kaivokatu.
     struct OnePlace: PlaceSearching {
-        func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+        func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
             [SearchResult(name: "Kaivokatu", category: .street, area: "Kluuvi", coordinate: Coordinate(latitude: 60.1705, longitude: 24.9425), zoom: 16,
                           origin: .offline("test"), match: 1)]
         }

@@ -118,7 +118,7 @@ struct SearchRankingTests {
 final class FixedFinder: PlaceSearching, @unchecked Sendable {
     let answers: [SearchResult]
     init(_ answers: [SearchResult]) { self.answers = answers }
-    func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+    func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
         let key = SearchText.key(query)
         return answers.filter { SearchRanking.match(query: key, name: SearchText.key($0.name)) != nil }.prefix(limit).map { $0 }
     }

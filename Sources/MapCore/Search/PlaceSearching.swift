@@ -8,26 +8,21 @@ import Platform
 /// 3 ms at p99 for a 1,600-tile city: `meridian bench --only streets`). Slow work — building
 /// an index, asking online, what-is-here — happens on workers.
 public protocol PlaceSearching: Sendable {
-    func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult]
     /// Near a view of that zoom: how much nearness counts follows how much of the earth the
     /// view shows (`SearchRanking.nearness(zoom:)`); nil, as at a street.
     func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult]
 }
 
 extension PlaceSearching {
-    /// A finder that does not rank (a fixed list) answers the same at every zoom.
-    public func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
-        search(query, near: near, limit: limit)
+    /// Near a point, as at a street.
+    public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
+        search(query, near: near, zoom: nil, limit: limit)
     }
 }
 
 extension PlaceIndex: PlaceSearching {
     /// The built-in places as results: a city of a hundred thousand or more, a town of ten
     /// thousand, else a village; where, by its country.
-    public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
-        search(query, near: near, zoom: nil, limit: limit)
-    }
-
     public func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
         let found = matches(query, limit: max(limit * 3, 24)).map { m -> SearchResult in
             let p = m.place

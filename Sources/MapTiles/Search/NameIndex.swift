@@ -91,10 +91,6 @@ public final class NameIndex: PlaceSearching, @unchecked Sendable {
     /// Candidates looked at per query: the first ones by category (rows are numbered so).
     static let candidates = 160
 
-    public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
-        search(query, near: near, zoom: nil, limit: limit)
-    }
-
     public func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
         let key = SearchText.key(query)
         let words = SearchText.words(key)

@@ -15,10 +15,6 @@ public struct StreetSearch: PlaceSearching {
         self.indexes = indexes
     }
 
-    public func search(_ query: String, near: Coordinate?, limit: Int) -> [SearchResult] {
-        search(query, near: near, zoom: nil, limit: limit)
-    }
-
     public func search(_ query: String, near: Coordinate?, zoom: Double?, limit: Int) -> [SearchResult] {
         var lists = indexes.map { $0.search(query, near: near, zoom: zoom, limit: limit) }
         if let places { lists.append(places.search(query, near: near, zoom: zoom, limit: limit)) }
