@@ -108,24 +108,14 @@ let package = Package(
     swiftLanguageModes: [.v5]
 )
 
-// Fuzz targets (libFuzzer), built only by scripts/fuzz.sh: MERIDIAN_FUZZ=1 swift build
-// --sanitize=fuzzer. Each feeds hostile bytes to one reader; Fuzz/Corpus holds their seeds.
-// This table is the one list of them (scripts/fuzz.sh asks for it: swift package describe).
+// The fuzz targets (libFuzzer), built only by scripts/fuzz.sh: MERIDIAN_FUZZ=1 swift build
+// --sanitize=fuzzer. One executable holds them all (Fuzz/Targets/main.swift lists them), each
+// feeding hostile bytes to one reader; Fuzz/Corpus/NAME holds each one's seeds.
 if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     // What the four readers of track files check once a file is read (Fuzz/Support).
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
-    let files = ["MapData", "MapCore", "FuzzSupport"]
-    for (name, deps) in [("fuzz-mvt", ["MapTiles"]), ("fuzz-mbtiles", ["MapTiles"]), ("fuzz-pmtiles", ["MapTiles"]), ("fuzz-pins", ["MapData"]),
-                         ("fuzz-gpx", files), ("fuzz-geojson", files), ("fuzz-csv", files), ("fuzz-kml", files), ("fuzz-fit", files), ("fuzz-tcx", files),
-                         ("fuzz-viewstate", ["MapData"]), ("fuzz-sources", ["MapTiles", "MapGeometry"]),
-                         ("fuzz-position", ["MapPosition", "MapCore"]), ("fuzz-trail", ["MapData", "MapCore"]),
-                         ("fuzz-search", ["MapCore"]), ("fuzz-style", ["MapStyle", "MapTiles"]), ("fuzz-image", ["MapWindow", "MapTiles"]),
-                         ("fuzz-extract", ["MapTiles"]), ("fuzz-http", ["MapTiles"]), ("fuzz-names", ["MapTiles", "MapCore"]),
-                         ("fuzz-geocoder", ["MapTiles", "MapCore"]), ("fuzz-dem", ["MapTiles", "MapGeometry"]),
-                         ("fuzz-osrm", ["MapRouting", "MapCore"]), ("fuzz-routino", ["MapRouting", "MapCore"]),
-                         ("fuzz-sprites", ["MapGraphics", "MapTiles", "MapCore"]),
-                         ("fuzz-track-render", ["MapData", "MapCore", "MapGeometry", "MapTiles", "MapWindow"])] {
-        package.targets.append(.executableTarget(name: name, dependencies: deps.map { .target(name: $0) } + ["Platform"],
-                                                 path: "Fuzz/Targets/\(name)"))
-    }
+    package.targets.append(.executableTarget(name: "meridian-fuzz",
+                                             dependencies: ["FuzzSupport", "MapCore", "MapData", "MapGeometry", "MapGraphics", "MapPosition",
+                                                            "MapRouting", "MapStyle", "MapTiles", "MapWindow", "Platform"],
+                                             path: "Fuzz/Targets"))
 }

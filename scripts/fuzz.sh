@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (Package.swift adds them when MERIDIAN_FUZZ is set) and runs
-# each for a bounded time from its committed seeds (Fuzz/Corpus/TARGET), after replaying
-# every crash ever found (Fuzz/Regressions/TARGET). New inputs go to a scratch folder, never
-# into the repository. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]] (all targets
-# unless some are named).
+# Builds the libFuzzer executable (Package.swift adds it when MERIDIAN_FUZZ is set; it holds
+# every target) and runs each target for a bounded time from its committed seeds
+# (Fuzz/Corpus/TARGET), after replaying every crash ever found (Fuzz/Regressions/TARGET). New
+# inputs go to a scratch folder, never into the repository. Usage:
+# scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]] (all targets unless some are named).
+# A target runs as .build-fuzz/release/TARGET (a link to meridian-fuzz: the name picks it).
 set -euo pipefail
 shopt -s nullglob
 cd "$(dirname "$0")/.."
@@ -12,20 +13,22 @@ export MERIDIAN_FUZZ=1
 # A failed precondition traps (SIGILL); Swift's backtracer would take the signal first, and
 # libFuzzer then writes no crash input for the report below.
 export SWIFT_BACKTRACE=enable=no
-# The targets are those Package.swift declares (its table is the one list of them).
-mapfile -t targets < <(swift package describe --type json 2>/dev/null \
-  | python3 -c 'import json, sys; print("\n".join(sorted(p["name"] for p in json.load(sys.stdin)["products"] if p["name"].startswith("fuzz-"))))')
-((${#targets[@]})) || { echo "fuzz: Package.swift declares no fuzz target"; exit 1; }
+swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product meridian-fuzz 2>&1 | grep -E "error|warning: unre" || true
+bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --show-bin-path)
+[ -x "$bin/meridian-fuzz" ] || { echo "fuzz: the fuzz executable did not build"; exit 1; }
+# The targets are those the executable holds (Fuzz/Targets/main.swift is the one list).
+mapfile -t targets < <("$bin/meridian-fuzz")
+((${#targets[@]})) || { echo "fuzz: meridian-fuzz lists no target"; exit 1; }
+for t in "${targets[@]}"; do
+  ln -sf meridian-fuzz "$bin/$t"
+  [ -d "Fuzz/Corpus/$t" ] || { echo "fuzz: $t has no seeds (Fuzz/Corpus/$t)"; exit 1; }
+done
 if (($# > 1)); then
   for t in "${@:2}"; do
-    printf '%s\n' "${targets[@]}" | grep -qx -- "$t" || { echo "fuzz: no target $t (Package.swift's fuzz table)"; exit 1; }
+    printf '%s\n' "${targets[@]}" | grep -qx -- "$t" || { echo "fuzz: no target $t (Fuzz/Targets/main.swift)"; exit 1; }
   done
   targets=("${@:2}")
 fi
-for t in "${targets[@]}"; do
-  swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product "$t" 2>&1 | grep -E "error|warning: unre" || true
-done
-bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One target a core at a time (libFuzzer runs one process each): what each says is printed

@@ -7,8 +7,7 @@ import MapTiles
 // read (TileNames) at a deep zoom, staged and made into rows as the index builder does (house
 // numbers joined, streets merged, districts found); and the bytes read as a stored street
 // line, as a damaged index file would be.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzNames(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzNames(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var data = Data(bytes: start, count: count)
     if Gzip.isCompressed(data) {
         guard let inflated = try? Gzip.decompress(data, limit: 1 << 20) else { return 0 }

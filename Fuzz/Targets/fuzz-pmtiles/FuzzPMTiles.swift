@@ -5,8 +5,7 @@ import MapTiles
 // Hostile bytes as a PMTiles archive, read as --tiles would read one (through memory instead
 // of a file or a server): header, root and leaf directories, metadata, and a few tiles at
 // zooms that hit the root, leaves and runs. Refusals are fine; traps and hangs are not.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPMTiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzPMTiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
     // A server's Content-Range header, as the HTTP range reader checks it.
     if let r = HTTPRangeReader.contentRange(String(decoding: bytes.prefix(200), as: UTF8.self)) {

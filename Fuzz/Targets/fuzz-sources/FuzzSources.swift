@@ -4,8 +4,7 @@ import MapTiles
 
 // What a user, a server or the disk hands the online sources: sources.json, TileJSON
 // documents, tile URL templates, HTTP caching headers and tile cache files. Whatever is accepted must be safe.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     if let (sources, _) = try? OnlineSource.catalog(data, file: "sources.json") {
         for s in sources {
@@ -48,7 +47,7 @@ public func fuzzSources(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 }
 
 /// An accepted template expands to an http(s) address with no space or control character.
-func check(_ t: TileURLTemplate) {
+private func check(_ t: TileURLTemplate) {
     for tile in [TileID(z: 0, x: 0, y: 0), TileID(z: 22, x: 4_194_303, y: 4_194_303)] {
         let url = t.url(for: tile, retina: true)
         precondition(url.hasPrefix("http://") || url.hasPrefix("https://") || url.lowercased().hasPrefix("http"), "not an http address")

@@ -6,8 +6,7 @@ import MapTiles
 // small square tile in either encoding, shaded and traced for contours as a hillshade layer
 // would. A refusal is fine; a trap, a hang, a NaN in the shading or a contour point off the
 // tile is a bug.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDEM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzDEM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
     if let dem = try? DEMTile(png: bytes, encoding: bytes.count % 2 == 0 ? .terrarium : .mapbox) {
         precondition(dem.heights.count == dem.size * dem.size && dem.heights.allSatisfy(\.isFinite), "a DEM with holes")

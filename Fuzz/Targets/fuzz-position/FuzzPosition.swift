@@ -6,8 +6,7 @@ import Platform
 
 // What position sources read from a receiver or gpsd: the bytes split into bounded lines,
 // each read as NMEA and as a gpsd report, and the whole as a GeoClue location. Every fix taken must be a real place.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPosition(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzPosition(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     var lines = LineSplitter(maxLine: 4096)
     // Fed in two pieces, as a socket hands them over.

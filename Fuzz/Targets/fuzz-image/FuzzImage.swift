@@ -4,8 +4,7 @@ import MapWindow
 
 // A tile's picture as a server or an .mbtiles hands it over: the header read first, then the
 // decoder it picks, bounded to a tile's size (a bomb must be refused, never allocated).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzImage(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzImage(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     _ = try? ImageHeader(data)
     if let bitmap = try? ImageDecoder.decode(data, maxSide: 512) {

@@ -4,8 +4,7 @@ import MapData
 
 // A trail journal left on disk (by a run that was killed, or damaged since): what is read
 // back must be real places in well-formed segments, and drawing it must not trap.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTrail(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzTrail(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let contents = TrailJournal.read(Data(bytes: start, count: count)) else { return 0 }
     let track = contents.track, p = track.points
     var next = 0

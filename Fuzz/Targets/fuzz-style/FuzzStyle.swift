@@ -4,7 +4,7 @@ import MapTiles
 
 // Bytes as a MapLibre style; what parses is evaluated as the painter would: every layer's
 // filter and every property, through the typed reads, at a few zooms over a few features.
-let features: [VectorTile.Feature?] = {
+private let features: [VectorTile.Feature?] = {
     let ring = [VectorTile.Point(x: 0, y: 0), .init(x: 4096, y: 0), .init(x: 4096, y: 4096)]
     return [
         nil,
@@ -17,8 +17,7 @@ let features: [VectorTile.Feature?] = {
     ]
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzStyle(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzStyle(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let style = try? MapStyle(json: Data(bytes: start, count: count)) else { return 0 }
     for layer in style.layers {
         for zoom in [-1.0, 0, 5.5, 14, 24, .nan] {

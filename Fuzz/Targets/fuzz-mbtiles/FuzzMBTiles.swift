@@ -6,8 +6,7 @@ import Platform
 
 // A whole .mbtiles file (SQLite database) as --tiles would open it: metadata, zoom range,
 // and the payload of a few tiles.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzMBTiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzMBTiles(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let path = "/tmp/meridian-fuzz-\(getpid()).mbtiles"
     guard FileIO.writeBytes(UnsafeRawBufferPointer(start: start, count: count), to: path) else { return 0 }
     defer { unlink(path) }

@@ -6,8 +6,7 @@ import MapRouting
 // An online routing service's answer (OSRM's JSON, or anything a server sends): whatever is
 // read must be a route the window can draw and list, whatever is not a RouteError that says
 // so. The same bytes are also a routing.json, and an index of extracts (Geofabrik's).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOSRM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzOSRM(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     let request = RouteRequest(waypoints: [Coordinate(latitude: 60.169, longitude: 24.946), Coordinate(latitude: 60.1735, longitude: 24.947)],
                                mode: .car)

@@ -8,8 +8,7 @@ import MapGeometry
 // directly: what is read must hold together (segments within the points, a column per point,
 // positions in range), and the file cut short at an offset the input picks (its first byte)
 // must keep what came before the cut: its points and course points begin those of the whole.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzTCX(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     checkTrackFile(UnsafeRawBufferPointer(start: start, count: count), ext: "tcx")
     guard count > 0 else { return 0 }
     let data = Data(bytes: start, count: count)
@@ -26,7 +25,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
-func check(_ doc: GeoDocument) {
+private func check(_ doc: GeoDocument) {
     precondition(doc.problems.count <= 1000, "problems without bound")
     for t in doc.tracks {
         let p = t.points, n = p.count
@@ -43,6 +42,6 @@ func check(_ doc: GeoDocument) {
 }
 
 /// Every point of every track, in order, as exact bits.
-func positions(_ doc: GeoDocument) -> [UInt64] {
+private func positions(_ doc: GeoDocument) -> [UInt64] {
     doc.tracks.flatMap { t in zip(t.points.latitude, t.points.longitude).flatMap { [$0.0.bitPattern, $0.1.bitPattern] } }
 }

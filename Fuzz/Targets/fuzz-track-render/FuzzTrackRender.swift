@@ -12,8 +12,7 @@ import Platform
 // statistics callout, its profile and the list of files, in metres and in feet. Any trap on
 // the way (an Int of a height of 1e20, an abs of Int.min) kills the run. The first byte picks
 // the file's kind and what is shown; the rest is the file.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzTrackRender(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let choice = Int(start.load(as: UInt8.self))
     let ext = ["gpx", "kml", "geojson", "csv"][choice % 4]
@@ -36,7 +35,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
                                         camera: session.camera)
     }
     if choice & 32 != 0 { _ = session.scene.tracks.toggleProfile() }
-    guard let renderer = try? OffscreenRenderer(pixelWidth: Int(size.width), pixelHeight: Int(size.height), pixelRatio: 1) else { return 0 }
+    guard let renderer = try? OffscreenRenderer(pixelWidth: Int(saturating: size.width), pixelHeight: Int(saturating: size.height), pixelRatio: 1) else { return 0 }
     for mode in [TrackColorMode.speed, .elevation] {
         _ = session.scene.tracks.setColorMode(mode)
         _ = try? renderer.render(&session, stack: stack, at: 0, timeout: 5)

@@ -6,8 +6,7 @@ import MapData
 // FIT files as the desktop opens them, read as the window reads them (Fuzz/Support); and read
 // with the reader directly, whose tracks must hold together: columns as long as the points,
 // segments that tile each track, positions on the globe.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzFIT(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     checkTrackFile(UnsafeRawBufferPointer(start: start, count: count), ext: "fit")
     let data = Data(bytes: start, count: count)
     guard let (doc, activity) = try? FITReader(file: "fuzz.fit").readActivity(data) else { return 0 }

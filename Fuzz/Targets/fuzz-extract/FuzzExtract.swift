@@ -7,8 +7,7 @@ import MapTiles
 // --bbox: what a resumed run trusts must point inside the tiles on disk, a validator kept is
 // one a request may carry, a plan that is not one is an error, a day is a day, and a box is
 // either refused or sane. Traps and hangs are bugs.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzExtract(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzExtract(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
     // The journal (after 8 bytes), against a tiles file of the size the first 8 say.
     let size = bytes.prefix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

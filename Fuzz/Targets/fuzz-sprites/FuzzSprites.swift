@@ -7,8 +7,7 @@ import Platform
 // Hostile bytes as a style's sprite sheet: the index (what a style's sprite URL or file
 // names) over a picture whose header is the input's tail, or a 512×512 PNG. A refusal is
 // fine; a trap, or an icon outside the picture or larger than 256 points, is a bug.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSprites(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzSprites(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
     let cut = bytes.firstIndex(of: 0) ?? bytes.endIndex
     let index = bytes[..<cut], tail = bytes[cut...].dropFirst()

@@ -4,8 +4,7 @@ import MapData
 import Platform
 
 // The pins file as the app reads it at start (read-only here, so nothing is moved aside).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPins(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzPins(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let path = "/tmp/meridian-fuzz-\(getpid()).geojson"
     guard FileIO.writeBytes(UnsafeRawBufferPointer(start: start, count: count), to: path) else { return 0 }
     defer { unlink(path) }

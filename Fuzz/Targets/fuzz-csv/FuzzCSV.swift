@@ -1,8 +1,7 @@
 import FuzzSupport
 
 // CSV files as the desktop opens them, read as the window reads them (Fuzz/Support).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzCSV(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     checkTrackFile(UnsafeRawBufferPointer(start: start, count: count), ext: "csv")
     return 0
 }

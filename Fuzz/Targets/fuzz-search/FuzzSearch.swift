@@ -4,8 +4,7 @@ import MapCore
 // What is typed or pasted into the search box, or handed over as a geo: link, and a damaged
 // places file: coordinates read must be real places; the index built from the bytes must
 // search without trapping, its answers real places too.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSearch(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzSearch(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     let text = String(decoding: data, as: UTF8.self)
     for candidate in [text, "geo:" + text, "https://www.openstreetmap.org/#map=" + text] {

@@ -6,8 +6,7 @@ import MapData
 // GPX files as the desktop opens them, read as the window reads them (Fuzz/Support); and read
 // in pieces from offsets the input picks (its first byte), which must give exactly what one
 // pass gives.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzGPX(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     checkTrackFile(UnsafeRawBufferPointer(start: start, count: count), ext: "gpx")
     guard count > 1 else { return 0 }
     let data = Data(bytes: start + 1, count: count - 1)
@@ -20,7 +19,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 }
 
 /// Everything a reading gives, as text (NaN as "nan").
-func describe(_ r: Result<GeoDocument, Error>) -> String {
+private func describe(_ r: Result<GeoDocument, Error>) -> String {
     guard case let .success(doc) = r else { if case let .failure(e) = r { return "error \(e)" }; return "" }
     var out = ""
     for t in doc.tracks {

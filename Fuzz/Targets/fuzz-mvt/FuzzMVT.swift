@@ -4,8 +4,7 @@ import MapTiles
 
 // Vector tile bytes as an .mbtiles file may hold them: gzip-wrapped or not, then decoded,
 // then their places read as the label layer reads them.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzMVT(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzMVT(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var data = Data(bytes: start, count: count)
     if Gzip.isCompressed(data) {
         guard let inflated = try? Gzip.decompress(data, limit: 1 << 20) else { return 0 }

@@ -5,8 +5,7 @@ import MapTiles
 // A geocoder's answer, read as Nominatim's and as Photon's (a server may send either, or
 // anything): whatever is read must be a real place a result row can show, and whatever is not
 // must be a GeocoderError. The same bytes are also a geocoder.json.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzGeocoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzGeocoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     for kind in GeocoderConfig.Kind.allCases {
         do {

@@ -4,8 +4,7 @@ import MapTiles
 // A tile server's answer as it arrives: the first byte says how the network cuts the rest in
 // pieces. Read whole and read in pieces, it must end the same way; a body never passes its
 // limit. The same bytes as text are also an address and a redirect's Location.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzHTTP(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzHTTP(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let all = UnsafeRawBufferPointer(start: start, count: count)
     let step = Int(all[0]) + 1

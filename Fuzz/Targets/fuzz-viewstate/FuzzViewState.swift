@@ -5,8 +5,7 @@ import MapGeometry
 import Platform
 
 // view.json as the app restores it at start.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzViewState(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzViewState(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let path = "/tmp/meridian-fuzz-\(getpid())-view.json"
     guard FileIO.writeBytes(UnsafeRawBufferPointer(start: start, count: count), to: path) else { return 0 }
     defer { unlink(path) }
