@@ -14,11 +14,13 @@ version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/meridian/Mer
 # Built as `make build` builds (scripts/release-flags.sh: for size, the Swift runtime static,
 # packed relocations, nothing exported, identical functions folded, hot code together), with
 # full RELRO (relro + bindnow): the GOT is read-only after start, as Debian's hardening asks.
-flags=$(scripts/release-flags.sh)
+flags="$(scripts/release-flags.sh) -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now"
 # shellcheck disable=SC2086
-swift build $flags --product meridian --scratch-path "$scratch" \
-    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
-swift build -c release --product icon-renderer --scratch-path "$scratch"
+swift build $flags --product meridian --scratch-path "$scratch"
+# The icon renderer with the same flags: with others, the modules it shares with meridian
+# (Platform, MapCore, MapGraphics…) would be compiled again (two minutes).
+# shellcheck disable=SC2086
+swift build $flags --product icon-renderer --scratch-path "$scratch"
 bin="$scratch/release/meridian"
 
 root="$scratch/pkg/meridian_${version}_amd64"
