@@ -33,24 +33,11 @@ docs: setup
 run: build
 	.build/release/meridian
 
-# Unit tests run in parallel. End-to-end tests (real X server, compositor and binary) run
-# two suites at a time (each test has its own X server and waits on what the app says),
-# except those whose input the app times (drags, flicks, held keys and presses) or that
-# measure CPU and memory: those run alone, so that nothing starves them. Each fuzz target
-# gets 8 s here, one a core at a time (24 targets); `make fuzz` hunts longer.
-E2E_ALONE = WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests
+# Every test: the debug build's unit tests, the end-to-end tests (real X server, compositor
+# and the release binary), the fuzz targets, the package and a clean install, in stages that
+# keep both cores busy (scripts/test.sh says how, and each stage says how long it took).
 test: setup-test
-	scripts/stage.sh build $(SWIFT) build
-	scripts/po.sh mo
-	scripts/po.sh check
-	scripts/lint-messages.py
-	scripts/lint-conversions.sh
-	scripts/stage.sh docs scripts/docs.sh
-	scripts/stage.sh units $(SWIFT) test --skip EndToEndTests
-	scripts/stage.sh end-to-end $(SWIFT) test --filter EndToEndTests --skip 'EndToEndTests\.($(E2E_ALONE))/'
-	scripts/stage.sh end-to-end-alone $(SWIFT) test --filter 'EndToEndTests\.($(E2E_ALONE))/' --no-parallel
-	scripts/stage.sh fuzz scripts/fuzz.sh 8
-	scripts/stage.sh package scripts/test-package.sh
+	scripts/test.sh
 
 # Every fuzz target for SECONDS each (make fuzz FUZZ_SECONDS=300 for a longer hunt).
 FUZZ_SECONDS ?= 60

@@ -4,12 +4,14 @@
 # ./meridian_….deb` inside it (every dependency from Debian), and there run `meridian --version`,
 # `meridian render` (a non-blank basemap image) and a window under Xvfb that quits cleanly.
 # The debootstrap tarball is cached in .cache/debootstrap (outside git).
+#   scripts/test-package.sh [meridian_VERSION_amd64.deb]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pass() { echo "test-package: ok: $*"; }
 fail() { echo "test-package: FAILED: $*" >&2; exit 1; }
 
-deb=$(scripts/build-deb.sh .build-deb | tail -1)
+# The package given (make test builds it behind the tests), else built now.
+deb=${1:-$(scripts/build-deb.sh .build-deb | tail -1)}
 [ -f "$deb" ] || fail "no package built"
 echo "test-package: $deb: $(du -k "$deb" | cut -f1) KiB, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB"
 
