@@ -2,8 +2,11 @@
 import Foundation
 import PackageDescription
 
-// One-way dependencies, as ../shared/DESIGN.md draws them:
-// MapGeometry ← MapCore ← MapTiles/MapData/MapPosition ← MapGraphics ← MapWindow ← meridian.
+// One-way dependencies, as docs/DESIGN.md draws them:
+// MapGeometry ← MapCore ← MapTiles/MapData/MapPosition ← MapGraphics ← MapWindow ← meridian,
+// with MapNetwork (HTTP, caching rules, politeness) beneath MapTiles, over Platform alone, and
+// MapSearch (places, names, geocoders) over MapTiles, beneath MapChrome's search box. Every
+// module a file imports is declared here (scripts/lint-imports.py holds it).
 // Every conversion from Double or Float to an integer that could trap is refused by the
 // compiler: Platform/Saturating.swift shadows the standard library's with deprecated ones, and
 // this makes using them an error (issue 39's lint; scripts/lint-conversions.sh shows it).
@@ -55,9 +58,17 @@ let package = Package(
                 swiftSettings: small),
         // The app's chrome over the map (search box, help, map switcher, zoom and locate
         // buttons, hints): an app embedding the map picks its own.
-        .target(name: "MapChrome", dependencies: ["Platform", "MapGeometry", "MapCore"],
+        .target(name: "MapChrome", dependencies: ["Platform", "MapGeometry", "MapCore", "MapSearch"],
                 swiftSettings: small),
-        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "CSQLite", "CZlib", "CCurl", "CSystem"],
+        // HTTP for every shared server: the client (libcurl for https, its own for loopback and
+        // plain http), freshness as HTTP defines it, a gate per service for its stated rate, and
+        // ranges of remote files. It knows nothing of maps.
+        .target(name: "MapNetwork", dependencies: ["Platform", "CCurl"], swiftSettings: small),
+        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "CSQLite", "CZlib", "CSystem"],
+                swiftSettings: small),
+        // Search: the built-in places and their ranking, coordinates typed in, the street maps' own
+        // names (an FTS5 index made from their tiles) and the online geocoders.
+        .target(name: "MapSearch", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "MapTiles"],
                 swiftSettings: small),
         // MapLibre style JSON: parsed once, its expressions evaluated per zoom and feature.
         .target(name: "MapStyle", dependencies: ["Platform", "MapCore", "MapTiles"],
@@ -65,45 +76,47 @@ let package = Package(
         .target(name: "MapData", dependencies: ["Platform", "MapGeometry", "MapCore", "CLibXML2"], swiftSettings: library),
         // Directions: one protocol for route engines, Routino run as programs (never linked:
         // it is AGPL), an online OSRM within FOSSGIS's terms, and the route's readers.
-        .target(name: "MapRouting", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapData"],
+        .target(name: "MapRouting", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "MapTiles", "MapData"],
                 swiftSettings: small),
         .target(name: "MapPosition", dependencies: ["Platform", "CSystem", "CGio", "MapGeometry", "MapCore"],
                 swiftSettings: small),
-        .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "CCairo", "CPango"],
+        .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "MapTiles", "MapStyle", "CCairo", "CPango"],
                 swiftSettings: small),
-        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "CSDL2", "CImage", "CSystem", "CPixels", "CXlib"],
+        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapGraphics", "CCairo", "CSDL2", "CImage", "CSystem", "CPixels", "CXlib"],
                 swiftSettings: small),
         // The library's front door: one import, the map in a window of an app's own (MapView),
         // the files the map ships with (Resources) and the maps built in.
-        .target(name: "MeridianKit", dependencies: ["Platform", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapRouting",
-                                                    "MapPosition", "MapGraphics", "MapWindow"],
+        .target(name: "MeridianKit", dependencies: ["Platform", "MapGeometry", "MapCore", "MapChrome", "MapNetwork", "MapTiles", "MapSearch", "MapStyle", "MapData", "MapRouting",
+                                                    "MapPosition", "MapGraphics", "MapWindow", "CSDL2"],
                 swiftSettings: small),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "CGio", "MapGeometry", "MapCore", "MapChrome", "MapTiles", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition", "MapRouting", "MeridianKit",
+            "Platform", "CSystem", "CGio", "CSDL2", "CSQLite", "MapGeometry", "MapCore", "MapChrome", "MapNetwork", "MapTiles", "MapSearch", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition", "MapRouting", "MeridianKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
         swiftSettings: refuseTraps + osize),
 
-        .executableTarget(name: "basemap-builder", dependencies: ["MapGeometry", "MapTiles", "CSQLite"], swiftSettings: refuseTraps),
+        .executableTarget(name: "basemap-builder", dependencies: ["Platform", "MapGeometry", "MapTiles", "CSQLite"], swiftSettings: refuseTraps),
         // An app of its own that embeds the map with one button (built and run by make test).
         .executableTarget(name: "hello-map", dependencies: ["MeridianKit"], path: "Examples/HelloMap", swiftSettings: library),
         // An app that runs its own event loop and gives the map its turn frame by frame.
         .executableTarget(name: "own-loop", dependencies: ["MeridianKit", "CSDL2"], path: "Examples/OwnLoop", swiftSettings: library),
-        .executableTarget(name: "icon-renderer", dependencies: ["CCairo", "MapCore", "MapGraphics"], swiftSettings: refuseTraps),
+        .executableTarget(name: "icon-renderer", dependencies: ["Platform", "CCairo", "MapCore", "MapGraphics"], swiftSettings: refuseTraps),
 
-        .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "Platform", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MapGeometry", "MapCore", "MapNetwork", "MapSearch", "Platform", "CSQLite", "CZlib"], path: "Tests/TestSupport"),
+        .testTarget(name: "MapSearchTests", dependencies: ["MapSearch", "MapChrome", "MapCore", "MapGeometry", "MapNetwork", "MapTiles", "Platform", "CSQLite", "TestSupport"]),
+        .testTarget(name: "MapNetworkTests", dependencies: ["MapNetwork", "Platform", "TestSupport"]),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "MapChrome", "MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
+        .testTarget(name: "MapCoreTests", dependencies: ["Platform", "MapCore", "MapSearch", "MapChrome", "MapGeometry", "TestSupport"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["Platform", "MapCore", "MapNetwork", "MapSearch", "MapTiles", "MapGeometry", "CSQLite", "TestSupport"]),
         .testTarget(name: "MapGraphicsTests", dependencies: ["MapGraphics", "MapStyle", "MapTiles", "MapCore", "MapGeometry", "CCairo", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "MapCore", "MapTiles", "Platform"]),
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
-        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapCore", "MapGeometry", "MapTiles", "Platform", "TestSupport"]),
-        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapGeometry", "Platform", "TestSupport"]),
-        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
-        .testTarget(name: "MeridianKitTests", dependencies: ["MeridianKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapTiles"]),
+        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapCore", "MapGeometry", "MapNetwork", "MapTiles", "Platform", "TestSupport"]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapCore", "MapData", "MapGeometry", "Platform", "TestSupport"]),
+        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapGraphics", "MapStyle", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
+        .testTarget(name: "MeridianKitTests", dependencies: ["MeridianKit", "MapGeometry", "MapTiles"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapNetwork", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]
 )
@@ -115,7 +128,7 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     // What the four readers of track files check once a file is read (Fuzz/Support).
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
     package.targets.append(.executableTarget(name: "meridian-fuzz",
-                                             dependencies: ["FuzzSupport", "MapCore", "MapData", "MapGeometry", "MapGraphics", "MapPosition",
-                                                            "MapRouting", "MapStyle", "MapTiles", "MapWindow", "Platform"],
+                                             dependencies: ["FuzzSupport", "MapCore", "MapData", "MapGeometry", "MapGraphics", "MapNetwork",
+                                                            "MapPosition", "MapRouting", "MapSearch", "MapStyle", "MapTiles", "MapWindow", "Platform"],
                                              path: "Fuzz/Targets"))
 }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import MapSearch
 import Platform
 
 /// Directions: a right-click on the map opens its menu — "Drop a pin here" (what a right-click

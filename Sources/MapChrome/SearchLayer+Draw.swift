@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import MapSearch
 import Platform
 
 /// How the search box, its list and the mark of the place gone to are drawn.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import MapSearch
 import Platform
 
 /// Finding a place: the search button (top right), and once opened (Ctrl+F, /) a box whose

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import MapTiles
 import Platform
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapNetwork
 import MapTiles
 import Platform
 

@@ -1,4 +1,5 @@
 import MapCore
+import MapNetwork
 import MapTiles
 import Platform
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapNetwork
 import Platform
 
 /// A range reader over HTTP range requests, for PMTiles archives on a web server. The first

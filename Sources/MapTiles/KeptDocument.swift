@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import Platform
 
 /// A small document from the web that a map cannot be drawn without (a TileJSON, a sprite
@@ -24,10 +25,10 @@ public enum KeptDocument {
         case let .response(r):
             if let usable { return usable.body }
             // TRANSLATORS: %1$@ is an address, %2$@ an HTTP status code (404).
-            throw TileSourceError(tr("%1$@: the server answered %2$@", TileURLTemplate.shown(url), r.status))
+            throw TileSourceError(tr("%1$@: the server answered %2$@", shownInMessage(url), r.status))
         case let .failed(reason, _):
             if let usable { return usable.body }
-            throw TileSourceError(tr("%@: %@", TileURLTemplate.shown(url), reason))
+            throw TileSourceError(tr("%@: %@", shownInMessage(url), reason))
         }
     }
 

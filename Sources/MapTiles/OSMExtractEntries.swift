@@ -45,11 +45,11 @@ public enum OSMExtractEntries {
             if path.hasPrefix("~/") { path = home + path.dropFirst(1) }
             guard path.hasPrefix("/") else {
                 // TRANSLATORS: %1$@ is where in sources.json (FILE: sources[2].path), %2$@ the path given there.
-                problems.append(tr("%1$@: %2$@ is not an absolute path", at + ".path", TileURLTemplate.shown(path)))
+                problems.append(tr("%1$@: %2$@ is not an absolute path", at + ".path", shownInMessage(path)))
                 continue
             }
             guard path.lowercased().hasSuffix(".osm.pbf") || path.lowercased().hasSuffix(".pbf") else {
-                problems.append(tr("%1$@: %2$@ is not an OpenStreetMap extract (.osm.pbf)", at + ".path", TileURLTemplate.shown(path)))
+                problems.append(tr("%1$@: %2$@ is not an OpenStreetMap extract (.osm.pbf)", at + ".path", shownInMessage(path)))
                 continue
             }
             if !paths.contains(path) { paths.append(path) }

@@ -62,7 +62,7 @@ public struct OnlineSource: Hashable, Sendable {
                 zoomRange: ClosedRange<Int> = 0...14, allowsBulk: Bool = false, style: String? = nil) throws {
         guard Self.isWebAddress(url), !url.contains("{"), !url.contains("}"), !url.contains("#") else {
             // TRANSLATORS: %@ is the address given; TileJSON is a kind of document.
-            throw CatalogError(description: tr("TileJSON address \"%@\": an http(s) address without {…} or #", TileURLTemplate.shown(url)))
+            throw CatalogError(description: tr("TileJSON address \"%@\": an http(s) address without {…} or #", shownInMessage(url)))
         }
         self.init(name: name, title: title, template: try TileURLTemplate(url + "#{z}/{x}/{y}"), attribution: attribution,
                   attributionURL: attributionURL, zoomRange: zoomRange, allowsBulk: allowsBulk, kind: .vector, tileJSON: url, style: style)
@@ -247,7 +247,7 @@ extension OnlineSource {
         if let encoding = e.encoding {
             guard let dem = DEMTile.Encoding(rawValue: encoding), made.kind == .raster else {
                 // TRANSLATORS: encoding is a field's name in sources.json, %@ its value; "terrarium" and "mapbox" are its possible values.
-                throw CatalogError(description: tr("encoding \"%@\": \"terrarium\" or \"mapbox\", for raster tiles of heights", TileURLTemplate.shown(encoding)))
+                throw CatalogError(description: tr("encoding \"%@\": \"terrarium\" or \"mapbox\", for raster tiles of heights", shownInMessage(encoding)))
             }
             made.demEncoding = dem
         }
@@ -258,7 +258,7 @@ extension OnlineSource {
         if e.type == "vector", !e.url.contains("{") {
             // No placeholders: the address of a TileJSON document.
             try checkCommon(e)
-            return try OnlineSource(name: e.name, title: title(e), tileJSON: e.url, attribution: TileURLTemplate.shown(e.attribution ?? ""),
+            return try OnlineSource(name: e.name, title: title(e), tileJSON: e.url, attribution: shownInMessage(e.attribution ?? ""),
                                     attributionURL: e.attributionURL, zoomRange: try zooms(e, default: 0...14),
                                     allowsBulk: e.bulkDownload ?? false, style: e.style)
         }
@@ -269,23 +269,23 @@ extension OnlineSource {
     private static func checkCommon(_ e: Entry) throws {
         guard isValidName(e.name) else {
             // TRANSLATORS: name is a field's name in sources.json, %@ its value.
-            throw CatalogError(description: tr("name \"%@\": use 1–40 of a–z, 0–9, - _ . (it names a cache folder)", TileURLTemplate.shown(e.name)))
+            throw CatalogError(description: tr("name \"%@\": use 1–40 of a–z, 0–9, - _ . (it names a cache folder)", shownInMessage(e.name)))
         }
         guard let kind = Kind(rawValue: e.type ?? "raster") else {
             // TRANSLATORS: type is a field's name in sources.json, %@ its value; "raster" and "vector" are its possible values.
-            throw CatalogError(description: tr("type \"%@\": \"raster\" or \"vector\"", TileURLTemplate.shown(e.type ?? "")))
+            throw CatalogError(description: tr("type \"%@\": \"raster\" or \"vector\"", shownInMessage(e.type ?? "")))
         }
         if let style = e.style {
             // TRANSLATORS: style is a field's name in sources.json.
             guard kind == .vector else { throw CatalogError(description: tr("style: only vector sources have one")) }
             guard (1...TileURLTemplate.maxLength).contains(style.utf8.count), style.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-                throw CatalogError(description: tr("style \"%@\": a path or an address", TileURLTemplate.shown(style)))
+                throw CatalogError(description: tr("style \"%@\": a path or an address", shownInMessage(style)))
             }
         }
         // It is opened in a browser when the attribution is clicked: a web page, nothing else.
         if let link = e.attributionURL, !isWebAddress(link) {
             // TRANSLATORS: attributionURL is a field's name in sources.json, %@ its value.
-            throw CatalogError(description: tr("attributionURL \"%@\": an http(s) address", TileURLTemplate.shown(link)))
+            throw CatalogError(description: tr("attributionURL \"%@\": an http(s) address", shownInMessage(link)))
         }
     }
 
@@ -309,7 +309,7 @@ extension OnlineSource {
         let size = e.tileSize ?? 256
         // TRANSLATORS: tileSize is a field's name in sources.json, %@ its value.
         guard [256, 512].contains(size) else { throw CatalogError(description: tr("tileSize %@: 256 or 512", size)) }
-        return OnlineSource(name: e.name, title: title(e), template: template, attribution: TileURLTemplate.shown(e.attribution ?? ""),
+        return OnlineSource(name: e.name, title: title(e), template: template, attribution: shownInMessage(e.attribution ?? ""),
                             attributionURL: e.attributionURL, zoomRange: range, tileSize: size, allowsBulk: e.bulkDownload ?? false,
                             kind: e.type == "vector" ? .vector : .raster, style: e.style)
     }

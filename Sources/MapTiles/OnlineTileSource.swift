@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// Tiles from a server, through the disk cache: a fresh cached tile is used as it is; a stale

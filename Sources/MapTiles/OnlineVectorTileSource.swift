@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// Mapbox Vector Tiles from a server, from a `{z}/{x}/{y}.pbf` template or a TileJSON

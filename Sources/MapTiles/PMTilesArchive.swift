@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// A PMTiles v3 archive read through a `RangeReader`: the header and root directory once, leaf
@@ -97,7 +98,7 @@ public final class PMTilesArchive: @unchecked Sendable {
     }
 
     /// A leaf directory, from the cache or read and decoded.
-    func leaf(_ entry: PMTilesDirectory.Entry) throws -> PMTilesDirectory {
+    public func leaf(_ entry: PMTilesDirectory.Entry) throws -> PMTilesDirectory {
         let section = PMTilesHeader.Section(offset: entry.offset, length: entry.length)
         lock.lock()
         let cached = leaves.value(for: section)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import Platform
 
 extension PMTilesSource {
@@ -11,7 +12,7 @@ extension PMTilesSource {
     public static func remote(url: String, client: HTTPClient, cacheRoot: String?) throws -> PMTilesSource {
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
-            throw TileSourceError(tr("%@: not a web address", TileURLTemplate.shown(url)))
+            throw TileSourceError(tr("%@: not a web address", shownInMessage(url)))
         }
         let cache = cacheRoot.map { TileDiskCache(root: $0, name: "pmtiles", key: url) }
         let headPath = cache.map { $0.directory + "/archive.head" }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// Tiles from a PMTiles v3 archive, as MBTilesSource serves them from an MBTiles file: vector
@@ -72,7 +73,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         dataZoomRange = h.minZoom...min(h.maxZoom, TileID.maxZoom)
         let json = (try? archive.metadata()) ?? Data()
         let meta = try? JSONDecoder().decode(Metadata.self, from: json)
-        vectorLayers = (meta?.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
+        vectorLayers = (meta?.vector_layers ?? []).prefix(200).map { shownInMessage($0.id) }
         let mentioned = String(decoding: json, as: UTF8.self).lowercased().contains("openmaptiles")
         schema = nil
         if isVector {

@@ -5,6 +5,7 @@ import Platform
 
 public struct SQLiteError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// An SQLite connection shared by threads: one prepared statement per query, used under a

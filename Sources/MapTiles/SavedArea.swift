@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// An area saved for offline use (`meridian extract`, or "Save this area offline…"): a

@@ -1,6 +1,7 @@
 import CZlib
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import Platform
 
 extension TileDiskCache {

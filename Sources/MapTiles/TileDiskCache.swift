@@ -2,6 +2,7 @@ import CZlib
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// Tiles fetched from a server, kept on disk under `$XDG_CACHE_HOME/meridian/tiles/`, one

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// A TileJSON document (https://github.com/mapbox/tilejson-spec): where a tile set's tiles
@@ -43,7 +44,7 @@ public struct TileJSON: Sendable, Equatable {
     /// Reads `data`; `url` (where it came from) prefixes every error.
     public init(_ data: Data, url: String) throws {
         // TRANSLATORS: the address of a TileJSON document, and what is wrong with it.
-        func fail(_ why: String) -> TileSourceError { TileSourceError(tr("%@: %@", TileURLTemplate.shown(url), why)) }
+        func fail(_ why: String) -> TileSourceError { TileSourceError(tr("%@: %@", shownInMessage(url), why)) }
         guard data.count <= Self.maxBytes else { throw fail(tr("larger than 1 MiB, not a TileJSON document")) }
         let doc: Document
         do { doc = try JSONDecoder().decode(Document.self, from: data) } catch {
@@ -68,7 +69,7 @@ public struct TileJSON: Sendable, Equatable {
         // TRANSLATORS: minzoom and maxzoom are the names of TileJSON entries.
         guard minZoom <= maxZoom else { throw fail(tr("minzoom %1$@ is above maxzoom %2$@", minZoom, maxZoom)) }
         attribution = doc.attribution.map(VectorAttribution.plainText).flatMap { $0.isEmpty ? nil : $0 }
-        vectorLayers = (doc.vector_layers ?? []).prefix(200).map { TileURLTemplate.shown($0.id) }
+        vectorLayers = (doc.vector_layers ?? []).prefix(200).map { shownInMessage($0.id) }
         if let b = doc.bounds, b.count == 4, b.allSatisfy(\.isFinite), (-180...180).contains(b[0]), (-180...180).contains(b[2]),
            (-90...90).contains(b[1]), (-90...90).contains(b[3]), b[1] <= b[3] {
             bounds = b

@@ -27,7 +27,7 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ text: String, subdomains: [String] = TileURLTemplate.defaultSubdomains) throws {
         // TRANSLATORS: %1$@ is a tile address template, %2$@ what is wrong with it.
-        func fail(_ why: String) -> Invalid { Invalid(description: tr("tile URL \"%1$@\": %2$@", Self.shown(text), why)) }
+        func fail(_ why: String) -> Invalid { Invalid(description: tr("tile URL \"%1$@\": %2$@", shownInMessage(text), why)) }
         guard text.utf8.count <= Self.maxLength else { throw fail(tr("longer than %@ bytes", Self.maxLength)) }
         let lower = text.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { throw fail(tr("must start with https:// or http://")) }
@@ -55,7 +55,7 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
             case "s": part = .subdomain
             case "r": part = .retina
             // TRANSLATORS: {%1$@} is the placeholder found, %2$@ its place in the address; {z} {x} {y} {-y} {s} {r} are placeholders: keep them as they are.
-            default: throw fail(tr("unknown placeholder {%1$@} at character %2$@ (known: {z} {x} {y} {-y} {s} {r})", Self.shown(String(name)), offset))
+            default: throw fail(tr("unknown placeholder {%1$@} at character %2$@ (known: {z} {x} {y} {-y} {s} {r})", shownInMessage(String(name)), offset))
             }
             if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
             parts.append(part)
@@ -69,7 +69,7 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
         if parts.contains(.subdomain) {
             guard !subdomains.isEmpty else { throw fail(tr("uses {s} but no subdomains are given")) }
             for s in subdomains where s.isEmpty || s.utf8.count > 63 || !s.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }) {
-                throw fail(tr("subdomain \"%@\" is not a host label (a–z, 0–9, -)", Self.shown(s)))
+                throw fail(tr("subdomain \"%@\" is not a host label (a–z, 0–9, -)", shownInMessage(s)))
             }
         }
         self.text = text
@@ -101,7 +101,4 @@ public struct TileURLTemplate: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { text }
-
-    /// Text quoted in a message: at most 80 characters, so a hostile file cannot flood a notice.
-    static func shown(_ s: String) -> String { s.count > 80 ? String(s.prefix(77)) + "…" : s }
 }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import MapChrome
 import MapCore
 import MapGraphics
+import MapNetwork
 import MapStyle
 import MapTiles
 import MapWindow

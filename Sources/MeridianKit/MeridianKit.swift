@@ -6,8 +6,10 @@
 @_exported import MapData
 @_exported import MapGeometry
 @_exported import MapGraphics
+@_exported import MapNetwork
 @_exported import MapPosition
 @_exported import MapRouting
+@_exported import MapSearch
 @_exported import MapStyle
 @_exported import MapTiles
 @_exported import MapWindow

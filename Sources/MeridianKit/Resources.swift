@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapSearch
 import Platform
 
 /// Finds the files the map ships with (the basemap, places, styles): installed under

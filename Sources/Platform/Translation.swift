@@ -123,3 +123,7 @@ extension Translation {
         return out
     }
 }
+
+/// Text from outside (a file, a server, a command line) as a message quotes it: at most 80
+/// characters, so that hostile input cannot flood a notice.
+public func shownInMessage(_ s: String) -> String { s.count > 80 ? String(s.prefix(77)) + "…" : s }

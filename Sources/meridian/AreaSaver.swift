@@ -4,6 +4,7 @@ import MapChrome
 import MapCore
 import MapGeometry
 import MapRouting
+import MapSearch
 import MapTiles
 import MeridianKit
 import MapWindow

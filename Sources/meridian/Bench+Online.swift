@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapNetwork
 import MapTiles
 import MeridianKit
 import MapWindow

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapNetwork
 import MapTiles
 import MeridianKit
 import Platform

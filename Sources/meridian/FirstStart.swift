@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import MapSearch
 import MapTiles
 import MapWindow
 import MeridianKit

@@ -2,6 +2,7 @@ import ArgumentParser
 import CSystem
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import MapTiles
 import MapWindow
 import MeridianKit

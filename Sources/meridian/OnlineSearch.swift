@@ -2,6 +2,8 @@ import FoundationEssentials
 import MapChrome
 import MapCore
 import MapGeometry
+import MapNetwork
+import MapSearch
 import MapTiles
 import Platform
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import MapNetwork
+import MapSearch
 import MeridianKit
 import Platform
 import MapChrome

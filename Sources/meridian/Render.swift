@@ -4,6 +4,7 @@ import Glibc
 import MapChrome
 import MapCore
 import MapData
+import MapNetwork
 import MeridianKit
 import Platform
 import MapGeometry

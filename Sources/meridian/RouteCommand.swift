@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapRouting
+import MapSearch
 import MapTiles
 import MeridianKit
 import Platform

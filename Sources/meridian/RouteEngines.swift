@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import MapNetwork
 import MapRouting
 import MapTiles
 import Platform

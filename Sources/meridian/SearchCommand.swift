@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import MapSearch
 import MapTiles
 import MeridianKit
 import Platform

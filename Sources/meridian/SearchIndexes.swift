@@ -2,6 +2,7 @@ import CSystem
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapSearch
 import MapTiles
 import Platform
 

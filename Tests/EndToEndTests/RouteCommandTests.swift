@@ -1,4 +1,5 @@
 import Foundation
+import MapNetwork
 import MapTiles
 import Testing
 import TestSupport

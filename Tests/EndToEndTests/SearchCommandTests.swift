@@ -1,4 +1,5 @@
 import Foundation
+import MapNetwork
 import Testing
 import MapTiles
 import TestSupport

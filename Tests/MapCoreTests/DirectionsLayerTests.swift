@@ -2,7 +2,9 @@ import Foundation
 @testable import MapChrome
 @testable import MapCore
 import MapGeometry
+@testable import MapSearch
 import Testing
+import TestSupport
 
 /// Directions as the window drives them, with no window and no engine: the right-click menu
 /// asks for routes, answers are shown only for the newest request, waypoints are dragged and
@@ -233,7 +235,7 @@ extension ScreenPoint {
 struct DirectionsPlaceTests {
     func firstChoice(_ typed: String, lat: Double, lon: Double, zoom: Double) -> String? {
         var s = SessionDriver(layers: [DirectionsLayer()], zoom: zoom, center: Coordinate(latitude: lat, longitude: lon))
-        s.session.update(DirectionsLayer.self, at: s.t) { $0.setSearcher(PlaceIndexTests.index) }
+        s.session.update(DirectionsLayer.self, at: s.t) { $0.setSearcher(realPlaces) }
         _ = s.key(.letter("d"), .control)
         _ = s.click(DirectionsLayer.Button.row(0))
         _ = s.type(typed)

@@ -1,4 +1,5 @@
 import MapGeometry
+@testable import MapSearch
 import Platform
 import Testing
 @testable import MapCore

@@ -2,7 +2,9 @@ import Foundation
 @testable import MapChrome
 @testable import MapCore
 import MapGeometry
+@testable import MapSearch
 import Testing
+import TestSupport
 
 /// How results of every finder are ordered, folded and described, and the search box with
 /// street results and an online geocoder behind it.
@@ -82,10 +84,10 @@ struct SearchRankingTests {
     /// in it; over Zuru's own streets, Zuru.
     @Test func zurIsZurichAcrossAContinentAndZuruOverZuru() {
         func first(_ lat: Double, _ lon: Double, zoom: Double) -> String {
-            let r = PlaceIndexTests.index.search("zur", near: Coordinate(latitude: lat, longitude: lon), zoom: zoom, limit: 8).first
+            let r = realPlaces.search("zur", near: Coordinate(latitude: lat, longitude: lon), zoom: zoom, limit: 8).first
             return (r?.name ?? "nothing") + ", " + (r?.area ?? "")
         }
-        #expect(PlaceIndexTests.index.places.count > 30_000, "the real places")
+        #expect(realPlaces.places.count > 30_000, "the real places")
         for zoom in stride(from: 0.0, through: 5, by: 0.5) {
             #expect(first(0, 0, zoom: zoom) == "Zürich, Switzerland", "z\(zoom) at 0°, 0°")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapNetwork
 @testable import MapRouting
 import MapTiles
 import Platform

@@ -1,6 +1,7 @@
 import Foundation
 import MapCore
 import MapGeometry
+import MapNetwork
 @testable import MapRouting
 import MapTiles
 import Platform

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import MapNetwork
 @testable import MapTiles
 import Testing
 

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import MapGeometry
+import MapNetwork
 import MapTiles
 import Platform
 import Testing

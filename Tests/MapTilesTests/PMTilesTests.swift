@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapNetwork
 import MapTiles
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import MapCore
 import MapGeometry
+@testable import MapSearch
 @testable import MapTiles
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapNetwork
 @testable import MapTiles
 import Platform
 import Testing

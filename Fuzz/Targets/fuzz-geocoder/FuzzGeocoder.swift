@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import MapSearch
 import MapTiles
 
 // A geocoder's answer, read as Nominatim's and as Photon's (a server may send either, or

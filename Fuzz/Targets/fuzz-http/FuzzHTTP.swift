@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapNetwork
 import MapTiles
 
 // A tile server's answer as it arrives: the first byte says how the network cuts the rest in

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import MapSearch
 import MapTiles
 
 // A street map's tile as the search index reads it: gzip-wrapped or not, decoded, its names

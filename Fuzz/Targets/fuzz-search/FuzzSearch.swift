@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import MapSearch
 
 // What is typed or pasted into the search box, or handed over as a geo: link, and a damaged
 // places file: coordinates read must be real places; the index built from the bytes must

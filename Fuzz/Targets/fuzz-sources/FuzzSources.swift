@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import MapNetwork
 import MapTiles
 
 // What a user, a server or the disk hands the online sources: sources.json, TileJSON

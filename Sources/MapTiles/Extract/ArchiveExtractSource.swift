@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// An extract's tiles from a PMTiles archive, local or on the web. The archive's directories

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import Platform
 
 /// Days as a saved area keeps them ("2026-11-26"): when it was saved, and when its map's data

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// An extract's tiles from a tile server, only one whose `sources.json` entry says it allows

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapNetwork
 import Platform
 
 /// Writes a PMTiles v3 archive from tiles already on disk (an extract's journal), streamed:

@@ -1,5 +1,6 @@
 import MapCore
 import MapGeometry
+@testable import MapSearch
 import Testing
 
 /// Coordinates as people type and paste them: decimal, DMS, geo: URIs and OpenStreetMap

@@ -1,6 +1,8 @@
 import Foundation
 import MapCore
 import MapGeometry
+import MapNetwork
+@testable import MapSearch
 @testable import MapTiles
 import Platform
 import Testing

@@ -181,7 +181,7 @@ final class PlainHTTPEngine: HTTPEngine, @unchecked Sendable {
             let target = address.resolve(location)
             guard target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") else {
                 // TRANSLATORS: %@ is the address redirected to.
-                return .done(.failed(tr("redirected away from the web: %@", TileURLTemplate.shown(target)), retryable: false))
+                return .done(.failed(tr("redirected away from the web: %@", shownInMessage(target)), retryable: false))
             }
             var next = request
             next.url = target

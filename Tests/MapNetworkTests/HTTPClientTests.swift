@@ -1,5 +1,5 @@
 import Foundation
-@testable import MapTiles
+@testable import MapNetwork
 import Testing
 import TestSupport
 

@@ -126,7 +126,7 @@ final class CurlEngine: HTTPEngine, @unchecked Sendable {
         t.handle = h
         let me = Unmanaged.passUnretained(t).toOpaque()
         guard mc_easy_string(h, CURLOPT_URL, t.request.url) == CURLE_OK else {
-            return tr("not a web address: %@", TileURLTemplate.shown(t.request.url))
+            return tr("not a web address: %@", shownInMessage(t.request.url))
         }
         // Only the web, also after a redirect: a tile URL never reads a local file.
         guard mc_easy_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,

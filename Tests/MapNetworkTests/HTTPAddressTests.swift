@@ -1,4 +1,4 @@
-@testable import MapTiles
+@testable import MapNetwork
 import Testing
 
 struct HTTPAddressTests {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import MapTiles
 import Platform
 
 /// A street map's search index (built by `NameIndexBuilder`): every name its tiles hold, in

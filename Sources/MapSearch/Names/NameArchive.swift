@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapGeometry
+import MapTiles
 import Platform
 
 /// A local street map file (`.mbtiles`, `.pmtiles`, a saved area) as the search index reads

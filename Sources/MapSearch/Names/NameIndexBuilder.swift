@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGeometry
+import MapTiles
 import Platform
 
 /// Builds a street map's search index from its tiles. Each tile of the deepest zoom is read

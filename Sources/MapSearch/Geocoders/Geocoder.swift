@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import MapNetwork
 import Platform
 
 /// Online search: asks the configured geocoder (Nominatim or Photon) for a query and hands back

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapTiles
 import Platform
 
 /// Which online geocoder the search asks, from `$XDG_CONFIG_HOME/meridian/geocoder.json`

@@ -1,4 +1,5 @@
 import MapCore
+import MapTiles
 import Platform
 
 /// The names of a tile of Protomaps' basemap, version 4 (protomaps/basemaps, built by

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MapCore
 import MapGeometry
+import MapTiles
 import Platform
 
 /// The names one vector tile holds, read for the search index: pieces of named streets, named

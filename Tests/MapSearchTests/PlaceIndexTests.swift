@@ -1,15 +1,13 @@
 import Foundation
 import MapCore
 import MapGeometry
+@testable import MapSearch
 import Testing
+import TestSupport
 
 /// Searching the embedded places (Resources/places.tsv) as a person types.
 struct PlaceIndexTests {
-    static let index: PlaceIndex = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Resources/places.tsv")
-        return PlaceIndex(reading: (try? Data(contentsOf: url)) ?? Data())
-    }()
+    static var index: PlaceIndex { realPlaces }
 
     func first(_ query: String) -> PlaceIndex.Place? { Self.index.search(query).first }
 

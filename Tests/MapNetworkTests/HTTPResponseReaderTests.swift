@@ -1,5 +1,5 @@
 import Foundation
-@testable import MapTiles
+@testable import MapNetwork
 import Testing
 
 /// The answer reader against known answers, whole and cut at every byte.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapCore
 import MapGeometry
 import Platform
 
