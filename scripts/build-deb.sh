@@ -14,7 +14,9 @@ version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/meridian/Mer
 # Built as `make build` builds (scripts/release-flags.sh: for size, the Swift runtime static,
 # packed relocations, nothing exported, identical functions folded, hot code together), with
 # full RELRO (relro + bindnow): the GOT is read-only after start, as Debian's hardening asks.
-flags="$(scripts/release-flags.sh) -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now"
+# MERIDIAN_DEBUG_INFO=none (make test) compiles without debug information: the package strips
+# it anyway, and it is a sixth of the compiling.
+flags="$(scripts/release-flags.sh) -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -debug-info-format ${MERIDIAN_DEBUG_INFO:-dwarf}"
 # shellcheck disable=SC2086
 swift build $flags --product meridian --scratch-path "$scratch"
 # The icon renderer with the same flags: with others, the modules it shares with meridian

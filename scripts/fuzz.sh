@@ -13,8 +13,11 @@ export MERIDIAN_FUZZ=1
 # A failed precondition traps (SIGILL); Swift's backtracer would take the signal first, and
 # libFuzzer then writes no crash input for the report below.
 export SWIFT_BACKTRACE=enable=no
-swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product meridian-fuzz 2>&1 | grep -E "error|warning: unre" || true
-bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --show-bin-path)
+# MERIDIAN_DEBUG_INFO=none (make test) builds without debug information: crashes then name
+# functions but not lines.
+build=(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer -debug-info-format "${MERIDIAN_DEBUG_INFO:-dwarf}")
+"${build[@]}" --product meridian-fuzz 2>&1 | grep -E "error|warning: unre" || true
+bin=$("${build[@]}" --show-bin-path)
 [ -x "$bin/meridian-fuzz" ] || { echo "fuzz: the fuzz executable did not build"; exit 1; }
 # The targets are those the executable holds (Fuzz/Targets/main.swift is the one list).
 mapfile -t targets < <("$bin/meridian-fuzz")

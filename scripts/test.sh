@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# `make test`: every test, in stages that each say how long they took (scripts/stage.sh).
+# `make test`: every test, in stages that each say how long they took.
 #
-# Two cores do it in a quarter of an hour by never leaving one idle while work waits:
+# Two cores do it in about a quarter of an hour by never leaving one idle while work waits:
 #  - Behind the tests (SCHED_IDLE: a test's processes always go first, so nothing a test times
-#    is slowed by it) run the release build the .deb ships and then the fuzz build; a minimal
-#    Debian for the clean install is downloaded meanwhile.
+#    is slowed by it) run the release build the .deb ships, then the fuzz build, and the fuzz
+#    targets during the tests that run alone; a minimal Debian for the clean install downloads
+#    meanwhile.
 #  - The end-to-end tests run the release binary (the package's, unstripped): what users run,
-#    and half the CPU of the debug one. Their suites run in E2E_SHARDS processes (each runs two
-#    tests at a time: a test waits on its app, and the test library runs as many tests as there
-#    are cores), except those whose input the app times (drags, flicks, held keys and presses)
-#    or that measure CPU and memory: those run one at a time, alone.
+#    and half the CPU of the debug one. Each suite runs in a process of its own, E2E_JOBS at a
+#    time (the test library runs as many tests at once as there are cores, and a test mostly
+#    waits on its app), except those whose input the app times (drags, flicks, held keys and
+#    presses) or that measure CPU and memory: those run one at a time, alone.
 #  - Each fuzz target gets FUZZ_SECONDS (8), one a core at a time; `make fuzz` hunts longer.
+#  - Nothing is compiled with debug information (-debug-info-format none): a failing test says
+#    its file and line without it, and it is a sixth of the compiling.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
+export NO_COLOR=1 # the logs are read and grepped
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-8}
-E2E_SHARDS=${E2E_SHARDS:-2}
+E2E_JOBS=${E2E_JOBS:-3}
 E2E_ALONE="WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests"
 logs=.build/test-logs
 rm -rf "$logs"
@@ -54,59 +58,58 @@ trap stop_behind EXIT
 root=(); [ "$(id -u)" = 0 ] || root=(sudo -n) # debootstrap needs root
 
 behind debian "${root[@]}" scripts/test-clean-install.sh --fetch-only
+# The fuzz build waits for the release build's lock: taken here, held by the release build
+# until it ends, so the two never compete for the idle cores.
+exec 9>"$logs/release.lock"
+flock 9
+export MERIDIAN_DEBUG_INFO=none
 behind release scripts/build-deb.sh .build-deb
+exec 9>&-
+behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c release --scratch-path .build-fuzz \
+  --sanitize=fuzzer -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
 
 # --- the debug build, its unit tests, the catalogues and the docs --------------------------
-stage build "$SWIFT" build --build-tests
+stage build "$SWIFT" build --build-tests -debug-info-format "$MERIDIAN_DEBUG_INFO"
 scripts/po.sh mo
 scripts/po.sh check
 scripts/lint-messages.py
 scripts/lint-conversions.sh
+scripts/lint-imports.py
 stage docs scripts/docs.sh
 stage units "$SWIFT" test --skip-build --skip EndToEndTests
 
 # --- end to end, against the release binary ----------------------------------------------
 stage release wait_behind release
 deb=$(tail -1 "$logs/release.log")
-behind fuzz-build env MERIDIAN_FUZZ=1 "$SWIFT" build -c release --scratch-path .build-fuzz --sanitize=fuzzer --product meridian-fuzz
 export MERIDIAN_BIN=$PWD/.build-deb/release/meridian MERIDIAN_LOCALE_DIR=$PWD/.build/locale
 tests="$("$SWIFT" build --show-bin-path)/MeridianPackageTests.xctest"
 
 end_to_end() {
-  # The suites (all but those alone), most tests first, each to the shard with fewest so far.
-  local -a shards=() counts=()
-  local n suite i best
-  for ((i = 0; i < E2E_SHARDS; i++)); do shards[i]=""; counts[i]=0; done
-  while read -r n suite; do
-    best=0
-    for ((i = 1; i < E2E_SHARDS; i++)); do ((counts[i] < counts[best])) && best=$i; done
-    shards[best]+="${shards[best]:+|}$suite"
-    counts[best]=$((counts[best] + n))
-  done < <("$tests" --testing-library swift-testing --list-tests | sed -n 's#^EndToEndTests\.\([A-Za-z0-9_]*\)/.*#\1#p' \
-             | grep -vxE "$E2E_ALONE" | sort | uniq -c | sort -k1,1nr -k2)
-  local -a pids=()
-  for ((i = 0; i < E2E_SHARDS; i++)); do
-    "$tests" --testing-library swift-testing --filter "EndToEndTests\.(${shards[i]})/" >"$logs/end-to-end-$i.log" 2>&1 &
-    pids[i]=$!
+  # The suites (all but those alone), most tests first, each in a process of its own.
+  "$tests" --testing-library swift-testing --list-tests | sed -n 's#^EndToEndTests\.\([A-Za-z0-9_]*\)/.*#\1#p' \
+    | grep -vxE "$E2E_ALONE" | sort | uniq -c | sort -k1,1nr -k2 | awk '{print $2}' >"$logs/e2e-suites"
+  : >"$logs/e2e-failed"
+  # shellcheck disable=SC2016
+  xargs -P "$E2E_JOBS" -I{} sh -c '"$0" --testing-library swift-testing --filter "EndToEndTests\.$2/" >"$1/e2e-$2.log" 2>&1 \
+    || echo "$2" >>"$1/e2e-failed"' "$tests" "$logs" {} <"$logs/e2e-suites"
+  local passed
+  passed=$(cat "$logs"/e2e-*.log | awk '/^✔ Test run with [0-9]+ tests/ { n += $5 } END { print n + 0 }')
+  echo "end-to-end: ${passed:-0} tests in $(wc -l <"$logs/e2e-suites") suites passed"
+  [ -s "$logs/e2e-failed" ] || return 0
+  for suite in $(cat "$logs/e2e-failed"); do
+    echo "end-to-end: $suite failed:"
+    grep -vE "^(◇|↳|✔ (Suite|Test) )" "$logs/e2e-$suite.log" | tail -200
   done
-  local status=0
-  for ((i = 0; i < E2E_SHARDS; i++)); do
-    if wait "${pids[i]}"; then
-      grep -E "^✔ Test run with" "$logs/end-to-end-$i.log" || true
-    else
-      status=1
-      echo "end-to-end shard $i (${shards[i]}) failed:"
-      grep -vE "^(◇|↳|✔ (Suite|Test) )" "$logs/end-to-end-$i.log" | tail -200
-    fi
-  done
-  return $status
+  return 1
 }
 stage end-to-end end_to_end
-stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)/" --no-parallel
 
-# --- fuzzing and the package ---------------------------------------------------------------
+# --- the tests that run alone, the fuzz targets behind them, and the package ---------------
 stage fuzz-build wait_behind fuzz-build
-stage fuzz scripts/fuzz.sh "$FUZZ_SECONDS"
+behind fuzz scripts/fuzz.sh "$FUZZ_SECONDS"
+stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)/" --no-parallel
+stage fuzz wait_behind fuzz
+grep "^fuzz: " "$logs/fuzz.log"
 stage debian wait_behind debian
 stage package scripts/test-package.sh "$deb"
 echo "make test: all passed in $SECONDS s"
