@@ -26,6 +26,7 @@ public final class AreaBackedSource: TileSource, @unchecked Sendable {
     }
 
     public let primary: TileSource
+    public var zoomShift: Int { primary.zoomShift }
     /// While the map is out of reach, how often a tile inside an area still asks it.
     public static let probeInterval = 10.0
     private let lock = Lock()

@@ -23,6 +23,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     public let vectorLayers: [String]
     /// The vector tiles' schema: from the metadata, else from a low tile's layers.
     public let schema: TileSchema?
+    public var zoomShift: Int { isVector ? VectorOverzoom.shift(tilePoints: vectorTileSize) : 0 }
     public var name: String { "mbtiles:" + database.path }
     /// The metadata's attribution; without one, the OpenMapTiles credit for vector tiles of
     /// that schema (its layers in the "json" row, or the metadata naming it), else "".

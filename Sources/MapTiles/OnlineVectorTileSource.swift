@@ -35,6 +35,8 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
     /// first tile (this run), or from the z0 tile kept from before (nothing is fetched to tell
     /// it), else nil.
     public let schema: TileSchema?
+    /// Its tiles are made for 512 points (OpenMapTiles', Protomaps').
+    public var zoomShift: Int { VectorOverzoom.shift(tilePoints: 512) }
     /// The schemas of bare addresses, learned from their first telling tile this run, by
     /// address.
     private static let learned = LockedValue<[String: TileSchema]>()

@@ -20,6 +20,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     public let vectorLayers: [String]
     /// The vector tiles' schema: from the metadata, else from a low tile's layers.
     public private(set) var schema: TileSchema?
+    public var zoomShift: Int { isVector ? VectorOverzoom.shift(tilePoints: vectorTileSize) : 0 }
     public let name: String
     /// Where tiles read over the network are kept (remote archives only).
     public let cache: TileDiskCache?

@@ -27,7 +27,7 @@ public struct StyledTileSource: TileSource {
         /// where no layer draws it (MapLibre's zoom is Meridian's less one).
         public func pictureTile(for tile: TileID) -> TileID? {
             guard styleZooms.contains(Double(tile.z - 1)) || (tile.z == 0 && styleZooms.lowerBound <= 0) else { return nil }
-            let z = min(tile.z - (tileSize == 512 ? 1 : 0), source.zoomRange.upperBound)
+            let z = min(tile.z - VectorOverzoom.shift(tilePoints: tileSize), source.zoomRange.upperBound)
             guard z >= source.zoomRange.lowerBound, z >= 0 else { return nil }
             return tile.ancestor(atZoom: z)
         }
@@ -35,6 +35,7 @@ public struct StyledTileSource: TileSource {
 
     public let vector: TileSource
     public let pictures: [Picture]
+    public var zoomShift: Int { vector.zoomShift }
 
     public init(vector: TileSource, pictures: [Picture]) {
         self.vector = vector

@@ -83,6 +83,10 @@ public protocol TileSource: Sendable {
     var unreachable: String? { get }
     /// The schema of its vector tiles (nil for pictures, or when nothing tells it).
     var schema: TileSchema? { get }
+    /// How many zooms shallower than drawn its tiles are numbered: 1 for vector tiles made for
+    /// 512 points (OpenMapTiles' z is drawn where 256-point tiles are at z + 1), else 0. What a
+    /// saved area's zooms, a style's zoom and the data tile of a drawn tile all follow.
+    var zoomShift: Int { get }
     /// The frame no longer wants these tiles: requests for them under way may stop (their
     /// `payload` then throws `TileLoadCancelled`).
     func cancel(_ tiles: [TileID])
@@ -109,6 +113,7 @@ extension TileSource {
     public var isRemote: Bool { false }
     public var unreachable: String? { nil }
     public var schema: TileSchema? { nil }
+    public var zoomShift: Int { 0 }
     public func cancel(_ tiles: [TileID]) {}
     public func decoded(_ tile: TileID, payload: TilePayload, ok: Bool) {}
     public func keptAhead(_ tile: TileID, payload: TilePayload) {}
@@ -189,9 +194,13 @@ public enum RasterOverzoom {
 /// points (OpenMapTiles': its zoom z is drawn where Meridian's 256-point tiles are at z + 1),
 /// the deepest stored ancestor beyond the data's zooms (drawn larger, crisp).
 public enum VectorOverzoom {
+    /// The zoom shift (`TileSource.zoomShift`) of tiles made for `tilePoints` points: a tile
+    /// of 512 at zoom z covers the ground of a 256-point tile at z + 1.
+    public static func shift(tilePoints: Int) -> Int { tilePoints == 512 ? 1 : 0 }
+
     /// The stored tile that draws `tile`; nil where the data has none to offer.
     public static func dataTile(for tile: TileID, dataZoomRange: ClosedRange<Int>, vectorTileSize: Int) -> TileID? {
-        let shifted = vectorTileSize == 512 ? max(tile.z - 1, 0) : tile.z
+        let shifted = max(tile.z - shift(tilePoints: vectorTileSize), 0)
         let z = min(shifted, dataZoomRange.upperBound)
         guard z >= dataZoomRange.lowerBound else { return nil }
         return tile.ancestor(atZoom: z)

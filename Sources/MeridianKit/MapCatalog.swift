@@ -197,8 +197,7 @@ public enum MapCatalog {
         saved.filter { $0.source == name }.compactMap { area in
             guard let file = try? PMTilesSource(path: area.path) else { return nil }
             // A street map's tiles are drawn a zoom deeper than their own numbering (512 points).
-            let shift = file.isVector && file.vectorTileSize == 512 ? 1 : 0
-            return AreaBackedSource.Area(source: file, rects: area.rects, minZoom: area.zooms.lowerBound + shift)
+            return AreaBackedSource.Area(source: file, rects: area.rects, minZoom: area.zooms.lowerBound + file.zoomShift)
         }
     }
 

@@ -128,7 +128,7 @@ final class AreaSaver: @unchecked Sendable {
         let title = choices.first { $0.name == name }?.title ?? name
         let bare = MapCatalog.underlying(source)
         let vector = MapCatalog.isStreetMap(bare)
-        let shift = zoomShift(bare)
+        let shift = bare.zoomShift
         // Zooms as the map is drawn (a street map's 512-point tiles: one deeper than stored).
         var zooms = min(bare.zoomRange.lowerBound, 14)...min(bare.zoomRange.upperBound, 18)
         if let p = bare as? PMTilesSource { zooms = p.dataZoomRange.lowerBound...(p.dataZoomRange.upperBound + shift) }
@@ -151,10 +151,6 @@ final class AreaSaver: @unchecked Sendable {
         return offer
     }
 
-    /// How many zooms shallower than drawn `source` numbers its tiles: a street map's
-    /// 512-point tiles one, others none.
-    static func zoomShift(_ source: TileSource) -> Int { MapCatalog.isStreetMap(source) ? 1 : 0 }
-
     /// Opens the panel (the switcher's row; key A opens it in the session).
     func open() {
         host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.open(); return [.changed] } }
@@ -176,7 +172,7 @@ final class AreaSaver: @unchecked Sendable {
         let terrainOn = host.session.tileStack.overlay(MapOverlays.terrain)?.isVisible == true
         // Terrain as the map: its heights are what is saved.
         let name = current == MapCatalog.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
-        let shift = name == OnlineSource.terrainDEM.name ? 0 : Self.zoomShift(MapCatalog.underlying(source))
+        let shift = name == OnlineSource.terrainDEM.name ? 0 : source.zoomShift
         // Directions offline too (the panel's choice): after the tiles, and the heights.
         var directions: (() -> Void)?
         if host.session.scene.layer(SaveAreaLayer.self)?.directions == true, let path = try? Self.path(of: area, map: name, shift: shift) {
