@@ -146,18 +146,12 @@ struct RenderPipeline {
 
     private func makeLoader(_ layer: TileLayerSource) -> TileLoader {
         let decode = TileRasterizer.decoder(pixelRatio: pixelRatio, painter: layer.painter, order: order, background: layer.background,
-                                            overlays: carriesDrawings(layer) ? painted : [],
+                                            overlays: layer.carriesDrawings(drawingsOnTop: drawingsOnTop) ? painted : [],
                                             viewZoom: layer.painter.mapStyle != nil ? viewZoom : nil, lightBearing: lightBearing,
                                             ancestorsScaled: true)
         // The drawings layer's tiles are where what is painted now touches.
         let source = layer.payloads(painting: painted)
         return TileLoader(source: source, decode: decode, wake: wake)
-    }
-
-    /// Whether `layer`'s tiles carry what layers paint: the drawings layer's while an overlay
-    /// shows, else the opaque ones'.
-    private func carriesDrawings(_ layer: TileLayerSource) -> Bool {
-        layer.carriesDrawings(drawingsOnTop: drawingsOnTop)
     }
 
     /// The map layer's pictures and loader.
@@ -217,7 +211,7 @@ struct RenderPipeline {
         let partial = overlays.change(since: overlayRevisions)
         overlayRevisions = revisions
         painted = overlays.make()
-        for l in made where carriesDrawings(l.layer) {
+        for l in made where l.layer.carriesDrawings(drawingsOnTop: drawingsOnTop) {
             renew(l)
             if let partial { l.store.invalidate(where: partial.touches) } else { l.store.invalidate() }
         }

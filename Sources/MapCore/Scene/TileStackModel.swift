@@ -26,12 +26,14 @@ public struct TileStackModel: Sendable, Hashable {
     public var overlays: [TileLayerSpec] { layers.filter { $0.role == .overlay } }
 
     /// The overlay named `name`.
-    public func overlay(_ name: String) -> TileLayerSpec? { layers.first { $0.role == .overlay && $0.name == name } }
+    public func overlay(_ name: String) -> TileLayerSpec? { overlayIndex(name).map { layers[$0] } }
+
+    private func overlayIndex(_ name: String) -> Int? { layers.firstIndex { $0.role == .overlay && $0.name == name } }
 
     /// Shows or hides the overlay `name` and sets its opacity (nil: as it is); false when
     /// there is no such overlay.
     mutating func setOverlay(_ name: String, visible: Bool?, opacity: Double?) -> Bool {
-        guard let i = layers.firstIndex(where: { $0.role == .overlay && $0.name == name }) else { return false }
+        guard let i = overlayIndex(name) else { return false }
         if let visible { layers[i].isVisible = visible }
         if let opacity { layers[i].opacity = opacity }
         return true
