@@ -6,11 +6,12 @@
 #    is slowed by it) run the release build the .deb ships, then the fuzz build, and the fuzz
 #    targets during the tests that run alone; a minimal Debian for the clean install downloads
 #    meanwhile.
-#  - The end-to-end tests run the release binary (the package's, unstripped): what users run,
-#    and half the CPU of the debug one. Each suite runs in a process of its own, E2E_JOBS at a
-#    time (the test library runs as many tests at once as there are cores, and a test mostly
-#    waits on its app), except those whose input the app times (drags, flicks, held keys and
-#    presses) or that measure CPU and memory: those run one at a time, alone.
+#  - The unit tests run beside the end-to-end tests, which run the release binary (the
+#    package's, unstripped): what users run, and half the CPU of the debug one. Each suite runs
+#    in a process of its own, E2E_JOBS at a time (the test library runs as many tests at once
+#    as there are cores, and a test mostly waits on its app), except those whose input the app
+#    times (drags, flicks, held keys and presses) or that measure CPU and memory: those run one
+#    at a time, alone, after.
 #  - Each fuzz target gets FUZZ_SECONDS (8), one a core at a time; `make fuzz` hunts longer.
 #  - Nothing is compiled with debug information (-debug-info-format none): a failing test says
 #    its file and line without it, and it is a sixth of the compiling.
@@ -43,13 +44,19 @@ behind() { # NAME CMD...: started now in its own process group, at SCHED_IDLE; i
   setsid chrt --idle 0 "$@" >"$logs/$name.log" 2>&1 &
   behind[$name]=$!
 }
-wait_behind() { # NAME: waits for it (it has the cores to itself then); its failure is the test's
+beside() { # NAME CMD...: the same at the tests' own priority
+  local name=$1
+  shift
+  setsid "$@" >"$logs/$name.log" 2>&1 &
+  behind[$name]=$!
+}
+wait_behind() { # NAME [LINES]: waits for it; its failure is the test's (LINES: what to say of it then)
   local name=$1 status=0
   wait "${behind[$name]}" || status=$?
   unset "behind[$name]"
   if ((status)); then
-    echo "make test: $name (behind the tests) failed ($status):"
-    tail -60 "$logs/$name.log"
+    echo "make test: $name failed ($status):"
+    grep -vE "^(◇|↳|✔ (Suite|Test) |\[[0-9]+/[0-9]+\] )" "$logs/$name.log" | tail -${2:-60}
     return 1
   fi
 }
@@ -75,19 +82,23 @@ scripts/po.sh check
 scripts/lint-messages.py
 scripts/lint-conversions.sh
 scripts/lint-imports.py
-stage docs scripts/docs.sh
-stage units "$SWIFT" test --skip-build --skip EndToEndTests
+# (Asked before the unit tests start: SwiftPM holds the build folder while they run.)
+tests="$("$SWIFT" build --show-bin-path)/MeridianPackageTests.xctest"
 
-# --- end to end, against the release binary ----------------------------------------------
+# --- the unit tests beside the end-to-end ones (those against the release binary) ---------
+behind docs scripts/docs.sh
+beside units "$SWIFT" test --skip-build --skip EndToEndTests
 stage release wait_behind release
 deb=$(tail -1 "$logs/release.log")
 export MERIDIAN_BIN=$PWD/.build-deb/release/meridian MERIDIAN_LOCALE_DIR=$PWD/.build/locale
-tests="$("$SWIFT" build --show-bin-path)/MeridianPackageTests.xctest"
 
 end_to_end() {
-  # The suites (all but those alone), most tests first, each in a process of its own.
+  # The suites (all but those alone), each in a process of its own: the longest first, so
+  # that none is left running alone at the end — windows (their tests wait on frames), then
+  # by how many tests.
   "$tests" --testing-library swift-testing --list-tests | sed -n 's#^EndToEndTests\.\([A-Za-z0-9_]*\)/.*#\1#p' \
-    | grep -vxE "$E2E_ALONE" | sort | uniq -c | sort -k1,1nr -k2 | awk '{print $2}' >"$logs/e2e-suites"
+    | grep -vxE "$E2E_ALONE" | sort | uniq -c | awk '{ print ($2 ~ /Window/ ? 1000 : 0) + $1, $2 }' \
+    | sort -k1,1nr -k2 | awk '{print $2}' >"$logs/e2e-suites"
   : >"$logs/e2e-failed"
   # shellcheck disable=SC2016
   xargs -P "$E2E_JOBS" -I{} sh -c '"$0" --testing-library swift-testing --filter "EndToEndTests\.$2/" >"$1/e2e-$2.log" 2>&1 \
@@ -103,6 +114,10 @@ end_to_end() {
   return 1
 }
 stage end-to-end end_to_end
+stage units wait_behind units 300
+grep -E "^Test Suite 'All tests' (passed|failed)|Executed [0-9]+ tests|Test run with [0-9]+ tests" "$logs/units.log" | tail -3
+stage docs wait_behind docs
+tail -1 "$logs/docs.log"
 
 # --- the tests that run alone, the fuzz targets behind them, and the package ---------------
 stage fuzz-build wait_behind fuzz-build
