@@ -142,9 +142,7 @@ public final class MapHost {
 
     /// Shows `message` at the top of the window until the user clicks it away (and prints it).
     /// May be called from any thread.
-    public func showNotice(_ message: String) {
-        perform { $0.session.post(notice: message) }
-    }
+    public func showNotice(_ message: String) { handle.showNotice(message) }
 
     /// Changes the map, on the frame thread (an effect's handler, a host callback, the work
     /// of `perform`), and has the next frame show it. Returns what `body` returns.
@@ -156,10 +154,10 @@ public final class MapHost {
 
     /// Runs `body` on the frame thread before the next frame (waking an idle loop). May be
     /// called from any thread: how workers hand results to the map.
-    public func perform(_ body: @escaping @Sendable (MapHost) -> Void) {
-        posted.post(body)
-        wake.signal()
-    }
+    public func perform(_ body: @escaping @Sendable (MapHost) -> Void) { handle.perform(body) }
+
+    /// What other threads keep of the host: `perform` and `showNotice`.
+    public var handle: MapHostHandle { MapHostHandle(posted: posted, wake: wake) }
 
     /// Runs the work posted so far; whether there was any.
     func runPosted() -> Bool {

@@ -2,7 +2,8 @@ import Platform
 
 /// Work other threads hand to the frame thread (`MapHost.perform`), run there before the next
 /// frame. Guarded by a condition, signalled when work is posted.
-final class PostedWork {
+// @unchecked: every field is read and written under `posted`.
+final class PostedWork: @unchecked Sendable {
     private let posted = Condition()
     private var work: [@Sendable (MapHost) -> Void] = []
 

@@ -12,7 +12,7 @@ import Platform
 /// beside the area — with its progress in the save panel and Cancel; the new database joins
 /// the route engines at once.
 final class AreaDirections: @unchecked Sendable {
-    private let host: UncheckedSendable<MapHost>
+    private let host: MapHostHandle
     private let routing: AreaRouting
     private let cancel = LockedValue<RouteCancellation>()
     private let running = LockedValue<Bool>()
@@ -25,7 +25,7 @@ final class AreaDirections: @unchecked Sendable {
     /// Nil when Routino is not installed (the panel then offers no directions).
     init?(host: MapHost, environment env: [String: String] = ProcessInfo.processInfo.environment) {
         guard case let .success(programs) = RoutinoPrograms.find(environment: env) else { return nil }
-        self.host = UncheckedSendable(host)
+        self.host = host.handle
         routing = AreaRouting(config: RoutingConfig.load(environment: env).config, programs: programs, userAgent: Meridian.userAgent, environment: env)
         host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offersDirections = true } }
     }
@@ -35,7 +35,7 @@ final class AreaDirections: @unchecked Sendable {
 
     /// Builds the routing data for `area`, saved at `path`, on a thread of its own.
     func build(_ area: SaveAreaLayer.Area, beside path: String) {
-        guard !isBusy else { return host.value.showNotice(tr("Directions are being built for another area: wait for them, or stop them (Cancel)")) }
+        guard !isBusy else { return host.showNotice(tr("Directions are being built for another area: wait for them, or stop them (Cancel)")) }
         running.set(true)
         let token = RouteCancellation()
         cancel.set(token)
@@ -46,7 +46,7 @@ final class AreaDirections: @unchecked Sendable {
         // TRANSLATORS: %@ is a saved area's name; "Directions offline" is what the save panel offers.
         let headline = tr("Directions offline for “%@”", title)
         func show(_ detail: String) {
-            host.value.perform { host in
+            host.perform { host in
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
                     var p = SaveAreaLayer.Progress(title: headline, area: area, done: 0, total: 0, bytes: 0, secondsLeft: nil)
                     p.headline = headline
@@ -90,7 +90,7 @@ final class AreaDirections: @unchecked Sendable {
             case let .failure(e):
                 outcome = "\(headline): \(e)"
             }
-            host.value.perform { host in
+            host.perform { host in
                 running.set(false)
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] } }
                 host.showNotice(outcome)
@@ -121,7 +121,7 @@ final class AreaDirections: @unchecked Sendable {
         // TRANSLATORS: %1$@ is a region's name (“Finland”), %2$@ its extract's size (“612 MB”).
         let question = tr("Routes offline here need %1$@'s extract: download %2$@?", region, SaveAreaLayer.bytes(UInt64(max(0, bytes))))
         let host = self.host
-        host.value.perform { host in
+        host.perform { host in
             host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
                 var p = SaveAreaLayer.Progress(title: headline, area: area, done: 0, total: 0, bytes: 0, secondsLeft: nil)
                 p.headline = headline

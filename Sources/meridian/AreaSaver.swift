@@ -319,7 +319,7 @@ final class AreaSaver: @unchecked Sendable {
         cancelRequested = false
         lock.unlock()
         if let shown { self.host.change { $0.update(SaveAreaLayer.self, at: self.host.clock.now) { $0.progress = shown; return [.changed] } } }
-        let host = UncheckedSendable(self.host)
+        let host = self.host.handle
         let job = UncheckedSendable(prepare)
         startThread(name: "save-area") { [self] in
             let outcome: String
@@ -333,7 +333,7 @@ final class AreaSaver: @unchecked Sendable {
                     let cancelled = cancelRequested
                     lock.unlock()
                     if cancelled { extractor.abandon(); throw ExtractError.cancelled }
-                    let result = try extractor.run(progress: reporter(host.value))
+                    let result = try extractor.run(progress: reporter(host))
                     outcome = (extractor.startedAgain.map { $0 + ". " } ?? "") + done(result)
                     whole = true
                 }
@@ -347,7 +347,7 @@ final class AreaSaver: @unchecked Sendable {
             }
             lock.lock(); extractor = nil; lock.unlock()
             let done = whole
-            host.value.perform { [self] host in
+            host.perform { [self] host in
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) { $0.finish(); return [.changed] } }
                 // Only now may the next job begin: its panel must not be cleared by this one's end.
                 lock.lock(); cancelRequested = false; running = false; lock.unlock()
@@ -361,12 +361,11 @@ final class AreaSaver: @unchecked Sendable {
     }
 
     /// Progress for the panel, a few reports a second (the frame is not woken per tile).
-    private func reporter(_ host: MapHost) -> @Sendable (ExtractProgress) -> Void {
+    private func reporter(_ host: MapHostHandle) -> @Sendable (ExtractProgress) -> Void {
         let pace = Pace(interval: 0.2)
-        let host = UncheckedSendable(host)
         return { progress in
             guard pace.due() || progress.tilesDone == progress.tilesTotal else { return }
-            host.value.perform { host in
+            host.perform { host in
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
                     $0.report(done: progress.tilesDone, total: progress.tilesTotal, bytes: progress.bytesDone, secondsLeft: progress.secondsLeft)
                     return [.changed]

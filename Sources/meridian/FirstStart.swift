@@ -36,7 +36,7 @@ enum FirstStart {
     /// on the frame's thread (which opens the map from the description kept on disk, asking
     /// nothing more). No answer: nothing happens, nothing is said.
     static func offerStreets(host: MapHost, show: @escaping @Sendable (MapHost) -> Void) {
-        let handle = UncheckedSendable(host)
+        let handle = host.handle
         // With MERIDIAN_FRAME_LOG, tests hear the outcome (a person hears only of streets shown).
         let log = host.configuration.logFrames
         startThread(name: "first-start") {
@@ -44,7 +44,7 @@ enum FirstStart {
                 let source = try MapCatalog.source(OnlineSource.openFreeMap.name)
                 if let reason = source.unreachable { throw TileSourceError(reason) }
                 if log { FileIO.printError("first-start: streets") }
-                handle.value.perform { host in show(host) }
+                handle.perform { host in show(host) }
             } catch {
                 if log { FileIO.printError("first-start: no streets (\(error))") }
             }

@@ -134,9 +134,10 @@ final class MapExporter: @unchecked Sendable {
         // The host's tile layers as the session shows them (the session's copy says which show).
         let stack = host.stack, t = host.clock.now
         host.showNotice(tr("Making the page… (loading the map)"))
-        let job = UncheckedSendable((session, host))
+        // The session is this thread's copy (a value); the host is reached only by notices.
+        let job = UncheckedSendable(session), host = host.handle
         startThread(name: "export") {
-            var (session, host) = job.value
+            var session = job.value
             do {
                 let r = try OffscreenRenderer(pixelWidth: Int(saturating: (layout.mapFrame.width * k).rounded()),
                                               pixelHeight: Int(saturating: (layout.mapFrame.height * k).rounded()), pixelRatio: k)

@@ -249,9 +249,9 @@ struct Open: ParsableCommand {
         }
         // A bare {z}/{x}/{y} address told its schema by its first tile: drawn again in that
         // schema's style.
-        let learnedHost = UncheckedSendable(host)
+        let learnedHost = host.handle
         OnlineVectorTileSource.schemaLearned.set { name in
-            learnedHost.value.perform { host in
+            learnedHost.perform { host in
                 let shown = host.session.tileStack.chosenMap
                 if (try? MapCatalog.online(shown))??.name == name { choose(shown) }
             }
@@ -294,9 +294,8 @@ struct Open: ParsableCommand {
                 areaRequest(request, saver: areas, choose: { choose($0) })
                 if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
             case let .openLink(url):
-                // showNotice may be called from any thread.
-                let notices = UncheckedSendable(host)
-                Browser.open(url) { notices.value.showNotice($0) }
+                let notices = host.handle
+                Browser.open(url) { notices.showNotice($0) }
             case let .open(path) where path.lowercased().hasSuffix(".osm.pbf"): routing.addExtract(path)
             case let .open(path) where SearchIndexes.isIndexable(path): choose(FileIO.absolute(path))   // a street map's archive
             case let .open(path): opener.open([path], animated: true)

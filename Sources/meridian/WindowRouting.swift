@@ -15,7 +15,7 @@ import Platform
 /// directions layer through `MapHost.perform`; a route kept as GPX on Ctrl+S. Requests are
 /// made on the frame's thread.
 final class WindowRouting: @unchecked Sendable {
-    private let host: UncheckedSendable<MapHost>
+    private let host: MapHostHandle
     private let router = Router()
     private let log: Bool
     /// Database builds under way (stopped when the window closes).
@@ -24,7 +24,7 @@ final class WindowRouting: @unchecked Sendable {
     let answered = LockedValue<Int>()
 
     init(host: MapHost, osm: [String], offline: Bool) {
-        self.host = UncheckedSendable(host)
+        self.host = host.handle
         log = host.configuration.logFrames
         let env = ProcessInfo.processInfo.environment
         if !offline {
@@ -42,14 +42,14 @@ final class WindowRouting: @unchecked Sendable {
         builds.set((builds.get() ?? []) + [token])
         startThread(name: "route-engines") { [self] in
             let made = RouteEngines.offlineEngines(osm: osm, areas: areas, environment: ProcessInfo.processInfo.environment) { message in
-                host.value.showNotice(message)
+                host.showNotice(message)
             }
-            for p in made.problems { host.value.showNotice(p) }
+            for p in made.problems { host.showNotice(p) }
             if token.isCancelled { return }
             for e in made.engines.reversed() { add(e) }
             let none = router.engines.isEmpty
             if log { FileIO.printError("route: engines " + router.engines.map(\.name).joined(separator: ", ")) }
-            host.value.perform { host in
+            host.perform { host in
                 // TRANSLATORS: --osm FILE.osm.pbf is an option of the command line and sources.json a file's name: not to translate.
                 let why = none ? (offline ? tr("Directions need routing data offline: start Meridian with --osm FILE.osm.pbf (an OpenStreetMap extract) or name one in sources.json")
                                   // TRANSLATORS: routing.json is a file's name and --osm FILE.osm.pbf an option of the command line: not to translate.
@@ -72,7 +72,7 @@ final class WindowRouting: @unchecked Sendable {
     func add(_ db: RoutinoDatabase) {
         guard case let .success(programs) = RoutinoPrograms.find(environment: ProcessInfo.processInfo.environment) else { return }
         add(RoutinoEngine(database: db, programs: programs))
-        host.value.perform { host in host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return $0.retry() } } }
+        host.perform { host in host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = nil; return $0.retry() } } }
     }
 
     /// A saved area was deleted: its routing data is gone with it.
@@ -85,7 +85,7 @@ final class WindowRouting: @unchecked Sendable {
     /// the cache) off the frame, then routed over.
     func addExtract(_ path: String) {
         // TRANSLATORS: %@ is the name of an OpenStreetMap extract's file.
-        host.value.showNotice(tr("Building routing data for %@…", path.split(separator: "/").last ?? ""))
+        host.showNotice(tr("Building routing data for %@…", path.split(separator: "/").last ?? ""))
         addOffline(osm: [path], areas: false, offline: false)
     }
 
@@ -108,7 +108,7 @@ final class WindowRouting: @unchecked Sendable {
                 case let .failure(e): FileIO.printError("route: none (\(e))")
                 }
             }
-            host.value.perform { [self] host in
+            host.perform { [self] host in
                 if case .success = result { answered.set((answered.get() ?? 0) + 1) }
                 host.change { session in
                     let camera = session.camera
@@ -133,7 +133,7 @@ final class WindowRouting: @unchecked Sendable {
             if terrain.get() == nil { terrain.set(try? MapCatalog.terrain(over: OnlineSource.terrainDEM.name)) }
             guard let source = terrain.get(), let climb = RouteHeights.measure(route, tile: { RouteHeights.tile($0, from: source) }) else { return }
             if log { FileIO.printError(String(cFormat: "route: climbs %.0f m, falls %.0f m", climb.ascent, climb.descent)) }
-            host.value.perform { host in
+            host.perform { host in
                 host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.setHeights(ascent: climb.ascent, descent: climb.descent, heights: climb.heights, for: route.request) } }
             }
         }
@@ -147,9 +147,9 @@ final class WindowRouting: @unchecked Sendable {
             try AtomicFile.write(RouteGPX.data(route), to: url)
             if log { FileIO.printError("route: saved \(url.path)") }
             opener?.open([url.path], animated: false, moveView: false)
-            host.value.showNotice(tr("The route is kept as %@", url.path))
+            host.showNotice(tr("The route is kept as %@", url.path))
         } catch {
-            host.value.showNotice(tr("Cannot keep the route: %@", error))
+            host.showNotice(tr("Cannot keep the route: %@", error))
         }
     }
 
