@@ -78,7 +78,9 @@ display=""
 read -r -t 20 display <&"$displayfd" || true
 exec {displayfd}<&-
 [ -n "$display" ] || fail "Xvfb did not start (no display number within 20 s)"
-for _ in $(seq 1 100); do DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+# The waits below only keep a broken package from hanging: 30 s, as the tests' (make test
+# runs this beside them).
+for _ in $(seq 1 300); do DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 DISPLAY=":$display" xdpyinfo >/dev/null 2>&1 || fail "Xvfb :$display does not accept connections"
 # Started as the desktop starts it (Exec=meridian %U) with a GPX file: as a file:// URI.
 printf '<?xml version="1.0"?>\n<gpx version="1.1" creator="test"><wpt lat="46.2" lon="6.1"/><wpt lat="46.3" lon="6.2"/></gpx>\n' > "$root/tmp/walk.gpx"
@@ -88,7 +90,7 @@ start_app() {
   in_root env DISPLAY=":$display" MERIDIAN_REPORT_DRIVER=1 timeout 60 meridian --no-location --size 800x600 file:///tmp/walk.gpx \
     > "$root/tmp/out.txt" 2>&1 &
   app=$!
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 300); do
     DISPLAY=":$display" xdotool search --onlyvisible --name '^Meridian' >/dev/null 2>&1 && return 0
     kill -0 "$app" 2>/dev/null || return 1
     sleep 0.1
@@ -97,7 +99,7 @@ start_app() {
 start_app || true
 DISPLAY=":$display" xdotool search --onlyvisible --name '^Meridian' >/dev/null 2>&1 || fail "no Meridian window appeared: $(cat "$root/tmp/out.txt")"
 # Signalled once the file is open (what the app says), not after a fixed wait.
-for _ in $(seq 1 100); do grep -q "opened walk.gpx" "$root/tmp/out.txt" && break; sleep 0.1; done
+for _ in $(seq 1 300); do grep -q "opened walk.gpx" "$root/tmp/out.txt" && break; sleep 0.1; done
 # SIGTERM, as a session logout sends it: the app quits the normal way and saves.
 # This test's meridian (under $app: the subshell, then timeout), not any other on the machine.
 descendant() {

@@ -12,6 +12,7 @@
 #    as there are cores, and a test mostly waits on its app), except those whose input the app
 #    times (drags, flicks, held keys and presses) or that measure CPU and memory: those run one
 #    at a time, alone, after.
+#  - The package is checked and installed on a clean Debian beside the unit tests.
 #  - Each fuzz target gets FUZZ_SECONDS (8), one a core at a time; `make fuzz` hunts longer.
 #  - Nothing is compiled with debug information (-debug-info-format none): a failing test says
 #    its file and line without it, and it is a sixth of the compiling.
@@ -76,7 +77,14 @@ behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build 
   --sanitize=fuzzer -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
 
 # --- the debug build, its unit tests, the catalogues and the docs --------------------------
-stage build "$SWIFT" build --build-tests -debug-info-format "$MERIDIAN_DEBUG_INFO"
+# The tests' bundle and the examples they run (the app itself: the release build's).
+debug_build() {
+  local product
+  for product in MeridianPackageTests hello-map own-loop; do
+    "$SWIFT" build --product "$product" -debug-info-format "$MERIDIAN_DEBUG_INFO" || return
+  done
+}
+stage build debug_build
 scripts/po.sh mo
 scripts/po.sh check
 scripts/lint-messages.py
@@ -90,6 +98,9 @@ behind docs scripts/docs.sh
 beside units "$SWIFT" test --skip-build --skip EndToEndTests
 stage release wait_behind release
 deb=$(tail -1 "$logs/release.log")
+# The package's checks and its clean install (apt, mostly waiting on the disk) beside them.
+stage debian wait_behind debian
+beside package scripts/test-package.sh "$deb"
 export MERIDIAN_BIN=$PWD/.build-deb/release/meridian MERIDIAN_LOCALE_DIR=$PWD/.build/locale
 
 end_to_end() {
@@ -104,7 +115,7 @@ end_to_end() {
   xargs -P "$E2E_JOBS" -I{} sh -c '"$0" --testing-library swift-testing --filter "EndToEndTests\.$2/" >"$1/e2e-$2.log" 2>&1 \
     || echo "$2" >>"$1/e2e-failed"' "$tests" "$logs" {} <"$logs/e2e-suites"
   local passed
-  passed=$(cat "$logs"/e2e-*.log | awk '/^✔ Test run with [0-9]+ tests/ { n += $5 } END { print n + 0 }')
+  passed=$(cat "$logs"/e2e-*.log | awk '/Test run with [0-9]+ tests? in/ { n += $5 } END { print n + 0 }')
   echo "end-to-end: ${passed:-0} tests in $(wc -l <"$logs/e2e-suites") suites passed"
   [ -s "$logs/e2e-failed" ] || return 0
   for suite in $(cat "$logs/e2e-failed"); do
@@ -118,13 +129,14 @@ stage units wait_behind units 300
 grep -E "^Test Suite 'All tests' (passed|failed)|Executed [0-9]+ tests|Test run with [0-9]+ tests" "$logs/units.log" | tail -3
 stage docs wait_behind docs
 tail -1 "$logs/docs.log"
+stage package wait_behind package
+grep -E "^test-(package|clean-install): ok" "$logs/package.log"
 
-# --- the tests that run alone, the fuzz targets behind them, and the package ---------------
-stage fuzz-build wait_behind fuzz-build
+# --- the tests that run alone, and the fuzz targets behind them ---------------------------
+# The fuzz targets start as soon as the fuzz build is done (fuzz.sh's build waits for it).
 behind fuzz scripts/fuzz.sh "$FUZZ_SECONDS"
 stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)/" --no-parallel
+stage fuzz-build wait_behind fuzz-build
 stage fuzz wait_behind fuzz
 grep "^fuzz: " "$logs/fuzz.log"
-stage debian wait_behind debian
-stage package scripts/test-package.sh "$deb"
 echo "make test: all passed in $SECONDS s"
