@@ -1,3 +1,5 @@
+import Platform
+
 /// What any thread may do with a host: hand work to its frame thread, and say something on the
 /// map. A worker keeps this, not the host: the host is reached only by the work, on the frame
 /// thread, so no wrapper has to promise what the compiler cannot check.
