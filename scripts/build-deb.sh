@@ -18,11 +18,11 @@ version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/meridian/Mer
 # it anyway, and it is a sixth of the compiling.
 flags="$(scripts/release-flags.sh) -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -debug-info-format ${MERIDIAN_DEBUG_INFO:-dwarf}"
 # shellcheck disable=SC2086
-swift build $flags --product meridian --scratch-path "$scratch"
+"${SWIFT:-swift}" build $flags --product meridian --scratch-path "$scratch"
 # The icon renderer with the same flags: with others, the modules it shares with meridian
 # (Platform, MapCore, MapGraphics…) would be compiled again (two minutes).
 # shellcheck disable=SC2086
-swift build $flags --product icon-renderer --scratch-path "$scratch"
+"${SWIFT:-swift}" build $flags --product icon-renderer --scratch-path "$scratch"
 bin="$scratch/release/meridian"
 
 root="$scratch/pkg/meridian_${version}_amd64"

@@ -15,12 +15,13 @@ export MERIDIAN_FUZZ=1
 export SWIFT_BACKTRACE=enable=no
 # MERIDIAN_DEBUG_INFO=none (make test) builds without debug information: crashes then name
 # functions but not lines.
-build=(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer -debug-info-format "${MERIDIAN_DEBUG_INFO:-dwarf}")
-"${build[@]}" --product meridian-fuzz 2>&1 | grep -E "error|warning: unre" || true
+build=("${SWIFT:-swift}" build -c release --scratch-path .build-fuzz --sanitize=fuzzer -debug-info-format "${MERIDIAN_DEBUG_INFO:-dwarf}")
+"${build[@]}" --product meridian-fuzz >"${TMPDIR:-/tmp}/meridian-fuzz-build.log" 2>&1 \
+  || { grep -E "error" "${TMPDIR:-/tmp}/meridian-fuzz-build.log" | head -40; echo "fuzz: the fuzz executable did not build"; exit 1; }
 bin=$("${build[@]}" --show-bin-path)
 [ -x "$bin/meridian-fuzz" ] || { echo "fuzz: the fuzz executable did not build"; exit 1; }
 # The targets are those the executable holds (Fuzz/Targets/main.swift is the one list).
-mapfile -t targets < <("$bin/meridian-fuzz")
+mapfile -t targets < <("$bin/meridian-fuzz" || echo "fuzz: meridian-fuzz cannot list its targets" >&2)
 ((${#targets[@]})) || { echo "fuzz: meridian-fuzz lists no target"; exit 1; }
 for t in "${targets[@]}"; do
   ln -sf meridian-fuzz "$bin/$t"
@@ -44,10 +45,10 @@ fuzz_one() {
   if ((${#regressions[@]})); then
     "$bin/$t" "${regressions[@]}" >"$work/$t.replay.log" 2>&1 || { echo "fuzz: $t fails a regression case"; tail -20 "$work/$t.replay.log"; status=1; }
   fi
-  if "$bin/$t" -max_total_time="$seconds" -seed=1 -rss_limit_mb=2048 -max_len=262144 -timeout=10 \
+  if "$bin/$t" -max_total_time="$seconds" -seed=1 -rss_limit_mb=2048 -max_len=262144 -timeout="${FUZZ_TIMEOUT:-10}" \
        -artifact_prefix="$work/$t-artifacts/" "$work/$t" "Fuzz/Corpus/$t" >"$work/$t.log" 2>&1; then
     local runs
-    runs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$work/$t.log" | tail -1)
+    runs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$work/$t.log" | tail -1 || true)
     echo "fuzz: $t: ${runs:-done}, ${#regressions[@]} regression case(s) replayed, no crash"
   else
     echo "fuzz: $t crashed; the input is in the log below (add it to Fuzz/Regressions/$t once fixed)"

@@ -15,7 +15,7 @@ import sys
 # What the toolchain itself provides, for any target.
 TOOLCHAIN = {"Foundation", "FoundationEssentials", "FoundationInternationalization", "Glibc", "Dispatch",
              "Synchronization", "Testing", "XCTest", "_Concurrency", "PackageDescription", "PackagePlugin"}
-IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)", re.M)
+IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)", re.M)
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 env = dict(os.environ, MERIDIAN_FUZZ="1")
@@ -34,7 +34,8 @@ for target in described["targets"]:
             continue
         path = os.path.join(root, target["path"], source)
         # Not what string literals hold (a test's Python script) nor comments.
-        text = re.sub(r'"""[\s\S]*?"""', "", open(path, encoding="utf-8").read())
+        text = re.sub(r"/\*[\s\S]*?\*/", "", open(path, encoding="utf-8").read())
+        text = re.sub(r'"""[\s\S]*?"""', "", text)
         text = re.sub(r"//[^\n]*", "", text)
         for module in IMPORT.findall(text):
             if module not in allowed:

@@ -20,8 +20,10 @@ tarball="$cache/bookworm-minbase.tgz"
 mkdir -p "$cache"
 if [ ! -s "$tarball" ]; then
   echo "test-clean-install: downloading a minimal Debian 12 for the cache ($tarball)"
-  debootstrap --variant=minbase --make-tarball="$tarball.part" bookworm "$(mktemp -d)" "$mirror" >/dev/null \
-    || fail "debootstrap --make-tarball failed (no network to $mirror?)"
+  scratch=$(mktemp -d)
+  debootstrap --variant=minbase --make-tarball="$tarball.part" bookworm "$scratch" "$mirror" >/dev/null \
+    || { rm -rf "$scratch"; fail "debootstrap --make-tarball failed (no network to $mirror?)"; }
+  rm -rf "$scratch"
   mv "$tarball.part" "$tarball"
 fi
 [ "$deb" != --fetch-only ] || { pass "a minimal Debian 12 is in the cache"; exit 0; }
@@ -30,7 +32,9 @@ xvfb_pid=""
 cleanup() {
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
   for m in tmp/.X11-unix dev/pts dev proc; do mountpoint -q "$root/$m" && umount -l "$root/$m"; done
-  rm -rf "$root"
+  # Never past the root's own file system: a mount left (a lazy unmount still under way)
+  # must not take the host's /dev or /tmp/.X11-unix with it.
+  rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
 debootstrap --variant=minbase --unpack-tarball="$tarball" bookworm "$root" "$mirror" >/dev/null \
