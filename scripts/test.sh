@@ -20,7 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 export NO_COLOR=1 # the logs are read and grepped
-export SWIFT=${SWIFT:-swift} # the scripts behind the tests build with the same one
+# The scripts behind the tests build with the same one (a path: lint-conversions finds swiftc beside it).
+export SWIFT=$(command -v "${SWIFT:-swift}")
 FUZZ_SECONDS=${FUZZ_SECONDS:-8}
 E2E_JOBS=${E2E_JOBS:-3}
 E2E_ALONE="WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests"
