@@ -125,7 +125,7 @@ end_to_end() {
   xargs -P "$E2E_JOBS" -I{} sh -c '"$0" --testing-library swift-testing --filter "EndToEndTests\.$2/" >"$1/e2e-$2.log" 2>&1 \
     || echo "$2" >>"$1/e2e-failed"' "$tests" "$logs" {} <"$logs/e2e-suites" || { echo "end-to-end: the queue stopped"; return 1; }
   local passed
-  passed=$(cat "$logs"/e2e-*.log | awk '/^[✔━] Test run with [0-9]+ tests? in/ { n += $5 } END { print n + 0 }')
+  passed=$(cat "$logs"/e2e-*.log | awk '/Test run with [0-9]+ tests? in [0-9]+ suites? passed/ { n += $5 } END { print n + 0 }')
   echo "end-to-end: ${passed:-0} tests in $(wc -l <"$logs/e2e-suites") suites passed"
   [ -s "$logs/e2e-failed" ] || return 0
   for suite in $(cat "$logs/e2e-failed"); do
