@@ -12,9 +12,9 @@ import PackageDescription
 // this makes using them an error (issue 39's lint; scripts/lint-conversions.sh shows it).
 let refuseTraps: [SwiftSetting] = [.treatWarning("DeprecatedDeclaration", as: .error)]
 let osize: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
-// The library's targets are built in Swift 6 language mode (strict concurrency); the app
-// target and the tests are still Swift 5 (the app's workers capture MapHost in @Sendable
-// closures: see the note of issue 39).
+// The library's targets and the app are built in Swift 6 language mode (strict concurrency:
+// workers reach the window through `MapHostHandle` and `FrameBound`); the tests are still
+// Swift 5.
 let library: [SwiftSetting] = refuseTraps + [.swiftLanguageMode(.v6)]
 let small = library + osize
 
@@ -94,7 +94,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
-        swiftSettings: refuseTraps + osize),
+        swiftSettings: refuseTraps + osize + [.swiftLanguageMode(.v6)]),
 
         .executableTarget(name: "basemap-builder", dependencies: ["Platform", "MapGeometry", "MapTiles", "CSQLite"], swiftSettings: refuseTraps),
         // An app of its own that embeds the map with one button (built and run by make test).

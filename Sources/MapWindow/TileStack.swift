@@ -7,7 +7,7 @@ import Platform
 /// One layer of the map's stack as the host draws it: how the scene lays it out (`spec`),
 /// where its tiles come from, how its vector tiles are painted, and the colour an opaque
 /// layer's tiles are laid over.
-public struct TileLayerSource {
+public struct TileLayerSource: Sendable {
     /// How the layer starts: once shown, the session holds it (`Scene.tileStack`), and
     /// whether it shows and how opaque are read there, never here.
     public var spec: TileLayerSpec
@@ -45,7 +45,7 @@ public struct TileLayerSource {
 /// all draw from one. What a person sets of the layers (shown or not, how opaque) it holds
 /// only as they start: the session's `TileStackModel`, layer for layer in this order, holds
 /// it from `showTiles(from:)` on, and the pipeline follows the session's frames.
-public struct TileStack {
+public struct TileStack: Sendable {
     public var layers: [TileLayerSource]
     /// The colour the map is cleared to (the chosen map's).
     public var background: Color

@@ -45,7 +45,7 @@ final class AreaDirections: @unchecked Sendable {
         let title = (try? SavedArea(path: path).title) ?? tr("the area")
         // TRANSLATORS: %@ is a saved area's name; "Directions offline" is what the save panel offers.
         let headline = tr("Directions offline for “%@”", title)
-        func show(_ detail: String) {
+        @Sendable func show(_ detail: String) {
             host.perform { host in
                 host.change { $0.update(SaveAreaLayer.self, at: host.clock.now) {
                     var p = SaveAreaLayer.Progress(title: headline, area: area, done: 0, total: 0, bytes: 0, secondsLeft: nil)

@@ -174,11 +174,15 @@ final class AreaSaver: @unchecked Sendable {
         let name = current == MapCatalog.terrain ? OnlineSource.terrainDEM.name : current, source = host.source
         let shift = name == OnlineSource.terrainDEM.name ? 0 : source.zoomShift
         // Directions offline too (the panel's choice): after the tiles, and the heights.
-        var directions: (() -> Void)?
+        var directions: (@Sendable () -> Void)?
         if host.session.scene.layer(SaveAreaLayer.self)?.directions == true, let path = try? Self.path(of: area, map: name, shift: shift) {
             directions = { [weak self] in self?.routing?.build(area, beside: path) }
         }
-        let heights: (() -> Void)? = terrainOn && name != OnlineSource.terrainDEM.name ? { [weak self] in self?.saveHeights(area, then: directions) } : nil
+        var heights: (@Sendable () -> Void)?
+        if terrainOn && name != OnlineSource.terrainDEM.name {
+            let after = directions
+            heights = { [weak self] in self?.saveHeights(area, then: after) }
+        }
         save(area, of: name, shift: shift, then: heights ?? directions)
     }
 
@@ -198,7 +202,7 @@ final class AreaSaver: @unchecked Sendable {
     /// Saves the heights of `area` for the terrain overlay, to `heightsDeepestZoom`, from four
     /// zooms above the area's shallowest (a street-level area is still shaded zoomed out a
     /// little; those tiles are few).
-    private func saveHeights(_ area: SaveAreaLayer.Area, then: (() -> Void)? = nil) {
+    private func saveHeights(_ area: SaveAreaLayer.Area, then: (@Sendable () -> Void)? = nil) {
         var heights = area
         let deepest = min(area.zooms.upperBound, Self.heightsDeepestZoom)
         heights.zooms = max(0, min(area.zooms.lowerBound, deepest) - 4)...deepest
@@ -212,8 +216,8 @@ final class AreaSaver: @unchecked Sendable {
 
     /// `shift`: zooms the map numbers its tiles shallower than drawn; `suffix`: after the title
     /// in the file's name; `titled`: the title as the reader sees it.
-    private func save(_ area: SaveAreaLayer.Area, of name: String, shift: Int, suffix: String = "", titled: @escaping (String) -> String = { $0 },
-                      shown: SaveAreaLayer.Progress? = nil, then: (() -> Void)?) {
+    private func save(_ area: SaveAreaLayer.Area, of name: String, shift: Int, suffix: String = "", titled: @escaping @Sendable (String) -> String = { $0 },
+                      shown: SaveAreaLayer.Progress? = nil, then: (@Sendable () -> Void)?) {
         run(shown, then: then) {
             let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
             let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
@@ -237,8 +241,10 @@ final class AreaSaver: @unchecked Sendable {
     func update(_ path: String) {
         guard let area = try? SavedArea(path: path) else { return host.showNotice(tr("Cannot update %@: it is not a saved area", path)) }
         // Its directions are built again after its tiles, from the region's newest extract.
-        let directions: (() -> Void)? = FileIO.exists(AreaRouting.directory(forArea: path))
-            ? { [weak self] in self?.routing?.build(Self.shown(area), beside: path) } : nil
+        var directions: (@Sendable () -> Void)?
+        if FileIO.exists(AreaRouting.directory(forArea: path)) {
+            directions = { [weak self] in self?.routing?.build(Self.shown(area), beside: path) }
+        }
         run(Self.progress(tr("Updating “%@”", area.title), area), replacing: path, then: directions) {
             guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
                 // An update stopped before is no use either.
@@ -309,7 +315,7 @@ final class AreaSaver: @unchecked Sendable {
     /// panel shows its progress (`shown`: a job the panel did not start itself), a notice
     /// its outcome, and the lists are read again after it.
     /// `then`: what to do once the job was done whole (another save).
-    private func run(_ shown: SaveAreaLayer.Progress?, replacing: String? = nil, then: (() -> Void)? = nil, _ prepare: @escaping () throws -> Job) {
+    private func run(_ shown: SaveAreaLayer.Progress?, replacing: String? = nil, then: (@Sendable () -> Void)? = nil, _ prepare: @escaping @Sendable () throws -> Job) {
         lock.lock()
         guard !running, routing?.isBusy != true else {
             lock.unlock()
@@ -320,12 +326,11 @@ final class AreaSaver: @unchecked Sendable {
         lock.unlock()
         if let shown { self.host.change { $0.update(SaveAreaLayer.self, at: self.host.clock.now) { $0.progress = shown; return [.changed] } } }
         let host = self.host.handle
-        let job = UncheckedSendable(prepare)
         startThread(name: "save-area") { [self] in
             let outcome: String
             var whole = false
             do {
-                switch try job.value() {
+                switch try prepare() {
                 case let .nothing(message): outcome = message
                 case let .extract(extractor, done):
                     lock.lock()

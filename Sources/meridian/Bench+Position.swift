@@ -45,13 +45,14 @@ extension Bench {
         host.change { $0.controller.startFollowing(WebMercator.project(origin), at: host.clock.now) }
         quit(after: 3); host.run()
         let metresPerDegree = 111_320 * cos(origin.latitude * .pi / 180)
+        let handle = host.handle
         let feeder = Joinable(name: "bench-fixes") {
             for k in 1... {
                 if latencies.isStopping { break }
                 usleep(50_000)
                 let c = Coordinate(latitude: origin.latitude, longitude: origin.longitude + Double(k) * 1.5 / metresPerDegree)
                 latencies.delivered()
-                host.perform { host in
+                handle.perform { host in
                     host.receive(.fix(PositionFix(coordinate: c, accuracy: 10, course: 90, speed: 30)), from: "bench")
                     latencies.apply()
                 }

@@ -51,23 +51,23 @@ extension Bench {
         let tiles = TileCover.tiles(covering: camera.visibleMapRect, tileZoom: z)
         let pixels = TileRasterizer.tilePixels(pixelRatio: 1)
         let start = DispatchTime.now()
-        let lock = Lock()
-        var places: [PlaceLabel] = [], next = 0
+        // The next tile to draw, and the places drawn so far: the two workers' shared state.
+        let shared = LockedValue<(next: Int, places: [PlaceLabel])>()
+        shared.set((0, []))
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             while true {
-                lock.lock()
-                let i = next
-                next += 1
-                lock.unlock()
+                let i = shared.update { state -> Int in
+                    let i = state?.next ?? 0
+                    state?.next = i + 1
+                    return i
+                }
                 guard i < tiles.count else { return }
                 guard case let .vector(data, dataTile)? = try? src.payload(for: tiles[i]),
                       let drawn = try? painter.paint(tiles[i], data: data, dataTile: dataTile, pixelSize: pixels, viewZoom: zoom) else { continue }
-                lock.lock()
-                places += drawn.places
-                lock.unlock()
+                shared.update { $0?.places += drawn.places }
             }
         }
-        _ = LabelPlacer().place(places, camera: camera, sprites: NoSprites())
+        _ = LabelPlacer().place(shared.get()?.places ?? [], camera: camera, sprites: NoSprites())
         return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }

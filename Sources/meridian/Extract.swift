@@ -266,7 +266,7 @@ private final class ProgressLine: @unchecked Sendable {
         } else {
             print(text)
         }
-        fflush(stdout)
+        fflush(nil) // every output stream: stdout is C's global, which Swift 6 will not read from here
         shown = true
     }
 

@@ -25,10 +25,11 @@ final class LivePosition {
     }
 
     func start() {
-        let name = source.name
+        let name = source.name, handle = host.handle, trail = FrameBound(recorder)
         let frameLog = host.configuration.logFrames
-        source.start { [unowned self] event in
-            host.perform { [unowned self] host in
+        source.start { event in
+            handle.perform { host in
+                let recorder = trail.on(host)
                 host.receive(event, from: name)
                 switch event {
                 case let .fix(f):

@@ -14,12 +14,16 @@ import Platform
 /// print dialog, or, with no print service, offers to save that PDF. The page is drawn on a
 /// worker: the window goes on, a notice says when the file is there.
 final class MapExporter: @unchecked Sendable {
+    /// Touched on the frame thread only (export and print start there); workers and the
+    /// portal's answers reach the map through `handle`.
     private unowned let host: MapHost
+    private let handle: MapHostHandle
     private let lock = Lock()
     private var busy = false
 
     init(host: MapHost) {
         self.host = host
+        handle = host.handle
     }
 
     /// The file chooser's formats: (what, glob).
@@ -50,7 +54,7 @@ final class MapExporter: @unchecked Sendable {
             guard ok else { end(); return }
             // TRANSLATORS: the title of the printed document (the print dialog and the printer's queue show it).
             PortalPrint.print(title: trc("print job", "Map"), pdf: temporary) { [self] outcome in
-                host.perform { [self] host in
+                handle.perform { [self] host in
                     switch outcome {
                     case .printed: host.showNotice(tr("The map went to the printer"))
                     case .cancelled: break
@@ -90,14 +94,14 @@ final class MapExporter: @unchecked Sendable {
             : tr("Export the map")
         let filters = Self.filters
         PortalFileChooser.save(title: title, name: name, filters: sheet ? [filters[0]] : filters) { [self] outcome in
-            host.perform { [self] host in
+            handle.perform { [self] host in
                 switch outcome {
                 case let .chosen(paths):
                     guard let chosen = paths.first else { end(); return }
                     let path = PagePrinter.Format(path: chosen) == nil ? chosen + ".pdf" : chosen
                     draw(to: path, sheet: sheet) { [self] ok in
                         // TRANSLATORS: %1$@ is the file's path, %2$@ its size (“1.2 MB”).
-                        if ok { host.perform { $0.showNotice(tr("Saved the map as %1$@ (%2$@)", path, SaveAreaLayer.bytes(UInt64(max(0, FileIO.fileSize(path)))))) } }
+                        if ok { handle.perform { $0.showNotice(tr("Saved the map as %1$@ (%2$@)", path, SaveAreaLayer.bytes(UInt64(max(0, FileIO.fileSize(path)))))) } }
                         end()
                     }
                 case let .unavailable(reason):
@@ -105,7 +109,7 @@ final class MapExporter: @unchecked Sendable {
                     warn(tr("no file chooser: %@", reason))
                     let path = FileIO.homeDirectory + "/map-\(Int(saturating: WallClock.now)).pdf"
                     draw(to: path, sheet: sheet) { [self] ok in
-                        if ok { host.perform { $0.showNotice(tr("There is no file chooser here: the map is saved as %@", path)) } }
+                        if ok { handle.perform { $0.showNotice(tr("There is no file chooser here: the map is saved as %@", path)) } }
                         end()
                     }
                 }

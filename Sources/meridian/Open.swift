@@ -117,7 +117,8 @@ struct Open: ParsableCommand {
     private func pinSaver(for host: MapHost, file: PinFile, loaded: PinFile.Loaded) -> PinSaver? {
         if let notice = Self.summary(loaded.problems) { host.showNotice(notice) }
         guard !loaded.mustNotSave else { return nil }
-        return PinSaver(file: file, onError: { [weak host] in host?.showNotice($0) })
+        let handle = host.handle
+        return PinSaver(file: file, onError: { handle.showNotice($0) })
     }
 
     /// What the window says of a file's problems: the first and how many more; all but the
@@ -249,18 +250,18 @@ struct Open: ParsableCommand {
         }
         // A bare {z}/{x}/{y} address told its schema by its first tile: drawn again in that
         // schema's style.
-        let learnedHost = host.handle
+        let learnedHost = host.handle, chooser = FrameBound(choose)
         OnlineVectorTileSource.schemaLearned.set { name in
             learnedHost.perform { host in
                 let shown = host.session.tileStack.chosenMap
-                if (try? MapCatalog.online(shown))??.name == name { choose(shown) }
+                if (try? MapCatalog.online(shown))??.name == name { _ = chooser.on(host)(shown) }
             }
         }
         if offerStreets {
             FirstStart.offerStreets(host: host) { host in
                 // Unless a map was chosen meanwhile.
                 guard host.session.tileStack.chosenMap == MapCatalog.basemap else { return }
-                guard choose(OnlineSource.openFreeMap.name) else { return }
+                guard chooser.on(host)(OnlineSource.openFreeMap.name) else { return }
                 // TRANSLATORS: said once, on the first start; L is the key of the map switcher.
                 host.showNotice(tr("Showing OpenFreeMap's street map (online). Press L to choose another map, or the basemap to stay offline."))
             }
@@ -371,8 +372,10 @@ struct Open: ParsableCommand {
     private func chooseFiles(host: MapHost, opener: TrackFileOpener) {
         guard !opener.choosing else { return }
         opener.choosing = true
+        let handle = host.handle, bound = FrameBound(opener)
         PortalFileChooser.choose(title: tr("Open tracks")) { outcome in
-            host.perform { host in
+            handle.perform { host in
+                let opener = bound.on(host)
                 opener.choosing = false
                 switch outcome {
                 case let .chosen(paths):

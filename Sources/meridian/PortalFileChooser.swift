@@ -25,9 +25,8 @@ enum PortalFileChooser {
     /// Asks where to save a file, suggesting `name`; `filters`: (what, glob) pairs, the first
     /// chosen. `done` hears the one path chosen (none when cancelled), on the chooser's thread.
     static func save(title: String, name: String, filters: [(String, String)], done: @escaping @Sendable (Outcome) -> Void) {
-        let filters = UncheckedSendable(filters)
         startThread(name: "file-chooser") {
-            done(run(title: title, method: "SaveFile") { saveArguments(title: title, name: name, filters: filters.value, token: $0) })
+            done(run(title: title, method: "SaveFile") { saveArguments(title: title, name: name, filters: filters, token: $0) })
         }
     }
 

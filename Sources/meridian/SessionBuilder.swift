@@ -41,8 +41,9 @@ func appHost(window: SDLWindow, session: MapSession, stack: TileStack) throws ->
 extension MapSession {
     /// The app's buttons, panels and notices: what a printed page leaves out (`render` on
     /// paper, Ctrl+E and Ctrl+P), keeping the map and its own furniture.
-    static let chromeLayers: [any MapLayer.Type] = [SourcesLayer.self, SaveAreaLayer.self, ZoomControlsLayer.self, SearchLayer.self,
-                                                     HelpLayer.self, LocateLayer.self, NoticeLayer.self]
+    static var chromeLayers: [any MapLayer.Type] {
+        [SourcesLayer.self, SaveAreaLayer.self, ZoomControlsLayer.self, SearchLayer.self, HelpLayer.self, LocateLayer.self, NoticeLayer.self]
+    }
 
     mutating func removeChrome() {
         scene.layers.removeAll { layer in Self.chromeLayers.contains { ObjectIdentifier($0) == ObjectIdentifier(type(of: layer)) } }

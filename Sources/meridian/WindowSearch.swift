@@ -13,8 +13,11 @@ import Platform
 /// geocoder (asked on Enter), and what is at a pin (looked up when one is added, moved or
 /// selected). Everything slow happens off the frame; results reach the frame through
 /// `MapHost.perform`.
-final class WindowSearch: @unchecked Sendable {
-    private let host: UncheckedSendable<MapHost>
+final class WindowSearch: @unchecked Sendable { // `host` and `lookingUp` are the frame thread's; the rest is locked
+    /// Read on the frame thread only (calls come from there); workers reach it through `handle`.
+    private unowned let host: MapHost
+    private let handle: MapHostHandle
+    private let log: Bool
     let indexes = SearchIndexes()
     private let places = LockedValue<PlaceIndex>()
     private let placesAsked = LockedValue<Bool>()
@@ -25,9 +28,11 @@ final class WindowSearch: @unchecked Sendable {
     let geocoder: Geocoder?
 
     init(host: MapHost, geocoder: Geocoder?) {
-        self.host = UncheckedSendable(host)
+        self.host = host
+        handle = host.handle
         self.geocoder = geocoder
         let log = host.configuration.logFrames
+        self.log = log
         indexes.changed = { [weak self] ready in
             if log { FileIO.printError("search: indexes ready: " + ready.map { "\($0.title) (\($0.features) names)" }.joined(separator: ", ")) }
             self?.publish()
@@ -35,11 +40,11 @@ final class WindowSearch: @unchecked Sendable {
         indexes.progress = { [weak self] title, share in
             // TRANSLATORS: a street map's search index being built: the map's name, and the share done in percent.
             let text = share.map { tr("Indexing %1$@… %2$d %%", title, Int(saturating: ($0 * 100).rounded(.down))) }
-            self?.host.value.perform { host in
+            self?.handle.perform { host in
                 host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.indexing = text; return [.changed] } }
             }
         }
-        indexes.failure = { [weak self] message in self?.host.value.showNotice(message) }
+        indexes.failure = { [weak self] message in self?.handle.showNotice(message) }
         if log { Self.sayListShown(host) }
     }
 
@@ -75,7 +80,7 @@ final class WindowSearch: @unchecked Sendable {
             // Without the file (or unreadable), an empty index: the box then says no place has
             // that name, rather than that places are loading, and coordinates still work.
             let loaded = Resources.places()
-            if loaded == nil { host.value.showNotice(tr("The places to search (places.tsv) cannot be read; search finds coordinates only")) }
+            if loaded == nil { handle.showNotice(tr("The places to search (places.tsv) cannot be read; search finds coordinates only")) }
             places.set(loaded ?? PlaceIndex(reading: Data()))
             publish()
         }
@@ -86,7 +91,7 @@ final class WindowSearch: @unchecked Sendable {
     private func publish() {
         // Made on the frame's thread from what is ready then: a finder made earlier on another
         // thread can never come after a newer one.
-        host.value.perform { [self] host in
+        handle.perform { [self] host in
             guard let places = places.get() else { return }
             let finder = StreetSearch(places: places, indexes: indexes.indexes)
             host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.setSearcher(finder) } }
@@ -97,29 +102,28 @@ final class WindowSearch: @unchecked Sendable {
 
     /// Enter asked the geocoder.
     func searchOnline(_ query: String, near: Coordinate?) {
-        let host = self.host
+        let handle = self.handle
         let deliver: @Sendable (Result<[SearchResult], SearchLayer.OnlineFailure>) -> Void = { outcome in
-            host.value.perform { host in
+            handle.perform { host in
                 host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.setOnline(query: query, outcome) } }
             }
         }
         guard let geocoder else { deliver(.failure(SearchLayer.OnlineFailure(tr("No online geocoder is configured")))); return }
-        OnlineSearch.search(geocoder, query, near: near, log: host.value.configuration.logFrames, deliver: deliver)
+        OnlineSearch.search(geocoder, query, near: near, log: log, deliver: deliver)
     }
 
     /// Key W: what the geocoder says is at `c`, in a notice with its credit, and in the
     /// callout of a pin standing there.
     func whatIsHereOnline(_ c: Coordinate) {
-        let host = self.host
+        let handle = self.handle, log = self.log
         // TRANSLATORS: geocoder.json is a file's name and "enabled": false what it says: not to translate.
-        guard let geocoder else { host.value.showNotice(tr("No online geocoder is configured (geocoder.json says \"enabled\": false)")); return }
-        let log = host.value.configuration.logFrames
+        guard let geocoder else { handle.showNotice(tr("No online geocoder is configured (geocoder.json says \"enabled\": false)")); return }
         geocoder.reverse(c) { outcome in
             switch outcome {
             case let .success(places):
                 let text = places.first.map { p in [p.name, p.area].compactMap { $0 }.joined(separator: ", ") }
                 if log { FileIO.printError("search: online what is here \(c): \(text ?? "nothing")") }
-                host.value.perform { host in
+                handle.perform { host in
                     guard let text else { host.showNotice(tr("The geocoder knows nothing here")); return }
                     if host.session.pins.contains(where: { $0.coordinate == c }) {
                         host.change { $0.scene.pins.setWhereabouts(text, at: c) }
@@ -129,7 +133,7 @@ final class WindowSearch: @unchecked Sendable {
                 }
             case .failure(.superseded): break
             case let .failure(e):
-                host.value.showNotice(OnlineSearch.sentence(e.description))
+                handle.showNotice(OnlineSearch.sentence(e.description))
             }
         }
     }
@@ -141,19 +145,17 @@ final class WindowSearch: @unchecked Sendable {
         switch event {
         case let .added(pin), let .moved(pin, _): coordinate = pin.coordinate
         case let .selected(id?):
-            guard let pin = host.value.session.scene.pins.pin(id) else { return }
+            guard let pin = host.session.scene.pins.pin(id) else { return }
             coordinate = pin.coordinate
         default: return
         }
-        guard host.value.session.scene.pins.whereabouts[coordinate] == nil else { return }
+        guard host.session.scene.pins.whereabouts[coordinate] == nil else { return }
         let finder = StreetSearch(places: nil, indexes: indexes.indexes)
         guard !finder.indexes.isEmpty, lookingUp.insert(coordinate).inserted else { return }
-        let host = self.host
-        let log = host.value.configuration.logFrames
         startThread(name: "what-is-here") { [self] in
             let text = finder.whatIsHere(coordinate)?.text
             if log { FileIO.printError("search: what is here \(coordinate): \(text ?? "nothing")") }
-            host.value.perform { [self] host in
+            handle.perform { [self] host in
                 lookingUp.remove(coordinate)
                 guard let text else { return }
                 host.change { $0.scene.pins.setWhereabouts(text, at: coordinate) }
