@@ -36,7 +36,7 @@ run: build
 # Every test: the debug build's unit tests, the end-to-end tests (real X server, compositor
 # and the release binary), the fuzz targets, the package and a clean install, in stages that
 # keep both cores busy (scripts/test.sh says how, and each stage says how long it took).
-test: setup-test
+test: setup
 	scripts/test.sh
 
 # Every fuzz target for SECONDS each (make fuzz FUZZ_SECONDS=300 for a longer hunt).

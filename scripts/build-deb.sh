@@ -3,8 +3,12 @@
 # (the package needs no toolchain), the basemap, desktop entry, icons drawn by icon-renderer,
 # AppStream metainfo, message catalogues, man page and copyright. Depends: comes from dpkg-shlibdeps.
 #   scripts/build-deb.sh [OUTPUT_DIR]      (default: .build-deb)
+#   scripts/build-deb.sh --compile-only    (only the build: make test compiles while the
+#                                           packaging tools still install)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+compile_only=false
+if [ "${1:-}" = --compile-only ]; then compile_only=true; shift; fi
 out="${1:-.build-deb}"
 scratch=.build-deb
 id=io.github.meridian.Meridian
@@ -23,6 +27,7 @@ flags="$(scripts/release-flags.sh) -Xlinker -z -Xlinker relro -Xlinker -z -Xlink
 # (Platform, MapCore, MapGraphics…) would be compiled again (two minutes).
 # shellcheck disable=SC2086
 "${SWIFT:-swift}" build $flags --product icon-renderer --scratch-path "$scratch"
+$compile_only && exit 0
 bin="$scratch/release/meridian"
 
 root="$scratch/pkg/meridian_${version}_amd64"

@@ -4,8 +4,8 @@
 # Two cores do it in about a quarter of an hour by never leaving one idle while work waits:
 #  - Behind the tests (SCHED_IDLE: a test's processes always go first, so nothing a test times
 #    is slowed by it) run the release build the .deb ships, then the fuzz build, and the fuzz
-#    targets during the tests that run alone; a minimal Debian for the clean install downloads
-#    meanwhile.
+#    targets during the tests that run alone. Beside the build, the test tools install (apt)
+#    and a minimal Debian for the clean install downloads.
 #  - The unit tests run beside the end-to-end tests, which run the release binary (the
 #    package's, unstripped): what users run, and half the CPU of the debug one. Each suite runs
 #    in a process of its own, E2E_JOBS at a time (the test library runs as many tests at once
@@ -64,20 +64,29 @@ wait_behind() { # NAME [LINES]: waits for it; its failure is the test's (LINES: 
 }
 stop_behind() { for pid in "${behind[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
 trap stop_behind EXIT
-# The clean install needs root (debootstrap, chroot, mounts): as root, it runs beside the
-# tests; otherwise through sudo, in the foreground (sudo's cached password belongs to the
-# terminal, which a job in a session of its own has not).
+# What the tests need beyond the build (X, the compositor, the package tools: about two
+# minutes of apt on a fresh machine) installs behind the build, which needs none of it, and then
+# a minimal Debian for the clean install downloads. Both need root (apt; debootstrap, chroot,
+# mounts): as root, beside the build; otherwise through sudo, in the foreground (sudo's cached
+# password belongs to the terminal, which a job in a session of its own has not).
+# The package's build waits for them before packaging (dpkg-shlibdeps, chrpath): fd 8's lock,
+# held by the job's shell only (what apt starts must not keep it).
+exec 8>"$logs/tools.lock"
+flock 8
 if [ "$(id -u)" = 0 ]; then
-  behind debian scripts/test-clean-install.sh --fetch-only
+  beside test-setup sh -c 'scripts/setup.sh --test-only 8>&- && scripts/test-clean-install.sh --fetch-only 8>&-'
+  exec 8>&-
 else
+  exec 8>&-
   sudo -n true 2>/dev/null || { echo "make test: the clean-install test needs root or passwordless sudo (debootstrap, chroot, mounts)"; exit 1; }
+  scripts/setup.sh --test-only
 fi
 # The fuzz build waits for the release build's lock: taken here, held by the release build
 # until it ends, so the two never compete for the idle cores.
 exec 9>"$logs/release.lock"
 flock 9
 export MERIDIAN_DEBUG_INFO=none
-behind release scripts/build-deb.sh .build-deb
+behind release sh -c 'scripts/build-deb.sh --compile-only && flock "$0" scripts/build-deb.sh .build-deb' "$logs/tools.lock"
 exec 9>&-
 behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c release --scratch-path .build-fuzz \
   --sanitize=fuzzer -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
@@ -91,6 +100,7 @@ debug_build() {
   done
 }
 stage build debug_build
+[ "$(id -u)" != 0 ] || stage test-setup wait_behind test-setup
 scripts/po.sh mo
 scripts/po.sh check
 scripts/lint-messages.py
@@ -106,7 +116,6 @@ stage release wait_behind release
 deb=$(tail -1 "$logs/release.log")
 # The package's checks and its clean install (apt, mostly waiting on the disk) beside them.
 if [ "$(id -u)" = 0 ]; then
-  stage debian wait_behind debian
   beside package scripts/test-package.sh "$deb"
 fi
 export MERIDIAN_BIN=$PWD/.build-deb/release/meridian MERIDIAN_LOCALE_DIR=$PWD/.build/locale
