@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapCore
+import MapNetwork
 import MapTiles
 import Platform
 
@@ -45,98 +46,66 @@ public struct RoutingConfig: Equatable, Sendable {
 
     public static let standard = RoutingConfig()
 
-    /// A sane interval: finite, at most an hour, and never under 1 s for FOSSGIS's servers,
-    /// whose terms say so whatever a file asks.
+    /// Never under 1 s for FOSSGIS's servers, whose terms say so.
     static func checkedInterval(_ seconds: Double, url: String) -> Double {
-        let s = seconds.isFinite ? min(max(seconds, 0), 3600) : 1
-        return url.lowercased().contains("openstreetmap.de") ? max(s, 1) : s
+        ServiceSettingsFile.paced(seconds, politeServer: url.lowercased().contains("openstreetmap.de"))
     }
 
     public static func path(environment env: [String: String]) -> String {
-        FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env) + "/meridian/routing.json"
+        ServiceSettingsFile.path("routing.json", environment: env)
     }
 
     /// The configured service. A missing file means the default, silently; a broken one means
     /// the default too, with `problem` saying what is wrong in it (for the user, once).
     public static func load(environment env: [String: String]) -> (config: RoutingConfig, problem: String?) {
-        let file = path(environment: env)
-        guard FileIO.exists(file) else { return (standard, nil) }
-        do {
-            return (try RoutingConfig(reading: try FileIO.read(file, limit: 64 << 10)), nil)
-        } catch {
+        ServiceSettingsFile.load("routing.json", environment: env, standard: standard, read: { try RoutingConfig(reading: $0) }) {
             // TRANSLATORS: %1$@ is the file routing.json, %2$@ what is wrong in it; FOSSGIS and OSRM are names.
-            return (standard, tr("%1$@: %2$@; routing online with FOSSGIS's OSRM instead", file, error))
+            tr("%1$@: %2$@; routing online with FOSSGIS's OSRM instead", $0, $1)
         }
     }
 
-    public struct Invalid: Error, CustomStringConvertible, Sendable {
-        public let description: String
-    }
+    public typealias Invalid = ServiceSettingsFile.Invalid
 
     /// Reads a routing.json; throws `Invalid` naming the key that is wrong.
     public init(reading data: Data) throws {
-        guard data.count <= 64 << 10 else { throw Invalid(description: tr("larger than 64 KiB, not a routing setting")) }
-        let json: JSONValue
-        do { json = try JSONValue.parse(data) } catch { throw Invalid(description: "\(error)") }
-        // TRANSLATORS: {"url": …} is the form the file takes: keep it as it is.
-        guard let object = json.object else { throw Invalid(description: tr("not a JSON object ({\"url\": …})")) }
-        func string(_ key: String, in o: [String: JSONValue]) throws -> String? {
-            guard let v = o[key] else { return nil }
-            // TRANSLATORS: %@ is a key of routing.json (url, engine, credit).
-            guard let s = v.string else { throw Invalid(description: tr("\"%@\" is not a string", key)) }
-            return s
-        }
-        var url = try string("url", in: object) ?? Self.fossgisURL
-        while url.hasSuffix("/") { url.removeLast() }
-        guard OnlineSource.isWebAddress(url), !url.contains("?"), !url.contains("#") else {
-            // TRANSLATORS: "url" is a key of the file.
-            throw Invalid(description: tr("\"url\": an http(s) address of the service, without ? or #"))
-        }
-        if let e = try string("engine", in: object), e.lowercased() != "osrm" {
+        let file = try ServiceSettingsFile(reading: data, tooLarge: tr("larger than 64 KiB, not a routing setting"),
+                                           // TRANSLATORS: {"url": …} is the form the file takes: keep it as it is.
+                                           notAnObject: tr("not a JSON object ({\"url\": …})"))
+        let object = file.object
+        let url = try file.url(standard: Self.fossgisURL, isWebAddress: OnlineSource.isWebAddress)
+        if let e = try file.string("engine"), e.lowercased() != "osrm" {
             // TRANSLATORS: "engine" is a key of routing.json, %@ its value; "osrm" is the one value known.
-            throw Invalid(description: tr("\"engine\": \"%@\" is not one Meridian speaks (\"osrm\")", e.prefix(40)))
+            throw Invalid(tr("\"engine\": \"%@\" is not one Meridian speaks (\"osrm\")", e.prefix(40)))
         }
         var profiles = Self.standardProfiles
         if let p = object["profiles"] {
             // TRANSLATORS: "profiles" is a key of routing.json; {"car": "routed-car", …} the form it takes: keep it as it is.
-            guard let o = p.object else { throw Invalid(description: tr("\"profiles\" is not an object ({\"car\": \"routed-car\", …})")) }
+            guard let o = p.object else { throw Invalid(tr("\"profiles\" is not an object ({\"car\": \"routed-car\", …})")) }
             for (key, _) in o {
                 guard let mode = TravelMode(rawValue: key) else {
                     // TRANSLATORS: "profiles" is a key of routing.json, %@ a key inside it; car, bike and foot are the keys allowed: keep them.
-                    throw Invalid(description: tr("\"profiles\": \"%@\" is not car, bike or foot", key.prefix(40)))
+                    throw Invalid(tr("\"profiles\": \"%@\" is not car, bike or foot", key.prefix(40)))
                 }
-                guard let s = try string(key, in: o), !s.isEmpty, s.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                guard let s = try file.string(key, in: o), !s.isEmpty, s.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
                     // TRANSLATORS: "profiles" is a key of routing.json, %@ a key inside it (car, bike, foot).
-                    throw Invalid(description: tr("\"profiles\": \"%@\" is not a path segment", key))
+                    throw Invalid(tr("\"profiles\": \"%@\" is not a path segment", key))
                 }
                 profiles[mode] = s
             }
         }
-        let credit = try string("credit", in: object).map { String($0.trimmed.prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
-        var interval = 1.0
-        if let v = object["minimumInterval"] {
-            // TRANSLATORS: "minimumInterval" is a key of the file.
-            guard let n = v.number, n.isFinite, n >= 0 else { throw Invalid(description: tr("\"minimumInterval\" is not a number of seconds")) }
-            interval = n
-        }
-        var enabled = true
-        if let v = object["enabled"] {
-            // TRANSLATORS: "enabled" is a key of the file; true and false are its values: keep them as they are.
-            guard case let .bool(b) = v else { throw Invalid(description: tr("\"enabled\" is not true or false")) }
-            enabled = b
-        }
-        self.init(url: url, profiles: profiles, credit: credit ?? Self.standardCredit, minimumInterval: interval, enabled: enabled)
+        self.init(url: url, profiles: profiles, credit: try file.credit() ?? Self.standardCredit, minimumInterval: try file.minimumInterval() ?? 1,
+                  enabled: try file.enabled())
         if let v = object["askAboveMB"] {
             guard let n = v.number, n.isFinite, n >= 0, n <= 1_000_000 else {
                 // TRANSLATORS: "askAboveMB" is a key of routing.json: keep it.
-                throw Invalid(description: tr("\"askAboveMB\" is not a number of megabytes"))
+                throw Invalid(tr("\"askAboveMB\" is not a number of megabytes"))
             }
             askAbove = Int64(saturating: n * 1_000_000)
         }
-        if let e = try string("extracts", in: object) {
+        if let e = try file.string("extracts") {
             guard OnlineSource.isWebAddress(e) else {
                 // TRANSLATORS: "extracts" is a key of routing.json; index-v1.json is a file's name.
-                throw Invalid(description: tr("\"extracts\": an http(s) address of an index of extracts (index-v1.json)"))
+                throw Invalid(tr("\"extracts\": an http(s) address of an index of extracts (index-v1.json)"))
             }
             extracts = e
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapNetwork
 import MapTiles
 import Platform
 
@@ -46,78 +47,42 @@ public struct GeocoderConfig: Equatable, Sendable {
 
     static func defaultInterval(_ kind: Kind) -> Double { kind == .nominatim ? 1 : 0.5 }
 
-    /// A sane interval: finite, at most an hour, and never under 1 s for OpenStreetMap's own
-    /// Nominatim, whose policy says so whatever a file asks.
+    /// Never under 1 s for OpenStreetMap's own Nominatim, whose policy says so.
     static func checkedInterval(_ seconds: Double, url: String) -> Double {
-        let s = seconds.isFinite ? min(max(seconds, 0), 3600) : 1
-        return url.lowercased().hasPrefix(nominatimURL) ? max(s, 1) : s
+        ServiceSettingsFile.paced(seconds, politeServer: url.lowercased().hasPrefix(nominatimURL))
     }
 
     /// The file's place: `$XDG_CONFIG_HOME/meridian/geocoder.json`, else under `~/.config`.
     public static func path(environment env: [String: String]) -> String {
-        FileIO.userFolder("XDG_CONFIG_HOME", else: ".config", environment: env) + "/meridian/geocoder.json"
+        ServiceSettingsFile.path("geocoder.json", environment: env)
     }
 
     /// The configured geocoder. A missing file means the default, silently; a broken one means
     /// the default too, with `problem` saying what is wrong in it (for the user, once).
     public static func load(environment env: [String: String]) -> (config: GeocoderConfig, problem: String?) {
-        let file = path(environment: env)
-        guard FileIO.exists(file) else { return (standard, nil) }
-        do {
-            return (try GeocoderConfig(reading: try FileIO.read(file, limit: maxFileBytes)), nil)
-        } catch {
+        ServiceSettingsFile.load("geocoder.json", environment: env, standard: standard, read: { try GeocoderConfig(reading: $0) }) {
             // TRANSLATORS: %1$@ is the file geocoder.json, %2$@ what is wrong in it.
-            return (standard, tr("%1$@: %2$@; searching with Nominatim's public instance instead", file, error))
+            tr("%1$@: %2$@; searching with Nominatim's public instance instead", $0, $1)
         }
     }
 
-    static let maxFileBytes = 64 << 10
-
-    public struct Invalid: Error, CustomStringConvertible, Sendable {
-        public let description: String
-    }
+    public typealias Invalid = ServiceSettingsFile.Invalid
 
     /// Reads a geocoder.json; throws `Invalid` naming the key that is wrong.
     public init(reading data: Data) throws {
-        guard data.count <= Self.maxFileBytes else { throw Invalid(description: tr("larger than 64 KiB, not a geocoder setting")) }
-        let json: JSONValue
-        do { json = try JSONValue.parse(data) } catch { throw Invalid(description: "\(error)") }
-        // TRANSLATORS: {"url": …, "kind": …} is the form the file takes: keep it as it is.
-        guard let object = json.object else { throw Invalid(description: tr("not a JSON object ({\"url\": …, \"kind\": …})")) }
-        func string(_ key: String) throws -> String? {
-            guard let v = object[key] else { return nil }
-            // TRANSLATORS: %@ is a key of geocoder.json (url, kind, credit).
-            guard let s = v.string else { throw Invalid(description: tr("\"%@\" is not a string", key)) }
-            return s
-        }
+        let file = try ServiceSettingsFile(reading: data, tooLarge: tr("larger than 64 KiB, not a geocoder setting"),
+                                           // TRANSLATORS: {"url": …, "kind": …} is the form the file takes: keep it as it is.
+                                           notAnObject: tr("not a JSON object ({\"url\": …, \"kind\": …})"))
         var kind = Kind.nominatim
-        if let k = try string("kind") {
+        if let k = try file.string("kind") {
             guard let known = Kind(rawValue: k.lowercased()) else {
                 // TRANSLATORS: "kind" is a key of geocoder.json, %@ its value; "nominatim" and "photon" are its possible values.
-                throw Invalid(description: tr("\"kind\": \"%@\" is neither \"nominatim\" nor \"photon\"", k.prefix(40)))
+                throw Invalid(tr("\"kind\": \"%@\" is neither \"nominatim\" nor \"photon\"", k.prefix(40)))
             }
             kind = known
         }
-        var url = try string("url") ?? (kind == .nominatim ? Self.nominatimURL : Self.photonURL)
-        while url.hasSuffix("/") { url.removeLast() }
-        guard OnlineSource.isWebAddress(url), !url.contains("?"), !url.contains("#") else {
-            // TRANSLATORS: "url" is a key of geocoder.json.
-            throw Invalid(description: tr("\"url\": an http(s) address of the service, without ? or #"))
-        }
-        let credit = try string("credit").map { String($0.trimmed.prefix(200)) }
-        var interval: Double?
-        if let v = object["minimumInterval"] {
-            // TRANSLATORS: "minimumInterval" is a key of geocoder.json.
-            guard let n = v.number, n.isFinite, n >= 0 else { throw Invalid(description: tr("\"minimumInterval\" is not a number of seconds")) }
-            interval = n
-        }
-        var enabled = true
-        if let v = object["enabled"] {
-            // TRANSLATORS: "enabled" is a key of geocoder.json; true and false are its values: keep them as they are.
-            guard case let .bool(b) = v else { throw Invalid(description: tr("\"enabled\" is not true or false")) }
-            enabled = b
-        }
-        self.init(url: url, kind: kind, credit: credit.flatMap { $0.isEmpty ? nil : $0 }, minimumInterval: interval, enabled: enabled)
+        let url = try file.url(standard: kind == .nominatim ? Self.nominatimURL : Self.photonURL, isWebAddress: OnlineSource.isWebAddress)
+        self.init(url: url, kind: kind, credit: try file.credit(), minimumInterval: try file.minimumInterval(), enabled: try file.enabled())
     }
 
     /// The language results are asked in (Accept-Language), from the locale's variables as
