@@ -7,12 +7,10 @@ import TestSupport
 
 /// Searching the embedded places (Resources/places.tsv) as a person types.
 struct PlaceIndexTests {
-    static var index: PlaceIndex { realPlaces }
-
-    func first(_ query: String) -> PlaceIndex.Place? { Self.index.search(query).first }
+    func first(_ query: String) -> PlaceIndex.Place? { realPlaces.search(query).first }
 
     @Test func theWholeFileIsRead() {
-        #expect(Self.index.places.count > 30_000 && Self.index.skipped == 0)
+        #expect(realPlaces.places.count > 30_000 && realPlaces.skipped == 0)
     }
 
     static let table: [(String, String, String)] = [
@@ -49,16 +47,16 @@ struct PlaceIndexTests {
     }
 
     @Test func parisFranceComesBeforeParisTexas() throws {
-        let results = Self.index.search("paris")
+        let results = realPlaces.search("paris")
         let france = try #require(results.firstIndex { $0.country == "France" })
         let texas = try #require(results.firstIndex { $0.country == "United States" })
         #expect(france < texas)
     }
 
     @Test func resultsAreFewAndDistinctAndEmptyForNonsense() {
-        let s = Self.index.search("s")
+        let s = realPlaces.search("s")
         #expect(s.count == 8 && Set(s.map(\.name)).count >= 7)
-        #expect(Self.index.search("qxzqxz").isEmpty && Self.index.search("   ").isEmpty && Self.index.search("").isEmpty)
+        #expect(realPlaces.search("qxzqxz").isEmpty && realPlaces.search("   ").isEmpty && realPlaces.search("").isEmpty)
     }
 
     @Test func zoomFitsThePlace() throws {
