@@ -64,7 +64,7 @@ let package = Package(
         // plain http), freshness as HTTP defines it, a gate per service for its stated rate, and
         // ranges of remote files. It knows nothing of maps.
         .target(name: "MapNetwork", dependencies: ["Platform", "CCurl"], swiftSettings: small),
-        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "CSQLite", "CZlib", "CSystem"],
+        .target(name: "MapTiles", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "CSQLite", "CZlib"],
                 swiftSettings: small),
         // Search: the built-in places and their ranking, coordinates typed in, the street maps' own
         // names (an FTS5 index made from their tiles) and the online geocoders.

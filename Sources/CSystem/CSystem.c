@@ -19,11 +19,16 @@ void meridian_set_thread_name(const char *name) {
     pthread_setname_np(pthread_self(), short_name);
 }
 
-int meridian_make_thread_background(void) {
+int meridian_set_thread_batch(int batch) {
     struct sched_param p = { .sched_priority = 0 };
-    if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &p) == 0) return 0;
+    return pthread_setschedparam(pthread_self(), batch ? SCHED_BATCH : SCHED_OTHER, &p);
+}
+
+int meridian_set_thread_priority(int nice_value, int batch) {
+    int policy = meridian_set_thread_batch(batch);
     // Linux nice values are per thread.
-    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+    int nice = setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
+    return policy != 0 ? policy : nice;
 }
 
 void meridian_tune_malloc(void) {

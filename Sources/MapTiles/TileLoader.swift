@@ -1,4 +1,3 @@
-import CSystem
 import FoundationEssentials
 import Glibc
 import Platform
@@ -247,9 +246,10 @@ public final class TileLoader: @unchecked Sendable {
     }
 
     private func work() {
-        // Tiles may wait; frames may not. On two cores the frame thread and the GL
-        // rasterizer must win the CPU over tile workers.
-        meridian_make_thread_background()
+        // Tiles may wait a frame; frames may not: on two cores the frame thread must win the
+        // CPU over tile workers. Yet on a busy desktop the view's tiles must not starve.
+        ThreadPriority.inView.apply()
+        var workingAhead = false
         while true {
             condition.lock()
             while queue.isEmpty && !stopping {
@@ -261,6 +261,11 @@ public final class TileLoader: @unchecked Sendable {
             if stopping { condition.unlock(); return }
             let tile = queue.removeFirst()
             let isAhead = ahead.remove(tile) != nil
+            // The ring's tiles come after the view's in the queue, and yield while they load.
+            if isAhead != workingAhead {
+                workingAhead = isAhead
+                ThreadPriority.workingAhead(isAhead)
+            }
             let keptPayload = kept.removeValue(forKey: tile)
             if let keptPayload { keptBytes -= keptPayload.byteCount }
             inFlight.insert(tile)

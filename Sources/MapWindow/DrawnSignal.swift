@@ -2,7 +2,7 @@ import Platform
 
 /// Whether the last frame showed everything asked for, set on the frame thread and read or
 /// waited for on any other (`MapHost.isDrawn`, `waitUntilDrawn`).
-final class DrawnSignal {
+final class DrawnSignal: @unchecked Sendable { // its flag is read and written under its condition's lock
     private let condition = Condition()
     private var flag = false
 

@@ -157,7 +157,7 @@ public final class MapHost {
     public func perform(_ body: @escaping @Sendable (MapHost) -> Void) { handle.perform(body) }
 
     /// What other threads keep of the host: `perform` and `showNotice`.
-    public var handle: MapHostHandle { MapHostHandle(posted: posted, wake: wake) }
+    public var handle: MapHostHandle { MapHostHandle(posted: posted, wake: wake, drawn: drawn) }
 
     /// Runs the work posted so far; whether there was any.
     func runPosted() -> Bool {

@@ -6,6 +6,7 @@ import Platform
 public struct MapHostHandle: Sendable {
     let posted: PostedWork
     let wake: WakeSignal
+    let drawn: DrawnSignal
 
     /// Runs `body` on the frame thread before the next frame (waking an idle loop): how
     /// workers hand results to the map.
@@ -13,6 +14,10 @@ public struct MapHostHandle: Sendable {
         posted.post(body)
         wake.signal()
     }
+
+    /// Waits until the window has drawn everything asked for, or `timeout` seconds (as
+    /// `MapHost.waitUntilDrawn`, from any thread).
+    public func waitUntilDrawn(timeout: Double) { drawn.wait(until: MonotonicClock.now + timeout) }
 
     /// Shows `message` as a notice on the map.
     public func showNotice(_ message: String) {

@@ -61,8 +61,9 @@ final class SpriteRasterizer: @unchecked Sendable {
         guard !started else { return }
         started = true
         startThread(name: "sprites") { [weak self] in
-            // Sprites may wait a frame; frames may not wait for sprites.
-            meridian_make_thread_background()
+            // Sprites may wait a frame; frames may not wait for sprites (but the view's labels
+            // must not starve on a busy desktop either).
+            ThreadPriority.inView.apply()
             TextRasterizer.warmUp()
             self?.work()
         }

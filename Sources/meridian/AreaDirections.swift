@@ -58,6 +58,8 @@ final class AreaDirections: @unchecked Sendable {
         }
         show(tr("Finding the extract that holds it…"))
         startThread(name: "area-routing") {
+            // For later, as the area's tiles are (osmium and Routino, started from here, inherit it).
+            ThreadPriority.speculative.apply()
             let pace = Pace(interval: 0.25)
             let box = AreaRouting.Box(west: area.west, south: area.south, east: area.east, north: area.north)
             let result = routing.build(box, into: AreaRouting.directory(forArea: path), environment: ProcessInfo.processInfo.environment, cancel: token,

@@ -327,6 +327,9 @@ final class AreaSaver: @unchecked Sendable {
         if let shown { self.host.change { $0.update(SaveAreaLayer.self, at: self.host.clock.now) { $0.progress = shown; return [.changed] } } }
         let host = self.host.handle
         startThread(name: "save-area") { [self] in
+            // A saved area is for later: it yields to the view and to the desktop (the
+            // extractor's threads, started from this one, inherit it).
+            ThreadPriority.speculative.apply()
             let outcome: String
             var whole = false
             do {

@@ -42,7 +42,7 @@ struct Bench: ParsableCommand {
     var osm: String?
 
     // TRANSLATORS: the names of the parts (online, startup…) are typed as they are: keep them.
-    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, search, streets, basemap, vector, views, turn, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, busy, search, streets, basemap, vector, views, turn, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -60,6 +60,7 @@ struct Bench: ParsableCommand {
         // First, while this process holds nothing else: its memory after is the streaming's.
         if let online, runs("online") { rows += try onlineRows(online) }
         if runs("startup") { rows += try startupRows() }
+        if runs("busy") { rows += try busyDesktopRows(vector: vector) + busyWindowRows() }
         if runs("search") { rows += try searchRows() }
         if runs("streets") { rows += try streetSearchRows() }
         if runs("basemap") { rows += try basemapRows() }

@@ -1,4 +1,3 @@
-import CSystem
 import FoundationEssentials
 import Glibc
 import MapCore
@@ -69,8 +68,8 @@ final class SearchIndexes: @unchecked Sendable {
     }
 
     private func work() {
-        // In the background, as the tile workers are: a build may take the idle core, never the frame's.
-        meridian_make_thread_background()
+        // Nobody waits for an index yet: a build yields to the view and to the desktop.
+        ThreadPriority.speculative.apply()
         pruneOnce()
         while true {
             lock.lock()

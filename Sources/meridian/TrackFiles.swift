@@ -1,4 +1,3 @@
-import CSystem
 import FoundationEssentials
 import Glibc
 import MapCore
@@ -140,8 +139,9 @@ final class TrackFileOpener: @unchecked Sendable {
         }
         startThread(name: "open-files") { [self] in
             // The window's start and its first tiles come first: on two cores a million points
-            // read beside them held the first tile back by 0.1 s.
-            meridian_make_thread_background()
+            // read beside them held the first tile back by 0.1 s. The file was just opened: it
+            // is the view's (and its reading threads inherit this).
+            ThreadPriority.inView.apply()
             if bytes > Self.readBeforeWindow { waitForStart() }
             // With MERIDIAN_FRAME_LOG, tests hear when the reading began (after which frame).
             if logsFrames { FileIO.printError("reading \(name)") }

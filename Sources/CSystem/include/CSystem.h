@@ -1,9 +1,14 @@
 #ifndef MERIDIAN_CSYSTEM_H
 #define MERIDIAN_CSYSTEM_H
 
-/// Makes the calling thread run only when no other thread wants the CPU (SCHED_IDLE);
-/// where that is refused, lowers its nice value instead. Returns 0 on success.
-int meridian_make_thread_background(void);
+/// Sets the calling thread's policy (SCHED_BATCH when `batch`, else SCHED_OTHER) and its nice
+/// value. Only ever raise the nice value: without privileges it cannot be lowered again.
+/// Returns 0 on success (Platform's ThreadPriority says which work gets what).
+int meridian_set_thread_priority(int nice_value, int batch);
+
+/// Switches the calling thread between SCHED_BATCH and SCHED_OTHER, its nice value kept
+/// (a switch any thread may make either way). Returns 0 on success.
+int meridian_set_thread_batch(int batch);
 
 /// Names the calling thread (at most 15 bytes show) for debuggers and top.
 void meridian_set_thread_name(const char *name);
