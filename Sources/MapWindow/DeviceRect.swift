@@ -1,5 +1,4 @@
 import CPixels
-import CSDL2
 import MapCore
 import Platform
 
@@ -29,10 +28,6 @@ struct DeviceRect: Equatable {
     var width: Double { x1 - x0 }
     var height: Double { y1 - y0 }
 
-    var sdl: SDL_Rect {
-        SDL_Rect(x: Int32(saturating: x0), y: Int32(saturating: y0), w: Int32(saturating: x1 - x0), h: Int32(saturating: y1 - y0))
-    }
-
     /// The whole pixels it covers inside `0..<width, 0..<height`, grown by `margin`; nil when none.
     func box(inside width: Int, _ height: Int, margin: Double = 0) -> PixelBox? {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
@@ -56,7 +51,6 @@ struct PixelBox: Equatable {
     }
 
     var mp: mp_box { mp_box(x0: x0, y0: y0, x1: x1, y1: y1) }
-    var sdl: SDL_Rect { SDL_Rect(x: x0, y: y0, w: x1 - x0, h: y1 - y0) }
 }
 
 extension PixelBox {

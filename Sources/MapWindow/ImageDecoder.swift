@@ -1,5 +1,4 @@
 import CImage
-import CSDL2
 import FoundationEssentials
 import Glibc
 import MapTiles
@@ -19,7 +18,7 @@ public enum ImageDecoder {
         try ImageHeader.checkPNGChunks(data)
         guard let w = UInt32(exactly: header.width), let h = UInt32(exactly: header.height), w > 0, h > 0 else {
             // TRANSLATORS: a picture whose width or height is nothing.
-            throw SDLError(message: tr("png picture of %@×%@ pixels", header.width, header.height))
+            throw RenderError(tr("png picture of %@×%@ pixels", header.width, header.height))
         }
         var pixels = [UInt32](repeating: 0, count: header.width * header.height)
         var why = [CChar](repeating: 0, count: 128)
@@ -27,43 +26,34 @@ public enum ImageDecoder {
             pixels.withUnsafeMutableBufferPointer { mi_png_decode(bytes.baseAddress, bytes.count, $0.baseAddress, w, h, &why) }
         }
         // TRANSLATORS: %@ is the decoder's reason (libpng's, in English).
-        guard rc == 0 else { throw SDLError(message: tr("not a decodable png picture (%@)", String(cBuffer: why))) }
+        guard rc == 0 else { throw RenderError(tr("not a decodable png picture (%@)", String(cBuffer: why))) }
         return Bitmap(width: header.width, height: header.height, pixels: pixels, premultiplied: false)
     }
 
     private static func decodeWithSDLImage(_ data: Data, _ header: ImageHeader, maxSide: Int) throws -> Bitmap {
-        if let why = mi_sdl_image_load() { throw SDLError(message: String(cString: why)) }
-        return try data.withUnsafeBytes { (buf: UnsafeRawBufferPointer) -> Bitmap in
-            guard let base = buf.baseAddress, let count = Int32(exactly: buf.count), let rw = SDL_RWFromConstMem(base, count) else {
-                throw SDLError(tr("cannot read image bytes"))
-            }
-            defer { SDL_RWclose(rw) }
-            let surface = header.format == .jpeg ? mi_load_jpeg(rw) : mi_load_webp(rw)
-            guard let loaded = surface?.assumingMemoryBound(to: SDL_Surface.self) else {
-                // TRANSLATORS: %@ is the picture's format (jpeg, webp).
-                throw SDLError(tr("not a decodable %@ picture", header.format.rawValue))
-            }
-            defer { SDL_FreeSurface(loaded) }
-            // The decoder and the header reader agree on the size; were they ever not to, the
-            // bound still holds for what was decoded.
-            let w = Int(loaded.pointee.w), h = Int(loaded.pointee.h)
-            guard w > 0, h > 0, w <= maxSide, h <= maxSide else {
-                // TRANSLATORS: the picture's format (jpeg, webp), its width and height, then the largest width and height allowed.
-                throw SDLError(message: tr("%@ picture decoded at %@×%@ pixels, more than %@×%@", header.format.rawValue, w, h, maxSide, maxSide))
-            }
-            guard let s = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_ARGB8888.rawValue, 0) else {
-                throw SDLError("image conversion")
-            }
-            defer { SDL_FreeSurface(s) }
-            let pitch = Int(s.pointee.pitch)
-            var pixels = [UInt32](repeating: 0, count: w * h)
-            SDL_LockSurface(s)
-            pixels.withUnsafeMutableBytes { dst in
-                let src = s.pointee.pixels!
-                for row in 0..<h { memcpy(dst.baseAddress! + row * w * 4, src + row * pitch, w * 4) }
-            }
-            SDL_UnlockSurface(s)
-            return Bitmap(width: w, height: h, pixels: pixels, premultiplied: false)
+        if let why = mi_sdl_image_load() { throw RenderError(String(cString: why)) }
+        var w: Int32 = 0, h: Int32 = 0, failure: Int32 = 0
+        var why = [CChar](repeating: 0, count: 128)
+        let picture = data.withUnsafeBytes { buf in
+            mi_sdl_image_decode(buf.baseAddress, buf.count, header.format == .jpeg ? 1 : 0, Int32(clamping: maxSide), &w, &h, &failure, &why)
         }
+        guard let picture else {
+            // SDL's reason follows what went wrong.
+            let reason = String(cBuffer: why)
+            switch failure {
+            case Int32(MI_IMAGE_UNREADABLE): throw RenderError(tr("cannot read image bytes") + ": " + reason)
+            case Int32(MI_IMAGE_TOO_LARGE):
+                // TRANSLATORS: the picture's format (jpeg, webp), its width and height, then the largest width and height allowed.
+                throw RenderError(tr("%@ picture decoded at %@×%@ pixels, more than %@×%@", header.format.rawValue, Int(w), Int(h), maxSide, maxSide))
+            case Int32(MI_IMAGE_CONVERSION): throw RenderError("image conversion: " + reason)
+            default:
+                // TRANSLATORS: %@ is the picture's format (jpeg, webp).
+                throw RenderError(tr("not a decodable %@ picture", header.format.rawValue) + ": " + reason)
+            }
+        }
+        let width = Int(w), height = Int(h)
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { mi_sdl_image_take(picture, $0.baseAddress) }
+        return Bitmap(width: width, height: height, pixels: pixels, premultiplied: false)
     }
 }

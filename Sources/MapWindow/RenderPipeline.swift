@@ -7,9 +7,9 @@ import MapStyle
 import MapTiles
 import Platform
 
-/// What draws the frames: SDL's GPU renderer, or the software compositor into pixels.
+/// What draws the frames: a GPU's (SDL's renderer), or the software compositor into pixels.
 enum FrameDrawer {
-    case gpu(Compositor)
+    case gpu(any DeviceCompositor)
     case pixels(PixelCompositor)
     /// The X server draws; the app's own compositor takes over in windows too large for it
     /// (`SDLWindow.serverDraws`).
@@ -81,7 +81,7 @@ struct RenderPipeline {
     /// (`want`) and let go when they hide it (`dropHidden`).
     let stack: TileStack
     private var lanes: [TileLayerLane?]
-    private let renderer: SDLRenderer?
+    private let device: (any TextureDevice)?
     private let viewport: (width: Int, height: Int)
     private let pixelRatio: Double
     private let order: Bitmap.ChannelOrder
@@ -103,15 +103,15 @@ struct RenderPipeline {
     private(set) var lightBearing = 0.0
     static let lightStep = 15.0
 
-    /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
+    /// `device`: the GPU's textures (SDL's renderer), or nil for a software compositor. `viewport` (device
     /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
     /// layers' tiles are laid over their colour, with what layers paint into tiles on top.
-    init(renderer: SDLRenderer?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), stack: TileStack,
+    init(device: (any TextureDevice)?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), stack: TileStack,
          pixelRatio: Double, overlays: TileOverlays = TileOverlays(), wake: @escaping @Sendable () -> Void = {}) {
         tiles = TileStores(count: stack.layers.count)
-        sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
-        if let renderer {
-            drawer = .gpu(Compositor(renderer: renderer, tiles: tiles, sprites: sprites))
+        sprites = SpriteStore(device: device, pixelRatio: pixelRatio)
+        if let device {
+            drawer = .gpu(device.makeCompositor(tiles: tiles, sprites: sprites))
         } else if let serverFrame {
             drawer = .server(XRenderCompositor(frame: serverFrame, tiles: tiles, sprites: sprites),
                              large: PixelCompositor(tiles: tiles, sprites: sprites))
@@ -119,16 +119,16 @@ struct RenderPipeline {
             drawer = .pixels(PixelCompositor(tiles: tiles, sprites: sprites))
         }
         self.stack = stack
-        self.renderer = renderer
+        self.device = device
         self.viewport = viewport
         self.pixelRatio = pixelRatio
-        order = renderer?.textureOrder ?? .argb
+        order = device?.textureOrder ?? .argb
         self.wake = wake
         overlayRevisions = overlays.revisions
         painted = overlays.make()
         lanes = Array(repeating: nil, count: stack.layers.count)
         paintedFractional = Array(repeating: [], count: stack.layers.count)
-        rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
+        rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: device != nil, wake: wake)
         _ = lane(stack.mapIndex)
     }
 
@@ -136,7 +136,7 @@ struct RenderPipeline {
     fileprivate mutating func lane(_ i: Int) -> TileLayerLane {
         if let l = lanes[i] { return l }
         let layer = stack.layers[i]
-        let store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport,
+        let store = TextureStore(device: device, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport,
                                  ring: layer.spec.role != .fallback, opaque: layer.spec.isOpaque)
         let l = TileLayerLane(layer: layer, store: store, loader: makeLoader(layer))
         lanes[i] = l

@@ -3,7 +3,7 @@ import Platform
 
 /// The tile pictures a compositor draws from, one store per tile layer (by its index in the
 /// scene's stack); a layer's store comes when its tiles are first wanted.
-final class TileStores {
+package final class TileStores {
     private(set) var stores: [TextureStore?]
 
     init(count: Int) { stores = Array(repeating: nil, count: count) }
