@@ -4,6 +4,7 @@ import Glibc
 import Platform
 import MapCore
 import MapGeometry
+import MapRender
 
 /// Executes a draw list on an SDL renderer (the GPU path; `PixelCompositor` draws in
 /// software): clears, places and fades textures. No Cairo here: everything it draws was

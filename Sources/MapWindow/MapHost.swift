@@ -6,6 +6,7 @@ import Platform
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapRender
 import MapTiles
 
 /// The window's frame loop (DESIGN.md "The frame"): drain input and tiles, have the session

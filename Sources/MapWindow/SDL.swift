@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapTiles
 import Dispatch
+import MapRender
 import Platform
 
 public struct SDLError: Error, CustomStringConvertible {

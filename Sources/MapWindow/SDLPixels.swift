@@ -1,5 +1,6 @@
 import CSDL2
 import MapCore
+import MapRender
 import Platform
 
 // The SDL forms of the render target's pixels and rectangles, for the window's surface and

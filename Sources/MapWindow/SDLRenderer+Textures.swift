@@ -1,5 +1,6 @@
 import CSDL2
 import MapTiles
+import MapRender
 import Platform
 
 /// SDL's renderer holds the GPU's pictures for the render pipeline's stores, and draws them

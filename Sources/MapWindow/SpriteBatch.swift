@@ -2,6 +2,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapRender
 import Platform
 
 /// Sprites that share a texture, drawn with one SDL_RenderGeometry call instead of one copy

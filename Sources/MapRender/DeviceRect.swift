@@ -6,10 +6,10 @@ import Platform
 /// neighbours that share an edge in points share it in pixels: no seams, no overlaps. The
 /// edges stay doubles (a circle a million points wide is still a rectangle here); only a
 /// part clipped to a screen is ever turned into integers.
-struct DeviceRect: Equatable {
-    var x0: Double, y0: Double, x1: Double, y1: Double
+package struct DeviceRect: Equatable {
+    package var x0: Double, y0: Double, x1: Double, y1: Double
 
-    init(_ r: ScreenRect, _ k: Double) {
+    package init(_ r: ScreenRect, _ k: Double) {
         x0 = (r.x * k).rounded(); y0 = (r.y * k).rounded()
         x1 = (r.maxX * k).rounded(); y1 = (r.maxY * k).rounded()
     }
@@ -39,8 +39,8 @@ struct DeviceRect: Equatable {
 }
 
 /// Whole pixels `x0 ..< x1`, `y0 ..< y1`: what a frame changed, and what is presented.
-struct PixelBox: Equatable {
-    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+package struct PixelBox: Equatable {
+    package var x0: Int32, y0: Int32, x1: Int32, y1: Int32
 
     var area: Int { Int(x1 - x0) * Int(y1 - y0) }
 
@@ -53,7 +53,7 @@ struct PixelBox: Equatable {
     var mp: mp_box { mp_box(x0: x0, y0: y0, x1: x1, y1: y1) }
 }
 
-extension PixelBox {
+package extension PixelBox {
     /// The pixels in both; nil when none.
     func intersection(_ o: PixelBox) -> PixelBox? {
         let b = PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
@@ -61,7 +61,7 @@ extension PixelBox {
     }
 }
 
-extension PixelBox {
+package extension PixelBox {
     /// The parts of `self` outside every box of `covers`, as bands of boxes: what a clear under
     /// opaque tiles still has to fill. Exact, and cheap for the few dozen tiles of a frame.
     func uncovered(by covers: [PixelBox]) -> [PixelBox] {

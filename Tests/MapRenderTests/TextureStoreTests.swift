@@ -3,7 +3,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 @testable import MapTiles
-@testable import MapWindow
+@testable import MapRender
 import Testing
 
 /// The software tile store lets go of what a view no longer uses.

@@ -10,7 +10,7 @@ package final class TileStores {
 
     func set(_ store: TextureStore?, at layer: Int) { stores[layer] = store }
 
-    subscript(layer: Int) -> TextureStore? { stores.indices.contains(layer) ? stores[layer] : nil }
+    package subscript(layer: Int) -> TextureStore? { stores.indices.contains(layer) ? stores[layer] : nil }
 
     /// Counts pictures taken in by any layer (see `TextureStore.generation`).
     var generation: Int { stores.reduce(0) { $0 &+ ($1?.generation ?? 0) } }
@@ -30,7 +30,7 @@ extension TileStores {
     }
 }
 
-extension PixelBox {
+package extension PixelBox {
     /// The parts of the box that no box of `later` covers.
     func visibleParts(under later: ArraySlice<(index: Int, box: PixelBox)>) -> [PixelBox] {
         let over = later.lazy.map(\.box).filter { $0.intersects(self) }

@@ -132,7 +132,7 @@ public final class TextureStore: TileAvailability {
 
 
     /// The texture and the part of it holding the tile, marking it recently used; nil when empty.
-    func texture(for tile: TileID) -> (DeviceTexture, TextureRect)? {
+    package func texture(for tile: TileID) -> (DeviceTexture, TextureRect)? {
         switch cache.value(for: tile) {
         case let .slot(s, _)?: return atlas.map { ($0.texture(s), $0.sourceRect(s)) }
         case let .texture(t, _)?: return (t, TextureRect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))

@@ -63,7 +63,7 @@ public final class SpriteStore: SpriteAvailability {
     /// The sprite's premultiplied pixels (software compositor), marking it recently used.
     func bitmap(for sprite: SpriteKey) -> Bitmap? { bitmaps.value(for: sprite) }
 
-    func texture(for sprite: SpriteKey) -> (DeviceTexture, TextureRect)? {
+    package func texture(for sprite: SpriteKey) -> (DeviceTexture, TextureRect)? {
         if let big = large[sprite] { return (big, TextureRect(x: 0, y: 0, w: Int32(big.width), h: Int32(big.height))) }
         guard let e = entries[sprite], let page else { return nil }
         return (page, e.rect)
@@ -86,12 +86,12 @@ public final class SpriteStore: SpriteAvailability {
     }
 
     /// Of `wanted`, the sprites not drawn yet (and not known to fail), in the same order.
-    func missing(_ wanted: [SpriteKey]) -> [SpriteKey] {
+    package func missing(_ wanted: [SpriteKey]) -> [SpriteKey] {
         wanted.filter { size(of: $0) == nil && !failed.contains($0) }
     }
 
     /// Uploads a sprite the rasterizer finished; one it could not draw is not asked for again.
-    func accept(_ result: SpriteRasterizer.Result) {
+    package func accept(_ result: SpriteRasterizer.Result) {
         guard size(of: result.key) == nil else { return }
         guard let bitmap = result.bitmap else { failed.insert(result.key); return }
         do { try add(result.key, bitmap: bitmap) } catch { failed.insert(result.key) }
