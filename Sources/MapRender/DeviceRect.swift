@@ -53,7 +53,7 @@ package struct PixelBox: Equatable {
     var mp: mp_box { mp_box(x0: x0, y0: y0, x1: x1, y1: y1) }
 }
 
-package extension PixelBox {
+extension PixelBox {
     /// The pixels in both; nil when none.
     func intersection(_ o: PixelBox) -> PixelBox? {
         let b = PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
@@ -61,7 +61,7 @@ package extension PixelBox {
     }
 }
 
-package extension PixelBox {
+extension PixelBox {
     /// The parts of `self` outside every box of `covers`, as bands of boxes: what a clear under
     /// opaque tiles still has to fill. Exact, and cheap for the few dozen tiles of a frame.
     func uncovered(by covers: [PixelBox]) -> [PixelBox] {

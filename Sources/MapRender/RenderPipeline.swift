@@ -376,7 +376,7 @@ package struct RenderPipeline {
     }
 }
 
-package extension RenderPipeline {
+extension RenderPipeline {
     /// Loads `wanted` of layer `i` and takes the tiles in, waiting until `deadline` (what
     /// `render` does, where no frame loop drives the loaders): whether the loader went idle in
     /// time, how many tiles came, and the messages of those that failed.

@@ -30,7 +30,7 @@ extension TileStores {
     }
 }
 
-package extension PixelBox {
+extension PixelBox {
     /// The parts of the box that no box of `later` covers.
     func visibleParts(under later: ArraySlice<(index: Int, box: PixelBox)>) -> [PixelBox] {
         let over = later.lazy.map(\.box).filter { $0.intersects(self) }
