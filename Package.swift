@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 // One-way dependencies, as docs/DESIGN.md draws them:
-// MapGeometry ← MapCore ← MapTiles/MapData/MapPosition ← MapGraphics ← MapWindow ← meridian,
+// MapGeometry ← MapCore ← MapTiles/MapData/MapPosition ← MapGraphics ← MapRender ← MapWindow ← meridian,
 // with MapNetwork (HTTP, caching rules, politeness) beneath MapTiles, over Platform alone, and
 // MapSearch (places, names, geocoders) over MapTiles, beneath MapChrome's search box. Every
 // module a file imports is declared here (scripts/lint-imports.py holds it).
@@ -82,15 +82,22 @@ let package = Package(
                 swiftSettings: small),
         .target(name: "MapGraphics", dependencies: ["Platform", "MapGeometry", "MapCore", "MapNetwork", "MapTiles", "MapStyle", "CCairo", "CPango"],
                 swiftSettings: small),
-        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapGraphics", "CCairo", "CSDL2", "CImage", "CSystem", "CPixels", "CXlib"],
+        // What turns the map's layers into pixels, with no SDL: the render pipeline and its
+        // stores, the rasterizers, the software and X RENDER compositors, the off-screen
+        // renderer and the printed pages. A GPU's textures come through its TextureDevice.
+        .target(name: "MapRender", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapStyle", "MapGraphics", "CCairo", "CImage", "CSystem", "CPixels", "CXlib"],
+                swiftSettings: small),
+        // The SDL window over it: events, the GPU compositor and its textures, the vsync
+        // clock, and the host that runs the frame loop.
+        .target(name: "MapWindow", dependencies: ["Platform", "MapGeometry", "MapCore", "MapTiles", "MapGraphics", "MapRender", "CSDL2", "CSystem", "CXlib"],
                 swiftSettings: small),
         // The library's front door: one import, the map in a window of an app's own (MapView),
         // the files the map ships with (Resources) and the maps built in.
         .target(name: "MeridianKit", dependencies: ["Platform", "MapGeometry", "MapCore", "MapChrome", "MapNetwork", "MapTiles", "MapSearch", "MapStyle", "MapData", "MapRouting",
-                                                    "MapPosition", "MapGraphics", "MapWindow", "CSDL2"],
+                                                    "MapPosition", "MapGraphics", "MapRender", "MapWindow", "CSDL2"],
                 swiftSettings: small),
         .executableTarget(name: "meridian", dependencies: [
-            "Platform", "CSystem", "CGio", "CSDL2", "CSQLite", "MapGeometry", "MapCore", "MapChrome", "MapNetwork", "MapTiles", "MapSearch", "MapStyle", "MapData", "MapGraphics", "MapWindow", "MapPosition", "MapRouting", "MeridianKit",
+            "Platform", "CSystem", "CGio", "CSDL2", "CSQLite", "MapGeometry", "MapCore", "MapChrome", "MapNetwork", "MapTiles", "MapSearch", "MapStyle", "MapData", "MapGraphics", "MapRender", "MapWindow", "MapPosition", "MapRouting", "MeridianKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // Wiring, the CLI and the bench: no hot loops, so built for size (the binary's budget).
@@ -114,7 +121,8 @@ let package = Package(
         .testTarget(name: "MapPositionTests", dependencies: ["MapPosition", "MapCore", "MapGeometry", "Platform", "TestSupport"]),
         .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapCore", "MapGeometry", "MapNetwork", "MapTiles", "Platform", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapCore", "MapData", "MapGeometry", "Platform", "TestSupport"]),
-        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapGraphics", "MapStyle", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapGraphics", "MapStyle", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
+        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapGeometry"]),
         .testTarget(name: "MeridianKitTests", dependencies: ["MeridianKit", "MapGeometry", "MapTiles"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapNetwork", "MapTiles"]),
     ],
@@ -129,6 +137,6 @@ if ProcessInfo.processInfo.environment["MERIDIAN_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["MapData", "MapCore", "MapGeometry", "Platform"], path: "Fuzz/Support"))
     package.targets.append(.executableTarget(name: "meridian-fuzz",
                                              dependencies: ["FuzzSupport", "MapCore", "MapData", "MapGeometry", "MapGraphics", "MapNetwork",
-                                                            "MapPosition", "MapRouting", "MapSearch", "MapStyle", "MapTiles", "MapWindow", "Platform"],
+                                                            "MapPosition", "MapRender", "MapRouting", "MapSearch", "MapStyle", "MapTiles", "Platform"],
                                              path: "Fuzz/Targets"))
 }

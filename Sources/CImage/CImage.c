@@ -1,5 +1,9 @@
 #include "CImage.h"
+#include <SDL2/SDL_error.h>
+#include <SDL2/SDL_rwops.h>
+#include <SDL2/SDL_surface.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <png.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -77,8 +81,17 @@ int mi_png_write(const char *path, const void *pixels, uint32_t width, uint32_t 
     return 0;
 }
 
-typedef void *(*loader)(void *);
+// SDL2_image hands back SDL surfaces: SDL's own functions to read and free them are taken
+// from the library loaded (SDL2 is one of its dependencies), so nothing here links SDL.
+typedef SDL_Surface *(*loader)(SDL_RWops *);
 static loader load_jpeg, load_webp;
+static SDL_RWops *(*rw_from_const_mem)(const void *, int);
+static int (*rw_close)(SDL_RWops *);
+static SDL_Surface *(*convert_surface_format)(SDL_Surface *, Uint32, Uint32);
+static int (*lock_surface)(SDL_Surface *);
+static void (*unlock_surface)(SDL_Surface *);
+static void (*free_surface)(SDL_Surface *);
+static const char *(*get_error)(void);
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char failure[256];
 
@@ -91,7 +104,20 @@ static void load(void) {
     }
     load_jpeg = (loader)dlsym(library, "IMG_LoadJPG_RW");
     load_webp = (loader)dlsym(library, "IMG_LoadWEBP_RW");
-    if (!load_jpeg || !load_webp) snprintf(failure, sizeof failure, "SDL2_image lacks its JPEG or WebP loader");
+    *(void **)&rw_from_const_mem = dlsym(library, "SDL_RWFromConstMem");
+    *(void **)&rw_close = dlsym(library, "SDL_RWclose");
+    *(void **)&convert_surface_format = dlsym(library, "SDL_ConvertSurfaceFormat");
+    *(void **)&lock_surface = dlsym(library, "SDL_LockSurface");
+    *(void **)&unlock_surface = dlsym(library, "SDL_UnlockSurface");
+    *(void **)&free_surface = dlsym(library, "SDL_FreeSurface");
+    *(void **)&get_error = dlsym(library, "SDL_GetError");
+    if (!load_jpeg || !load_webp) {
+        snprintf(failure, sizeof failure, "SDL2_image lacks its JPEG or WebP loader");
+        load_jpeg = load_webp = NULL;
+    } else if (!rw_from_const_mem || !rw_close || !convert_surface_format || !lock_surface || !unlock_surface || !free_surface || !get_error) {
+        snprintf(failure, sizeof failure, "SDL2 lacks a surface function SDL2_image needs");
+        load_jpeg = load_webp = NULL;
+    }
 }
 
 const char *mi_sdl_image_load(void) {
@@ -99,5 +125,46 @@ const char *mi_sdl_image_load(void) {
     return load_jpeg && load_webp ? NULL : failure;
 }
 
-void *mi_load_jpeg(void *rw) { return load_jpeg(rw); }
-void *mi_load_webp(void *rw) { return load_webp(rw); }
+static void *failed(int step, int *failure, char why[128]) {
+    *failure = step;
+    snprintf(why, 128, "%s", get_error());
+    return NULL;
+}
+
+void *mi_sdl_image_decode(const void *data, size_t size, int jpeg, int max_side,
+                          int *width, int *height, int *failure, char why[128]) {
+    *width = *height = 0;
+    *failure = 0;
+    why[0] = 0;
+    if (!data || size > INT_MAX) return failed(MI_IMAGE_UNREADABLE, failure, why);
+    SDL_RWops *rw = rw_from_const_mem(data, (int)size);
+    if (!rw) return failed(MI_IMAGE_UNREADABLE, failure, why);
+    SDL_Surface *loaded = jpeg ? load_jpeg(rw) : load_webp(rw);
+    rw_close(rw);
+    if (!loaded) return failed(MI_IMAGE_UNDECODABLE, failure, why);
+    // The decoder and the header reader agree on the size; were they ever not to, the bound
+    // still holds for what was decoded.
+    int w = loaded->w, h = loaded->h;
+    if (w <= 0 || h <= 0 || w > max_side || h > max_side) {
+        free_surface(loaded);
+        *width = w;
+        *height = h;
+        *failure = MI_IMAGE_TOO_LARGE;
+        return NULL;
+    }
+    SDL_Surface *converted = convert_surface_format(loaded, SDL_PIXELFORMAT_ARGB8888, 0);
+    free_surface(loaded);
+    if (!converted) return failed(MI_IMAGE_CONVERSION, failure, why);
+    *width = w;
+    *height = h;
+    return converted;
+}
+
+void mi_sdl_image_take(void *picture, uint32_t *pixels) {
+    SDL_Surface *s = picture;
+    size_t row = (size_t)s->w * 4;
+    lock_surface(s);
+    for (int y = 0; y < s->h; y++) memcpy((char *)pixels + y * row, (const char *)s->pixels + (size_t)y * s->pitch, row);
+    unlock_surface(s);
+    free_surface(s);
+}

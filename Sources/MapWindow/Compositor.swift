@@ -4,11 +4,12 @@ import Glibc
 import Platform
 import MapCore
 import MapGeometry
+import MapRender
 
 /// Executes a draw list on an SDL renderer (the GPU path; `PixelCompositor` draws in
 /// software): clears, places and fades textures. No Cairo here: everything it draws was
 /// rasterized before.
-public final class Compositor {
+public final class Compositor: DeviceCompositor {
     let renderer: SDLRenderer
     let tiles: TileStores
     let sprites: SpriteStore
@@ -53,7 +54,7 @@ public final class Compositor {
     }
 
     /// The base layer rendered once, reused while only overlays animate above it.
-    private var cache: SDLTexture?
+    private var cache: DeviceTexture?
     private var cachedBase: BaseFrame?
     private var previousBase: BaseFrame?
     /// Counts for tests and the bench: frames drawn from the cache, and cache refills.
@@ -84,7 +85,7 @@ public final class Compositor {
             run(list.commands[...], k, covered: covered)
             return
         }
-        SDL_RenderCopy(renderer.raw, cache!.raw, nil, nil)
+        SDL_RenderCopy(renderer.raw, cache!.handle, nil, nil)
         run(list.commands[list.baseCount...], k, covered: covered)
     }
 
@@ -96,9 +97,9 @@ public final class Compositor {
             // An opaque 1:1 copy: no blending, no filtering — llvmpipe's cheapest path.
             SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE)
             SDL_SetTextureScaleMode(t, SDL_ScaleModeNearest)
-            cache = SDLTexture(raw: t, width: size.width, height: size.height, renderer: renderer)
+            cache = DeviceTexture(handle: t, width: size.width, height: size.height, device: renderer)
         }
-        guard SDL_SetRenderTarget(renderer.raw, cache!.raw) == 0 else { cache = nil; return false }
+        guard SDL_SetRenderTarget(renderer.raw, cache!.handle) == 0 else { cache = nil; return false }
         run(base.commands, k, covered: covered)
         SDL_SetRenderTarget(renderer.raw, nil)
         cachedBase = base
@@ -108,27 +109,27 @@ public final class Compositor {
     private var batch = SpriteBatch()
 
     /// Draws the `src` part of a tile's `region` of `tex` into `dst` (points).
-    private func copyTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double, _ k: Double) {
+    private func copyTile(_ tex: DeviceTexture, _ region: TextureRect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double, _ k: Double) {
         let w = Double(region.w), h = Double(region.h)
         var s = SDL_Rect(x: region.x + Int32(saturating: (src.x * w).rounded()), y: region.y + Int32(saturating: (src.y * h).rounded()),
                          w: Int32(saturating: max(1, (src.width * w).rounded())), h: Int32(saturating: max(1, (src.height * h).rounded())))
         var d = pixelRect(dst, k)
-        SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-        SDL_RenderCopy(renderer.raw, tex.raw, &s, &d)
+        SDL_SetTextureAlphaMod(tex.handle, Color.byte(opacity))
+        SDL_RenderCopy(renderer.raw, tex.handle, &s, &d)
     }
 
     /// The same, turned clockwise by `degrees` about the rectangle's centre; with `overlap`
     /// (an opaque picture), a quarter pixel larger each way, so that the turned neighbours'
     /// edges overlap rather than crack (a translucent one would show the overlap darker).
-    private func turnTile(_ tex: SDLTexture, _ region: SDL_Rect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double,
+    private func turnTile(_ tex: DeviceTexture, _ region: TextureRect, _ src: UnitRect, _ dst: ScreenRect, _ opacity: Double,
                           _ degrees: Double, _ k: Double, overlap: Bool) {
         let w = Double(region.w), h = Double(region.h)
         var s = SDL_Rect(x: region.x + Int32(saturating: (src.x * w).rounded()), y: region.y + Int32(saturating: (src.y * h).rounded()),
                          w: Int32(saturating: max(1, (src.width * w).rounded())), h: Int32(saturating: max(1, (src.height * h).rounded())))
         let grow = overlap ? 0.25 : 0
         var d = SDL_FRect(x: Float(dst.x * k - grow), y: Float(dst.y * k - grow), w: Float(dst.width * k + 2 * grow), h: Float(dst.height * k + 2 * grow))
-        SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-        SDL_RenderCopyExF(renderer.raw, tex.raw, &s, &d, degrees, nil, SDL_FLIP_NONE)
+        SDL_SetTextureAlphaMod(tex.handle, Color.byte(opacity))
+        SDL_RenderCopyExF(renderer.raw, tex.handle, &s, &d, degrees, nil, SDL_FLIP_NONE)
     }
 
     /// `covered`: the tiles cover the view (no clear needed under them).
@@ -163,10 +164,10 @@ public final class Compositor {
                 // Turned sprites are small (a heading cone): culled, never clipped.
                 guard dst.width < 4 * view.width, dst.height < 4 * view.height, visiblePart(of: dst, in: view) != nil,
                       let (tex, region) = sprites.texture(for: key) else { continue }
-                var s = region
+                var s = region.sdl
                 var d = SDL_FRect(x: Float(dst.x * k), y: Float(dst.y * k), w: Float(dst.width * k), h: Float(dst.height * k))
-                SDL_SetTextureAlphaMod(tex.raw, Color.byte(opacity))
-                SDL_RenderCopyExF(r, tex.raw, &s, &d, degrees, nil, SDL_FLIP_NONE)
+                SDL_SetTextureAlphaMod(tex.handle, Color.byte(opacity))
+                SDL_RenderCopyExF(r, tex.handle, &s, &d, degrees, nil, SDL_FLIP_NONE)
             case let .sprite(key, dst, opacity):
                 guard dst.intersects(view), let (tex, region) = sprites.texture(for: key),
                       let (shown, part) = visiblePart(of: dst, in: view, texels: (region.w, region.h)) else { continue }

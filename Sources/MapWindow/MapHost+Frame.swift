@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapCore
 import MapGraphics
+import MapRender
 import Platform
 
 /// One frame: the session composes, the compositor draws, the window presents; then, in the

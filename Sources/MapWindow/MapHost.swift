@@ -6,6 +6,7 @@ import Platform
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapRender
 import MapTiles
 
 /// The window's frame loop (DESIGN.md "The frame"): drain input and tiles, have the session
@@ -218,7 +219,7 @@ public final class MapHost {
     /// The window's pipeline at a pixel density; its workers wake the frame loop.
     private static func makePipeline(_ window: SDLWindow, _ stack: TileStack, _ pixelRatio: Double, _ overlays: TileOverlays,
                                      _ wake: WakeSignal) -> RenderPipeline {
-        RenderPipeline(renderer: window.renderer, serverFrame: window.serverFrame, viewport: window.largestPixelSize, stack: stack,
+        RenderPipeline(device: window.renderer, serverFrame: window.serverFrame, viewport: window.largestPixelSize, stack: stack,
                        pixelRatio: pixelRatio, overlays: overlays, wake: { [wake] in wake.signal() })
     }
 }

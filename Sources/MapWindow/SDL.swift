@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapTiles
 import Dispatch
+import MapRender
 import Platform
 
 public struct SDLError: Error, CustomStringConvertible {
@@ -117,26 +118,9 @@ public enum SDL {
     }
 }
 
-/// An SDL texture. It keeps its renderer alive: a texture must be destroyed first.
-public final class SDLTexture {
-    public let raw: OpaquePointer
-    public let width: Int
-    public let height: Int
-    private let renderer: SDLRenderer
-    public var byteCount: Int { width * height * 4 }
-
-    init(raw: OpaquePointer, width: Int, height: Int, renderer: SDLRenderer) {
-        self.raw = raw
-        self.width = width
-        self.height = height
-        self.renderer = renderer
-    }
-
-    deinit { SDL_DestroyTexture(raw) }
-}
-
 /// An SDL renderer: the window's GPU one. It keeps the window alive (`target`), so SDL
-/// objects always die in the right order: textures, then the renderer, then the window.
+/// objects always die in the right order: textures (each keeps its device), then the
+/// renderer, then the window. What it does with textures is in SDLRenderer+Textures.swift.
 public final class SDLRenderer {
     public let raw: OpaquePointer
     private let target: AnyObject?
@@ -169,21 +153,5 @@ public final class SDLRenderer {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetRendererOutputSize(raw, &w, &h)
         return (Int(w), Int(h))
-    }
-
-    /// Uploads a straight-alpha bitmap as a blendable, linearly scaled texture.
-    public func makeTexture(_ source: Bitmap) throws -> SDLTexture {
-        var bitmap = source
-        bitmap.unpremultiply()
-        bitmap.convert(to: textureOrder)
-        let width = bitmap.width, height = bitmap.height
-        guard let t = SDL_CreateTexture(raw, textureFormat,
-                                        Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width), Int32(height)) else {
-            throw SDLError("SDL_CreateTexture \(width)×\(height)")
-        }
-        _ = bitmap.pixels.withUnsafeBytes { SDL_UpdateTexture(t, nil, $0.baseAddress, Int32(width * 4)) }
-        SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
-        SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
-        return SDLTexture(raw: t, width: width, height: height, renderer: self)
     }
 }

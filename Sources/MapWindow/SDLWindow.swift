@@ -2,6 +2,7 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapRender
 import Platform
 
 /// Owns the SDL_Window itself; the renderer holds it so the window outlives the renderer.

@@ -2,13 +2,14 @@ import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
+import MapRender
 import Platform
 
 /// Sprites that share a texture, drawn with one SDL_RenderGeometry call instead of one copy
 /// each: thousands of pins or labels cost one draw, not thousands (on llvmpipe every draw
 /// call has a fixed price). Opacity rides on the vertex colour.
 struct SpriteBatch {
-    private var texture: SDLTexture?
+    private var texture: DeviceTexture?
     private var vertices: [SDL_Vertex] = []
     private var indices: [Int32] = []
     /// Draw calls issued, for the bench and tests.
@@ -21,7 +22,7 @@ struct SpriteBatch {
 
     /// Adds the `part` (unit fractions) of the `source` pixels of `tex`, placed at `dest`
     /// (device pixels) with `opacity`; a different texture draws what is pending first.
-    mutating func add(_ tex: SDLTexture, source s: SDL_Rect, part: UnitRect, dest d: SDL_Rect, opacity: UInt8, renderer: OpaquePointer) {
+    mutating func add(_ tex: DeviceTexture, source s: TextureRect, part: UnitRect, dest d: SDL_Rect, opacity: UInt8, renderer: OpaquePointer) {
         if let t = texture, t !== tex { flush(renderer) }
         texture = tex
         let w = Double(tex.width), h = Double(tex.height)
@@ -43,7 +44,7 @@ struct SpriteBatch {
         guard let t = texture, !vertices.isEmpty else { texture = nil; return }
         vertices.withUnsafeBufferPointer { v in
             indices.withUnsafeBufferPointer { i in
-                _ = SDL_RenderGeometry(renderer, t.raw, v.baseAddress, Int32(v.count), i.baseAddress, Int32(i.count))
+                _ = SDL_RenderGeometry(renderer, t.handle, v.baseAddress, Int32(v.count), i.baseAddress, Int32(i.count))
             }
         }
         draws += 1

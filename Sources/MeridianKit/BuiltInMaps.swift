@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MapGraphics
+import MapRender
 import MapTiles
 import MapWindow
 import Platform

@@ -2,6 +2,7 @@ import FoundationEssentials
 import MapCore
 import MapData
 import MapGraphics
+import MapRender
 import MapTiles
 import MapWindow
 import Platform

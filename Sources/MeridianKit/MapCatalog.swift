@@ -3,6 +3,7 @@ import MapChrome
 import MapCore
 import MapGraphics
 import MapNetwork
+import MapRender
 import MapStyle
 import MapTiles
 import MapWindow

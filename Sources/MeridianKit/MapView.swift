@@ -3,6 +3,7 @@ import FoundationEssentials
 import MapChrome
 import MapCore
 import MapGeometry
+import MapRender
 import MapWindow
 import Platform
 

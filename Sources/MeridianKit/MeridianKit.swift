@@ -1,6 +1,7 @@
 // MeridianKit: the map of Meridian, for an app of one's own. One import brings the map's
 // geometry, its session and layers, the app's chrome (buttons, search, help), tiles and
-// styles, tracks and positions, and the SDL window that shows it all.
+// styles, tracks and positions, what renders the map (off screen and on paper too), and the
+// SDL window that shows it all.
 @_exported import MapChrome
 @_exported import MapCore
 @_exported import MapData
@@ -8,6 +9,7 @@
 @_exported import MapGraphics
 @_exported import MapNetwork
 @_exported import MapPosition
+@_exported import MapRender
 @_exported import MapRouting
 @_exported import MapSearch
 @_exported import MapStyle

@@ -5,6 +5,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 import MapNetwork
+import MapRender
 import MapTiles
 import MeridianKit
 import MapWindow

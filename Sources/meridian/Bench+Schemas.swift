@@ -3,6 +3,7 @@ import FoundationEssentials
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapRender
 import MapTiles
 import MapWindow
 import MeridianKit

@@ -4,6 +4,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapRender
 import MapStyle
 import MapTiles
 import MapWindow

@@ -6,6 +6,7 @@ import Glibc
 import MapCore
 import MapGeometry
 import MapGraphics
+import MapRender
 import MapTiles
 import MapWindow
 import MeridianKit

@@ -3,6 +3,7 @@ import Glibc
 import MapChrome
 import MapCore
 import MapGeometry
+import MapRender
 import MapWindow
 import MeridianKit
 import Platform

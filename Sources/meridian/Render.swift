@@ -8,6 +8,7 @@ import MapNetwork
 import MeridianKit
 import Platform
 import MapGeometry
+import MapRender
 import MapWindow
 
 /// Draws the view offscreen into a PNG, exactly as the window would show it.

@@ -3,6 +3,7 @@ import MapChrome
 import MapCore
 import MapData
 import MapGeometry
+import MapRender
 import MapTiles
 import MapWindow
 import MeridianKit

@@ -1,6 +1,6 @@
 import FoundationEssentials
+import MapRender
 import MapTiles
-import MapWindow
 
 // A tile's picture as a server or an .mbtiles hands it over: the header read first, then the
 // decoder it picks, bounded to a tile's size (a bomb must be refused, never allocated).

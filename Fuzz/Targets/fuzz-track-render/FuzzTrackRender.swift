@@ -3,8 +3,8 @@ import Glibc
 import MapCore
 import MapData
 import MapGeometry
+import MapRender
 import MapTiles
-import MapWindow
 import Platform
 
 // Past the readers: a hostile track file read as the window reads it, then drawn as `render`

@@ -16,8 +16,21 @@ int mi_png_write(const char *path, const void *pixels, uint32_t width, uint32_t 
 
 /// NULL once SDL2_image is loaded; else why it cannot be. Safe from any thread.
 const char *mi_sdl_image_load(void);
-/// IMG_LoadJPG_RW and IMG_LoadWEBP_RW (an SDL_RWops in, an SDL_Surface or NULL out).
-void *mi_load_jpeg(void *rw);
-void *mi_load_webp(void *rw);
+/// Decodes a JPEG (`jpeg` 1) or WebP picture with SDL2_image (loaded: mi_sdl_image_load) and
+/// sets its size: the picture, for mi_sdl_image_take. NULL when it cannot, `failure` saying
+/// where (MI_IMAGE_…) and `why` SDL's reason; a picture larger than `max_side` a side is
+/// refused (MI_IMAGE_TOO_LARGE, with the size it has).
+void *mi_sdl_image_decode(const void *data, size_t size, int jpeg, int max_side,
+                          int *width, int *height, int *failure, char why[128]);
+/// Copies a decoded picture into `pixels` (width × height of 0xAARRGGBB, straight alpha) and
+/// lets it go.
+void mi_sdl_image_take(void *picture, uint32_t *pixels);
+
+enum {
+    MI_IMAGE_UNREADABLE = 1,
+    MI_IMAGE_UNDECODABLE = 2,
+    MI_IMAGE_TOO_LARGE = 3,
+    MI_IMAGE_CONVERSION = 4,
+};
 
 #endif

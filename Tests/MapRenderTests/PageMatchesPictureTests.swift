@@ -5,7 +5,7 @@ import MapGeometry
 import MapGraphics
 import MapStyle
 import MapTiles
-@testable import MapWindow
+@testable import MapRender
 import Platform
 import Testing
 

@@ -3,7 +3,7 @@ import MapCore
 import MapGeometry
 import MapGraphics
 @testable import MapTiles
-@testable import MapWindow
+@testable import MapRender
 import Testing
 
 /// The software tile store lets go of what a view no longer uses.
@@ -11,7 +11,7 @@ struct TextureStoreTests {
     static let tileBytes = 256 * 256 * 4
 
     func filled(_ tiles: [TileID]) -> TextureStore {
-        let store = TextureStore(renderer: nil, tilePixels: 256, viewport: (width: 1280, height: 800))
+        let store = TextureStore(device: nil, tilePixels: 256, viewport: (width: 1280, height: 800))
         for t in tiles {
             let picture = Bitmap(width: 256, height: 256, pixels: [UInt32](repeating: 0xFF33_6699, count: 256 * 256), premultiplied: false)
             #expect(store.accept(TileResult(tile: t, outcome: .bitmap(picture, places: []))) == nil)
@@ -100,7 +100,7 @@ struct PartsOfAncestorsTests {
     }
 
     @Test func theStoreHoldsTheTileAsItsAncestorsPart() {
-        let store = TextureStore(renderer: nil, tilePixels: 256, viewport: (width: 1280, height: 800))
+        let store = TextureStore(device: nil, tilePixels: 256, viewport: (width: 1280, height: 800))
         let pictures = store.generation
         #expect(store.accept(TileResult(tile: tile, outcome: .fromAncestor(ancestor))) == nil)
         #expect(store.isReady(tile) && store.isCurrent(tile) && !store.hasPixels(tile))
@@ -113,7 +113,7 @@ struct PartsOfAncestorsTests {
 /// The software sprite store lets go of sprites no longer drawn, and draws them again.
 struct SpriteStoreKeepTests {
     @Test func onlyTheSpritesInUseAreKeptAndOneThatComesBackIsDrawnAgain() {
-        let store = SpriteStore(renderer: nil, pixelRatio: 1)
+        let store = SpriteStore(device: nil, pixelRatio: 1)
         let keys = [SpriteKey.locationDot(Color(hex: 0x3366CC)), .pin(Color(hex: 0xCC3333)), .pin(Color(hex: 0x33CC33))]
         #expect(store.prepare(keys) == 3 && store.held.count == 3)
         let pinBytes = store.held.bytes

@@ -1,6 +1,6 @@
 import MapGeometry
 import Testing
-@testable import MapWindow
+@testable import MapRender
 
 struct StandInGateTests {
     let p = TileID(z: 5, x: 1, y: 1), q = TileID(z: 5, x: 2, y: 1)

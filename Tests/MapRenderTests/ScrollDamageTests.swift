@@ -1,6 +1,6 @@
 import MapCore
 import MapGeometry
-@testable import MapWindow
+@testable import MapRender
 import Testing
 
 /// A sliding map's frame is the last one scrolled, with the uncovered edges and what did not

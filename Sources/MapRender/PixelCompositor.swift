@@ -44,7 +44,7 @@ public final class PixelCompositor {
     /// Draws `list` into `target`; returns the boxes that changed (none when nothing did).
     /// `moving`: the map moves this frame, and scaled tiles take the nearest texel (filtering
     /// costs several times more and is not seen in motion); the frame at rest filters again.
-    func execute(_ list: DrawList, pixelRatio k: Double, into target: PixelTarget, moving: Bool = false) -> [PixelBox] {
+    package func execute(_ list: DrawList, pixelRatio k: Double, into target: PixelTarget, moving: Bool = false) -> [PixelBox] {
         let whole = target.whole
         let base = BaseFrame(list, tiles: tiles, sprites: sprites)
         let end = base.commands.endIndex

@@ -1,4 +1,4 @@
-@testable import MapWindow
+@testable import MapRender
 import Testing
 
 /// The graticule's spacing and its labels in the margin.

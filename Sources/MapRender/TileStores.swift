@@ -3,14 +3,14 @@ import Platform
 
 /// The tile pictures a compositor draws from, one store per tile layer (by its index in the
 /// scene's stack); a layer's store comes when its tiles are first wanted.
-final class TileStores {
+package final class TileStores {
     private(set) var stores: [TextureStore?]
 
     init(count: Int) { stores = Array(repeating: nil, count: count) }
 
     func set(_ store: TextureStore?, at layer: Int) { stores[layer] = store }
 
-    subscript(layer: Int) -> TextureStore? { stores.indices.contains(layer) ? stores[layer] : nil }
+    package subscript(layer: Int) -> TextureStore? { stores.indices.contains(layer) ? stores[layer] : nil }
 
     /// Counts pictures taken in by any layer (see `TextureStore.generation`).
     var generation: Int { stores.reduce(0) { $0 &+ ($1?.generation ?? 0) } }

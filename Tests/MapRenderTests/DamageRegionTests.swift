@@ -1,4 +1,4 @@
-@testable import MapWindow
+@testable import MapRender
 import Testing
 
 struct DamageRegionTests {

@@ -7,7 +7,7 @@ import Platform
 /// at a time), at once. A map that never rests (a pulsing position, a followed walk) does the
 /// same every few seconds, the fallbacks once the tiles have covered the view for a while.
 /// Either way, what no frame has used since the last time goes every few seconds.
-struct StoreUpkeep {
+package struct StoreUpkeep {
     static let interval = 6.0
     /// Tiles taken in (or let go) since memory was last given back to the system.
     private var tilesSinceTrim = 0
@@ -21,10 +21,12 @@ struct StoreUpkeep {
     /// Frames drawn since the stores last let go of what was not in use.
     private var framesSinceKeep = 0
 
-    mutating func tookInTile() { tilesSinceTrim += 1 }
+    package init() {}
+
+    package mutating func tookInTile() { tilesSinceTrim += 1 }
 
     /// A frame showing `list` was presented at `t`.
-    mutating func presented(_ list: DrawList, at t: Double) {
+    package mutating func presented(_ list: DrawList, at t: Double) {
         coveredSince = list.tilesCoverView ? (coveredSince ?? t) : nil
         for c in list.spriteCommands { spritesInUse.insert(c.0) }
         framesSinceKeep += 1
@@ -33,7 +35,7 @@ struct StoreUpkeep {
     /// Looks after `pipeline`'s stores at `now` (the frame clock): before an idle wait
     /// (`idle`), or after a frame, every `interval`. `resting`: the camera still. `shown`
     /// says which tile layers are shown, by index.
-    mutating func run(at now: Double, idle: Bool, resting: Bool, pipeline: inout RenderPipeline, shown: (Int) -> Bool) {
+    package mutating func run(at now: Double, idle: Bool, resting: Bool, pipeline: inout RenderPipeline, shown: (Int) -> Bool) {
         let due = now - last >= Self.interval
         guard idle || due else { return }
         // Not between the notches of a zoom that may cross the fallback's edge again.

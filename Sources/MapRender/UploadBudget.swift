@@ -19,19 +19,19 @@ public struct UploadBudget: Sendable {
 
     /// One frame's uploads, begun at `wall` (the frame clock) and `uploadCPU` (the thread's
     /// CPU seconds), of a frame whose CPU began at `frameCPU`.
-    func turn(still: Bool, wall: Double, frameCPU: Double, uploadCPU: Double) -> Turn {
+    package func turn(still: Bool, wall: Double, frameCPU: Double, uploadCPU: Double) -> Turn {
         Turn(deadline: wall + (still ? stillWindow : window), still: still, frameEnds: frameCPU + self.frameCPU,
              allowanceEnds: uploadCPU + allowance)
     }
 
-    struct Turn {
+    package struct Turn {
         let deadline: Double
         let still: Bool
         let frameEnds: Double
         let allowanceEnds: Double
 
         /// Whether uploads may go on at `wall` with the thread's CPU at `cpu`.
-        func allows(wall: Double, cpu: Double) -> Bool {
+        package func allows(wall: Double, cpu: Double) -> Bool {
             wall < deadline && (still || cpu < frameEnds || cpu < allowanceEnds)
         }
     }

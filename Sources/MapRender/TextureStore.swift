@@ -1,4 +1,3 @@
-import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
@@ -13,7 +12,7 @@ import Platform
 public final class TextureStore: TileAvailability {
     enum Entry {
         case slot(TextureAtlas.Slot, [PlaceLabel])
-        case texture(SDLTexture, [PlaceLabel])
+        case texture(DeviceTexture, [PlaceLabel])
         /// `stamp`: the `generation` it came in at, which tells pictures of a tile apart.
         case pixels(Bitmap, [PlaceLabel], stamp: Int)
         /// Its picture (`width`×`height`) lives in the X server only (`letServerKeep`).
@@ -25,7 +24,7 @@ public final class TextureStore: TileAvailability {
     }
 
     private var cache: LRUCache<TileID, Entry>
-    private let renderer: SDLRenderer?
+    private let device: (any TextureDevice)?
     private let atlas: TextureAtlas?
     /// Counts pictures taken in: the same tiles drawn with another count may look different.
     private(set) var generation = 0
@@ -63,14 +62,14 @@ public final class TextureStore: TileAvailability {
     /// Tiles kept from before `invalidate`: shown until their new pictures arrive.
     private var stale = Set<TileID>()
 
-    /// `renderer`: the GPU renderer the textures are for; nil keeps bitmaps for the software
-    /// compositor.
+    /// `device`: where the GPU's textures are made (SDL's renderer); nil keeps bitmaps for the
+    /// software compositors.
     /// `ring`: room for the ring of prefetched tiles too (a fallback layer has none).
     /// `opaque`: the pictures cover what is below them (laid over a colour on the worker), so
     /// they are copied; else blended (an overlay's).
-    public init(renderer: SDLRenderer?, tilePixels: Int, viewport: (width: Int, height: Int),
+    package init(device: (any TextureDevice)?, tilePixels: Int, viewport: (width: Int, height: Int),
                 capacityBytes: Int = 192 << 20, ring: Bool = true, opaque: Bool = true) {
-        self.renderer = renderer
+        self.device = device
         isOpaque = opaque
         // At zoom n.49 tiles are shown at 1/√2 of their size.
         let shown = Double(tilePixels) / 2.0.squareRoot()
@@ -78,9 +77,9 @@ public final class TextureStore: TileAvailability {
         let cols = Int(saturating: (Double(viewport.width) / shown).rounded(.up)) + margin
         let rows = Int(saturating: (Double(viewport.height) / shown).rounded(.up)) + margin
         let slots = cols * rows * (ring ? 3 : 2) / 2
-        if let renderer {
+        if let device {
             let pages = TextureAtlas.pages(forSlots: slots, tileSize: tilePixels)
-            atlas = TextureAtlas(renderer: renderer, tileSize: tilePixels, maxPages: pages, opaque: opaque)
+            atlas = TextureAtlas(device: device, tileSize: tilePixels, maxPages: pages, opaque: opaque)
             cache = LRUCache(capacity: capacityBytes)
         } else {
             // Bitmaps for that many tiles.
@@ -133,10 +132,10 @@ public final class TextureStore: TileAvailability {
 
 
     /// The texture and the part of it holding the tile, marking it recently used; nil when empty.
-    func texture(for tile: TileID) -> (SDLTexture, SDL_Rect)? {
+    package func texture(for tile: TileID) -> (DeviceTexture, TextureRect)? {
         switch cache.value(for: tile) {
         case let .slot(s, _)?: return atlas.map { ($0.texture(s), $0.sourceRect(s)) }
-        case let .texture(t, _)?: return (t, SDL_Rect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))
+        case let .texture(t, _)?: return (t, TextureRect(x: 0, y: 0, w: Int32(t.width), h: Int32(t.height)))
         default: return nil
         }
     }
@@ -187,7 +186,7 @@ public final class TextureStore: TileAvailability {
             // kept, so a frame never sorts thousands.
             let places = tilePlaces
             generation &+= 1
-            guard let atlas, let renderer else {
+            guard let atlas, let device else {
                 // The software compositor blends premultiplied pixels, as Cairo draws them.
                 insert(.pixels(bitmap, places, stamp: generation), for: result.tile, cost: bitmap.byteCount)
                 return nil
@@ -203,7 +202,7 @@ public final class TextureStore: TileAvailability {
                     guard let slot else { return tr("tile %@: no texture space", result.tile) }
                     insert(.slot(slot, places), for: result.tile, cost: atlas.bytesPerSlot)
                 } else {
-                    let tex = try renderer.makeTexture(bitmap)
+                    let tex = try device.makeTexture(bitmap)
                     insert(.texture(tex, places), for: result.tile, cost: tex.byteCount)
                 }
                 return nil

@@ -1,5 +1,4 @@
 import CPixels
-import CSDL2
 import Platform
 
 /// 32-bit pixels to draw into: the window's own surface (X11 shared memory), or a picture
@@ -16,15 +15,6 @@ public struct PixelTarget: Equatable {
         self.width = width
         self.height = height
         self.stride = stride
-    }
-
-    /// A 32-bit surface whose words are 0x··RRGGBB (SDL's RGB888 or ARGB8888); nil otherwise.
-    init?(surface s: UnsafeMutablePointer<SDL_Surface>) {
-        let format = s.pointee.format.pointee.format
-        guard format == SDL_PIXELFORMAT_RGB888.rawValue || format == SDL_PIXELFORMAT_ARGB8888.rawValue,
-              let p = s.pointee.pixels, s.pointee.pitch % 4 == 0 else { return nil }
-        self.init(pixels: p.assumingMemoryBound(to: UInt32.self), width: Int(s.pointee.w), height: Int(s.pointee.h),
-                  stride: Int(s.pointee.pitch) / 4)
     }
 
     var mp: mp_target { mp_target(pixels: pixels, width: Int32(width), height: Int32(height), stride: Int32(stride)) }

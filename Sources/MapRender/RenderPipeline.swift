@@ -7,15 +7,15 @@ import MapStyle
 import MapTiles
 import Platform
 
-/// What draws the frames: SDL's GPU renderer, or the software compositor into pixels.
-enum FrameDrawer {
-    case gpu(Compositor)
+/// What draws the frames: a GPU's (SDL's renderer), or the software compositor into pixels.
+package enum FrameDrawer {
+    case gpu(any DeviceCompositor)
     case pixels(PixelCompositor)
     /// The X server draws; the app's own compositor takes over in windows too large for it
     /// (`SDLWindow.serverDraws`).
     case server(XRenderCompositor, large: PixelCompositor)
 
-    var cacheHits: Int {
+    package var cacheHits: Int {
         switch self {
         case let .gpu(c): return c.cacheHits
         case let .pixels(c): return c.cacheHits
@@ -24,23 +24,23 @@ enum FrameDrawer {
     }
 
     /// Frames the X server scrolled (a sliding map: only the edges and the chrome drawn).
-    var scrolledFrames: Int {
+    package var scrolledFrames: Int {
         if case let .server(c, _) = self { return c.scrolledFrames }
         return 0
     }
 
     /// Frames in motion the X server drew on the window itself (not copied from its frame).
-    var framesOnWindow: Int {
+    package var framesOnWindow: Int {
         if case let .server(c, _) = self { return c.framesOnWindow }
         return 0
     }
 
-    var cacheFills: Int {
+    package var cacheFills: Int {
         switch self { case let .gpu(c): return c.cacheFills; case let .pixels(c): return c.cacheFills; case let .server(_, large): return large.cacheFills }
     }
 
     /// What the window shows is not known any more: the next frame presents all of it.
-    func invalidate() {
+    package func invalidate() {
         switch self {
         case .gpu: break
         case let .pixels(c): c.invalidate()
@@ -70,18 +70,18 @@ final class TileLayerLane {
 /// layer's loader and rasterizer and pictures, the sprite pictures, and the compositor
 /// drawing with them. A new density (the window moved to a HiDPI screen) or a new stack gets
 /// a new pipeline.
-struct RenderPipeline {
+package struct RenderPipeline {
     let tiles: TileStores
-    let sprites: SpriteStore
-    let drawer: FrameDrawer
+    package let sprites: SpriteStore
+    package let drawer: FrameDrawer
     /// Draws the window's sprites off the frame thread (started on first use).
-    let rasterizer: SpriteRasterizer
+    package let rasterizer: SpriteRasterizer
     /// Where each layer's tiles come from and how they are painted. Whether a layer shows,
     /// and how opaque, is the session's: a lane is made for what its frames lay out
     /// (`want`) and let go when they hide it (`dropHidden`).
     let stack: TileStack
     private var lanes: [TileLayerLane?]
-    private let renderer: SDLRenderer?
+    private let device: (any TextureDevice)?
     private let viewport: (width: Int, height: Int)
     private let pixelRatio: Double
     private let order: Bitmap.ChannelOrder
@@ -103,15 +103,15 @@ struct RenderPipeline {
     private(set) var lightBearing = 0.0
     static let lightStep = 15.0
 
-    /// `renderer`: the GPU renderer, or nil for the software compositor. `viewport` (device
+    /// `device`: the GPU's textures (SDL's renderer), or nil for a software compositor. `viewport` (device
     /// pixels) sizes the tile stores; `wake` is called when tiles or sprites arrive. Opaque
     /// layers' tiles are laid over their colour, with what layers paint into tiles on top.
-    init(renderer: SDLRenderer?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), stack: TileStack,
+    package init(device: (any TextureDevice)?, serverFrame: XRenderFrame? = nil, viewport: (width: Int, height: Int), stack: TileStack,
          pixelRatio: Double, overlays: TileOverlays = TileOverlays(), wake: @escaping @Sendable () -> Void = {}) {
         tiles = TileStores(count: stack.layers.count)
-        sprites = SpriteStore(renderer: renderer, pixelRatio: pixelRatio)
-        if let renderer {
-            drawer = .gpu(Compositor(renderer: renderer, tiles: tiles, sprites: sprites))
+        sprites = SpriteStore(device: device, pixelRatio: pixelRatio)
+        if let device {
+            drawer = .gpu(device.makeCompositor(tiles: tiles, sprites: sprites))
         } else if let serverFrame {
             drawer = .server(XRenderCompositor(frame: serverFrame, tiles: tiles, sprites: sprites),
                              large: PixelCompositor(tiles: tiles, sprites: sprites))
@@ -119,16 +119,16 @@ struct RenderPipeline {
             drawer = .pixels(PixelCompositor(tiles: tiles, sprites: sprites))
         }
         self.stack = stack
-        self.renderer = renderer
+        self.device = device
         self.viewport = viewport
         self.pixelRatio = pixelRatio
-        order = renderer?.textureOrder ?? .argb
+        order = device?.textureOrder ?? .argb
         self.wake = wake
         overlayRevisions = overlays.revisions
         painted = overlays.make()
         lanes = Array(repeating: nil, count: stack.layers.count)
         paintedFractional = Array(repeating: [], count: stack.layers.count)
-        rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: renderer != nil, wake: wake)
+        rasterizer = SpriteRasterizer(pixelRatio: pixelRatio, order: order, straightAlpha: device != nil, wake: wake)
         _ = lane(stack.mapIndex)
     }
 
@@ -136,7 +136,7 @@ struct RenderPipeline {
     fileprivate mutating func lane(_ i: Int) -> TileLayerLane {
         if let l = lanes[i] { return l }
         let layer = stack.layers[i]
-        let store = TextureStore(renderer: renderer, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport,
+        let store = TextureStore(device: device, tilePixels: TileRasterizer.tilePixels(pixelRatio: pixelRatio), viewport: viewport,
                                  ring: layer.spec.role != .fallback, opaque: layer.spec.isOpaque)
         let l = TileLayerLane(layer: layer, store: store, loader: makeLoader(layer))
         lanes[i] = l
@@ -155,12 +155,12 @@ struct RenderPipeline {
     }
 
     /// The map layer's pictures and loader.
-    var store: TextureStore { lanes[stack.mapIndex]!.store }
-    var loader: TileLoader { lanes[stack.mapIndex]!.loader }
+    package var store: TextureStore { lanes[stack.mapIndex]!.store }
+    package var loader: TileLoader { lanes[stack.mapIndex]!.loader }
     private var made: [TileLayerLane] { lanes.compactMap { $0 } }
 
     /// What each layer has ready, by index (what the scene composes from).
-    var availability: [TileAvailability] {
+    package var availability: [TileAvailability] {
         lanes.map { lane -> TileAvailability in
             if let store = lane?.store { return store }
             return NoTiles()
@@ -169,7 +169,7 @@ struct RenderPipeline {
 
     /// Asks each layer's loader for what the frame wants, most important first; stand-ins (a
     /// missing tile's parent, a fallback's tiles) only once what they stand in for is slow to come.
-    mutating func want(_ list: DrawList, now: Double) {
+    package mutating func want(_ list: DrawList, now: Double) {
         follow(drawingsLayer: list.drawingsLayer)
         /// A layer's tiles and ring, then the parents of its missing tiles once slow to
         /// come; whether its tiles are still on their way (loaded but not taken in counts).
@@ -192,7 +192,7 @@ struct RenderPipeline {
     }
 
     /// Notes what a frame drew, wanted and kept in its ring, per layer (see `keepOnly`).
-    func use(_ list: DrawList) {
+    package func use(_ list: DrawList) {
         for case let .tile(id, layer, _, _, _, _) in list.commands where lanes.indices.contains(layer) { lanes[layer]?.inUse.insert(id) }
         for (i, l) in lanes.enumerated() {
             guard let l else { continue }
@@ -205,7 +205,7 @@ struct RenderPipeline {
     /// Follows what the layers paint into tiles: when it changed, new loaders draw every
     /// opaque layer's tile anew (only those near the change when it was confined to a region,
     /// as when the trail grows), and the pictures held stay on screen until each is replaced.
-    mutating func follow(_ overlays: TileOverlays) {
+    package mutating func follow(_ overlays: TileOverlays) {
         let revisions = overlays.revisions
         guard revisions != overlayRevisions else { return }
         let partial = overlays.change(since: overlayRevisions)
@@ -229,7 +229,7 @@ struct RenderPipeline {
     /// while it changes, new tiles are painted for their own zoom and scaled. Whether the
     /// pictures held are to be painted anew (the frame's wants are then out of date).
     @discardableResult
-    mutating func follow(settledZoom zoom: Double?) -> Bool {
+    package mutating func follow(settledZoom zoom: Double?) -> Bool {
         let key = TilePainting.styleZoom(forView: zoom)
         let styled = lanes.indices.filter { lanes[$0]?.layer.painter.mapStyle != nil }
         let repaint = zoom != nil && (key != nil ? key != viewZoom : styled.contains { !paintedFractional[$0].isEmpty })
@@ -253,7 +253,7 @@ struct RenderPipeline {
     /// those layers' tiles are painted anew (shown until replaced). `exact`: a still picture,
     /// lit for its very bearing (as its page is). Whether they are.
     @discardableResult
-    mutating func follow(settledBearing bearing: Double?, exact: Bool = false) -> Bool {
+    package mutating func follow(settledBearing bearing: Double?, exact: Bool = false) -> Bool {
         guard let bearing, bearing.isFinite else { return false }
         let key = Camera.normalizedBearing(exact ? bearing : (bearing / Self.lightStep).rounded() * Self.lightStep)
         guard key != lightBearing else { return false }
@@ -290,7 +290,7 @@ struct RenderPipeline {
 
     /// Takes up to one finished tile of any layer (the map's first); nil when none waits.
     /// Returns the message of a tile that failed.
-    mutating func acceptTile() -> (accepted: Bool, message: String?) {
+    package mutating func acceptTile() -> (accepted: Bool, message: String?) {
         let m = stack.mapIndex
         for i in [m] + lanes.indices.filter({ $0 != m }) {
             guard let l = lanes[i], let r = l.loader.drain(max: 1).first else { continue }
@@ -334,17 +334,17 @@ struct RenderPipeline {
     static let decodedAtRest = 4 << 20
 
     /// Tiles are being loaded or made for any layer.
-    var isLoading: Bool { made.contains { $0.loader.isLoading } }
+    package var isLoading: Bool { made.contains { $0.loader.isLoading } }
     /// Tiles in view (not the rings around it) are still on their way.
-    var isLoadingInView: Bool { made.contains { $0.loader.isLoadingInView } }
-    var hasTileResults: Bool { made.contains { $0.loader.hasResults } }
+    package var isLoadingInView: Bool { made.contains { $0.loader.isLoadingInView } }
+    package var hasTileResults: Bool { made.contains { $0.loader.hasResults } }
     /// The map's and overlays' loaders have settled (their rings are in: their places may
     /// label the edges). A fallback's tiles are stand-ins, none of what the map is to show.
-    var isIdle: Bool { made.allSatisfy { $0.layer.spec.role == .fallback || $0.loader.isIdle } }
+    package var isIdle: Bool { made.allSatisfy { $0.layer.spec.role == .fallback || $0.loader.isIdle } }
     /// When a failed tile is asked for again, or a held-back stand-in comes due.
-    var nextWake: Double? { made.flatMap { [$0.loader.nextRetry, $0.gate.nextDue] }.compactMap { $0 }.min() }
+    package var nextWake: Double? { made.flatMap { [$0.loader.nextRetry, $0.gate.nextDue] }.compactMap { $0 }.min() }
     /// What the stores hold: the map layer's, and the others' together.
-    var held: (map: (count: Int, bytes: Int), others: (count: Int, bytes: Int)) {
+    package var held: (map: (count: Int, bytes: Int), others: (count: Int, bytes: Int)) {
         let m = stack.mapIndex
         var others = (count: 0, bytes: 0)
         for (i, l) in lanes.enumerated() where i != m { if let h = l?.store.held { others.count += h.count; others.bytes += h.bytes } }
@@ -368,9 +368,9 @@ struct RenderPipeline {
     }
 
     /// Makes atlas pages ahead of need, in the slack after a present.
-    func prepareSlots() { for l in made { l.store.prepareSlots() } }
+    package func prepareSlots() { for l in made { l.store.prepareSlots() } }
 
-    func stop() {
+    package func stop() {
         for l in made { l.loader.stop() }
         rasterizer.stop()
     }

@@ -1,4 +1,4 @@
-@testable import MapWindow
+@testable import MapRender
 import MapCore
 import MapGeometry
 import MapTiles
@@ -14,7 +14,7 @@ struct PipelineLifetimeTests {
         weak var tiles: TileStores?, sprites: SpriteStore?, rasterizer: SpriteRasterizer?, loader: TileLoader?
         do {
             let stack = TileStack(map: DebugGridSource(), background: .noMap)
-            var pipeline = RenderPipeline(renderer: nil, viewport: (256, 256), stack: stack, pixelRatio: 1)
+            var pipeline = RenderPipeline(device: nil, viewport: (256, 256), stack: stack, pixelRatio: 1)
             let result = pipeline.load([TileID(z: 1, x: 0, y: 0)], layer: stack.mapIndex, until: MonotonicClock.now + 10)
             #expect(result.count == 1)
             tiles = pipeline.tiles

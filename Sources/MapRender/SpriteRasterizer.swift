@@ -11,8 +11,8 @@ import MapTiles
 /// and a zoom into a new area wants dozens. The frame loop says what it wants each frame,
 /// most important first; what it no longer wants is dropped from the queue; results wait
 /// until the loop drains them, and `wake` tells an idle loop they are there.
-final class SpriteRasterizer: @unchecked Sendable {
-    struct Result {
+package final class SpriteRasterizer: @unchecked Sendable {
+    package struct Result {
         let key: SpriteKey
         /// Pixels in the atlas's channel order (straight alpha for a GPU atlas), or nil when the
         /// sprite cannot be drawn (not asked again).
@@ -52,7 +52,7 @@ final class SpriteRasterizer: @unchecked Sendable {
 
     /// Starts the worker, which first loads fontconfig's configuration and caches (~100 ms,
     /// process-wide) while the first tiles load, so the first labels do not wait for it.
-    func start() {
+    package func start() {
         condition.lock(); defer { condition.unlock() }
         startLocked()
     }
@@ -70,7 +70,7 @@ final class SpriteRasterizer: @unchecked Sendable {
     }
 
     /// Replaces the queue with `keys` (minus what is being drawn or waits to be drained).
-    func want(_ keys: [SpriteKey]) {
+    package func want(_ keys: [SpriteKey]) {
         condition.lock()
         queue = keys.filter { $0 != inFlight && !resultKeys.contains($0) }
         if !queue.isEmpty {
@@ -81,18 +81,18 @@ final class SpriteRasterizer: @unchecked Sendable {
     }
 
     /// Sprites asked for are still queued or being drawn.
-    var isBusy: Bool {
+    package var isBusy: Bool {
         condition.lock(); defer { condition.unlock() }
         return !queue.isEmpty || inFlight != nil
     }
 
-    var hasResults: Bool {
+    package var hasResults: Bool {
         condition.lock(); defer { condition.unlock() }
         return !results.isEmpty
     }
 
     /// Takes the next finished sprite, oldest first.
-    func next() -> Result? {
+    package func next() -> Result? {
         condition.lock(); defer { condition.unlock() }
         guard !results.isEmpty else { return nil }
         let r = results.removeFirst()

@@ -1,4 +1,4 @@
-@testable import MapWindow
+@testable import MapRender
 import MapCore
 import MapGeometry
 import MapTiles
@@ -20,7 +20,7 @@ struct TileStackFollowTests {
         scene.showTiles(from: stack)
         var session = MapSession(scene: scene, camera: Camera(center: Coordinate(latitude: 10, longitude: 10), zoom: 3,
                                                              viewportSize: ScreenSize(width: 256, height: 256)))
-        var pipeline = RenderPipeline(renderer: nil, viewport: (256, 256), stack: stack, pixelRatio: 1)
+        var pipeline = RenderPipeline(device: nil, viewport: (256, 256), stack: stack, pixelRatio: 1)
         defer { pipeline.stop() }
         var t = 0.0
         /// What the window does each frame with the session and its pipeline.

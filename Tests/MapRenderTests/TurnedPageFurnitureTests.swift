@@ -1,7 +1,7 @@
 import Glibc
 import MapCore
 import MapGeometry
-@testable import MapWindow
+@testable import MapRender
 import Testing
 
 /// A turned page's furniture: the north arrow points where the map's north is, and the

@@ -8,7 +8,7 @@ public final class XRenderFrame {
     let raw: OpaquePointer
 
     /// nil when the window is not an X11 one, or its server lacks RENDER 0.10.
-    init?(window: OpaquePointer) {
+    package init?(window: OpaquePointer) {
         guard let r = mx_render_open(UnsafeMutableRawPointer(window)) else { return nil }
         raw = r
         Self.open.removeAll { $0.frame == nil }
@@ -26,10 +26,10 @@ public final class XRenderFrame {
 
     /// Waits until the server has drawn all that was sent; false if it refused some of it.
     @discardableResult
-    func sync() -> Bool { mx_render_sync(raw) != 0 }
+    package func sync() -> Bool { mx_render_sync(raw) != 0 }
 
     /// Copies the boxes of the frame onto the window, once the server has drawn them.
-    func present(_ boxes: [PixelBox]) {
+    package func present(_ boxes: [PixelBox]) {
         let mp = boxes.map(\.mp)
         mp.withUnsafeBufferPointer { mx_render_present(raw, $0.baseAddress, Int32($0.count)) }
     }
@@ -39,7 +39,7 @@ public final class XRenderFrame {
 
     /// Before SDL closes its display: every frame still open lets go of what the server holds
     /// (after, its pixmaps would be freed on a closed connection).
-    static func closeAll() {
+    package static func closeAll() {
         for w in open { w.frame?.close() }
         open.removeAll()
     }

@@ -5,11 +5,11 @@ import Platform
 /// stores). Two frames with equal ones have the same base pixels, so a compositor may keep
 /// them from one frame to the next; a tile drawn anew under the same commands (its tracks
 /// changed) makes another.
-struct BaseFrame: Equatable {
-    let commands: ArraySlice<DrawCommand>
+package struct BaseFrame: Equatable {
+    package let commands: ArraySlice<DrawCommand>
     let pictures: Int
 
-    init(_ list: DrawList, tiles: TileStores, sprites: SpriteStore) {
+    package init(_ list: DrawList, tiles: TileStores, sprites: SpriteStore) {
         commands = list.commands[..<min(list.baseCount, list.commands.count)]
         pictures = tiles.generation &+ sprites.generation
     }

@@ -1,4 +1,3 @@
-import CSDL2
 import FoundationEssentials
 import Glibc
 import MapTiles
@@ -18,8 +17,8 @@ final class TextureAtlas {
     let tileSize: Int
     private let slotSize: Int
     private let slotsPerSide: Int
-    private let renderer: SDLRenderer
-    private(set) var pages: [SDLTexture] = []
+    private let device: any TextureDevice
+    private(set) var pages: [DeviceTexture] = []
     private var free: [Slot] = []
     private var padded: [UInt32]
 
@@ -36,9 +35,9 @@ final class TextureAtlas {
     /// Whether its pictures are copied (opaque tiles) or blended (an overlay's, straight alpha).
     private let opaque: Bool
 
-    init(renderer: SDLRenderer, tileSize: Int, maxPages: Int, opaque: Bool = true) {
+    init(device: any TextureDevice, tileSize: Int, maxPages: Int, opaque: Bool = true) {
         self.opaque = opaque
-        self.renderer = renderer
+        self.device = device
         self.tileSize = tileSize
         slotSize = tileSize + 2
         slotsPerSide = max(1, Self.pageSide / slotSize)
@@ -49,11 +48,11 @@ final class TextureAtlas {
     var bytesPerSlot: Int { slotSize * slotSize * 4 }
 
     /// The region of the page that holds the tile itself (inside the border).
-    func sourceRect(_ slot: Slot) -> SDL_Rect {
-        SDL_Rect(x: slot.x + 1, y: slot.y + 1, w: Int32(tileSize), h: Int32(tileSize))
+    func sourceRect(_ slot: Slot) -> TextureRect {
+        TextureRect(x: slot.x + 1, y: slot.y + 1, w: Int32(tileSize), h: Int32(tileSize))
     }
 
-    func texture(_ slot: Slot) -> SDLTexture { pages[slot.page] }
+    func texture(_ slot: Slot) -> DeviceTexture { pages[slot.page] }
 
     /// Pages needed for `slots` tiles.
     static func pages(forSlots slots: Int, tileSize: Int) -> Int {
@@ -66,7 +65,7 @@ final class TextureAtlas {
     func upload(_ source: Bitmap) throws -> Slot? {
         precondition(source.width == tileSize && source.height == tileSize)
         var bitmap = source
-        bitmap.convert(to: renderer.textureOrder) // done by the worker already; a no-op then
+        bitmap.convert(to: device.textureOrder) // done by the worker already; a no-op then
         if free.isEmpty {
             guard pages.count < maxPages else { return nil }
             try addPage()
@@ -85,11 +84,12 @@ final class TextureAtlas {
                 }
             }
         }
-        var rect = SDL_Rect(x: slot.x, y: slot.y, w: Int32(s), h: Int32(s))
-        let rc = padded.withUnsafeBytes { SDL_UpdateTexture(pages[slot.page].raw, &rect, $0.baseAddress, Int32(s * 4)) }
-        if rc != 0 {
+        let rect = TextureRect(x: slot.x, y: slot.y, w: Int32(s), h: Int32(s))
+        do {
+            try padded.withUnsafeBytes { try device.upload($0, rowBytes: s * 4, into: pages[slot.page], at: rect) }
+        } catch {
             free.append(slot)
-            throw SDLError("SDL_UpdateTexture")
+            throw error
         }
         return slot
     }
@@ -107,15 +107,10 @@ final class TextureAtlas {
 
     private func addPage() throws {
         let side = slotsPerSide * slotSize
-        guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
-                                        Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(side), Int32(side)) else {
-            throw SDLError("SDL_CreateTexture atlas \(side)×\(side)")
-        }
         // Opaque tiles (laid over the map's colour on the worker) are copied, not blended.
-        SDL_SetTextureBlendMode(t, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
-        SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
+        let texture = try device.makePage(width: side, height: side, blended: !opaque)
         let page = pages.count
-        pages.append(SDLTexture(raw: t, width: side, height: side, renderer: renderer))
+        pages.append(texture)
         for j in (0..<slotsPerSide).reversed() {
             for i in (0..<slotsPerSide).reversed() {
                 free.append(Slot(page: page, x: Int32(i * slotSize), y: Int32(j * slotSize)))

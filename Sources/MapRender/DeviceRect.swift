@@ -1,5 +1,4 @@
 import CPixels
-import CSDL2
 import MapCore
 import Platform
 
@@ -7,10 +6,10 @@ import Platform
 /// neighbours that share an edge in points share it in pixels: no seams, no overlaps. The
 /// edges stay doubles (a circle a million points wide is still a rectangle here); only a
 /// part clipped to a screen is ever turned into integers.
-struct DeviceRect: Equatable {
-    var x0: Double, y0: Double, x1: Double, y1: Double
+package struct DeviceRect: Equatable {
+    package var x0: Double, y0: Double, x1: Double, y1: Double
 
-    init(_ r: ScreenRect, _ k: Double) {
+    package init(_ r: ScreenRect, _ k: Double) {
         x0 = (r.x * k).rounded(); y0 = (r.y * k).rounded()
         x1 = (r.maxX * k).rounded(); y1 = (r.maxY * k).rounded()
     }
@@ -29,10 +28,6 @@ struct DeviceRect: Equatable {
     var width: Double { x1 - x0 }
     var height: Double { y1 - y0 }
 
-    var sdl: SDL_Rect {
-        SDL_Rect(x: Int32(saturating: x0), y: Int32(saturating: y0), w: Int32(saturating: x1 - x0), h: Int32(saturating: y1 - y0))
-    }
-
     /// The whole pixels it covers inside `0..<width, 0..<height`, grown by `margin`; nil when none.
     func box(inside width: Int, _ height: Int, margin: Double = 0) -> PixelBox? {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
@@ -44,8 +39,8 @@ struct DeviceRect: Equatable {
 }
 
 /// Whole pixels `x0 ..< x1`, `y0 ..< y1`: what a frame changed, and what is presented.
-struct PixelBox: Equatable {
-    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+package struct PixelBox: Equatable {
+    package var x0: Int32, y0: Int32, x1: Int32, y1: Int32
 
     var area: Int { Int(x1 - x0) * Int(y1 - y0) }
 
@@ -56,7 +51,6 @@ struct PixelBox: Equatable {
     }
 
     var mp: mp_box { mp_box(x0: x0, y0: y0, x1: x1, y1: y1) }
-    var sdl: SDL_Rect { SDL_Rect(x: x0, y: y0, w: x1 - x0, h: y1 - y0) }
 }
 
 extension PixelBox {

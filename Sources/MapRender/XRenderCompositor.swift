@@ -10,7 +10,7 @@ import Platform
 /// zoom costs the app its draw list, not the window's two million pixels. The server keeps
 /// the frame: one that changed only some commands (a pulse) redraws and presents only their
 /// boxes.
-final class XRenderCompositor {
+package final class XRenderCompositor {
     let frame: XRenderFrame
     let tiles: TileStores
     let sprites: SpriteStore
@@ -59,7 +59,7 @@ final class XRenderCompositor {
 
     /// The app draws the frames for now: the server's pictures go, and the next frame drawn
     /// here is a whole one.
-    func standBy() {
+    package func standBy() {
         shown = nil
         guard !tilePictures.isEmpty || !spritePictures.isEmpty else { return }
         keepOnly(tiles: [], sprites: [])
@@ -67,7 +67,7 @@ final class XRenderCompositor {
 
     /// Draws `list` into the server's frame of `size` device pixels; returns the boxes that
     /// changed (none when nothing did), for `XRenderFrame.present`.
-    func execute(_ list: DrawList, pixelRatio k: Double, size: (width: Int, height: Int), moving: Bool) -> [PixelBox] {
+    package func execute(_ list: DrawList, pixelRatio k: Double, size: (width: Int, height: Int), moving: Bool) -> [PixelBox] {
         let (w, h) = size
         guard w > 0, h > 0, mx_render_resize(frame.raw, Int32(clamping: w), Int32(clamping: h)) != 0 else { return [] }
         frameNumber += 1

@@ -1,6 +1,6 @@
 import Foundation
 import MapTiles
-@testable import MapWindow
+@testable import MapRender
 import Testing
 import TestSupport
 

@@ -1,4 +1,3 @@
-import CSDL2
 import CImage
 import FoundationEssentials
 import Glibc
@@ -8,19 +7,22 @@ import MapGeometry
 import MapGraphics
 import MapTiles
 
-/// Owns the surface `render` draws into.
-final class SurfaceHandle {
-    let raw: UnsafeMutablePointer<SDL_Surface>
-    init(_ raw: UnsafeMutablePointer<SDL_Surface>) { self.raw = raw }
-    deinit { SDL_FreeSurface(raw) }
+/// Owns the pixels `render` draws into: 0xAARRGGBB words, rows one after another, all
+/// transparent black to begin with.
+final class PixelMemory {
+    let pixels: UnsafeMutablePointer<UInt32>
+    init?(count: Int) {
+        guard let p = calloc(count, 4) else { return nil }
+        pixels = p.assumingMemoryBound(to: UInt32.self)
+    }
+    deinit { free(pixels) }
 }
 
 /// Renders the same draw list as the window into memory with the software compositor the
 /// window uses without a GPU, which needs no display, and writes PNGs. What `meridian render`
 /// and the pixel tests look at.
 public final class OffscreenRenderer {
-    public var surface: UnsafeMutablePointer<SDL_Surface> { owner.raw }
-    private let owner: SurfaceHandle
+    private let memory: PixelMemory
     private let target: PixelTarget
     public let pixelRatio: Double
     /// The labels the last render placed.
@@ -29,14 +31,18 @@ public final class OffscreenRenderer {
     public private(set) var lastDrawList = DrawList()
 
     public init(pixelWidth: Int, pixelHeight: Int, pixelRatio: Double) throws {
-        guard let s = SDL_CreateRGBSurfaceWithFormat(0, Int32(pixelWidth), Int32(pixelHeight), 32,
-                                                     SDL_PIXELFORMAT_ARGB8888.rawValue) else {
+        // Rows and their bytes fit in 32 bits, as the compositor's C loops and the PNG
+        // writer take them.
+        let (count, over) = pixelWidth.multipliedReportingOverflow(by: pixelHeight)
+        guard pixelWidth >= 0, pixelHeight >= 0, !over, count <= Int(Int32.max) / 4,
+              let memory = PixelMemory(count: max(count, 1)) else {
             // TRANSLATORS: the picture's width and height in pixels.
-            throw SDLError(tr("cannot allocate a %@×%@ image", pixelWidth, pixelHeight))
+            throw RenderError(tr("cannot allocate a %@×%@ image", pixelWidth, pixelHeight))
         }
-        owner = SurfaceHandle(s)
-        guard let t = PixelTarget(surface: s) else { throw SDLError(message: tr("unexpected surface format")) }
-        target = t
+        // A picture of no pixels has nothing to draw into.
+        guard count > 0 else { throw RenderError(tr("unexpected surface format")) }
+        self.memory = memory
+        target = PixelTarget(pixels: memory.pixels, width: pixelWidth, height: pixelHeight, stride: pixelWidth)
         self.pixelRatio = pixelRatio
     }
 
@@ -53,7 +59,7 @@ public final class OffscreenRenderer {
     /// parents, or what is below them, instead).
     @discardableResult
     public func render(_ session: inout MapSession, stack: TileStack, at t: Double, timeout: Double = 20) throws -> [String] {
-        var pipeline = RenderPipeline(renderer: nil, viewport: (target.width, target.height), stack: stack, pixelRatio: pixelRatio,
+        var pipeline = RenderPipeline(device: nil, viewport: (target.width, target.height), stack: stack, pixelRatio: pixelRatio,
                                       overlays: session.tileOverlays)
         let sprites = pipeline.sprites
         defer { pipeline.stop() }
@@ -99,7 +105,7 @@ public final class OffscreenRenderer {
         }
         // (A pipeline made without a renderer or an X server's frame always has one.)
         guard case let .pixels(compositor) = pipeline.drawer else {
-            throw SDLError(message: tr("cannot render off screen: the pipeline has no software compositor"))
+            throw RenderError(tr("cannot render off screen: the pipeline has no software compositor"))
         }
         _ = compositor.execute(list, pixelRatio: pixelRatio, into: target)
         placedLabels = list.placedLabels
@@ -121,16 +127,16 @@ public final class OffscreenRenderer {
 
     /// The pixel at (x, y) in device pixels, as 0xAARRGGBB.
     public func pixel(x: Int, y: Int) -> UInt32 {
-        let pitch = Int(surface.pointee.pitch)
-        return surface.pointee.pixels.load(fromByteOffset: y * pitch + x * 4, as: UInt32.self)
+        target.pixels[y * target.stride + x]
     }
 
     public func writePNG(to path: String) throws {
         var why = [CChar](repeating: 0, count: 128)
-        guard let w = UInt32(exactly: surface.pointee.w), let h = UInt32(exactly: surface.pointee.h),
-              mi_png_write(path, surface.pointee.pixels, w, h, surface.pointee.pitch, &why) == 0 else {
+        guard let w = UInt32(exactly: target.width), let h = UInt32(exactly: target.height),
+              let pitch = Int32(exactly: target.stride * 4),
+              mi_png_write(path, target.pixels, w, h, pitch, &why) == 0 else {
             // TRANSLATORS: the file, then why.
-            throw SDLError(message: tr("cannot write %@ (%@)", path, String(cBuffer: why)))
+            throw RenderError(tr("cannot write %@ (%@)", path, String(cBuffer: why)))
         }
     }
 }

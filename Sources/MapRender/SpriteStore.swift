@@ -1,4 +1,3 @@
-import CSDL2
 import FoundationEssentials
 import Glibc
 import MapCore
@@ -13,7 +12,7 @@ import Platform
 /// (no renderer) sprites stay premultiplied bitmaps, least recently drawn dropped first.
 public final class SpriteStore: SpriteAvailability {
     private struct Entry {
-        let rect: SDL_Rect
+        let rect: TextureRect
         let size: ScreenSize
     }
     private struct Shelf {
@@ -22,7 +21,7 @@ public final class SpriteStore: SpriteAvailability {
         var x: Int32
     }
 
-    private let renderer: SDLRenderer?
+    private let device: (any TextureDevice)?
     private let pixelRatio: Double
     /// The software compositor's sprites; they are drawn again when needed after eviction.
     /// A full window of labels is about a MiB; this keeps several views' worth.
@@ -30,14 +29,15 @@ public final class SpriteStore: SpriteAvailability {
     /// Counts sprites taken in.
     private(set) var generation = 0
     private let side: Int32
-    private var page: SDLTexture?
+    private var page: DeviceTexture?
     private var entries: [SpriteKey: Entry] = [:]
     private var shelves: [Shelf] = []
     private var failed = Set<SpriteKey>()
 
-    /// `renderer`: the GPU renderer the atlas is for; nil keeps bitmaps for the software compositor.
-    public init(renderer: SDLRenderer?, pixelRatio: Double) {
-        self.renderer = renderer
+    /// `device`: where the atlas is made on the GPU (SDL's renderer); nil keeps bitmaps for the
+    /// software compositors.
+    package init(device: (any TextureDevice)?, pixelRatio: Double) {
+        self.device = device
         self.pixelRatio = pixelRatio
         side = Int32(min(4096, 1024 * max(1, Int(saturating: pixelRatio.rounded(.up)))))
     }
@@ -45,7 +45,7 @@ public final class SpriteStore: SpriteAvailability {
     /// Software sprites held, and the bytes they take (what the memory account reads).
     public var held: (count: Int, bytes: Int) { (bitmaps.count, bitmaps.totalCost) }
     public func size(of sprite: SpriteKey) -> ScreenSize? {
-        if renderer == nil {
+        if device == nil {
             return bitmaps.peek(sprite).map { ScreenSize(width: Double($0.width) / pixelRatio, height: Double($0.height) / pixelRatio) }
         }
         return entries[sprite]?.size ?? largeSizes[sprite]
@@ -54,7 +54,7 @@ public final class SpriteStore: SpriteAvailability {
     /// Lets go of the software sprites but those of `keep` (drawn lately); the bytes freed.
     /// A label that comes back is drawn again off the frame thread.
     func keepOnly(_ keep: Set<SpriteKey>) -> Int {
-        guard renderer == nil else { return 0 }
+        guard device == nil else { return 0 }
         let before = bitmaps.totalCost
         for key in bitmaps.keysByRecency where !keep.contains(key) { bitmaps.removeValue(for: key) }
         return before - bitmaps.totalCost
@@ -63,14 +63,14 @@ public final class SpriteStore: SpriteAvailability {
     /// The sprite's premultiplied pixels (software compositor), marking it recently used.
     func bitmap(for sprite: SpriteKey) -> Bitmap? { bitmaps.value(for: sprite) }
 
-    func texture(for sprite: SpriteKey) -> (SDLTexture, SDL_Rect)? {
-        if let big = large[sprite] { return (big, SDL_Rect(x: 0, y: 0, w: Int32(big.width), h: Int32(big.height))) }
+    package func texture(for sprite: SpriteKey) -> (DeviceTexture, TextureRect)? {
+        if let big = large[sprite] { return (big, TextureRect(x: 0, y: 0, w: Int32(big.width), h: Int32(big.height))) }
         guard let e = entries[sprite], let page else { return nil }
         return (page, e.rect)
     }
 
     /// Sprites taller than this (circles, halos) have textures of their own; text stays shelved.
-    private var large: [SpriteKey: SDLTexture] = [:]
+    private var large: [SpriteKey: DeviceTexture] = [:]
     private var largeSizes: [SpriteKey: ScreenSize] = [:]
     static let largeHeight = 96
 
@@ -86,12 +86,12 @@ public final class SpriteStore: SpriteAvailability {
     }
 
     /// Of `wanted`, the sprites not drawn yet (and not known to fail), in the same order.
-    func missing(_ wanted: [SpriteKey]) -> [SpriteKey] {
+    package func missing(_ wanted: [SpriteKey]) -> [SpriteKey] {
         wanted.filter { size(of: $0) == nil && !failed.contains($0) }
     }
 
     /// Uploads a sprite the rasterizer finished; one it could not draw is not asked for again.
-    func accept(_ result: SpriteRasterizer.Result) {
+    package func accept(_ result: SpriteRasterizer.Result) {
         guard size(of: result.key) == nil else { return }
         guard let bitmap = result.bitmap else { failed.insert(result.key); return }
         do { try add(result.key, bitmap: bitmap) } catch { failed.insert(result.key) }
@@ -104,36 +104,31 @@ public final class SpriteStore: SpriteAvailability {
     private func add(_ key: SpriteKey, bitmap source: Bitmap) throws {
         generation &+= 1
         var bitmap = source
-        guard let renderer else {
+        guard let device else {
             bitmap.convert(to: .argb)
             bitmaps.insert(bitmap, for: key, cost: bitmap.byteCount + 64)
             return
         }
         bitmap.unpremultiply()
-        bitmap.convert(to: renderer.textureOrder)
+        bitmap.convert(to: device.textureOrder)
         let w = Int32(bitmap.width), h = Int32(bitmap.height)
         if h > Self.largeHeight || w >= side {
-            let tex = try renderer.makeTexture(bitmap)
+            let tex = try device.makeTexture(bitmap)
             large[key] = tex
             largeSizes[key] = ScreenSize(width: Double(w) / pixelRatio, height: Double(h) / pixelRatio)
             return
         }
-        guard w + 1 <= side, h + 1 <= side else { throw SDLError(message: "sprite too large") }
-        if page == nil {
-            guard let t = SDL_CreateTexture(renderer.raw, renderer.textureFormat,
-                                            Int32(SDL_TEXTUREACCESS_STATIC.rawValue), side, side) else { throw SDLError("sprite atlas") }
-            SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
-            SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear)
-            page = SDLTexture(raw: t, width: Int(side), height: Int(side), renderer: renderer)
-        }
+        guard w + 1 <= side, h + 1 <= side else { throw RenderError("sprite too large") }
+        if page == nil { page = try device.makePage(width: Int(side), height: Int(side), blended: true) }
         guard let origin = allocate(w + 1, h + 1) else {
             // Full: start over; what is on screen is rasterized again in the next frames.
             entries.removeAll()
             shelves.removeAll()
             return try add(key, bitmap: source)
         }
-        var rect = SDL_Rect(x: origin.x, y: origin.y, w: w, h: h)
-        _ = bitmap.pixels.withUnsafeBytes { SDL_UpdateTexture(page!.raw, &rect, $0.baseAddress, w * 4) }
+        let rect = TextureRect(x: origin.x, y: origin.y, w: w, h: h)
+        // (A failed upload leaves the sprite blank, as it always has: it is not tried again.)
+        try? bitmap.pixels.withUnsafeBytes { try device.upload($0, rowBytes: Int(w) * 4, into: page!, at: rect) }
         entries[key] = Entry(rect: rect, size: ScreenSize(width: Double(w) / pixelRatio, height: Double(h) / pixelRatio))
     }
 
