@@ -191,6 +191,7 @@ struct Open: ParsableCommand {
         if positions != nil { session.scene.layers.append(LocateLayer()) }
         session.position.color = overlays.pulseColor
         session.position.halo = overlays.halo
+        session.position.noFixYet = tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)")
         let host = try appHost(window: window, session: session, stack: tiles.stack)
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()

@@ -98,7 +98,8 @@ struct Render: ParsableCommand {
         guard (size == nil) != (paper == nil) else { throw ValidationError(tr("give --size or --paper (one of them)")) }
         guard PagePrinter.Format(path: out) != nil else { throw ValidationError(tr("--out %@: name a .pdf, .svg or .png file", out)) }
         guard dpi.isFinite, dpi >= 36, dpi <= 1200 else { throw ValidationError(tr("--dpi must be between 36 and 1200")) }
-        if let paper { _ = try PrintLayout(paper: paper) }
+        // The library's sentence names the paper; the option it was typed in is said here.
+        if let paper { do { _ = try PrintLayout(paper: paper) } catch { throw ValidationError("--paper: " + String(describing: error)) } }
         if let mapScale, Self.scaleDenominator(mapScale) == nil {
             throw ValidationError(tr("--map-scale %@: 1:N with N from 100 to 100000000, e.g. 1:25000", mapScale.prefix(40)))
         }

@@ -20,7 +20,9 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     if let tilesName {
         scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName)))
         scene.layers.append(SaveAreaLayer())
-        scene.layers.append(DirectionsLayer())
+        var directions = DirectionsLayer()
+        directions.notCovered = WindowRouting.notCovered
+        scene.layers.append(directions)
     }
     // The zoom buttons and the help button's hint first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())

@@ -60,6 +60,9 @@ final class WindowRouting: @unchecked Sendable {
         }
     }
 
+    /// What a route no offline data holds says, with the app's ways of getting some.
+    static var notCovered: String { tr("no offline routing data holds these points (open an .osm.pbf with --osm, or save the area with directions)") }
+
     /// An engine tried first from now on (another over the same database is replaced).
     private func add(_ engine: RouteEngine) {
         if let r = engine as? RoutinoEngine {

@@ -238,7 +238,7 @@ extension MapSession {
             if let loc = scene.location {
                 controller.startFollowing(loc.point(at: t), at: t)
             } else {
-                post(notice: tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)"))
+                post(notice: position.noFixYet ?? tr("No position yet: the map follows it once a fix arrives"))
             }
         }
     }
