@@ -56,6 +56,7 @@ struct Open: ParsableCommand {
         // terminal), and to stderr.
         var notices: [String] = []
         if view.offline { HTTPClient.offline = true }
+        let catalog = Meridian.catalog
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append(tr("%@; starting from the default view", error)) }
@@ -83,10 +84,10 @@ struct Open: ParsableCommand {
             do { try end.viewState.save(to: stateURL) } catch { warn(tr("could not save the view: %@", error)) }
         }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
-                                 tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
-                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay),
+                                 tiles: view.tiles ?? catalog.styles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
+                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: catalog.overlays.settings(remembered: saved?.overlays, asked: view.overlay),
                                  offerStreets: firstStart && asksNoPlace && place == nil && !HTTPClient.offline && view.tiles == nil && view.style == nil,
-                                 keep: keep)
+                                 catalog: catalog, keep: keep)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         keep(end)
@@ -156,7 +157,7 @@ struct Open: ParsableCommand {
 
     private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
                             tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [ViewState.OverlayState],
-                            offerStreets: Bool = false, keep: @escaping (WindowEnd) -> Void) throws -> WindowEnd {
+                            offerStreets: Bool = false, catalog: MapCatalog, keep: @escaping (WindowEnd) -> Void) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -174,12 +175,12 @@ struct Open: ParsableCommand {
         }
         var notices = notices
         let overlayLayers = { (settings: [ViewState.OverlayState], notices: inout [String]) in
-            MapOverlays.layers(settings, pixelRatio: window.pixelRatio, problems: &notices)
+            catalog.overlays.layers(settings, pixelRatio: window.pixelRatio, problems: &notices)
         }
-        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, overlays: overlayLayers(tileOverlays, &notices), notices: &notices)
+        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, overlays: overlayLayers(tileOverlays, &notices), notices: &notices, catalog: catalog)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
-        var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
+        var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins, catalog: catalog)
         // TRANSLATORS: L is the key that opens the map switcher.
         if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = tr("Street maps are one key away: press L") } }
         if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
@@ -220,13 +221,13 @@ struct Open: ParsableCommand {
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
         if let geocoderProblem { host.showNotice(geocoderProblem) }
         let search = WindowSearch(host: host, geocoder: geocoder)
-        let areas = AreaSaver(host: host)
+        let areas = AreaSaver(host: host, catalog: catalog)
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
         search.start(shown: shownName)
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host)
-        let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline)
+        let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline, catalog: catalog)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }
@@ -236,7 +237,7 @@ struct Open: ParsableCommand {
         func choose(_ name: String) -> Bool {
             do {
                 var problems: [String] = []
-                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(overlaySettings(), &problems))
+                let made = try catalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(overlaySettings(), &problems))
                 for p in problems + made.notices { host.showNotice(p) }
                 host.setTiles(made.stack)
                 host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = nil } }
@@ -254,7 +255,7 @@ struct Open: ParsableCommand {
         OnlineVectorTileSource.schemaLearned.set { name in
             learnedHost.perform { host in
                 let shown = host.session.tileStack.chosenMap
-                if (try? MapCatalog.online(shown))??.name == name { choose(shown) }
+                if (try? catalog.online(shown))??.name == name { choose(shown) }
             }
         }
         if offerStreets {
@@ -391,9 +392,10 @@ struct Open: ParsableCommand {
     /// The map `name` names, or what stands in when it cannot be had (said in `notices`):
     /// the basemap, or a placeholder grid when even that is missing (a broken install still
     /// opens a window that says what is wrong). Returns the name of the map shown.
-    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String]) -> (MapCatalog.Tiles, String) {
+    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String],
+                           catalog: MapCatalog) -> (MapCatalog.Tiles, String) {
         do {
-            let tiles = try MapCatalog.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
+            let tiles = try catalog.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
             // What the style leaves out is said in the window too (started from the desktop,
             // there is no terminal to read it on).
             notices += tiles.notices
@@ -407,7 +409,7 @@ struct Open: ParsableCommand {
         } catch {
             notices.append(name == MapCatalog.basemap ? tr("%@; showing a placeholder grid", error) : tr("Cannot show %@: %@; showing the basemap", name, error))
         }
-        if name != MapCatalog.basemap, let base = try? MapCatalog.tiles(MapCatalog.basemap, overlays: overlays) { return (base, MapCatalog.basemap) }
+        if name != MapCatalog.basemap, let base = try? catalog.tiles(MapCatalog.basemap, overlays: overlays) { return (base, MapCatalog.basemap) }
         let grid = DebugGridSource()
         return (MapCatalog.Tiles(source: grid, fallback: nil, background: MapCatalog.background(for: grid)), "debug")
     }

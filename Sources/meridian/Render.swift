@@ -127,6 +127,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         if view.offline { HTTPClient.offline = true }
+        let catalog = Meridian.catalog
         let format = PagePrinter.Format(path: out) ?? .png
         // A sheet (--paper), or a PDF or SVG of a --size: laid out as a page, without the
         // app's buttons. A PNG of a --size is the window's picture, as always.
@@ -145,17 +146,17 @@ struct Render: ParsableCommand {
             let r = try OffscreenRenderer(pixelWidth: Int(saturating: (frame.width * k).rounded()),
                                           pixelHeight: Int(saturating: (frame.height * k).rounded()), pixelRatio: k)
             var problems: [String] = []
-            let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
+            let overlaid = catalog.overlays.layers(catalog.overlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
             for p in problems { warn(p) }
-            var tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+            var tiles = try catalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
             // A bare {z}/{x}/{y} address of vector tiles says nothing of its schema: the tile at
             // the centre tells it (the window learns it from its first tile and draws again).
             let middle = TileID(containing: center, zoom: min(max(Int(saturating: zoom.rounded(.down)), 0), TileID.maxZoom))
             if let bare = MapCatalog.underlying(tiles.source) as? OnlineVectorTileSource, bare.schema == nil,
                let payload = try? bare.payload(for: middle) {
                 bare.decoded(middle, payload: payload, ok: true)
-                if (try? MapCatalog.source(view.tileName))?.schema != nil {
-                    tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+                if (try? catalog.source(view.tileName))?.schema != nil {
+                    tiles = try catalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
                 }
             }
             for n in tiles.notices { warn(n) }

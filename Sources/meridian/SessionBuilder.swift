@@ -11,14 +11,15 @@ import Platform
 /// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
+func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin],
+                 catalog: MapCatalog = Meridian.catalog) -> MapSession {
     var scene = Scene()
     scene.showTiles(from: tiles.stack)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
     if let tilesName {
-        scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName)))
+        scene.layers.append(SourcesLayer(choices: catalog.choices(current: tilesName)))
         scene.layers.append(SaveAreaLayer())
         var directions = DirectionsLayer()
         directions.notCovered = WindowRouting.notCovered
