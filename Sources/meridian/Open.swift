@@ -295,15 +295,18 @@ struct Open: ParsableCommand {
                 }
                 areaRequest(request, saver: areas, choose: { choose($0) })
                 if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
+                switch request.as(KeyBinding.Command.self) {
+                case AppKeys.openFiles?: chooseFiles(host: host, opener: opener)
+                case AppKeys.exportMap?: exporter.export()
+                case AppKeys.printMap?: exporter.print()
+                default: break
+                }
             case let .openLink(url):
                 let notices = host.handle
                 Browser.open(url) { notices.showNotice($0) }
             case let .open(path) where path.lowercased().hasSuffix(".osm.pbf"): routing.addExtract(path)
             case let .open(path) where SearchIndexes.isIndexable(path): choose(FileIO.absolute(path))   // a street map's archive
             case let .open(path): opener.open([path], animated: true)
-            case .chooseFiles: chooseFiles(host: host, opener: opener)
-            case .exportMap: exporter.export()
-            case .printMap: exporter.print()
             default: break
             }
         }

@@ -27,10 +27,15 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     }
     // The zoom buttons and the help button's hint first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())
-    scene.layers.append(HelpLayer())
+    // The help lists the keys the session binds: the library's and the app's verbs.
+    var help = HelpLayer()
+    help.keys = AppKeys.table
+    scene.layers.append(help)
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
-    return MapSession(scene: scene, camera: camera)
+    var session = MapSession(scene: scene, camera: camera)
+    session.controller.keys = AppKeys.table
+    return session
 }
 
 /// The window's host as the app runs it: its test and diagnosis hooks read from the

@@ -192,9 +192,6 @@ extension MapSession {
         switch command {
         case .quit: return [.effect(.quit)]
         case .fullscreen: return [.effect(.toggleFullscreen)]
-        case .openFiles: return [.effect(.chooseFiles)]
-        case .exportMap: return [.effect(.exportMap)]
-        case .printMap: return [.effect(.printMap)]
         case .saveTrail: return [.effect(.saveTrail)]
         case .follow: return [.toggleFollow]
         case .copyPosition: return [.effect(.copy(copiedPosition))]

@@ -9,12 +9,6 @@ public enum SessionEffect: Hashable, Sendable {
     case redraw
     case quit
     case toggleFullscreen
-    /// Ask the desktop's file chooser for files to open (Ctrl+O).
-    case chooseFiles
-    /// Export the view to a file the person chooses (Ctrl+E).
-    case exportMap
-    /// Print the view (Ctrl+P).
-    case printMap
     /// Open this file (dropped on the window).
     case open(String)
     /// Save the live position's trail as GPX (Ctrl+S).

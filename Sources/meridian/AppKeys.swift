@@ -1,0 +1,28 @@
+import MapCore
+import Platform
+
+/// The app's own verbs, bound by the app: the library's table (`KeyBindings.all`) leaves them
+/// out, so an embedder's map has no Ctrl+E that does nothing. Each is a `.custom` command no
+/// layer takes: it comes back to the app as `SessionEffect.layer` (`request.as(KeyBinding.Command.self)`).
+enum AppKeys {
+    static let openFiles = KeyBinding.Command.custom("openFiles")
+    static let exportMap = KeyBinding.Command.custom("exportMap")
+    static let printMap = KeyBinding.Command.custom("printMap")
+
+    /// Made at first use, in the language chosen by then.
+    static let bindings: [KeyBinding] = [
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
+        KeyBinding(keys: [.letter("o")], modifiers: .control, command: openFiles, label: "Ctrl+O", help: tr("open GPX, KML, GeoJSON, CSV, FIT or TCX files")),
+        KeyBinding(keys: [.letter("e")], modifiers: .control, command: exportMap, label: "Ctrl+E", help: tr("export the view as PDF, SVG or PNG")),
+        KeyBinding(keys: [.letter("p")], modifiers: .control, command: printMap, label: "Ctrl+P", help: tr("print the view on A4 (or save it as PDF)")),
+    ]
+
+    /// The window's table: the library's, with the app's verbs where the help has always
+    /// listed them (after W).
+    static let table: [KeyBinding] = {
+        var t = KeyBindings.all
+        let at = t.firstIndex { $0.command == .whatIsHere }.map { $0 + 1 } ?? t.count
+        t.insert(contentsOf: bindings, at: at)
+        return t
+    }()
+}
