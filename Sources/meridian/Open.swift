@@ -280,9 +280,6 @@ struct Open: ParsableCommand {
             case .hintShown("help"): end.helpHintShown = true
             case .searchOpened: search.opened()
             case let .searchOnline(query, near): search.searchOnline(query, near: near)
-            case let .whatIsHereOnline(c): search.whatIsHereOnline(c)
-            case .saveTrail:
-                if let live { live.save() } else { host.showNotice(tr("There is no trail to save: no live position is shown")) }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
             case let .chooseTiles(name): choose(name)
             case let .layer(request):
@@ -299,6 +296,9 @@ struct Open: ParsableCommand {
                 case AppKeys.openFiles?: chooseFiles(host: host, opener: opener)
                 case AppKeys.exportMap?: exporter.export()
                 case AppKeys.printMap?: exporter.print()
+                case AppKeys.whatIsHere?: search.whatIsHereOnline(host.session.pointedAt)
+                case AppKeys.saveTrail?:
+                    if let live { live.save() } else { host.showNotice(tr("There is no trail to save: no live position is shown")) }
                 default: break
                 }
             case let .openLink(url):
