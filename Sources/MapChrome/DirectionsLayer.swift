@@ -93,6 +93,9 @@ public struct DirectionsLayer: MapLayer {
     var firstStep = 0
     /// Why routing cannot be had at all (no engine), said when the panel opens.
     public var unavailable: String?
+    /// What a route that no offline data holds says (`RouteError.notCovered`): the host's
+    /// words for how its user gets routing data (nil: the error's own sentence).
+    public var notCovered: String?
     /// What finds places by name (the search box's: the built-in places and the street maps).
     public private(set) var searcher: (any PlaceSearching)?
     /// The row being typed in, what is typed, and the places it finds.
@@ -303,7 +306,7 @@ public struct DirectionsLayer: MapLayer {
             return []
         case let .failure(e):
             // While dragging, a point off the roads keeps the last route shown: it says why.
-            status = Self.sentence(e.description)
+            status = Self.sentence(e == .notCovered ? notCovered ?? e.description : e.description)
             failed = request
             if drag == nil { route = nil; revision += 1 }
         }

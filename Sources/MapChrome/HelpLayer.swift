@@ -9,6 +9,9 @@ public struct HelpLayer: MapLayer {
     public var isShown = false
     /// The first start's hint beside the ? button (the host offers it once: nil once seen).
     public var hint: String?
+    /// The keys listed: the table the session binds by (`MapController.keys`), the app's own
+    /// verbs among them.
+    public var keys = KeyBindings.all
 
     /// The buttons' identities (`DrawList.buttons`).
     enum Button: Hashable, Sendable { case toggle, hint, close }
@@ -28,7 +31,7 @@ public struct HelpLayer: MapLayer {
     static let rowHeight = 22.0
 
     private var rows: [(label: SpriteKey, help: SpriteKey)] {
-        KeyBindings.helpRows.map { (.text($0.label, .notice), .text($0.help, .notice)) }
+        KeyBindings.helpRows(keys).map { (.text($0.label, .notice), .text($0.help, .notice)) }
     }
 
     /// The panel, and how many columns of rows it has: two when one would not fit the height.

@@ -85,7 +85,7 @@ public final class HTTPClient: @unchecked Sendable {
         return id
     }
 
-    /// Nothing is asked of the network when set (`--offline`, or settings.json's "offline"):
+    /// Nothing is asked of the network when set (the app's offline setting):
     /// every request fails at once, and sources fall back on what they kept.
     public static var offline: Bool {
         get { offlineFlag.get() ?? false }
@@ -97,7 +97,7 @@ public final class HTTPClient: @unchecked Sendable {
     private func send(_ request: HTTPRequest) {
         if Self.offline {
             // TRANSLATORS: why a map, search or route asked nothing of the network.
-            return request.done(.failed(tr("offline: nothing is asked of the network (--offline)"), retryable: false))
+            return request.done(.failed(tr("offline: nothing is asked of the network"), retryable: false))
         }
         let address = options.ownPlainHTTP && !proxied ? HTTPAddress(request.url) : nil
         lock.lock()

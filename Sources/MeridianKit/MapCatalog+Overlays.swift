@@ -11,8 +11,13 @@ import Platform
 /// the built-in terrain (hillshading and contour lines with their heights, from the AWS
 /// Terrain Tiles) and the sources.json entries with `"overlay": true`. Each is a transparent
 /// tile layer over the map; once shown, the session's stack holds which are on and how
-/// opaque (`TileStackModel`), and view.json remembers it (`remembered`).
-public enum MapOverlays {
+/// opaque (`TileStackModel`), and view.json remembers it (`remembered`). Those of a
+/// catalogue (`MapCatalog.overlays`): its sources.json's, its tiles.
+public struct MapOverlays: Sendable {
+    public let catalog: MapCatalog
+
+    public init(catalog: MapCatalog) { self.catalog = catalog }
+
     /// The built-in terrain overlay's name.
     public static let terrain = "terrain"
 
@@ -25,16 +30,16 @@ public enum MapOverlays {
     }
 
     /// What is offered: terrain first, then sources.json's.
-    public static func offered() -> [Offer] {
+    public func offered() -> [Offer] {
         // Terrain at 0.6: over a street map, its shadows darken and its highlights pale the map less.
         // TRANSLATORS: an overlay's check box in the map switcher: shading of the relief and contour lines.
-        [Offer(name: terrain, title: tr("Terrain: hillshade and contours"), opacity: 0.6)]
-            + ((try? MapCatalog.userSources.get()) ?? []).filter(\.isOverlay).map { Offer(name: $0.name, title: $0.title, opacity: $0.overlayOpacity) }
+        [Offer(name: Self.terrain, title: tr("Terrain: hillshade and contours"), opacity: 0.6)]
+            + ((try? catalog.userSources.get()) ?? []).filter(\.isOverlay).map { Offer(name: $0.name, title: $0.title, opacity: $0.overlayOpacity) }
     }
 
     /// How each overlay offered starts: off at its own opacity, unless `remembered` (by name)
     /// says otherwise, and on where `asked` (`--overlay NAME[@OPACITY]`) names it.
-    public static func settings(remembered: [ViewState.OverlayState]?, asked: [OverlayRequest] = []) -> [ViewState.OverlayState] {
+    public func settings(remembered: [ViewState.OverlayState]?, asked: [OverlayRequest] = []) -> [ViewState.OverlayState] {
         offered().map { o in
             var s = remembered?.first { $0.name == o.name } ?? ViewState.OverlayState(name: o.name, on: false, opacity: o.opacity)
             if let a = asked.last(where: { $0.name == o.name }) { s = ViewState.OverlayState(name: o.name, on: true, opacity: a.opacity ?? s.opacity) }
@@ -60,7 +65,7 @@ public enum MapOverlays {
     /// The tile layers of the overlays `settings` names, in the order they are offered, each
     /// as it says; an overlay whose source cannot be had is left out and said in `problems`
     /// when it is to be on.
-    public static func layers(_ settings: [ViewState.OverlayState], pixelRatio: Double, problems: inout [String]) -> [TileLayerSource] {
+    public func layers(_ settings: [ViewState.OverlayState], pixelRatio: Double, problems: inout [String]) -> [TileLayerSource] {
         offered().compactMap { o in
             guard let s = settings.first(where: { $0.name == o.name }) else { return nil }
             do { return try layer(o, on: s.on, opacity: s.opacity, pixelRatio: pixelRatio) } catch {
@@ -72,23 +77,23 @@ public enum MapOverlays {
     }
 
     /// The tile layer of the overlay `o`, shown or not (`on`), at `opacity`.
-    public static func layer(_ o: Offer, on: Bool, opacity: Double, pixelRatio: Double) throws -> TileLayerSource {
-        if o.name == terrain {
-            return .overlay(try MapCatalog.terrain(over: OnlineSource.terrainDEM.name), name: terrain, title: o.title, opacity: opacity, visible: on)
+    public func layer(_ o: Offer, on: Bool, opacity: Double, pixelRatio: Double) throws -> TileLayerSource {
+        if o.name == Self.terrain {
+            return .overlay(try catalog.terrain(over: OnlineSource.terrainDEM.name), name: Self.terrain, title: o.title, opacity: opacity, visible: on)
         }
-        let source = try MapCatalog.source(o.name, pixelRatio: pixelRatio)
+        let source = try catalog.source(o.name, pixelRatio: pixelRatio)
         if source is TerrainSource { return .overlay(source, name: o.name, title: o.title, opacity: opacity, visible: on) }
         var painter = VectorTilePainter()
-        if let online = try MapCatalog.online(o.name), online.kind == .vector {
+        if let online = try catalog.online(o.name), online.kind == .vector {
             // Drawn in the basemap's look it would cover the map: a vector overlay needs its style.
             guard let style = online.style, !style.hasPrefix("http") else {
                 // TRANSLATORS: "style" is the name of a sources.json entry's field.
                 throw TileSourceError(tr("a vector overlay needs a \"style\" file that draws it transparent"))
             }
             let choice = StyleChoice(path: style)
-            painter = VectorTilePainter(mapStyle: try choice.style(), sprites: MapStyles.shared.sheet(for: choice))
+            painter = VectorTilePainter(mapStyle: try catalog.styles.style(for: choice), sprites: catalog.styles.sheet(for: choice))
         }
-        return .overlay(MapCatalog.backedBySavedAreas(source, name: o.name), name: o.name, title: o.title, opacity: opacity, visible: on, painter: painter)
+        return .overlay(catalog.backedBySavedAreas(source, name: o.name), name: o.name, title: o.title, opacity: opacity, visible: on, painter: painter)
     }
 }
 

@@ -1,13 +1,14 @@
 import FoundationEssentials
 import MapCore
 import MapGraphics
+import MapNetwork
 import MapStyle
 import MapTiles
 import Platform
 
 /// Which MapLibre style draws street maps (vector tiles): the built-in one for the tiles'
 /// schema (light or dark) or a style file the user names. Each style is read once; what it
-/// leaves out is said once (`MapCatalog.Settings.warn`).
+/// leaves out is said once (`MapCatalog.Settings.warn`); a catalogue's `styles` read it.
 public struct StyleChoice: Equatable, Sendable {
     /// A style JSON file (`--style`), nil for the built-in style.
     public var path: String?
@@ -33,15 +34,13 @@ public struct StyleChoice: Equatable, Sendable {
         case .unknown: return nil
         }
     }
-
-    public func style() throws -> MapStyle {
-        try MapStyles.shared.style(for: self)
-    }
 }
 
-/// The styles read so far, by choice.
+/// The styles read so far, by choice: a catalogue's (`MapCatalog.styles`), with its settings
+/// (where problems are said, where web sprite sheets are kept) and its network client.
 public final class MapStyles: @unchecked Sendable {
-    public static let shared = MapStyles()
+    private let settings: MapCatalog.Settings
+    private let client: @Sendable () -> HTTPClient
     private let lock = Lock()
     /// By path and which names the labels show.
     private var loaded: [String: MapStyle] = [:]
@@ -51,6 +50,11 @@ public final class MapStyles: @unchecked Sendable {
     /// Sheets that could not be had, and when they may be asked for again.
     private var failedSheets: [String: Double] = [:]
     private let fetching = Lock()
+
+    init(settings: MapCatalog.Settings, client: @escaping @Sendable () -> HTTPClient) {
+        self.settings = settings
+        self.client = client
+    }
 
     public func style(for choice: StyleChoice) throws -> MapStyle {
         let path: String
@@ -84,7 +88,7 @@ public final class MapStyles: @unchecked Sendable {
         lock.unlock()
         if !skipped.isEmpty, tell {
             // TRANSLATORS: %2$@ is a style file, %1$d how many of its layers are not drawn; the layers follow, one a line.
-            MapCatalog.settings.warn(trn("%2$@: %1$d style layer not drawn:", "%2$@: %1$d style layers not drawn:", skipped.count, path) + "\n"
+            settings.warn(trn("%2$@: %1$d style layer not drawn:", "%2$@: %1$d style layers not drawn:", skipped.count, path) + "\n"
                 + skipped.prefix(20).map { "  " + $0 }.joined(separator: "\n"))
         }
         lock.lock()
@@ -115,8 +119,8 @@ public final class MapStyles: @unchecked Sendable {
         do {
             let sheet: SpriteSheet
             if web {
-                let root = MapCatalog.settings.cacheRoot
-                sheet = try SpriteSheet(url: base, client: MapCatalog.client, keptIn: root + "/sprites/" + String(FNV1a.hash(base), radix: 16))
+                let root = settings.cacheRoot
+                sheet = try SpriteSheet(url: base, client: client(), keptIn: root + "/sprites/" + String(FNV1a.hash(base), radix: 16))
             } else {
                 sheet = try SpriteSheet(base: base)
             }
@@ -126,7 +130,7 @@ public final class MapStyles: @unchecked Sendable {
             return sheet
         } catch {
             // TRANSLATORS: %@ is why a style's icons (its sprite sheet) cannot be had.
-            if !told { MapCatalog.settings.warn(tr("%@; icons are left out", error)) }
+            if !told { settings.warn(tr("%@; icons are left out", error)) }
             lock.lock()
             failedSheets[base] = MonotonicClock.now + 60
             lock.unlock()
@@ -136,8 +140,8 @@ public final class MapStyles: @unchecked Sendable {
 
     /// The street map a style names (its first vector source's TileJSON `url`, or its `tiles`
     /// template), for `--style` given without `--tiles`.
-    public static func tilesNamed(by choice: StyleChoice) -> String? {
-        guard choice.path != nil, let style = try? choice.style() else { return nil }
+    public func tilesNamed(by choice: StyleChoice) -> String? {
+        guard choice.path != nil, let style = try? style(for: choice) else { return nil }
         for key in style.sources.keys.sorted() {
             guard let s = style.sources[key], s.type == "vector" else { continue }
             if let url = s.url, url.hasPrefix("http") { return url }

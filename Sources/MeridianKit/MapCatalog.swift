@@ -14,8 +14,10 @@ import Platform
 /// "debug", .mbtiles and .pmtiles files, folders, tile URLs and TileJSON addresses. Online maps
 /// lie over the embedded basemap, which shows wherever their tiles are not in (loading, or the
 /// network down), so the map is never blank. Where it looks and who it says it is are the
-/// app's (`MapCatalog.settings`), set before the first map is made.
-public enum MapCatalog {
+/// app's (`Settings`), given when the catalogue is made: an app makes one and hands it where
+/// maps are made; nothing is read from the process's globals. What it reads once (the user's
+/// sources, the styles) and its network client are its own.
+public final class MapCatalog: @unchecked Sendable {
     /// The name of the embedded basemap.
     public static let basemap = SourcesLayer.basemap
 
@@ -39,13 +41,39 @@ public enum MapCatalog {
         public init() {}
     }
 
-    /// The app's settings; read when the first map is made (the network client and the user's
-    /// sources are made once).
-    public static var settings: Settings {
-        get { current.get() ?? Settings() }
-        set { current.set(newValue) }
+    /// The app's settings, as given.
+    public let settings: Settings
+    /// The styles read so far, and their sprite sheets (fetched with this catalogue's client).
+    public let styles: MapStyles
+    private let clientMaker: ClientMaker
+    private let readSources = LockedValue<Result<[OnlineSource], any Error>>()
+    /// The sources whose schema no style draws, already said.
+    private let toldSchemas = LockedValue<Set<String>>()
+
+    /// A catalogue with `settings` (the defaults: no sources of the user's, no saved areas,
+    /// a tile cache in /tmp, problems said nowhere). Nothing is read or started until a map
+    /// is asked for.
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        let maker = ClientMaker(settings)
+        clientMaker = maker
+        styles = MapStyles(settings: settings, client: { maker.client })
     }
-    private static let current = LockedValue<Settings>()
+
+    /// The network client, made when first asked for.
+    final class ClientMaker: @unchecked Sendable {
+        private let settings: Settings
+        private let made = LockedValue<HTTPClient>()
+        init(_ settings: Settings) { self.settings = settings }
+        var client: HTTPClient {
+            made.update { c in
+                if let c { return c }
+                let n = HTTPClient(options: .init(userAgent: settings.userAgent))
+                c = n
+                return n
+            }
+        }
+    }
 
     /// What a window needs to show a map: its stack of tile layers.
     public struct Tiles {
@@ -63,7 +91,7 @@ public enum MapCatalog {
     }
 
     /// The tile server `name` names, if it names one (checked, nothing started).
-    public static func online(_ name: String) throws -> OnlineSource? {
+    public func online(_ name: String) throws -> OnlineSource? {
         // A sources.json entry named terrain-dem stands for the AWS Terrain Tiles (a mirror,
         // or heights of one's own).
         if name == OnlineSource.terrainDEM.name { return (try? userSources.get())?.first { $0.name == name } ?? OnlineSource.terrainDEM }
@@ -71,7 +99,7 @@ public enum MapCatalog {
         if name == OnlineSource.openFreeMap.name, let mirror = (try? userSources.get())?.first(where: { $0.name == name }) { return mirror }
         if let s = OnlineSource.builtIn.first(where: { $0.name == name }) { return s }
         let lower = name.lowercased()
-        if isRemoteArchive(name) { return nil }
+        if Self.isRemoteArchive(name) { return nil }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             // No {z}: a TileJSON document that says where a street map's tiles are.
             if !name.contains("{") {
@@ -85,7 +113,7 @@ public enum MapCatalog {
             return OnlineSource(name: "url", title: tr("Tiles from a URL"), template: try TileURLTemplate(name), attribution: "",
                                 zoomRange: vector ? 0...14 : 0...19, kind: vector ? .vector : .raster)
         }
-        guard OnlineSource.isValidName(name), ![basemap, "debug"].contains(name) else { return nil }
+        guard OnlineSource.isValidName(name), ![Self.basemap, "debug"].contains(name) else { return nil }
         return try userSources.get().first { $0.name == name }
     }
 
@@ -96,11 +124,18 @@ public enum MapCatalog {
         return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && path.hasSuffix(".pmtiles")
     }
 
-    /// The sources of `$XDG_CONFIG_HOME/meridian/sources.json`, read once (checking the options
-    /// and making the source both ask); what is wrong in it is said on stderr, once.
-    public static let userSources = Result { try readUserSources() }
+    /// The sources of the settings' sources.json, read once (checking the options and making
+    /// the source both ask); what is wrong in it is said (`Settings.warn`), once.
+    public var userSources: Result<[OnlineSource], any Error> {
+        readSources.update { read in
+            if let read { return read }
+            let made = Result { try readUserSources() }
+            read = made
+            return made
+        }
+    }
 
-    private static func readUserSources() throws -> [OnlineSource] {
+    private func readUserSources() throws -> [OnlineSource] {
         guard let folder = settings.configFolder else { return [] }
         let path = folder + "/sources.json"
         guard FileIO.exists(path) else { return [] }
@@ -117,16 +152,16 @@ public enum MapCatalog {
 
     /// One network client for every online map (and style sprite sheets): its connections
     /// outlive a switch of maps.
-    public static let client = HTTPClient(options: .init(userAgent: settings.userAgent))
+    public var client: HTTPClient { clientMaker.client }
 
     /// The source `name` names; `pixelRatio` picks @2x tiles on HiDPI screens where offered.
-    public static func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
+    public func source(_ name: String, pixelRatio: Double = 1) throws -> TileSource {
         let cacheRoot = settings.cacheRoot
         // Terrain: the AWS Terrain Tiles (open data), or any source of terrarium DEM tiles
         // ("terrain:FILE.mbtiles"), shaded and traced for contours.
-        if name == terrain { return try self.terrain(over: OnlineSource.terrainDEM.name) }
+        if name == Self.terrain { return try self.terrain(over: OnlineSource.terrainDEM.name) }
         if name.hasPrefix("terrain:"), name.count > 8 { return try self.terrain(over: String(name.dropFirst(8))) }
-        if isRemoteArchive(name) {
+        if Self.isRemoteArchive(name) {
             return try PMTilesSource.remote(url: name, client: client, cacheRoot: cacheRoot)
         }
         if let online = try online(name) {
@@ -136,7 +171,7 @@ public enum MapCatalog {
         switch name {
         case "debug":
             return DebugGridSource()
-        case basemap:
+        case Self.basemap:
             return try BuiltInMaps.basemapSource()
         case let path where path.hasSuffix(".mbtiles"):
             // Vector tiles in a schema other than the basemap's are a street map's
@@ -156,7 +191,7 @@ public enum MapCatalog {
     /// (`AreaBackedSource`): offline, they still show.
     /// `overlays`: the overlays offered, laid over it in order (those off are not drawn).
     /// The map is known by `name` (the session's `TileStackModel.chosenMap` once shown).
-    public static func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
+    public func tiles(_ name: String, pixelRatio: Double = 1, style: StyleChoice = StyleChoice(), overlays: [TileLayerSource] = []) throws -> Tiles {
         var made = try tiles(over: try self.source(name, pixelRatio: pixelRatio), style: style)
         made.stack = made.stack.replacingMapSource(backedBySavedAreas(made.source, name: name)).naming(map: name)
         made.stack.add(overlays)
@@ -164,7 +199,7 @@ public enum MapCatalog {
     }
 
     /// The tiles of a tile server, through the disk cache.
-    public static func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
+    public func source(of online: OnlineSource, pixelRatio: Double) throws -> TileSource {
         let cacheRoot = settings.cacheRoot
         if online.kind == .vector { return try OnlineVectorTileSource.open(online, client: client, cacheRoot: cacheRoot) }
         let retina = pixelRatio >= 1.5
@@ -176,7 +211,7 @@ public enum MapCatalog {
 
     /// Terrain drawn from the heights of the source `demName` names (backed by the areas
     /// saved from it), in the encoding its sources.json entry says (terrarium by default).
-    public static func terrain(over demName: String) throws -> TerrainSource {
+    public func terrain(over demName: String) throws -> TerrainSource {
         var online = try self.online(demName)
         let encoding = online?.demEncoding ?? .terrarium
         online?.demEncoding = nil
@@ -185,16 +220,19 @@ public enum MapCatalog {
     }
 
     /// An online source over the areas saved from it (`AreaBackedSource`): offline, they still show.
-    public static func backedBySavedAreas(_ source: TileSource, name: String) -> TileSource {
+    public func backedBySavedAreas(_ source: TileSource, name: String) -> TileSource {
         guard source.isRemote else { return source }
         return AreaBackedSource(primary: source, areas: savedAreas(under: name))
     }
 
     /// The areas saved for offline use, in the folder the settings name.
-    public static func savedAreas() -> [SavedArea] { settings.savedAreasFolder.map { SavedArea.list(in: $0) } ?? [] }
+    public func savedAreas() -> [SavedArea] { settings.savedAreasFolder.map { SavedArea.list(in: $0) } ?? [] }
 
     /// The saved areas cut from the map `name`, as they lie beneath it.
-    public static func savedAreas(under name: String, of saved: [SavedArea] = MapCatalog.savedAreas()) -> [AreaBackedSource.Area] {
+    public func savedAreas(under name: String) -> [AreaBackedSource.Area] { Self.savedAreas(under: name, of: savedAreas()) }
+
+    /// The areas of `saved` cut from the map `name`, as they lie beneath it.
+    public static func savedAreas(under name: String, of saved: [SavedArea]) -> [AreaBackedSource.Area] {
         saved.filter { $0.source == name }.compactMap { area in
             guard let file = try? PMTilesSource(path: area.path) else { return nil }
             // A street map's tiles are drawn a zoom deeper than their own numbering (512 points).
@@ -220,14 +258,14 @@ public enum MapCatalog {
 
     /// `source` as the window shows it: over the basemap when it is online, or a street map
     /// (whose tiles come later, or cover only their area).
-    public static func tiles(over source: TileSource, style: StyleChoice = StyleChoice()) throws -> Tiles {
-        let street = isStreetMap(source)
+    public func tiles(over source: TileSource, style: StyleChoice = StyleChoice()) throws -> Tiles {
+        let street = Self.isStreetMap(source)
         var fallback: TileLayerSource?
-        if source.isRemote || street, let base = try? self.source(basemap) {
-            fallback = .fallback(base, background: background(for: base))
+        if source.isRemote || street, let base = try? self.source(Self.basemap) {
+            fallback = .fallback(base, background: Self.background(for: base))
         }
         guard street else {
-            return Tiles(source: source, fallback: fallback, background: fallback?.background ?? background(for: source))
+            return Tiles(source: source, fallback: fallback, background: fallback?.background ?? Self.background(for: source))
         }
         var style = style
         if style.path == nil, let own = (source as? OnlineVectorTileSource)?.source.style, !own.hasPrefix("http") {
@@ -235,22 +273,22 @@ public enum MapCatalog {
         }
         // The built-in style for the tiles' schema; where nothing tells it (a bare address
         // not yet visited), OpenMapTiles', the schema of most tile servers.
-        let schema = underlying(source).schema ?? .openMapTiles
+        let schema = Self.underlying(source).schema ?? .openMapTiles
         style.schema = schema
         var notices: [String] = []
         if style.path == nil, case let .unknown(layers) = schema, let said = unknownSchema(source, layers: layers) { notices.append(said) }
-        let mapStyle = try style.style()
+        let mapStyle = try styles.style(for: style)
         let ground = MapStyles.background(of: mapStyle) ?? .styleGround
         // The style's raster and raster-dem sources, drawn in their layers among the vector ones.
         let pictures = stylePictures(mapStyle, notices: &notices)
         var made = Tiles(source: pictures.isEmpty ? source : StyledTileSource(vector: source, pictures: pictures), fallback: fallback,
-                         background: fallback?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: MapStyles.shared.sheet(for: style)))
+                         background: fallback?.background ?? ground, painter: VectorTilePainter(mapStyle: mapStyle, sprites: styles.sheet(for: style)))
         made.notices = notices
         return made
     }
 
     /// That its tiles follow a schema no built-in style draws: said once for each source.
-    static func unknownSchema(_ source: TileSource, layers: [String]) -> String? {
+    func unknownSchema(_ source: TileSource, layers: [String]) -> String? {
         guard toldSchemas.update({ told in
             var names = told ?? []
             defer { told = names }
@@ -259,7 +297,7 @@ public enum MapCatalog {
         let shown = layers.isEmpty ? "–" : layers.prefix(12).joined(separator: ", ") + (layers.count > 12 ? ", …" : "")
         // TRANSLATORS: %1$@ is a map's file or address, %2$@ the names of its tiles' layers.
         return tr("%1$@: its tiles follow a schema Meridian has no style for (layers: %2$@); drawn with a plain style guessed from the layers' names",
-                  shownName(source), shown)
+                  Self.shownName(source), shown)
     }
     /// A source's file or address as a reader knows it ("pmtiles:/x.pmtiles" is /x.pmtiles).
     static func shownName(_ source: TileSource) -> String {
@@ -267,12 +305,11 @@ public enum MapCatalog {
         for prefix in ["pmtiles:", "mbtiles:", "dir:"] where name.hasPrefix(prefix) { return String(name.dropFirst(prefix.count)) }
         return name
     }
-    private static let toldSchemas = LockedValue<Set<String>>()
 
     /// The sources of `style`'s raster and hillshade layers, each a tile server of its own
     /// (cached like any): those given by tile addresses; what cannot be had is said in `notices`
     /// and its layers are not drawn.
-    public static func stylePictures(_ style: MapStyle, notices: inout [String]) -> [StyledTileSource.Picture] {
+    public func stylePictures(_ style: MapStyle, notices: inout [String]) -> [StyledTileSource.Picture] {
         style.pictureSources.sorted { $0.key < $1.key }.compactMap { name, s in
             guard let address = s.tiles.first else {
                 // TRANSLATORS: %@ is the name of a source in a map style; TileJSON is a kind of document.
@@ -304,9 +341,12 @@ public enum MapCatalog {
 
     /// The maps the layer switcher lists: the basemap, the built-in servers, those of
     /// sources.json, and `current` when it is none of these (a file or URL given with --tiles).
-    public static func choices(current: String, saved: [SavedArea] = MapCatalog.savedAreas()) -> [SourcesLayer.Choice] {
+    public func choices(current: String) -> [SourcesLayer.Choice] { choices(current: current, saved: savedAreas()) }
+
+    /// The switcher's list with the saved areas `saved` (read once for several lists).
+    public func choices(current: String, saved: [SavedArea]) -> [SourcesLayer.Choice] {
         // TRANSLATORS: the map built in, in the switcher: it needs no network.
-        var list = [SourcesLayer.Choice(name: basemap, title: tr("World basemap (offline)"))]
+        var list = [SourcesLayer.Choice(name: Self.basemap, title: tr("World basemap (offline)"))]
         list += OnlineSource.builtIn.map { SourcesLayer.Choice(name: $0.name, title: $0.title) }
         // (Overlays are offered over the maps, and terrain-dem's heights as terrain.)
         list += ((try? userSources.get()) ?? []).filter { s in !s.isOverlay && s.name != OnlineSource.terrainDEM.name && !list.contains { $0.name == s.name } }
@@ -316,12 +356,20 @@ public enum MapCatalog {
         list += saved.filter { $0.source != OnlineSource.terrainDEM.name }.map { SourcesLayer.Choice(name: $0.path, title: $0.title, detail: SaveAreaLayer.bytes($0.bytes), deletable: true) }
         if !list.contains(where: { $0.name == current }) {
             // TRANSLATORS: in the switcher: the terrain map (shading of the relief and contour lines).
-            let title = current == "debug" ? "Debug grid" : current == terrain ? tr("Terrain (hillshade and contours)")
+            let title = current == "debug" ? "Debug grid" : current == Self.terrain ? tr("Terrain (hillshade and contours)")
                 // TRANSLATORS: in the switcher: the terrain map drawn from the heights in a file; %@ is the file's name.
-                : isTerrain(current) ? tr("Terrain: %@", URL(fileURLWithPath: String(current.dropFirst(terrain.count + 1))).lastPathComponent)
+                : Self.isTerrain(current) ? tr("Terrain: %@", URL(fileURLWithPath: String(current.dropFirst(Self.terrain.count + 1))).lastPathComponent)
                 : (try? online(current))??.title ?? URL(fileURLWithPath: current).lastPathComponent
             list.append(SourcesLayer.Choice(name: current, title: title))
         }
         return list
     }
+}
+
+extension MapCatalog {
+    /// The overlays this catalogue offers over any map.
+    public var overlays: MapOverlays { MapOverlays(catalog: self) }
+
+    /// The style `choice` names, read once (`styles`).
+    public func style(_ choice: StyleChoice) throws -> MapStyle { try styles.style(for: choice) }
 }

@@ -20,13 +20,17 @@ import Platform
 public final class MapView {
     /// The window's frame loop, tile pipeline and session: for what this class does not say.
     public let host: MapHost
+    /// The maps by name, for the app to switch to (`MapCatalog.tiles`): the one given, or a
+    /// plain one (no sources of the app's, a tile cache in /tmp).
+    public let catalog: MapCatalog
 
     /// The map of `tiles` (nil: the embedded basemap) in `window`, centred on `center` at
     /// `zoom`, turned to `bearing` (degrees clockwise from north that the top faces), with
     /// `layers` drawn over it in order (the app's buttons among them) and the keys of `keys`
-    /// answered.
+    /// answered. `catalog`: the app's maps by name (nil: a plain catalogue).
     public init(window: SDLWindow, center: Coordinate, zoom: Double, bearing: Double = 0, tiles: TileStack? = nil,
-                layers: [any MapLayer] = [ZoomControlsLayer()], keys: [KeyBinding] = KeyBindings.map) throws {
+                layers: [any MapLayer] = [ZoomControlsLayer()], keys: [KeyBinding] = KeyBindings.map, catalog: MapCatalog? = nil) throws {
+        self.catalog = catalog ?? MapCatalog()
         let stack = try tiles ?? BuiltInMaps.basemap()
         var scene = Scene()
         scene.showTiles(from: stack)

@@ -27,9 +27,12 @@ final class AreaSaver: @unchecked Sendable {
     var current: String { host.session.tileStack.chosenMap }
     /// The areas beneath the map shown (nil: a map that has none).
     private var backed: AreaBackedSource?
+    /// The maps: the switcher's list, and what the areas are cut from.
+    private let catalog: MapCatalog
 
-    init(host: MapHost) {
+    init(host: MapHost, catalog: MapCatalog) {
         self.host = host
+        self.catalog = catalog
         backed = host.source as? AreaBackedSource
     }
 
@@ -45,8 +48,8 @@ final class AreaSaver: @unchecked Sendable {
         // The folder read once (each area's archive opened once) for every list made of it.
         let saved = SavedArea.list()
         backed?.areas = MapCatalog.savedAreas(under: current, of: saved)
-        let choices = MapCatalog.choices(current: current, saved: saved), under = !(backed?.areas.isEmpty ?? true)
-        let offer = Self.offer(for: current, source: host.source, choices: choices)
+        let choices = catalog.choices(current: current, saved: saved), under = !(backed?.areas.isEmpty ?? true)
+        let offer = Self.offer(for: current, source: host.source, choices: choices, catalog: catalog)
         let (rows, total) = Self.rows(titles: Dictionary(choices.map { ($0.name, $0.title) }) { a, _ in a }, saved: saved)
         host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offer = offer } }
         host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) {
@@ -124,7 +127,7 @@ final class AreaSaver: @unchecked Sendable {
 
     /// What the map `name` allows: online maps whose server allows bulk downloads and remote
     /// archives can be saved; the rest say why not. `choices`: the switcher's list (its titles).
-    static func offer(for name: String, source: TileSource, choices: [SourcesLayer.Choice]) -> SaveAreaLayer.Offer {
+    static func offer(for name: String, source: TileSource, choices: [SourcesLayer.Choice], catalog: MapCatalog) -> SaveAreaLayer.Offer {
         let title = choices.first { $0.name == name }?.title ?? name
         let bare = MapCatalog.underlying(source)
         let vector = MapCatalog.isStreetMap(bare)
@@ -145,7 +148,7 @@ final class AreaSaver: @unchecked Sendable {
         } else if !bare.isRemote {
             offer.refusal = name == MapCatalog.basemap ? tr("The world basemap is on this computer already: choose a map from the list (L) to save an area of it")
                 : tr("This map is on this computer already: it is offline as it is")
-        } else if !MapCatalog.isRemoteArchive(name), let online = try? MapCatalog.online(name) {
+        } else if !MapCatalog.isRemoteArchive(name), let online = try? catalog.online(name) {
             offer.refusal = online.bulkRefusal
         }
         return offer
@@ -218,6 +221,7 @@ final class AreaSaver: @unchecked Sendable {
     /// in the file's name; `titled`: the title as the reader sees it.
     private func save(_ area: SaveAreaLayer.Area, of name: String, shift: Int, suffix: String = "", titled: @escaping @Sendable (String) -> String = { $0 },
                       shown: SaveAreaLayer.Progress? = nil, then: (@Sendable () -> Void)?) {
+        let catalog = self.catalog
         run(shown, then: then) {
             let zooms = max(0, area.zooms.lowerBound - shift)...max(0, area.zooms.upperBound - shift)
             let tileArea = try TileArea(west: area.west, south: area.south, east: area.east, north: area.north, zooms: zooms)
@@ -227,7 +231,7 @@ final class AreaSaver: @unchecked Sendable {
             let path = try Self.path(of: area, map: name, shift: shift, suffix: suffix)
             // TRANSLATORS: %@ is the area's name; Shift+A opens Saved areas.
             if FileIO.exists(path) { return .nothing(tr("This area is saved already, as “%@”: it is in Saved areas (Shift+A)", title)) }
-            let extractor = try TileExtractor(source: try ExtractSources.open(name), area: tileArea, output: path, title: title)
+            let extractor = try TileExtractor(source: try ExtractSources.open(name, in: catalog), area: tileArea, output: path, title: title)
             return .extract(extractor) { result in
                 // TRANSLATORS: %2$@ is the area's name, %3$@ its size on disk (“12.3 MB”), %4$@ how many tiles it holds (“12,345”).
                 trn("Saved “%2$@” offline (%3$@): %4$@ tiles, in Saved areas (Shift+A)", "Saved “%2$@” offline (%3$@): %4$@ tiles, in Saved areas (Shift+A)",
@@ -245,8 +249,9 @@ final class AreaSaver: @unchecked Sendable {
         if FileIO.exists(AreaRouting.directory(forArea: path)) {
             directions = { [weak self] in self?.routing?.build(Self.shown(area), beside: path) }
         }
+        let catalog = self.catalog
         run(Self.progress(tr("Updating “%@”", area.title), area), replacing: path, then: directions) {
-            guard let extractor = try area.updater(from: try ExtractSources.open(area.source)) else {
+            guard let extractor = try area.updater(from: try ExtractSources.open(area.source, in: catalog)) else {
                 // An update stopped before is no use either.
                 try? UnfinishedArea.list().first { $0.path == path && $0.plan.updating == true }?.discard()
                 return .nothing(tr("“%@” is up to date: its map has not changed since it was saved", area.title))
@@ -278,8 +283,9 @@ final class AreaSaver: @unchecked Sendable {
             ? tr("Updating “%@”", unfinished.title)
             // TRANSLATORS: the save panel's headline while an area is saved; %@ is its name.
             : tr("Saving “%@” offline", unfinished.title)
+        let catalog = self.catalog
         run(Self.progress(headline, Self.shown(tileArea), done: unfinished.tilesDone, total: unfinished.tilesTotal), replacing: path) {
-            let source = try ExtractSources.open(plan.source)
+            let source = try ExtractSources.open(plan.source, in: catalog)
             if plan.updating == true, let area = try? SavedArea(path: path) {
                 guard let made = try area.updater(from: source) else {
                     try? unfinished.discard()

@@ -30,7 +30,7 @@ extension Bench {
     /// two busy processes.
     func busyWindowRows() throws -> [Row] {
         let window = try SDLWindow(title: "Meridian bench", width: 1280, height: 800, renderer: renderer)
-        let made = try MapCatalog.tiles("basemap", pixelRatio: window.pixelRatio)
+        let made = try Meridian.catalog.tiles("basemap", pixelRatio: window.pixelRatio)
         let europe = Coordinate(latitude: 50, longitude: 10)
         var start = Camera(center: WebMercator.project(europe), zoom: 8, viewportSize: window.size)
         start.setZoom(8)

@@ -84,7 +84,7 @@ extension Bench {
         try withColdCache { dir in
             let window = try SDLWindow(title: "Meridian bench", width: 1920, height: 1080, renderer: renderer)
             let src = coldSource(online, cache: dir)
-            let tiles = try MapCatalog.tiles(over: src)
+            let tiles = try Meridian.catalog.tiles(over: src)
             let paris = Coordinate(latitude: 48.85, longitude: 2.35)
             let start = Camera(center: paris, zoom: 3, viewportSize: window.size)
             let host = try appHost(window: window, session: makeSession(camera: start, tiles: tiles, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: []),

@@ -55,7 +55,7 @@ extension Bench {
     private func routeDragRows(osm: String) throws -> [Row] {
         let (host, start) = try benchWindow(width: 1280, height: 800, renderer: renderer)
         host.change { $0.scene.layers.append(DirectionsLayer()) }
-        let routing = WindowRouting(host: host, osm: [osm], offline: true)
+        let routing = WindowRouting(host: host, osm: [osm], offline: true, catalog: Meridian.catalog)
         defer { routing.stop() }
         host.onEffect = { effect in
             if case let .layer(r) = effect, let request = r.as(DirectionsLayer.Request.self) { routing.handle(request, opener: nil) }

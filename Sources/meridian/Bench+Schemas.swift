@@ -20,11 +20,11 @@ extension Bench {
         func deepest(_ s: TileSource) -> Int {
             (MapCatalog.underlying(s) as? PMTilesSource)?.dataZoomRange.upperBound ?? (MapCatalog.underlying(s) as? MBTilesSource)?.dataZoomRange.upperBound ?? 14
         }
-        let shared = min(deepest(try MapCatalog.source(omt)), deepest(try MapCatalog.source(pm)))
+        let shared = min(deepest(try Meridian.catalog.source(omt)), deepest(try Meridian.catalog.source(pm)))
         for (label, path) in [("OpenMapTiles", omt), ("Protomaps", pm)] {
-            let source = try MapCatalog.source(path)
+            let source = try Meridian.catalog.source(path)
             let schema = source.schema ?? .openMapTiles
-            let style = try StyleChoice(schema: schema).style()
+            let style = try Meridian.catalog.style(StyleChoice(schema: schema))
             let pixels = TileRasterizer.tilePixels(pixelRatio: 1)
             var cold: [Double] = []
             // The fixture's middle (Kluuvi), a view's worth of tiles around it.

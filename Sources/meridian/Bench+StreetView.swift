@@ -22,7 +22,7 @@ extension Bench {
     /// The rows for `path` alone (`--only views`), over its densest tile.
     func streetViewRows(_ path: String) throws -> [Row] {
         let src = try MBTilesSource(path: path, vectorTileSize: 512)
-        return try streetViewRows(src, style: try StyleChoice().style(), at: try densestTile(src).mapRect.center)
+        return try streetViewRows(src, style: try Meridian.catalog.style(StyleChoice()), at: try densestTile(src).mapRect.center)
     }
 
     func streetViewRows(_ src: MBTilesSource, style: MapStyle, at centre: MapPoint) throws -> [Row] {

@@ -13,7 +13,7 @@ import Platform
 extension Bench {
     func turnRows(_ path: String, at: Coordinate) throws -> [Row] {
         let window = try SDLWindow(title: "Meridian bench", width: 1280, height: 800, renderer: renderer)
-        let made = try MapCatalog.tiles(path, pixelRatio: window.pixelRatio)
+        let made = try Meridian.catalog.tiles(path, pixelRatio: window.pixelRatio)
         let start = Camera(center: WebMercator.project(at), zoom: 15, viewportSize: window.size)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
         let host = try appHost(window: window, session: session, stack: made.stack)

@@ -18,7 +18,7 @@ import Platform
 extension Bench {
     func vectorRows(_ path: String) throws -> [Row] {
         let src = try MBTilesSource(path: path, vectorTileSize: 512)
-        let style = try StyleChoice().style()
+        let style = try Meridian.catalog.style(StyleChoice())
         let dense = try densestTile(src)
         var rows: [Row] = []
         // The densest stored tile drawn where it is shown at 1:1 (one zoom deeper, as 512-point
@@ -76,8 +76,8 @@ extension Bench {
     /// map, then a walk across it at z16 until 1,000 tiles were drawn: memory after.
     private func vectorWindowRows(_ path: String, at: Coordinate) throws -> [Row] {
         let window = try SDLWindow(title: "Meridian bench", width: 1280, height: 800, renderer: renderer)
-        let counted = CountingSource(try MapCatalog.source(path, pixelRatio: window.pixelRatio))
-        let made = try MapCatalog.tiles(over: counted.inner)
+        let counted = CountingSource(try Meridian.catalog.source(path, pixelRatio: window.pixelRatio))
+        let made = try Meridian.catalog.tiles(over: counted.inner)
         var start = Camera(center: WebMercator.project(at), zoom: 8, viewportSize: window.size)
         start.setZoom(8)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])

@@ -262,7 +262,7 @@ struct Bench: ParsableCommand {
     func benchWindow(width: Int, height: Int, renderer: RendererChoice) throws -> (MapHost, Camera) {
         let window = try SDLWindow(title: "Meridian bench", width: width, height: height, renderer: renderer)
         let start = Camera(center: Coordinate(latitude: 48.85, longitude: 2.35), zoom: 3, viewportSize: window.size)
-        let made = try MapCatalog.tiles(tiles, pixelRatio: window.pixelRatio)
+        let made = try Meridian.catalog.tiles(tiles, pixelRatio: window.pixelRatio)
         let session = makeSession(camera: start, tiles: made, tilesName: nil, overlays: try OverlayOptions.parse(["--no-location"]), pins: [])
         let host = try appHost(window: window, session: session, stack: made.stack)
         quit(after: 1)

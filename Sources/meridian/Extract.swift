@@ -60,7 +60,7 @@ struct Extract: ParsableCommand {
             }
             extractor = made
         } catch let e as ExtractError {
-            warn("extract: \(e)")
+            warn("extract: " + Self.said(e))
             throw ExitCode(Self.exitCode(e))
         } catch {
             warn("extract: \(error)")
@@ -119,7 +119,7 @@ struct Extract: ParsableCommand {
                 try buildDirections(AreaRouting.Box(west: a.west, south: a.south, east: a.east, north: a.north), beside: out)
             }
         case let .failure(e as ExtractError):
-            warn("extract: \(e)")
+            warn("extract: " + Self.said(e))
             throw ExitCode(Self.exitCode(e))
         case let .failure(e):
             warn("extract: \(e)")
@@ -149,7 +149,13 @@ struct Extract: ParsableCommand {
         guard (0...TileArea.maxZoom).contains(minzoom), (0...TileArea.maxZoom).contains(maxzoom), minzoom <= maxzoom else {
             throw TileArea.Invalid(tr("--minzoom %d --maxzoom %d: zooms within 0…%d, the lower first", minzoom, maxzoom, TileArea.maxZoom))
         }
-        let area = try TileArea(bbox: bbox, zooms: minzoom...maxzoom)
+        // The library's sentences name the values; the option they were typed in is said here.
+        let area: TileArea
+        do { area = try TileArea(bbox: bbox, zooms: minzoom...maxzoom) } catch let e as TileArea.Invalid { throw TileArea.Invalid("--bbox: " + e.description) }
+        guard TileExtractor.writes(out) else {
+            // TRANSLATORS: --out is an option's name, %@ the file given.
+            throw ExtractError.refused(tr("--out %@: name a .pmtiles or .mbtiles file", out))
+        }
         return try TileExtractor(source: try ExtractSources.open(from), area: area, output: out, title: title, restart: restart)
     }
 
@@ -210,7 +216,17 @@ struct Extract: ParsableCommand {
         case .diskFull: return diskFull
         case .refused: return usage
         case .failed: return 1
+        case .unfinished: return usage
         }
+    }
+
+    /// What went wrong, in the command line's words: an unfinished extract in the way is
+    /// begun afresh with --restart.
+    static func said(_ e: ExtractError) -> String {
+        guard case let .unfinished(folder, source, area) = e else { return e.description }
+        // TRANSLATORS: %1$@ is a folder, %2$@ a map source's name, %3$@ its area ("24.90000,60.15000,24.98000,60.19000 z0–14"); --restart is an option's name.
+        return tr("%1$@ holds an unfinished extract of %2$@ (%3$@), not this one: run that again to finish it, or add --restart to begin this one afresh",
+                  folder, source, area)
     }
 
     static func size(_ bytes: UInt64) -> String {

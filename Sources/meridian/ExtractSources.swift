@@ -17,7 +17,7 @@ enum ExtractSources {
         return HTTPClient(options: options)
     }()
 
-    static func open(_ name: String) throws -> ExtractSource {
+    static func open(_ name: String, in catalog: MapCatalog = Meridian.catalog) throws -> ExtractSource {
         let lower = name.lowercased()
         if MapCatalog.isRemoteArchive(name) {
             let reader = try HTTPRangeReader(url: name, client: client)
@@ -30,7 +30,7 @@ enum ExtractSources {
             return try ArchiveExtractSource(archive: PMTilesArchive(reader: FileRangeReader(path: name), name: name), name: name)
         }
         if lower.hasSuffix(".mbtiles") { return try MBTilesExtractSource(path: name) }
-        if let online = try MapCatalog.online(name) {
+        if let online = try catalog.online(name) {
             // Refused before anything is asked of a server that forbids it.
             if let refusal = online.bulkRefusal { throw ExtractError.refused(refusal) }
             guard let url = online.tileJSON else { return try OnlineExtractSource(online, client: client) }

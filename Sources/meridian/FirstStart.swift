@@ -41,7 +41,7 @@ enum FirstStart {
         let log = host.configuration.logFrames
         startThread(name: "first-start") {
             do {
-                let source = try MapCatalog.source(OnlineSource.openFreeMap.name)
+                let source = try Meridian.catalog.source(OnlineSource.openFreeMap.name)
                 if let reason = source.unreachable { throw TileSourceError(reason) }
                 if log { FileIO.printError("first-start: streets") }
                 handle.perform { host in show(host) }

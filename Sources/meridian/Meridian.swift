@@ -28,8 +28,7 @@ struct Meridian: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         Resources.directory = env["MERIDIAN_DATA_DIR"]
         Localization.start(domain: "meridian", directories: env["MERIDIAN_LOCALE_DIR"].map { [$0] } ?? Resources.localeDirectories, environment: env)
-        MapCatalog.settings = catalogSettings(env)
-        if AppSettings.read(folder: MapCatalog.settings.configFolder, warn: warn).offline == true { HTTPClient.offline = true }
+        if AppSettings.read(folder: catalog.settings.configFolder, warn: warn).offline == true { HTTPClient.offline = true }
         do {
             var command = try parseAsRoot(nil)
             try command.run()
@@ -43,6 +42,10 @@ struct Meridian: ParsableCommand {
             Glibc.exit(code.rawValue)
         }
     }
+
+    /// The app's catalogue of maps, made once with its settings (first asked for in `main`,
+    /// after the resources and the locale are set): handed to what makes maps.
+    static let catalog = MapCatalog(settings: catalogSettings(ProcessInfo.processInfo.environment))
 
     /// Who Meridian says it is to tile servers, where its sources.json and tile cache are, and
     /// that the catalogue's problems are said on stderr.

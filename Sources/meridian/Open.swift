@@ -57,6 +57,7 @@ struct Open: ParsableCommand {
         // terminal), and to stderr.
         var notices: [String] = []
         if view.offline { HTTPClient.offline = true }
+        let catalog = Meridian.catalog
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append(tr("%@; starting from the default view", error)) }
@@ -84,10 +85,10 @@ struct Open: ParsableCommand {
             do { try end.viewState.save(to: stateURL) } catch { warn(tr("could not save the view: %@", error)) }
         }
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
-                                 tiles: view.tiles ?? MapStyles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
-                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: MapOverlays.settings(remembered: saved?.overlays, asked: view.overlay),
+                                 tiles: view.tiles ?? catalog.styles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
+                                 helpHintShown: saved?.helpHintShown ?? false, tileOverlays: catalog.overlays.settings(remembered: saved?.overlays, asked: view.overlay),
                                  offerStreets: firstStart && asksNoPlace && place == nil && !HTTPClient.offline && view.tiles == nil && view.style == nil,
-                                 keep: keep)
+                                 catalog: catalog, keep: keep)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
         keep(end)
@@ -158,7 +159,7 @@ struct Open: ParsableCommand {
 
     private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
                             tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [ViewState.OverlayState],
-                            offerStreets: Bool = false, keep: @escaping (WindowEnd) -> Void) throws -> WindowEnd {
+                            offerStreets: Bool = false, catalog: MapCatalog, keep: @escaping (WindowEnd) -> Void) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
         // them when they are in (unless --center or --zoom said where to look).
         let opener = TrackFileOpener()
@@ -176,12 +177,12 @@ struct Open: ParsableCommand {
         }
         var notices = notices
         let overlayLayers = { (settings: [ViewState.OverlayState], notices: inout [String]) in
-            MapOverlays.layers(settings, pixelRatio: window.pixelRatio, problems: &notices)
+            catalog.overlays.layers(settings, pixelRatio: window.pixelRatio, problems: &notices)
         }
-        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, overlays: overlayLayers(tileOverlays, &notices), notices: &notices)
+        let (tiles, shownName) = openTiles(name, pixelRatio: window.pixelRatio, overlays: overlayLayers(tileOverlays, &notices), notices: &notices, catalog: catalog)
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
-        var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins)
+        var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins, catalog: catalog)
         // TRANSLATORS: L is the key that opens the map switcher.
         if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = tr("Street maps are one key away: press L") } }
         if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
@@ -193,6 +194,7 @@ struct Open: ParsableCommand {
         if positions != nil { session.scene.layers.append(LocateLayer()) }
         session.position.color = overlays.pulseColor
         session.position.halo = overlays.halo
+        session.position.noFixYet = tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)")
         let host = try appHost(window: window, session: session, stack: tiles.stack)
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
@@ -221,13 +223,13 @@ struct Open: ParsableCommand {
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
         if let geocoderProblem { host.showNotice(geocoderProblem) }
         let search = WindowSearch(host: host, geocoder: geocoder)
-        let areas = AreaSaver(host: host)
+        let areas = AreaSaver(host: host, catalog: catalog)
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
         search.start(shown: shownName)
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host)
-        let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline)
+        let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline, catalog: catalog)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }
@@ -237,7 +239,7 @@ struct Open: ParsableCommand {
         func choose(_ name: String) -> Bool {
             do {
                 var problems: [String] = []
-                let made = try MapCatalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(overlaySettings(), &problems))
+                let made = try catalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(overlaySettings(), &problems))
                 for p in problems + made.notices { host.showNotice(p) }
                 host.setTiles(made.stack)
                 host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = nil } }
@@ -255,7 +257,7 @@ struct Open: ParsableCommand {
         OnlineVectorTileSource.schemaLearned.set { name in
             learnedHost.perform { host in
                 let shown = host.session.tileStack.chosenMap
-                if (try? MapCatalog.online(shown))??.name == name { _ = chooser.on(host)(shown) }
+                if (try? catalog.online(shown))??.name == name { _ = chooser.on(host)(shown) }
             }
         }
         if offerStreets {
@@ -280,9 +282,6 @@ struct Open: ParsableCommand {
             case .hintShown("help"): end.helpHintShown = true
             case .searchOpened: search.opened()
             case let .searchOnline(query, near): search.searchOnline(query, near: near)
-            case let .whatIsHereOnline(c): search.whatIsHereOnline(c)
-            case .saveTrail:
-                if let live { live.save() } else { host.showNotice(tr("There is no trail to save: no live position is shown")) }
             case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
             case let .chooseTiles(name): choose(name)
             case let .layer(request):
@@ -295,15 +294,21 @@ struct Open: ParsableCommand {
                 }
                 areaRequest(request, saver: areas, choose: { choose($0) })
                 if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
+                switch request.as(KeyBinding.Command.self) {
+                case AppKeys.openFiles?: chooseFiles(host: host, opener: opener)
+                case AppKeys.exportMap?: exporter.export()
+                case AppKeys.printMap?: exporter.print()
+                case AppKeys.whatIsHere?: search.whatIsHereOnline(host.session.pointedAt)
+                case AppKeys.saveTrail?:
+                    if let live { live.save() } else { host.showNotice(tr("There is no trail to save: no live position is shown")) }
+                default: break
+                }
             case let .openLink(url):
                 let notices = host.handle
                 Browser.open(url) { notices.showNotice($0) }
             case let .open(path) where path.lowercased().hasSuffix(".osm.pbf"): routing.addExtract(path)
             case let .open(path) where SearchIndexes.isIndexable(path): choose(FileIO.absolute(path))   // a street map's archive
             case let .open(path): opener.open([path], animated: true)
-            case .chooseFiles: chooseFiles(host: host, opener: opener)
-            case .exportMap: exporter.export()
-            case .printMap: exporter.print()
             default: break
             }
         }
@@ -394,9 +399,10 @@ struct Open: ParsableCommand {
     /// The map `name` names, or what stands in when it cannot be had (said in `notices`):
     /// the basemap, or a placeholder grid when even that is missing (a broken install still
     /// opens a window that says what is wrong). Returns the name of the map shown.
-    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String]) -> (MapCatalog.Tiles, String) {
+    private func openTiles(_ name: String, pixelRatio: Double, overlays: [TileLayerSource], notices: inout [String],
+                           catalog: MapCatalog) -> (MapCatalog.Tiles, String) {
         do {
-            let tiles = try MapCatalog.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
+            let tiles = try catalog.tiles(name, pixelRatio: pixelRatio, style: styleChoice, overlays: overlays)
             // What the style leaves out is said in the window too (started from the desktop,
             // there is no terminal to read it on).
             notices += tiles.notices
@@ -410,7 +416,7 @@ struct Open: ParsableCommand {
         } catch {
             notices.append(name == MapCatalog.basemap ? tr("%@; showing a placeholder grid", error) : tr("Cannot show %@: %@; showing the basemap", name, error))
         }
-        if name != MapCatalog.basemap, let base = try? MapCatalog.tiles(MapCatalog.basemap, overlays: overlays) { return (base, MapCatalog.basemap) }
+        if name != MapCatalog.basemap, let base = try? catalog.tiles(MapCatalog.basemap, overlays: overlays) { return (base, MapCatalog.basemap) }
         let grid = DebugGridSource()
         return (MapCatalog.Tiles(source: grid, fallback: nil, background: MapCatalog.background(for: grid)), "debug")
     }

@@ -99,7 +99,8 @@ struct Render: ParsableCommand {
         guard (size == nil) != (paper == nil) else { throw ValidationError(tr("give --size or --paper (one of them)")) }
         guard PagePrinter.Format(path: out) != nil else { throw ValidationError(tr("--out %@: name a .pdf, .svg or .png file", out)) }
         guard dpi.isFinite, dpi >= 36, dpi <= 1200 else { throw ValidationError(tr("--dpi must be between 36 and 1200")) }
-        if let paper { _ = try PrintLayout(paper: paper) }
+        // The library's sentence names the paper; the option it was typed in is said here.
+        if let paper { do { _ = try PrintLayout(paper: paper) } catch { throw ValidationError("--paper: " + String(describing: error)) } }
         if let mapScale, Self.scaleDenominator(mapScale) == nil {
             throw ValidationError(tr("--map-scale %@: 1:N with N from 100 to 100000000, e.g. 1:25000", mapScale.prefix(40)))
         }
@@ -127,6 +128,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         if view.offline { HTTPClient.offline = true }
+        let catalog = Meridian.catalog
         let format = PagePrinter.Format(path: out) ?? .png
         // A sheet (--paper), or a PDF or SVG of a --size: laid out as a page, without the
         // app's buttons. A PNG of a --size is the window's picture, as always.
@@ -145,17 +147,17 @@ struct Render: ParsableCommand {
             let r = try OffscreenRenderer(pixelWidth: Int(saturating: (frame.width * k).rounded()),
                                           pixelHeight: Int(saturating: (frame.height * k).rounded()), pixelRatio: k)
             var problems: [String] = []
-            let overlaid = MapOverlays.layers(MapOverlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
+            let overlaid = catalog.overlays.layers(catalog.overlays.settings(remembered: nil, asked: view.overlay).filter(\.on), pixelRatio: k, problems: &problems)
             for p in problems { warn(p) }
-            var tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+            var tiles = try catalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
             // A bare {z}/{x}/{y} address of vector tiles says nothing of its schema: the tile at
             // the centre tells it (the window learns it from its first tile and draws again).
             let middle = TileID(containing: center, zoom: min(max(Int(saturating: zoom.rounded(.down)), 0), TileID.maxZoom))
             if let bare = MapCatalog.underlying(tiles.source) as? OnlineVectorTileSource, bare.schema == nil,
                let payload = try? bare.payload(for: middle) {
                 bare.decoded(middle, payload: payload, ok: true)
-                if (try? MapCatalog.source(view.tileName))?.schema != nil {
-                    tiles = try MapCatalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
+                if (try? catalog.source(view.tileName))?.schema != nil {
+                    tiles = try catalog.tiles(view.tileName, pixelRatio: k, style: view.styleChoice, overlays: overlaid)
                 }
             }
             for n in tiles.notices { warn(n) }

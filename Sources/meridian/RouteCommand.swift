@@ -80,7 +80,9 @@ struct RouteCommand: ParsableCommand {
             else if gpx { FileHandleOut.write(RouteGPX.data(route)) }
             else { print(Self.text(route), terminator: "") }
         case let .failure(e)?:
-            return fail(e == .notCovered && osm.isEmpty && offline ? tr("no offline routing data: give an extract with --osm FILE.osm.pbf") : e.description, status: 1)
+            let said = e != .notCovered ? e.description
+                : osm.isEmpty && offline ? tr("no offline routing data: give an extract with --osm FILE.osm.pbf") : WindowRouting.notCovered
+            return fail(said, status: 1)
         case nil:
             return fail(tr("no route was found"), status: 1)
         }

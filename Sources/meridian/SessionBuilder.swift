@@ -12,23 +12,31 @@ import Platform
 /// The one place where the command line becomes a map session: the window and `render` both
 /// start from what this returns, so what one shows the other shows.
 /// `tilesName`: the map's name in the layer switcher (nil: no switcher, as in the bench).
-func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin]) -> MapSession {
+func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, overlays: OverlayOptions, pins: [Pin],
+                 catalog: MapCatalog = Meridian.catalog) -> MapSession {
     var scene = Scene()
     scene.showTiles(from: tiles.stack)
     scene.circles = overlays.circles
     scene.location = overlays.fixedLocation
     scene.pins = PinEditor(pins: pins)
     if let tilesName {
-        scene.layers.append(SourcesLayer(choices: MapCatalog.choices(current: tilesName)))
+        scene.layers.append(SourcesLayer(choices: catalog.choices(current: tilesName)))
         scene.layers.append(SaveAreaLayer())
-        scene.layers.append(DirectionsLayer())
+        var directions = DirectionsLayer()
+        directions.notCovered = WindowRouting.notCovered
+        scene.layers.append(directions)
     }
     // The zoom buttons and the help button's hint first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())
-    scene.layers.append(HelpLayer())
+    // The help lists the keys the session binds: the library's and the app's verbs.
+    var help = HelpLayer()
+    help.keys = AppKeys.table
+    scene.layers.append(help)
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
-    return MapSession(scene: scene, camera: camera)
+    var session = MapSession(scene: scene, camera: camera)
+    session.controller.keys = AppKeys.table
+    return session
 }
 
 /// The window's host as the app runs it: its test and diagnosis hooks read from the

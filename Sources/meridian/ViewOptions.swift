@@ -70,7 +70,7 @@ struct ViewOptions: ParsableArguments {
     var styleChoice: StyleChoice { StyleChoice(path: style, dark: dark, labels: labels ?? .standard) }
 
     /// The map asked for, or the basemap.
-    var tileName: String { tiles ?? MapStyles.tilesNamed(by: styleChoice) ?? MapCatalog.basemap }
+    var tileName: String { tiles ?? Meridian.catalog.styles.tilesNamed(by: styleChoice) ?? MapCatalog.basemap }
 
     func validate() throws {
         if let b = bearing, !b.isFinite {
@@ -80,16 +80,16 @@ struct ViewOptions: ParsableArguments {
             throw ValidationError(tr("--zoom must be between %d and %d, got %@", Int(saturating: Camera.minZoom), Int(saturating: Camera.maxZoom), z))
         }
         if style != nil {
-            do { _ = try styleChoice.style() } catch { throw ValidationError("--style: \(error)") }
+            do { _ = try Meridian.catalog.style(styleChoice) } catch { throw ValidationError("--style: \(error)") }
         }
-        let offered = MapOverlays.offered().map(\.name)
+        let offered = Meridian.catalog.overlays.offered().map(\.name)
         for o in overlay where !offered.contains(o.name) {
             // TRANSLATORS: %1$@ is the name given with --overlay; %2$@ lists the names there are, comma-separated.
             throw ValidationError(tr("--overlay: no overlay is named \"%1$@\" (there are: %2$@)", o.name, offered.joined(separator: ", ")))
         }
         if let tiles {
             do {
-                if try MapCatalog.online(tiles) == nil { _ = try MapCatalog.source(tiles) }
+                if try Meridian.catalog.online(tiles) == nil { _ = try Meridian.catalog.source(tiles) }
             } catch {
                 throw ValidationError("--tiles: \(error)")
             }

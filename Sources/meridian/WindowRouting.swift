@@ -17,14 +17,17 @@ import Platform
 final class WindowRouting: @unchecked Sendable {
     private let host: MapHostHandle
     private let router = Router()
+    /// Where the terrain's heights come from.
+    private let catalog: MapCatalog
     private let log: Bool
     /// Database builds under way (stopped when the window closes).
     private let builds = LockedValue<[RouteCancellation]>()
     /// Successful routes handed to the layer so far (the bench counts them while a pin is dragged).
     let answered = LockedValue<Int>()
 
-    init(host: MapHost, osm: [String], offline: Bool) {
+    init(host: MapHost, osm: [String], offline: Bool, catalog: MapCatalog) {
         self.host = host.handle
+        self.catalog = catalog
         log = host.configuration.logFrames
         let env = ProcessInfo.processInfo.environment
         if !offline {
@@ -59,6 +62,9 @@ final class WindowRouting: @unchecked Sendable {
             }
         }
     }
+
+    /// What a route no offline data holds says, with the app's ways of getting some.
+    static var notCovered: String { tr("no offline routing data holds these points (open an .osm.pbf with --osm, or save the area with directions)") }
 
     /// An engine tried first from now on (another over the same database is replaced).
     private func add(_ engine: RouteEngine) {
@@ -128,9 +134,9 @@ final class WindowRouting: @unchecked Sendable {
 
     /// How much `route` climbs and falls, from the terrain's heights, handed to the layer.
     private func measureHeights(_ route: Route) {
-        let host = self.host, log = self.log, terrain = self.terrain
+        let host = self.host, log = self.log, terrain = self.terrain, catalog = self.catalog
         startThread(name: "route-heights") {
-            if terrain.get() == nil { terrain.set(try? MapCatalog.terrain(over: OnlineSource.terrainDEM.name)) }
+            if terrain.get() == nil { terrain.set(try? catalog.terrain(over: OnlineSource.terrainDEM.name)) }
             guard let source = terrain.get(), let climb = RouteHeights.measure(route, tile: { RouteHeights.tile($0, from: source) }) else { return }
             if log { FileIO.printError(String(cFormat: "route: climbs %.0f m, falls %.0f m", climb.ascent, climb.descent)) }
             host.perform { host in

@@ -96,6 +96,12 @@ struct DirectionsLayerTests {
         // A replaced request says nothing.
         s.session.update(Layer.self, at: s.t) { $0.receive(.failure(.superseded), for: byFoot) }
         #expect(layer(s).status == "No route joins these points")
+        // No offline data: the library's sentence names no app's options; the host's words, when given, say how to get some.
+        s.session.update(Layer.self, at: s.t) { $0.receive(.failure(.notCovered), for: byFoot) }
+        #expect(layer(s).status == "No offline routing data holds these points")
+        s.session.scene.modify(Layer.self, default: Layer()) { $0.notCovered = "open an extract" }
+        s.session.update(Layer.self, at: s.t) { $0.receive(.failure(.notCovered), for: byFoot) }
+        #expect(layer(s).status == "Open an extract")
     }
 
     @Test mutating func draggingAnEndAsksAgainAsItMovesAndDroppingKeepsIt() throws {

@@ -23,7 +23,18 @@ struct KeyBindingsTests {
         for b in KeyBindings.all where !continuations.contains(b.command) {
             #expect(explained.contains("\(b.command)"), "\(b.command) has no help")
         }
-        #expect(KeyBindings.helpRows.count == KeyBindings.all.filter { !$0.label.isEmpty }.count + KeyBindings.gestures.count)
+        #expect(KeyBindings.helpRows().count == KeyBindings.all.filter { !$0.label.isEmpty }.count + KeyBindings.gestures.count)
+    }
+
+    /// Open, export, print, save the trail and what is here are the app's (Meridian binds them
+    /// as `.custom` commands): the library's table leaves their keys free, and the help lists
+    /// the table it is given.
+    @Test func theAppsVerbsAreNotTheLibrarys() {
+        for k in ["o", "e", "p", "s"] { #expect(KeyBindings.command(for: .letter(Character(k)), .control) == nil, "Ctrl+\(k)") }
+        #expect(KeyBindings.command(for: .letter("w"), []) == nil)
+        let own = KeyBinding(keys: [.letter("e")], modifiers: .control, command: .custom("export"), label: "Ctrl+E", help: "export")
+        #expect(KeyBindings.helpRows(KeyBindings.all + [own]).contains { $0.label == "Ctrl+E" && $0.help == "export" })
+        #expect(!KeyBindings.helpRows().contains { $0.label == "Ctrl+E" })
     }
 
     static let table: [(Key, KeyModifiers, KeyBinding.Command?)] = [

@@ -128,7 +128,12 @@ struct MapSessionTests {
     @Test func followingWithoutAPositionSaysWhyAndTheLocateButtonFollows() {
         var s = standard()
         _ = s.key(.letter("f"))
-        #expect(s.session.notices.first?.hasPrefix("No position yet") == true)
+        #expect(s.session.notices.first == "No position yet: the map follows it once a fix arrives")
+        // The host says where a position comes from, in its own words.
+        var told = standard()
+        told.session.position.noFixYet = "No position yet: start gpsd"
+        _ = told.key(.letter("f"))
+        #expect(told.session.notices.first == "No position yet: start gpsd")
         s.session.receive(.fix(PositionFix(coordinate: Coordinate(latitude: 46.5, longitude: 6.6), accuracy: 20)), from: "gpsd", at: s.t)
         _ = s.click(LocateLayer.Button())
         #expect(s.session.controller.following && s.session.facts.following)

@@ -27,19 +27,27 @@ struct MapCatalogTests {
         settings.cacheRoot = folder.appendingPathComponent("tiles").path
         settings.userAgent = "CatalogTests/1"
         settings.warn = { heard.add($0) }
-        MapCatalog.settings = settings
+        let catalog = MapCatalog(settings: settings)
 
-        let choices = MapCatalog.choices(current: MapCatalog.basemap, saved: [])
+        let choices = catalog.choices(current: MapCatalog.basemap, saved: [])
         #expect(choices.first?.name == MapCatalog.basemap)
         #expect(choices.contains { $0.name == "topo" && $0.title == "Topo of our own" })
         #expect(choices.contains { $0.name == "osm" })                        // the built-in servers
         #expect(!choices.contains { $0.name == "typo" })
         #expect(heard.all.count == 1 && heard.all[0].contains("{zoom}"), "\(heard.all)")
         // A map by its name: online ones over the embedded basemap, which shows meanwhile.
-        let topo = try MapCatalog.tiles("topo")
+        let topo = try catalog.tiles("topo")
         #expect(topo.source.isRemote && topo.stack.layers.count == 2)
-        let debug = try MapCatalog.tiles("debug")
+        let debug = try catalog.tiles("debug")
         #expect(!debug.source.isRemote && debug.stack.layers.count == 1)
-        #expect(throws: (any Error).self) { try MapCatalog.tiles("/nonexistent/streets.pmtiles") }
+        #expect(throws: (any Error).self) { try catalog.tiles("/nonexistent/streets.pmtiles") }
+        // Read once: asked again, the sources are not read (nor their problems said) again.
+        _ = catalog.choices(current: MapCatalog.basemap, saved: [])
+        #expect(heard.all.count == 1)
+        // Another catalogue, of settings of its own, knows nothing of this one's sources.
+        let plain = MapCatalog()
+        #expect(!plain.choices(current: MapCatalog.basemap, saved: []).contains { $0.name == "topo" })
+        #expect(try plain.online("topo") == nil)
+        #expect(plain.overlays.offered().map(\.name) == [MapOverlays.terrain])
     }
 }

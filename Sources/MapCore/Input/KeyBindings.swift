@@ -5,15 +5,17 @@ import Platform
 /// here) and explains them (the help overlay lists it), so the two cannot drift apart.
 public struct KeyBinding: Sendable {
     public enum Command: Sendable, Hashable {
-        case quit, openFiles, saveTrail, exportMap, printMap, search, help, fullscreen, units, trackColors, profile, trackList
+        case quit, search, help, fullscreen, units, trackColors, profile, trackList
         case sources, saveArea, savedAreas, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
         /// Turns the map by a step: Shift+← one way, Shift+→ the other (the key says which).
         case turn
-        case focusNext, focusPrevious, whatIsHere
+        case focusNext, focusPrevious
         case cancel, deletePin, renamePin, undo, redo
-        /// A command of an app's own: bound by the app (`MapController.keys`) or by the layer
-        /// that carries it out (`MapLayer.keyBindings`, `MapLayer.perform`); one no layer takes
-        /// goes to the app (`SessionEffect.layer`).
+        /// A command of an app's own (Meridian's open, export, print, save the trail, what is
+        /// here asked online): bound by the app
+        /// (`MapController.keys`, and listed by `HelpLayer.keys`) or by the layer that carries
+        /// it out (`MapLayer.keyBindings`, `MapLayer.perform`); one no layer takes goes to the
+        /// app (`SessionEffect.layer`).
         case custom(String)
     }
 
@@ -59,14 +61,9 @@ public enum KeyBindings {
         // TRANSLATORS: Backspace takes the last point back, Esc ends measuring.
         KeyBinding(keys: [.letter("m")], modifiers: [], command: .measure, label: "M", help: tr("measure: click points; Backspace, Esc")),
         KeyBinding(keys: [.letter("c")], modifiers: .control, command: .copyPosition, label: "Ctrl+C", help: tr("copy the coordinates under the pointer")),
-        KeyBinding(keys: [.letter("w")], modifiers: [], command: .whatIsHere, label: "W", help: tr("what is here, asked online (the selected pin, or under the pointer)")),
-        KeyBinding(keys: [.letter("o")], modifiers: .control, command: .openFiles, label: "Ctrl+O", help: tr("open GPX, KML, GeoJSON, CSV, FIT or TCX files")),
-        KeyBinding(keys: [.letter("e")], modifiers: .control, command: .exportMap, label: "Ctrl+E", help: tr("export the view as PDF, SVG or PNG")),
-        KeyBinding(keys: [.letter("p")], modifiers: .control, command: .printMap, label: "Ctrl+P", help: tr("print the view on A4 (or save it as PDF)")),
         KeyBinding(keys: [.letter("t")], modifiers: [], command: .trackList, label: "T", help: tr("list of open files")),
         KeyBinding(keys: [.letter("c")], modifiers: [], command: .trackColors, label: "C", help: tr("colour tracks by speed or elevation")),
         KeyBinding(keys: [.letter("e")], modifiers: [], command: .profile, label: "E", help: tr("elevation profile of a track")),
-        KeyBinding(keys: [.letter("s")], modifiers: .control, command: .saveTrail, label: "Ctrl+S", help: tr("save your trail as GPX")),
         KeyBinding(keys: [.letter("u")], modifiers: [], command: .units, label: "U", help: tr("miles or kilometres")),
         KeyBinding(keys: [.delete, .backspace], modifiers: [], command: .deletePin, label: "Delete", help: tr("delete the selected pin")),
         KeyBinding(keys: [.f2], modifiers: [], command: .renamePin, label: "F2", help: tr("rename the selected pin")),
@@ -112,8 +109,8 @@ public enum KeyBindings {
         return table.first { $0.keys.contains(key) && $0.modifiers == unshifted && !$0.modifiers.contains(.shift) }?.command
     }
 
-    /// The rows of the help: every binding that explains itself, then the gestures.
-    public static var helpRows: [(label: String, help: String)] {
-        all.filter { !$0.label.isEmpty }.map { ($0.label, $0.help) } + gestures
+    /// The rows of the help: every binding of `table` that explains itself, then the gestures.
+    public static func helpRows(_ table: [KeyBinding] = all) -> [(label: String, help: String)] {
+        table.filter { !$0.label.isEmpty }.map { ($0.label, $0.help) } + gestures
     }
 }

@@ -60,12 +60,14 @@ public struct MeasureLayer: MapLayer {
     /// While measuring: Esc ends, Backspace takes the last point back, Ctrl+S keeps the line.
     public mutating func take(_ event: InputEvent, context: InputContext) -> [LayerAction]? {
         guard isActive, case let .keyDown(key, mods) = event else { return nil }
+        // Ctrl+S is the measuring's own key (its hint says so), whatever else the app binds to it.
+        if key == .letter("s"), mods == .control {
+            guard points.count >= 2 else { return [.notice(tr("Click two points or more to measure a line worth keeping"))] }
+            return [.effect(.keepMeasuredLine(points))]
+        }
         switch KeyBindings.command(for: key, mods, in: context.keys) {
         case .cancel?: end()
         case .deletePin?: removeLast()
-        case .saveTrail?:
-            guard points.count >= 2 else { return [.notice(tr("Click two points or more to measure a line worth keeping"))] }
-            return [.effect(.keepMeasuredLine(points))]
         default: return nil
         }
         return [.changed]

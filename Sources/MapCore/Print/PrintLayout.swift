@@ -30,8 +30,8 @@ public struct PrintLayout: Sendable, Equatable {
         let parts = paper.lowercased().split(separator: ",").map { $0.trimmed }
         guard let name = parts.first, let (w, h) = Self.papers[name], parts.count <= 2,
               parts.count == 1 || ["landscape", "portrait"].contains(parts[1]) else {
-            // TRANSLATORS: %@ is what was given to --paper; the paper names and ",landscape" are typed as they are.
-            throw Invalid(description: tr("--paper %@: one of a5, a4, a3, letter, legal, optionally with ,landscape", paper.prefix(40)))
+            // TRANSLATORS: %@ is the paper asked for; the paper names and ",landscape" are typed as they are.
+            throw Invalid(description: tr("paper \"%@\": one of a5, a4, a3, letter, legal, optionally with ,landscape", paper.prefix(40)))
         }
         let landscape = parts.count == 2 && parts[1] == "landscape"
         (width, height) = landscape ? (h, w) : (w, h)

@@ -8,7 +8,8 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
     case noRoadNear(Coordinate, meters: Int)
     /// The points are on roads, but no road joins them.
     case noRoute
-    /// No offline data holds the points (and online routing is off or not asked).
+    /// No offline data holds the points (and online routing is off or not asked). How to get
+    /// some is the app's to say (`DirectionsLayer.notCovered`).
     case notCovered
     /// A program the engine runs is not installed.
     case engineMissing(program: String)
@@ -26,7 +27,7 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
     case refused(status: Int)
     /// The answer was not a route (garbage, another format, too large).
     case unreadable(String)
-    /// Online routing is switched off (routing.json) or `--offline` was given.
+    /// Online routing is switched off (by the app's settings, or offline).
     case disabled
     case cancelled
     /// A download (the extract of `region`, `bytes` large) was not wanted.
@@ -42,7 +43,7 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
             return meters >= 1000 ? tr("no road within %1$@ km of %2$@", String(cFormat: "%.0f", Double(meters) / 1000), Self.short(c))
                 : tr("no road within %1$@ m of %2$@", meters, Self.short(c))
         case .noRoute: return tr("no route joins these points")
-        case .notCovered: return tr("no offline routing data holds these points (open an .osm.pbf with --osm, or save the area with directions)")
+        case .notCovered: return tr("no offline routing data holds these points")
         // TRANSLATORS: %@ is the name of a program; "apt install routino" is a command to type.
         case let .engineMissing(program): return tr("%@ is not installed (Debian: apt install routino)", program)
         // TRANSLATORS: %@ is a folder's path.

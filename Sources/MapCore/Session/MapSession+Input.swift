@@ -192,13 +192,8 @@ extension MapSession {
         switch command {
         case .quit: return [.effect(.quit)]
         case .fullscreen: return [.effect(.toggleFullscreen)]
-        case .openFiles: return [.effect(.chooseFiles)]
-        case .exportMap: return [.effect(.exportMap)]
-        case .printMap: return [.effect(.printMap)]
-        case .saveTrail: return [.effect(.saveTrail)]
         case .follow: return [.toggleFollow]
         case .copyPosition: return [.effect(.copy(copiedPosition))]
-        case .whatIsHere: return [.effect(.whatIsHereOnline(pointedAt))]
         case .focusNext: moveFocus(forward: true); return [.changed]
         case .focusPrevious: moveFocus(forward: false); return [.changed]
         // An app's own command no layer took is the app's: `request.as(KeyBinding.Command.self)`.
@@ -207,8 +202,9 @@ extension MapSession {
         }
     }
 
-    /// The selected pin's point, else the one under the pointer, else the centre's.
-    private var pointedAt: Coordinate {
+    /// The selected pin's point, else the one under the pointer, else the centre's: what a
+    /// command about "here" is about (Ctrl+C, an app's "what is here").
+    public var pointedAt: Coordinate {
         let pins = scene.pins
         if let id = pins.selected, let pin = pins.pin(id) { return pin.coordinate }
         if let p = pointer { return controller.camera.coordinate(for: p) }
@@ -238,7 +234,7 @@ extension MapSession {
             if let loc = scene.location {
                 controller.startFollowing(loc.point(at: t), at: t)
             } else {
-                post(notice: tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)"))
+                post(notice: position.noFixYet ?? tr("No position yet: the map follows it once a fix arrives"))
             }
         }
     }

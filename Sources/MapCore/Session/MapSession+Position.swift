@@ -62,6 +62,9 @@ public struct PositionState: Sendable {
     /// Seconds without a fix before the position is shown as stale (nil: never, for a source
     /// that reports only when the device moves).
     public var staleAfter: Double? = 10
+    /// What following asked for before the first fix says: the host's words for where a
+    /// position comes from (nil: a sentence that names no source).
+    public var noFixYet: String?
     /// When the last fix arrived (clock seconds); nil when no source gave one.
     var lastFix: Double?
     var toldStale = false

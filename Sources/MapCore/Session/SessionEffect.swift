@@ -9,16 +9,8 @@ public enum SessionEffect: Hashable, Sendable {
     case redraw
     case quit
     case toggleFullscreen
-    /// Ask the desktop's file chooser for files to open (Ctrl+O).
-    case chooseFiles
-    /// Export the view to a file the person chooses (Ctrl+E).
-    case exportMap
-    /// Print the view (Ctrl+P).
-    case printMap
     /// Open this file (dropped on the window).
     case open(String)
-    /// Save the live position's trail as GPX (Ctrl+S).
-    case saveTrail
     /// Keep the measured line (these points) as a track.
     case keepMeasuredLine([Coordinate])
     /// Show the map of this name (the switcher's choice): the host makes its stack of tile
@@ -40,9 +32,6 @@ public enum SessionEffect: Hashable, Sendable {
     /// Ask the online geocoder for this (Enter in the search box: never per keystroke), near
     /// this point; the answer goes to `SearchLayer.setOnline`.
     case searchOnline(String, near: Coordinate?)
-    /// Ask the online geocoder what is at this point (key W: the selected pin, else under the
-    /// pointer, else the centre).
-    case whatIsHereOnline(Coordinate)
     /// A one-time hint (by name) was on screen.
     case hintShown(String)
     /// A notice was posted (the host also prints it: started from a terminal, it is read there).

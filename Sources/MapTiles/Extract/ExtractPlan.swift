@@ -10,6 +10,9 @@ public enum ExtractError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The source may not be bulk-downloaded, or the input is wrong.
     case refused(String)
     case failed(String)
+    /// The output's `.part` folder holds an unfinished extract of another area or map (its
+    /// `source`, and its `area` as written): finished, or begun afresh (`restart`), never mixed.
+    case unfinished(folder: String, source: String, area: String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,9 @@ public enum ExtractError: Error, CustomStringConvertible, Sendable, Equatable {
         // TRANSLATORS: %@ is the file and the system's reason ("/tmp/a.pmtiles: No space left on device").
         case let .diskFull(s): return tr("the disk is full (%@); free some space and run the same command again to go on where it stopped", s)
         case let .refused(s), let .failed(s): return s
+        case let .unfinished(folder, source, area):
+            // TRANSLATORS: %1$@ is a folder, %2$@ a map source's name, %3$@ its area ("24.90000,60.15000,24.98000,60.19000 z0–14").
+            return tr("%1$@ holds an unfinished extract of %2$@ (%3$@), not this one: finish that one, or begin this one afresh", folder, source, area)
         }
     }
 }

@@ -44,26 +44,26 @@ public struct TileArea: Sendable, Equatable, CustomStringConvertible {
         (self.west, self.south, self.east, self.north) = (west, south, east, north)
         self.zooms = zooms
         guard tileCount <= Self.maxTiles else {
-            // TRANSLATORS: %1$d is a number of tiles, %2$@…%3$@ a range of zooms, %4$@ the most tiles allowed; --maxzoom is an option's name.
-            throw Invalid(trn("the box holds %1$d tile at zooms %2$@…%3$@, more than %4$@: choose a smaller box or a lower --maxzoom",
-                              "the box holds %1$d tiles at zooms %2$@…%3$@, more than %4$@: choose a smaller box or a lower --maxzoom",
+            // TRANSLATORS: %1$d is a number of tiles, %2$@…%3$@ a range of zooms, %4$@ the most tiles allowed.
+            throw Invalid(trn("the box holds %1$d tile at zooms %2$@…%3$@, more than %4$@: choose a smaller box or a lower deepest zoom",
+                              "the box holds %1$d tiles at zooms %2$@…%3$@, more than %4$@: choose a smaller box or a lower deepest zoom",
                               Int(clamping: tileCount), zooms.lowerBound, zooms.upperBound, Self.maxTiles))
         }
     }
 
-    /// "W,S,E,N" in degrees, as `--bbox` takes it.
+    /// "W,S,E,N" in degrees (what is wrong names the value, not where it was typed).
     public init(bbox: String, zooms: ClosedRange<Int>) throws {
         let parts = bbox.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed }
         guard parts.count == 4 else {
-            // TRANSLATORS: --bbox is an option's name, %@ what was given; W,S,E,N (west, south, east, north) is how the option is written.
-            throw Invalid(tr("--bbox \"%@\": four numbers W,S,E,N in degrees (e.g. 24.90,60.15,24.98,60.19)", bbox.prefix(80)))
+            // TRANSLATORS: %@ is the area given; W,S,E,N (west, south, east, north) is how an area is written.
+            throw Invalid(tr("area \"%@\": four numbers W,S,E,N in degrees (e.g. 24.90,60.15,24.98,60.19)", bbox.prefix(80)))
         }
         // The sentence for each part that is not a number.
         let notNumbers: [(Substring) -> String] = [
-            { tr("--bbox: west \"%@\" is not a number", $0) },
-            { tr("--bbox: south \"%@\" is not a number", $0) },
-            { tr("--bbox: east \"%@\" is not a number", $0) },
-            { tr("--bbox: north \"%@\" is not a number", $0) },
+            { tr("west \"%@\" is not a number", $0) },
+            { tr("south \"%@\" is not a number", $0) },
+            { tr("east \"%@\" is not a number", $0) },
+            { tr("north \"%@\" is not a number", $0) },
         ]
         var v = [Double]()
         for (notNumber, p) in zip(notNumbers, parts) {

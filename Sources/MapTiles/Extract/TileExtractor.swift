@@ -51,11 +51,14 @@ public final class TileExtractor: @unchecked Sendable {
     /// another revision of the same map (`ExtractSource.revision`) is dropped and begun
     /// again. `updating`: the output is a saved area being brought up to date, replaced
     /// when the update is whole.
+    /// Whether an extract can be written to `output`: a .pmtiles or .mbtiles file.
+    public static func writes(_ output: String) -> Bool { output.hasSuffix(".pmtiles") || output.hasSuffix(".mbtiles") }
+
     public init(source: ExtractSource, area: TileArea, output: String, title: String? = nil, restart: Bool = false,
                 updating: Bool = false, now: Double = WallClock.now) throws {
-        guard output.hasSuffix(".pmtiles") || output.hasSuffix(".mbtiles") else {
-            // TRANSLATORS: --out is an option's name, %@ the file given.
-            throw ExtractError.refused(tr("--out %@: name a .pmtiles or .mbtiles file", output))
+        guard Self.writes(output) else {
+            // TRANSLATORS: %@ is the file given.
+            throw ExtractError.refused(tr("%@: an extract is written to a .pmtiles or .mbtiles file", output))
         }
         let lo = max(area.zooms.lowerBound, source.zoomRange.lowerBound), hi = min(area.zooms.upperBound, source.zoomRange.upperBound)
         guard lo <= hi else {
@@ -74,9 +77,7 @@ public final class TileExtractor: @unchecked Sendable {
         if FileIO.exists(planPath) {
             let earlier = try ExtractPlan.read(planPath)
             guard earlier.sameCut(as: plan) else {
-                // TRANSLATORS: %1$@ is a folder, %2$@ a map source's name, %3$@ its area ("24.90000,60.15000,24.98000,60.19000 z0–14"); --restart is an option's name.
-                throw ExtractError.refused(tr("%1$@ holds an unfinished extract of %2$@ (%3$@), not this one: run that again to finish it, or add --restart to begin this one afresh",
-                                              partFolder, earlier.source, try earlier.area))
+                throw ExtractError.unfinished(folder: partFolder, source: earlier.source, area: String(describing: try earlier.area))
             }
             if let was = earlier.revision, let now = plan.revision, was != now {
                 // The tiles fetched are of another version of the map: mixing the two would
