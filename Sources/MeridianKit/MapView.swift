@@ -40,6 +40,15 @@ public final class MapView {
         host = try MapHost(window: window, session: session, stack: stack)
     }
 
+    /// The map of a session the app made itself (its layers, pins, tracks and keys) over
+    /// `tiles`, as Meridian's own window is: `configuration` says what the loop logs and how
+    /// it draws (`HostConfiguration.current` reads the environment; the default reads nothing).
+    public init(window: SDLWindow, session: MapSession, tiles: TileStack, configuration: HostConfiguration = HostConfiguration(),
+                catalog: MapCatalog? = nil) throws {
+        self.catalog = catalog ?? MapCatalog()
+        host = try MapHost(window: window, session: session, stack: tiles, configuration: configuration)
+    }
+
     /// What the map shows now.
     public var camera: Camera { host.camera }
 

@@ -195,7 +195,8 @@ struct Open: ParsableCommand {
         session.position.color = overlays.pulseColor
         session.position.halo = overlays.halo
         session.position.noFixYet = tr("No position yet: Meridian follows it once a fix arrives (gpsd, GeoClue, or --location-source)")
-        let host = try appHost(window: window, session: session, stack: tiles.stack)
+        let view = try appView(window: window, session: session, stack: tiles.stack)
+        let host = view.host
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
         if live == nil, let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
@@ -324,7 +325,7 @@ struct Open: ParsableCommand {
                 host.requestQuit()
             }
         }
-        host.run()
+        view.run()
         // An index being built stops between tiles (it resumes the next time).
         search.indexes.stop()
         geocoder?.stop()
@@ -334,7 +335,7 @@ struct Open: ParsableCommand {
         saver?.flush()
         // The closures set above hold the host: it is closed here, before SDL goes, not when
         // (if ever) it is freed.
-        host.close()
+        view.close()
         return ending()
     }
 

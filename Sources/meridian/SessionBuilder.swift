@@ -39,12 +39,18 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     return session
 }
 
-/// The window's host as the app runs it: its test and diagnosis hooks read from the
-/// environment (`HostConfiguration.current`), its messages said as the app's.
+/// The window's map as the app runs it — MeridianKit's `MapView`, the facade an embedder
+/// uses — with its test and diagnosis hooks read from the environment
+/// (`HostConfiguration.current`) and its messages said as the app's.
+func appView(window: SDLWindow, session: MapSession, stack: TileStack) throws -> MapView {
+    let view = try MapView(window: window, session: session, tiles: stack, configuration: .current, catalog: Meridian.catalog)
+    view.host.onMessage = { warn($0) }
+    return view
+}
+
+/// The host of `appView`'s map (for the bench, which drives the loop itself).
 func appHost(window: SDLWindow, session: MapSession, stack: TileStack) throws -> MapHost {
-    let host = try MapHost(window: window, session: session, stack: stack, configuration: .current)
-    host.onMessage = { warn($0) }
-    return host
+    try appView(window: window, session: session, stack: stack).host
 }
 
 extension MapSession {
