@@ -1,9 +1,7 @@
-// The server-side frame (XRender.h): Xlib and RENDER requests on SDL's own display.
+// The server-side frame (XRender.h): Xlib and RENDER requests on the window's own display.
 #include "XRender.h"
 #include "CXlib.h"
 
-#include <SDL2/SDL.h>
-#include <SDL2/SDL_syswm.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/Xrender.h>
@@ -27,18 +25,16 @@ struct mx_render {
     Picture alpha[256];
 };
 
-mx_render *mx_render_open(void *sdl_window) {
-    SDL_SysWMinfo info;
-    SDL_VERSION(&info.version);
-    if (!sdl_window || !SDL_GetWindowWMInfo((SDL_Window *)sdl_window, &info) || info.subsystem != SDL_SYSWM_X11) return NULL;
-    Display *d = info.info.x11.display;
+mx_render *mx_render_open(void *display, unsigned long window) {
+    if (!display || !window) return NULL;
+    Display *d = display;
     int event_base, error_base, major = 0, minor = 0;
     if (!XRenderQueryExtension(d, &event_base, &error_base) || !XRenderQueryVersion(d, &major, &minor)) return NULL;
     if (major == 0 && minor < 10) return NULL; // solid fills, filters and transforms
     int opcode = 0, first_event = 0, first_error = 0;
     if (!XQueryExtension(d, "RENDER", &opcode, &first_event, &first_error)) return NULL;
     XWindowAttributes a;
-    if (!XGetWindowAttributes(d, info.info.x11.window, &a)) return NULL;
+    if (!XGetWindowAttributes(d, (Window)window, &a)) return NULL;
     XRenderPictFormat *wf = XRenderFindVisualFormat(d, a.visual);
     XRenderPictFormat *argb = XRenderFindStandardFormat(d, PictStandardARGB32);
     XRenderPictFormat *rgb = XRenderFindStandardFormat(d, PictStandardRGB24);
@@ -46,7 +42,7 @@ mx_render *mx_render_open(void *sdl_window) {
     mx_render *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     r->display = d;
-    r->window = info.info.x11.window;
+    r->window = (Window)window;
     r->depth = a.depth;
     r->window_format = wf;
     r->argb = argb;

@@ -7,9 +7,10 @@ import Platform
 public final class XRenderFrame {
     let raw: OpaquePointer
 
-    /// nil when the window is not an X11 one, or its server lacks RENDER 0.10.
-    package init?(window: OpaquePointer) {
-        guard let r = mx_render_open(UnsafeMutableRawPointer(window)) else { return nil }
+    /// The frame of the X11 window `window` on the Xlib `display`; nil when its server lacks
+    /// RENDER 0.10.
+    package init?(display: OpaquePointer, window: UInt) {
+        guard let r = mx_render_open(UnsafeMutableRawPointer(display), window) else { return nil }
         raw = r
         Self.open.removeAll { $0.frame == nil }
         Self.open.append(Weak(self))
@@ -35,7 +36,7 @@ public final class XRenderFrame {
     }
 
     private struct Weak { weak var frame: XRenderFrame?; init(_ f: XRenderFrame) { frame = f } }
-    nonisolated(unsafe) private static var open: [Weak] = []
+    nonisolated(unsafe) private static var open: [Weak] = [] // the window's thread only: frames are opened and all closed there
 
     /// Before SDL closes its display: every frame still open lets go of what the server holds
     /// (after, its pixmaps would be freed on a closed connection).

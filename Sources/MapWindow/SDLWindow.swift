@@ -49,7 +49,7 @@ public final class SDLWindow {
         handle = WindowHandle(w)
         // Else SDL would show the software picture through an OpenGL texture.
         if inSoftware, driver == "x11" { SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0") }
-        let serverDrawn = inSoftware && driver == "x11" && choice != .pixels ? XRenderFrame(window: w) : nil
+        let serverDrawn = inSoftware && driver == "x11" && choice != .pixels ? Self.serverFrame(of: w) : nil
         serverFrame = serverDrawn
         if serverDrawn != nil || (inSoftware && SDL_GetWindowSurface(w) != nil) {
             renderer = nil
@@ -161,5 +161,15 @@ public final class SDLWindow {
     public func toggleFullscreen() {
         isFullscreen.toggle()
         SDL_SetWindowFullscreen(raw, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    /// The X server's frame for an X11 window (RENDER), found through SDL's window-manager
+    /// information: nil for another kind of window, or a server without RENDER 0.10.
+    private static func serverFrame(of window: OpaquePointer) -> XRenderFrame? {
+        var info = SDL_SysWMinfo()
+        SDL_GetVersion(&info.version)
+        guard SDL_GetWindowWMInfo(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
+              let display = info.info.x11.display else { return nil }
+        return XRenderFrame(display: display, window: UInt(info.info.x11.window))
     }
 }

@@ -10,12 +10,14 @@
    moves every scaled copy out of the app (the server's pixman draws them, with SIMD); with
    one (glamor) the server draws them on it; over a network, only requests travel.
    Pixels handed over are 0xAARRGGBB premultiplied words, as CPixels draws. Every call is on
-   the thread that runs SDL's event loop (Xlib's display is SDL's). */
+   the thread that runs the window's event loop (Xlib's display is the window's: SDL's). */
 
 typedef struct mx_render mx_render;
 
-/* The window's server-side frame, or NULL: not an X11 window, or a server without RENDER 0.10. */
-mx_render *mx_render_open(void *sdl_window);
+/* The server-side frame of the X11 window `window` on `display` (an Xlib Display *), or NULL:
+   a server without RENDER 0.10. The caller finds the two (MapWindow asks SDL), so that
+   nothing here knows the toolkit. */
+mx_render *mx_render_open(void *display, unsigned long window);
 /* Lets go of what the server holds, before the display closes; every call after does nothing. */
 void mx_render_close(mx_render *r);
 void mx_render_free(mx_render *r);
