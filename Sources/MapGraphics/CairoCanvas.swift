@@ -11,7 +11,7 @@ public struct CairoError: Error, CustomStringConvertible {
 
 /// A Cairo recording surface: a picture kept as drawing operations, replayed as vectors (and
 /// text as text) onto a PDF or SVG page.
-public final class CairoRecording: @unchecked Sendable {
+public final class CairoRecording: @unchecked Sendable { // drawn into by one thread, then only replayed
     public let surface: OpaquePointer
     init(_ surface: OpaquePointer) { self.surface = surface }
     deinit { cairo_surface_destroy(surface) }

@@ -8,7 +8,7 @@ import Platform
 /// times — at 512-point sizing into four tiles of the zoom below, over-zoomed into hundreds —
 /// so filters are evaluated once per data tile, and a picture looks only at the features
 /// whose boxes reach it.
-final class PreparedTile: @unchecked Sendable {
+final class PreparedTile: @unchecked Sendable { // its memos under `lock` and `symbolsLock`; the tile immutable
     /// A feature's extent in 4096ths of the data tile.
     struct Box { var minX, minY, maxX, maxY: Double }
 

@@ -30,7 +30,7 @@ public struct UnknownSpriteError: Error, CustomStringConvertible {
 /// start; a layer of an app's own with sprites of its own kind registers their painter.
 public enum SpritePainters {
     private static let lock = Lock()
-    nonisolated(unsafe) private static var painters: [ObjectIdentifier: any SpritePainter.Type] = {
+    nonisolated(unsafe) private static var painters: [ObjectIdentifier: any SpritePainter.Type] = { // under `lock`
         var all: [ObjectIdentifier: any SpritePainter.Type] = [:]
         for p: any SpritePainter.Type in [LabelPainter.self, CirclePainter.self, LocationPainter.self, PinPainter.self, TrackLegendPainter.self,
                                           TrackProfilePainter.self, IconPainter.self, ShapePainter.self] {

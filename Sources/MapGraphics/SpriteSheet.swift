@@ -72,7 +72,7 @@ public enum IconPainter: SpritePainter {
     /// Real sheets are a few hundred pixels a side (MapLibre's at 2× about 1024); 8192 is a
     /// 256 MiB picture at most, read once.
     public static let maxSheetSide = 8192
-    nonisolated(unsafe) private static var pictures: [String: OpaquePointer] = [:]
+    nonisolated(unsafe) private static var pictures: [String: OpaquePointer] = [:] // under `lock`
 
     public static func paint(_ spec: IconSprite, pixelRatio k: Double) throws -> Bitmap {
         let sheet = try picture(spec.sheet)

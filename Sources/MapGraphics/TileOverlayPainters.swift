@@ -14,7 +14,7 @@ public enum TileOverlayPainters {
     public typealias Painter = @Sendable (_ overlay: any TileOverlay, _ tile: TileID, _ pointScale: Double, _ canvas: CairoCanvas) -> Void
 
     /// The painters, by the overlay's type.
-    nonisolated(unsafe) private static var painters: [ObjectIdentifier: Painter] = [
+    nonisolated(unsafe) private static var painters: [ObjectIdentifier: Painter] = [ // under `lock`
         ObjectIdentifier(LineOverlay.self): { overlay, tile, scale, canvas in
             guard let o = overlay as? LineOverlay else { return }
             TrackPainter.paint(o.painted, areas: o.areas, ramp: o.ramp, tile: tile, pointScale: scale, into: canvas)

@@ -125,17 +125,9 @@ public final class HTTPClient: @unchecked Sendable {
 
     /// Fetches `url` and waits for the answer here (a worker thread, never the network one).
     public func get(_ url: String, headers: [String] = [], limit: Int? = nil) -> HTTPOutcome {
-        final class Answer: @unchecked Sendable {
-            let condition = Condition()
-            var outcome: HTTPOutcome?
-        }
-        let answer = Answer()
-        fetch(url, headers: headers, limit: limit) { o in
-            answer.condition.lock(); answer.outcome = o; answer.condition.broadcast(); answer.condition.unlock()
-        }
-        answer.condition.lock(); defer { answer.condition.unlock() }
-        while answer.outcome == nil { answer.condition.wait() }
-        return answer.outcome!
+        let answer = Awaited<HTTPOutcome>()
+        fetch(url, headers: headers, limit: limit) { answer.put($0) }
+        return answer.take()!
     }
 
     /// Gives up a fetch: its `done` is called with a failure (unless it has finished already).
@@ -160,7 +152,7 @@ public final class HTTPClient: @unchecked Sendable {
 }
 
 /// One fetch as an engine carries it out.
-struct HTTPRequest: @unchecked Sendable {
+struct HTTPRequest: @unchecked Sendable { // its closures are Sendable; `url` and `redirects` change on the engine's thread only
     let id: HTTPClient.ID
     var url: String
     let headers: [String]

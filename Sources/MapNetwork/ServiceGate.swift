@@ -44,7 +44,7 @@ public final class ServiceGate: @unchecked Sendable {
     }
 
     private static let registryLock = Lock()
-    nonisolated(unsafe) private static var registry: [String: ServiceGate] = [:]
+    nonisolated(unsafe) private static var registry: [String: ServiceGate] = [:] // under `registryLock`
 
     /// The gate of the service at `url` (its scheme, host and port: one service however its
     /// paths are written).

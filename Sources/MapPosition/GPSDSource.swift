@@ -8,7 +8,7 @@ import Platform
 /// reports turned into fixes. When gpsd goes away (restarted, or never there) it says so once
 /// and connects again, waiting 1 s, then twice as long each time up to 30 s. Lines are
 /// bounded: a flood or an endless line is dropped with a notice, never held or waited on.
-public final class GPSDSource: PositionSource, @unchecked Sendable {
+public final class GPSDSource: PositionSource, @unchecked Sendable { // `attempts` under `lock`; its thread is a locked SourceThread
     public let host: String
     public let port: UInt16
     private let thread = SourceThread()

@@ -6,7 +6,7 @@ import Platform
 /// Fixes replayed from an NMEA log (demos and tests), paced by the fixes' own times divided by
 /// `speed` (a second apart where they have none). The file is read whole up front (64 MiB at
 /// most); its broken sentences are skipped, and said once.
-public final class NMEAReplaySource: PositionSource, @unchecked Sendable {
+public final class NMEAReplaySource: PositionSource, @unchecked Sendable { // immutable; its thread is a locked SourceThread
     public let path: String
     public let speed: Double
     private let thread = SourceThread()

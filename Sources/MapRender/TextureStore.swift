@@ -39,7 +39,7 @@ public final class TextureStore: TileAvailability {
         layoutRevision = placesRevision
     }
     private static let revisions = Lock()
-    nonisolated(unsafe) private static var lastRevision = 0
+    nonisolated(unsafe) private static var lastRevision = 0 // under `revisions`
     private static func nextRevision() -> Int {
         revisions.lock(); defer { revisions.unlock() }
         lastRevision &+= 1

@@ -12,7 +12,7 @@ import Platform
 /// Retry-After stops all requests until then, and the engine's name and OpenStreetMap's credit
 /// go with every route. Answers are kept for the session (a route asked again costs no
 /// request); failures never are.
-public final class OSRMEngine: RouteEngine, @unchecked Sendable {
+public final class OSRMEngine: RouteEngine, @unchecked Sendable { // cache and requests under `lock`
     public let config: RoutingConfig
     private let client: HTTPClient
     private let gate: ServiceGate
@@ -107,25 +107,10 @@ public final class OSRMEngine: RouteEngine, @unchecked Sendable {
 
     /// The answer, or nil when it did not come in time or the route was cancelled.
     private func fetch(_ url: String, cancel: RouteCancellation) -> HTTPOutcome? {
-        final class Answer: @unchecked Sendable {
-            let condition = Condition()
-            var outcome: HTTPOutcome?
-            var cancelled = false
-        }
-        let answer = Answer()
-        let id = client.fetch(url, headers: ["Accept: application/json"], limit: OSRMAnswer.maxBytes) { o in
-            answer.condition.lock(); answer.outcome = o; answer.condition.broadcast(); answer.condition.unlock()
-        }
-        let stopping = cancel.whenCancelled {
-            answer.condition.lock(); answer.cancelled = true; answer.condition.broadcast(); answer.condition.unlock()
-        }
-        let deadline = MonotonicClock.now + timeout
-        answer.condition.lock()
-        while answer.outcome == nil && !answer.cancelled {
-            if !answer.condition.wait(until: deadline) && answer.outcome == nil { break }
-        }
-        let outcome = answer.outcome
-        answer.condition.unlock()
+        let answer = Awaited<HTTPOutcome>()
+        let id = client.fetch(url, headers: ["Accept: application/json"], limit: OSRMAnswer.maxBytes) { answer.put($0) }
+        let stopping = cancel.whenCancelled { answer.giveUp() }
+        let outcome = answer.take(until: MonotonicClock.now + timeout)
         cancel.forget(stopping)
         if outcome == nil { client.cancel(id) }
         return outcome

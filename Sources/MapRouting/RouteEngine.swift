@@ -25,7 +25,7 @@ extension RouteEngine {
 
 /// Tells an engine at work that its answer is no longer wanted; it may have a process or a
 /// request to end (`whenCancelled`, forgotten with `forget` once that work has ended).
-public final class RouteCancellation: @unchecked Sendable {
+public final class RouteCancellation: @unchecked Sendable { // its state under `lock`
     private let lock = Lock()
     private var cancelled = false
     private var handlers: [Int: @Sendable () -> Void] = [:]

@@ -10,7 +10,7 @@ import Platform
 /// only makes Routino name the roads). Routino's times are minutes, its
 /// distances kilometres; its "(null)" names are none; a waypoint more than 1 km from a road
 /// the profile may use is refused (`.noRoadNear`).
-public final class RoutinoEngine: RouteEngine, @unchecked Sendable {
+public final class RoutinoEngine: RouteEngine, @unchecked Sendable { // immutable: each route is a process of its own
     public let database: RoutinoDatabase
     public let programs: RoutinoPrograms
     public let name = "Routino"

@@ -36,7 +36,7 @@ public struct RoutinoPrograms: Sendable {
     }
 
     private static let versionLock = Lock()
-    nonisolated(unsafe) private static var versions: [String: String] = [:]
+    nonisolated(unsafe) private static var versions: [String: String] = [:] // under `versionLock`
 
     private static func askVersion(_ router: String) -> String? {
         guard let dir = TemporaryDirectory.make("meridian-routino") else { return nil }

@@ -7,7 +7,7 @@ import Platform
 /// when the network goes, a saved area is still there at street level. While the map is out
 /// of reach, tiles inside an area come straight from it, and one tile in a while still asks
 /// the map, so that its coming back is noticed.
-public final class AreaBackedSource: TileSource, @unchecked Sendable {
+public final class AreaBackedSource: TileSource, @unchecked Sendable { // `lastProbe` and `saved` under `lock`
     /// A saved area: its tiles, where they lie, and the shallowest zoom it holds.
     public struct Area: Sendable {
         public let source: TileSource

@@ -8,7 +8,7 @@ import Platform
 /// Content-Range is the range asked for. A server that ignores Range (200, the whole body) is
 /// accepted only for archives under 16 MiB, which are then read from memory. A later answer
 /// with another ETag means the archive changed under us: an error, not a mix of two archives.
-public final class HTTPRangeReader: RangeReader, @unchecked Sendable {
+public final class HTTPRangeReader: RangeReader, @unchecked Sendable { // `failure` under `lock`; the rest immutable
     public let url: String
     public let size: UInt64
     /// The ETag of the first answer, when the server sent one.

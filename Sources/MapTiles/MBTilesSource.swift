@@ -6,7 +6,7 @@ import Platform
 
 /// Tiles from an MBTiles file (SQLite; rows in TMS order). Vector tiles are served beyond
 /// the file's deepest zoom from their ancestor there, to be drawn larger (vector over-zoom).
-public final class MBTilesSource: TileSource, @unchecked Sendable {
+public final class MBTilesSource: TileSource, @unchecked Sendable { // immutable; its database locks each call
     public let database: SQLiteDatabase
     public let metadata: [String: String]
     public let isVector: Bool

@@ -12,7 +12,7 @@ import Platform
 /// are never kept. A 429 or 503 pauses every request for as long as its Retry-After says; 5xx
 /// answers and broken connections are tried once more after a short, jittered wait; 4xx
 /// answers are not. Requests for tiles the view no longer wants are cancelled.
-public final class OnlineTileSource: TileSource, @unchecked Sendable {
+public final class OnlineTileSource: TileSource, @unchecked Sendable { // its state under `lock`
     public let source: OnlineSource
     private let client: HTTPClient
     private let cache: TileDiskCache?
@@ -237,13 +237,13 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
     /// Fetches on the network thread and waits here (a tile worker); the request can be
     /// cancelled meanwhile (`cancel`), and then this throws `TileLoadCancelled`.
     private func get(_ url: String, tile: TileID) throws -> HTTPOutcome {
-        let waiter = Waiter()
+        let waiter = Awaited<HTTPOutcome>()
         lock.lock()
         requestsMade += 1
         let id = client.fetch(url, headers: []) { waiter.put($0) }
         requests[tile] = id
         lock.unlock()
-        let outcome = waiter.take()
+        let outcome = waiter.take()!
         // The request and its cancellation end together: a cancel that came too late to stop
         // an answer leaves nothing behind.
         lock.lock()
@@ -258,17 +258,6 @@ public final class OnlineTileSource: TileSource, @unchecked Sendable {
         }
         if cancelledNow, case .failed = outcome { throw TileLoadCancelled() }
         return outcome
-    }
-
-    private final class Waiter: @unchecked Sendable {
-        private let condition = Condition()
-        private var outcome: HTTPOutcome?
-        func put(_ o: HTTPOutcome) { condition.lock(); outcome = o; condition.broadcast(); condition.unlock() }
-        func take() -> HTTPOutcome {
-            condition.lock(); defer { condition.unlock() }
-            while outcome == nil { condition.wait() }
-            return outcome!
-        }
     }
 
     private func paused() -> Double {

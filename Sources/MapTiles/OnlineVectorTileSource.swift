@@ -10,7 +10,7 @@ import Platform
 /// in HTTPClient) are inflated here, bounded. A fetched tile is cached only once the loader
 /// decoded it; a stale cached one is asked about again (If-None-Match) and used as it is when
 /// the server cannot be reached.
-public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
+public final class OnlineVectorTileSource: TileSource, @unchecked Sendable { // its state under `lock`
     /// The source, resolved (a TileJSON source's template is the one its document gives).
     public let source: OnlineSource
     /// The document the tiles were described by, when there was one.
@@ -149,20 +149,11 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable {
 
     /// Fetches on the network thread and waits here; a cancelled request throws `TileLoadCancelled`.
     private func get(_ url: String, tile: TileID, headers: [String]) throws -> HTTPOutcome {
-        final class Answer: @unchecked Sendable {
-            let condition = Condition()
-            var outcome: HTTPOutcome?
-        }
-        let answer = Answer()
+        let answer = Awaited<HTTPOutcome>()
         lock.lock()
-        requests[tile] = client.fetch(url, headers: headers) { o in
-            answer.condition.lock(); answer.outcome = o; answer.condition.broadcast(); answer.condition.unlock()
-        }
+        requests[tile] = client.fetch(url, headers: headers) { answer.put($0) }
         lock.unlock()
-        answer.condition.lock()
-        while answer.outcome == nil { answer.condition.wait() }
-        let outcome = answer.outcome!
-        answer.condition.unlock()
+        let outcome = answer.take()!
         lock.lock()
         requests[tile] = nil
         let wasCancelled = cancelled.remove(tile) != nil

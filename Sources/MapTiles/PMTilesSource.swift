@@ -7,7 +7,7 @@ import Platform
 /// tiles decompressed and served beyond the archive's deepest zoom from their ancestor there
 /// (vector over-zoom), rasters through `RasterOverzoom`. Brotli- or zstd-compressed tiles and
 /// tile types nothing here can draw are refused when the archive is opened, not per tile.
-public final class PMTilesSource: TileSource, @unchecked Sendable {
+public final class PMTilesSource: TileSource, @unchecked Sendable { // set while it is opened and made ready, then only read; the archive locks its reads
     public let archive: PMTilesArchive
     public let isVector: Bool
     /// The data tiles read last, inflated, for the many tiles drawn from each.

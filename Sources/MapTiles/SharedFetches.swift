@@ -7,7 +7,7 @@ import Platform
 /// to ask fetches; the others wait for its answer and take the bytes kept here, so a server is
 /// asked once, not four times. A fetch that fails or finds nothing keeps nothing: the next
 /// asker tries again itself.
-final class SharedFetches: @unchecked Sendable {
+final class SharedFetches: @unchecked Sendable { // under `arrived`'s lock
     private let arrived = Condition()
     private var running = Set<TileID>()
     private var recent: LRUCache<TileID, Data>

@@ -233,7 +233,7 @@ public enum VectorOverzoom {
 
 /// The few data tiles a vector source read last, inflated: reading and inflating one costs a
 /// few milliseconds, and the many tiles drawn from it are asked for together.
-public final class InflatedDataTiles: @unchecked Sendable {
+public final class InflatedDataTiles: @unchecked Sendable { // `tiles` under `lock`
     private let lock = Lock()
     private var tiles = LRUCache<TileID, Data>(capacity: 8 << 20)
 

@@ -41,7 +41,7 @@ public enum SDL {
     }
 
     /// Set by the app before its first window; the library claims no name and no signal.
-    nonisolated(unsafe) public static var identity = Identity()
+    nonisolated(unsafe) public static var identity = Identity() // set by the app before its first window, on SDL's thread
 
     /// The drivers to try, in order: the user's choice, else Wayland inside a Wayland session
     /// (SDL 2.26 would pick X11 there), else X11. Never SDL's invisible fallbacks (offscreen,
@@ -88,7 +88,7 @@ public enum SDL {
         throw SDLError(message: tr("cannot open a display (%@)", failures.joined(separator: "; ")))
     }
 
-    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = [] // SDL's thread only (made once, before the first window)
 
     /// SIGTERM (logout) and SIGINT become an SDL_QUIT event, so the app quits the normal way
     /// and saves. SDL's own handlers are off: the signal may land on a tile worker, which

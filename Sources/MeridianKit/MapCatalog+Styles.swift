@@ -38,7 +38,7 @@ public struct StyleChoice: Equatable, Sendable {
 
 /// The styles read so far, by choice: a catalogue's (`MapCatalog.styles`), with its settings
 /// (where problems are said, where web sprite sheets are kept) and its network client.
-public final class MapStyles: @unchecked Sendable {
+public final class MapStyles: @unchecked Sendable { // its caches under `lock`; settings and client immutable
     private let settings: MapCatalog.Settings
     private let client: @Sendable () -> HTTPClient
     private let lock = Lock()

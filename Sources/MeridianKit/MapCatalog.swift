@@ -17,7 +17,7 @@ import Platform
 /// app's (`Settings`), given when the catalogue is made: an app makes one and hands it where
 /// maps are made; nothing is read from the process's globals. What it reads once (the user's
 /// sources, the styles) and its network client are its own.
-public final class MapCatalog: @unchecked Sendable {
+public final class MapCatalog: @unchecked Sendable { // immutable but for locked values (sources read, schemas told)
     /// The name of the embedded basemap.
     public static let basemap = SourcesLayer.basemap
 
@@ -61,7 +61,7 @@ public final class MapCatalog: @unchecked Sendable {
     }
 
     /// The network client, made when first asked for.
-    final class ClientMaker: @unchecked Sendable {
+    final class ClientMaker: @unchecked Sendable { // the client made once, under `made`'s lock
         private let settings: Settings
         private let made = LockedValue<HTTPClient>()
         init(_ settings: Settings) { self.settings = settings }

@@ -10,7 +10,7 @@ import Platform
 /// keeps them elsewhere says where (`directory`).
 public enum Resources {
     /// Looked in before all the others (the Meridian app sets it from $MERIDIAN_DATA_DIR).
-    nonisolated(unsafe) public static var directory: String?
+    nonisolated(unsafe) public static var directory: String? // set once by the app before any thread reads it
 
     /// The file `name` (a path under the resources folder) where it is found first.
     public static func url(_ name: String) -> URL? {

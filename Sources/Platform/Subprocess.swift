@@ -19,7 +19,7 @@ public struct SubprocessError: Error, CustomStringConvertible, Sendable {
 /// theirs is not ours. Its output goes to files (the caller reads them once it has ended),
 /// its working directory is the caller's choice (programs that write beside themselves
 /// write there), and only this object signals it, by its own id.
-public final class Subprocess: @unchecked Sendable {
+public final class Subprocess: @unchecked Sendable { // `status` and `ended` under `lock`
     public let pid: pid_t
     private let lock = Lock()
     private var status: Int32?

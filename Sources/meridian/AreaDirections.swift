@@ -11,7 +11,7 @@ import Platform
 /// or routing.json's "askAboveMB", the panel asks: Download or Not now), cut and built
 /// beside the area — with its progress in the save panel and Cancel; the new database joins
 /// the route engines at once.
-final class AreaDirections: @unchecked Sendable {
+final class AreaDirections: @unchecked Sendable { // `answer` under `answered`; the rest immutable or locked values
     private let host: MapHostHandle
     private let routing: AreaRouting
     private let cancel = LockedValue<RouteCancellation>()

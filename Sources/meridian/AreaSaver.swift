@@ -15,7 +15,7 @@ import Platform
 /// switcher and in "Saved areas" (with the saves that stopped midway), lays them beneath
 /// their map as soon as they are saved, and updates, renames, resumes, discards and deletes
 /// them. One save or update runs at a time.
-final class AreaSaver: @unchecked Sendable {
+final class AreaSaver: @unchecked Sendable { // the job's state under `lock`; `host` and `backed` on the frame thread only, workers use its handle
     private unowned let host: MapHost
     private let lock = Lock()
     private var extractor: TileExtractor?

@@ -103,7 +103,7 @@ extension Bench {
 }
 
 /// A source that counts the tiles asked of it.
-final class CountingSource: TileSource, @unchecked Sendable {
+final class CountingSource: TileSource, @unchecked Sendable { // `asked` under `lock`
     let inner: TileSource
     private let lock = Lock()
     private var asked = 0

@@ -241,7 +241,7 @@ struct Extract: ParsableCommand {
 
 /// The extract's progress on stdout: a bar redrawn in place on a terminal, a plain line every
 /// few seconds otherwise (a log, a pipe).
-private final class ProgressLine: @unchecked Sendable {
+private final class ProgressLine: @unchecked Sendable { // its counters under `lock`
     private let tty: Bool
     private let lock = Lock()
     private let start = MonotonicClock.now

@@ -14,7 +14,7 @@ import Platform
 /// window's shape, with the stated scale and a north arrow) and hands it to the desktop's
 /// print dialog, or, with no print service, offers to save that PDF. The page is drawn on a
 /// worker: the window goes on, a notice says when the file is there.
-final class MapExporter: @unchecked Sendable {
+final class MapExporter: @unchecked Sendable { // `busy` under `lock`; `host` on the frame thread only, workers use `handle`
     /// Touched on the frame thread only (export and print start there); workers and the
     /// portal's answers reach the map through `handle`.
     private unowned let host: MapHost

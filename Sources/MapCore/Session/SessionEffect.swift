@@ -45,7 +45,7 @@ public enum SessionEffect: Hashable, Sendable {
 
 /// A layer's own request, typed by the layer (as `ButtonID`s are): the embedder finds its own
 /// with `as(T.self)`.
-public struct LayerRequest: Hashable, @unchecked Sendable {
+public struct LayerRequest: Hashable, @unchecked Sendable { // only built from Sendable values (`init`)
     private let value: AnyHashable
     public init<T: Hashable & Sendable>(_ value: T) { self.value = AnyHashable(value) }
     public func `as`<T>(_ type: T.Type) -> T? { value.base as? T }

@@ -10,7 +10,7 @@ import Platform
 /// inside words (`inside`, trigrams) — beside a table of what each name is and where. Kept
 /// under `$XDG_CACHE_HOME/meridian/search/`, one file per map file (by its path), holding the
 /// map file's identity: a changed file is indexed again.
-public final class NameIndex: PlaceSearching, @unchecked Sendable {
+public final class NameIndex: PlaceSearching, @unchecked Sendable { // immutable; its databases lock each call
     public let path: String
     public let title: String
     public let features: Int

@@ -14,7 +14,7 @@ import Platform
 /// and renamed into place; then the staging goes. Runs on a worker; `cancel()` stops it
 /// at the next batch of tiles (what the batch staged is kept), or while the rows are written
 /// (written again from the staging next time).
-public final class NameIndexBuilder: @unchecked Sendable {
+public final class NameIndexBuilder: @unchecked Sendable { // immutable but `cancelled`, a ThreadFlag
     public let archive: NameArchive
     public let file: String
     private let cancelled = LockedValue<Bool>()

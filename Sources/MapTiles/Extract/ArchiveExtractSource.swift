@@ -7,7 +7,7 @@ import Platform
 /// say where each tile lies; tiles near each other in the archive (PMTiles orders them along
 /// a Hilbert curve, so a box's tiles mostly are) are read with one request: ranges less than
 /// `maxGap` apart are joined, up to `maxRead` bytes a request.
-public final class ArchiveExtractSource: ExtractSource, @unchecked Sendable {
+public final class ArchiveExtractSource: ExtractSource, @unchecked Sendable { // `made` and `stopped` under `lock`
     public let archive: PMTilesArchive
     public let name: String
     public let isRemote: Bool

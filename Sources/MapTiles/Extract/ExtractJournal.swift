@@ -10,7 +10,7 @@ import Platform
 /// an ETag or date for, what a later update asks with). Tile bytes are made durable before the
 /// records that point at them are written, so a record on disk always has its bytes; a
 /// record torn by a crash fails its checksum and is dropped with everything after it.
-public final class ExtractJournal: @unchecked Sendable {
+public final class ExtractJournal: @unchecked Sendable { // written only under its extractor's lock
     /// One tile's fate: its bytes in `tiles` at `offset`, or absent from the source.
     public struct Record: Sendable, Equatable {
         public var tileID: UInt64

@@ -3,7 +3,7 @@ import MapGeometry
 import Platform
 
 /// An extract's tiles from an MBTiles file: each tile is one indexed row.
-public final class MBTilesExtractSource: ExtractSource, @unchecked Sendable {
+public final class MBTilesExtractSource: ExtractSource, @unchecked Sendable { // immutable; its MBTiles file locks each call
     public let file: MBTilesSource
     public let name: String
 

@@ -26,7 +26,7 @@ public struct ExtractProgress: Sendable, Equatable {
 /// few workers, zoom by zoom in archive order, and recorded in a journal beside the output
 /// (`OUT.part/`), so an interrupted extract goes on where it stopped; the output appears, by
 /// rename, only when every tile is in.
-public final class TileExtractor: @unchecked Sendable {
+public final class TileExtractor: @unchecked Sendable { // its state and its journal under `lock`
     public let source: ExtractSource
     /// The area asked for, its zooms limited to those the source has.
     public let area: TileArea
@@ -262,7 +262,7 @@ public final class TileExtractor: @unchecked Sendable {
 
 /// The tiles still to fetch, handed out in batches: zoom by zoom, in archive order, skipping
 /// those fetched already. One zoom's ids are held at a time.
-private final class BatchQueue: @unchecked Sendable {
+private final class BatchQueue: @unchecked Sendable { // under `lock`
     private let lock = Lock()
     private let area: TileArea
     private let done: Set<UInt64>
