@@ -92,6 +92,23 @@ extension StyledTilePainter {
         // (`TextSizeCurve`): sampled once for the layer, or per feature when it depends on one.
         let sizeFollowsZoom = !layer.isZoomConstant("text-size")
         let sharedSizes = sizeFollowsZoom && layer.isFeatureConstant("text-size") ? Self.sizes(layer, zoom, nil) : nil
+        // The same for what places a label: a layer's features rarely differ in it, and each
+        // property asked is a look-up by name (profiled: a cold street tile's labels asked a
+        // dozen per feature, a fifth of their making).
+        func once<T>(_ names: String..., evaluate: @escaping (EvaluationContext) -> T) -> (EvaluationContext) -> T {
+            guard names.allSatisfy(layer.isFeatureConstant) else { return evaluate }
+            let value = evaluate(EvaluationContext(zoom: zoom))
+            return { _ in value }
+        }
+        let transformOf = once("text-transform") { layer.string("text-transform", $0) }
+        let placementOf = once("symbol-placement") { layer.string("symbol-placement", $0) ?? "point" }
+        let rankOf = once("symbol-sort-key") { Self.rank(layer, order: order, $0) }
+        let spacingOf = once("symbol-spacing") { max(layer.number("symbol-spacing", $0), 40) }
+        let paddingOf = once("text-padding") { layer.number("text-padding", $0) }
+        let anchorOf = once("text-anchor") { LabelAnchor(rawValue: layer.string("text-anchor", $0) ?? "center") ?? .center }
+        let offsetOf = once("text-offset") { layer.numbers("text-offset", $0) ?? [] }
+        let alignedAlong = once("text-rotation-alignment", "icon-rotation-alignment") { Self.alignment(layer, $0, alongLine: true) }
+        let alignedAt = once("text-rotation-alignment", "icon-rotation-alignment") { Self.alignment(layer, $0, alongLine: false) }
         for i in features {
             let f = data.features[i]
             let c = EvaluationContext(zoom: zoom, feature: f)
@@ -103,13 +120,12 @@ extension StyledTilePainter {
                 // turned with it (a one-way street's arrows).
                 guard let icon = icon(layer, c) else { continue }
                 let style = TextStyle.styled(sharedLook ?? Self.look(layer, c))
-                let rank = Self.rank(layer, order: order, c)
-                let alongLine = (layer.string("symbol-placement", c) ?? "point") != "point"
-                let alignment = Self.alignment(layer, c, alongLine: alongLine)
+                let rank = rankOf(c)
+                let alongLine = placementOf(c) != "point"
+                let alignment = alongLine ? alignedAlong(c) : alignedAt(c)
                 if alongLine {
                     guard f.type == .lineString || f.type == .polygon else { continue }
-                    let key = LineKey(text: "", style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40), icon: icon,
-                                      alignment: alignment)
+                    let key = LineKey(text: "", style: style, rank: rank, spacing: spacingOf(c), icon: icon, alignment: alignment)
                     if lines[key] == nil { keys.append(key); first[key] = i }
                     lines[key, default: []] += f.parts.filter { $0.count >= 2 }
                     continue
@@ -120,37 +136,37 @@ extension StyledTilePainter {
                                              alignment: alignment, sequence: i, tile: tile))
                 continue
             }
-            switch layer.string("text-transform", c) {
+            switch transformOf(c) {
             case "uppercase": text = text.uppercased()
             case "lowercase": text = text.lowercased()
             default: break
             }
             let look = sharedLook ?? Self.look(layer, c)
             let style = TextStyle.styled(look)
-            let rank = Self.rank(layer, order: order, c)
-            let placement = layer.string("symbol-placement", c) ?? "point"
+            let rank = rankOf(c)
+            let placement = placementOf(c)
             let sizes = sizeFollowsZoom ? sharedSizes ?? Self.sizes(layer, zoom, f) : nil
-            let alignment = Self.alignment(layer, c, alongLine: placement != "point")
+            let alignment = placement != "point" ? alignedAlong(c) : alignedAt(c)
             // Along a line the text is one line ("{name:latin}\n{name:nonlatin}" side by side).
             if placement != "point" { text = String(text.map { $0 == "\n" ? " " : $0 }) }
             if placement != "point", f.type == .lineString || f.type == .polygon {
-                let key = LineKey(text: text, style: style, rank: rank, spacing: max(layer.number("symbol-spacing", c), 40), sizes: sizes,
-                                  alignment: alignment, padding: layer.number("text-padding", c), textBox: Self.textBox(text, look))
+                let key = LineKey(text: text, style: style, rank: rank, spacing: spacingOf(c), sizes: sizes,
+                                  alignment: alignment, padding: paddingOf(c), textBox: Self.textBox(text, look))
                 if lines[key] == nil { keys.append(key); first[key] = i }
                 lines[key, default: []] += f.parts.filter { $0.count >= 2 }
                 continue
             }
             guard let at = Self.anchorPoint(f, mapPoint) else { continue }
-            let anchor = LabelAnchor(rawValue: layer.string("text-anchor", c) ?? "center") ?? .center
-            let offset = layer.numbers("text-offset", c) ?? []
+            let anchor = anchorOf(c)
+            let offset = offsetOf(c)
             let dx = offset.count > 0 && offset[0].isFinite ? min(max(offset[0], -20), 20) : 0
             let dy = offset.count > 1 && offset[1].isFinite ? min(max(offset[1], -20), 20) : 0
             // Wrapped as MapLibre wraps it (`balanced`), measured as it will be drawn.
             let (lines, wrapped) = Self.balanced(text, look)
             out.points.append(PlaceLabel(name: lines, point: at, rank: rank, style: .styled(wrapped),
                                          placement: .point(anchor: anchor, offset: ScreenPoint(x: dx * look.size, y: dy * look.size)),
-                                         icon: icon(layer, c), sizes: sizes, alignment: Self.alignment(layer, c, alongLine: false),
-                                         textBox: Self.textBox(lines, wrapped), padding: layer.number("text-padding", c), sequence: i,
+                                         icon: icon(layer, c), sizes: sizes, alignment: alignedAt(c),
+                                         textBox: Self.textBox(lines, wrapped), padding: paddingOf(c), sequence: i,
                                          tile: tile))
         }
         // (Icons alone keep each line's own direction, which an arrow shows: not joined.)
