@@ -82,9 +82,7 @@ extension Bench {
         let handle = host.handle
         let watcher = Joinable(name: "bench-drawn") {
             handle.waitUntilDrawn(timeout: 30)
-            var e = SDL_Event()
-            e.type = SDL_QUIT.rawValue
-            SDL_PushEvent(&e)
+            handle.perform { $0.requestQuit() }
         }
         host.run()
         watcher.join()
