@@ -64,8 +64,8 @@ wait_behind() { # NAME [LINES]: waits for it; its failure is the test's (LINES: 
 }
 stop_behind() { for pid in "${behind[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
 trap stop_behind EXIT
-# What the tests need beyond the build (X, the compositor, the package tools: about two
-# minutes of apt on a fresh machine) installs behind the build, which needs none of it, and then
+# What the tests need beyond the build (X, the compositor, the package tools: five minutes
+# of apt on a fresh Debian 12, measured in a chroot) installs behind the build, which needs none of it, and then
 # a minimal Debian for the clean install downloads. Both need root (apt; debootstrap, chroot,
 # mounts): as root, beside the build; otherwise through sudo, in the foreground (sudo's cached
 # password belongs to the terminal, which a job in a session of its own has not).
