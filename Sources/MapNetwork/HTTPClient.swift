@@ -48,6 +48,9 @@ public final class HTTPClient: @unchecked Sendable {
         public var connectionsPerHost = 2
         /// Plain http:// over Meridian's own connections; false sends everything to libcurl.
         public var ownPlainHTTP = true
+        /// Ask nothing of the network (the app's offline setting): every request fails at
+        /// once, and sources fall back on what they kept. `HTTPClient.isOffline` changes it later.
+        public var offline = false
 
         public init(userAgent: String) { self.userAgent = userAgent }
     }
@@ -66,6 +69,7 @@ public final class HTTPClient: @unchecked Sendable {
 
     public init(options: Options) {
         self.options = options
+        offlineFlag.set(options.offline)
         let names: [String] = ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"]
         proxied = names.contains { name in getenv(name).map { $0.pointee != 0 } ?? false }
     }
@@ -85,17 +89,17 @@ public final class HTTPClient: @unchecked Sendable {
         return id
     }
 
-    /// Nothing is asked of the network when set (the app's offline setting):
-    /// every request fails at once, and sources fall back on what they kept.
-    public static var offline: Bool {
+    /// Nothing is asked of the network while set (`Options.offline` at first): every
+    /// request fails at once, and sources fall back on what they kept. From any thread.
+    public var isOffline: Bool {
         get { offlineFlag.get() ?? false }
         set { offlineFlag.set(newValue) }
     }
-    private static let offlineFlag = LockedValue<Bool>()
+    private let offlineFlag = LockedValue<Bool>()
 
     /// Hands a request to the engine for its address (also a redirect from the other engine).
     private func send(_ request: HTTPRequest) {
-        if Self.offline {
+        if isOffline {
             // TRANSLATORS: why a map, search or route asked nothing of the network.
             return request.done(.failed(tr("offline: nothing is asked of the network"), retryable: false))
         }

@@ -112,17 +112,18 @@ public struct AreaRouting: Sendable {
     }
 
     /// As the app makes it: the index routing.json names, downloads kept under the cache while
-    /// they are fetched, with the client below.
-    public init(config: RoutingConfig, programs: RoutinoPrograms, userAgent: String, environment env: [String: String]) {
-        self.init(index: config.extracts, client: Self.downloadClient(userAgent: userAgent), programs: programs,
+    /// they are fetched, with the client below (asking nothing of the network when `offline`).
+    public init(config: RoutingConfig, programs: RoutinoPrograms, userAgent: String, offline: Bool = false, environment env: [String: String]) {
+        self.init(index: config.extracts, client: Self.downloadClient(userAgent: userAgent, offline: offline), programs: programs,
                   downloads: RoutinoDatabase.defaultCacheRoot(environment: env) + "/downloads")
         askAbove = config.askAbove
     }
 
     /// The HTTP client downloads are made with: one connection, the app's User-Agent, a
     /// piece (8 MiB) given minutes on a slow line — a stalled transfer still ends in seconds.
-    static func downloadClient(userAgent: String) -> HTTPClient {
+    static func downloadClient(userAgent: String, offline: Bool) -> HTTPClient {
         var options = HTTPClient.Options(userAgent: userAgent)
+        options.offline = offline
         options.maxBodyBytes = GeofabrikIndex.maxBytes
         options.connectionsPerHost = 1
         options.totalTimeout = 900

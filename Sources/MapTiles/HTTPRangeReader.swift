@@ -82,7 +82,7 @@ public final class HTTPRangeReader: RangeReader, @unchecked Sendable { // `failu
         let last = offset + UInt64(length) - 1
         switch client.get(url, headers: ["Range: bytes=\(offset)-\(last)"], limit: length) {
         case let .failed(reason, retryable):
-            if retryable || HTTPClient.offline { lock.lock(); failure = reason; lock.unlock() }
+            if retryable || client.isOffline { lock.lock(); failure = reason; lock.unlock() }
             throw TileSourceError(tr("%@: %@", url, reason))
         case let .response(r):
             lock.lock(); failure = nil; lock.unlock()

@@ -159,7 +159,7 @@ public final class OnlineVectorTileSource: TileSource, @unchecked Sendable { // 
         let wasCancelled = cancelled.remove(tile) != nil
         switch outcome {
         case .response: failure = nil
-        case let .failed(reason, retryable): if retryable || HTTPClient.offline { failure = reason }
+        case let .failed(reason, retryable): if retryable || client.isOffline { failure = reason }
         }
         lock.unlock()
         if wasCancelled, case .failed = outcome { throw TileLoadCancelled() }

@@ -38,6 +38,9 @@ public final class MapCatalog: @unchecked Sendable { // immutable but for locked
         public var warn: @Sendable (String) -> Void = { _ in }
         /// Every HTTP request and its answer, when given (debugging a server).
         public var httpLog: (@Sendable (String) -> Void)?
+        /// Ask nothing of the network (`isOffline` changes it later): online maps show only
+        /// the tiles kept on disk.
+        public var offline = false
         public init() {}
     }
 
@@ -64,15 +67,38 @@ public final class MapCatalog: @unchecked Sendable { // immutable but for locked
     final class ClientMaker: @unchecked Sendable { // the client made once, under `made`'s lock
         private let settings: Settings
         private let made = LockedValue<HTTPClient>()
-        init(_ settings: Settings) { self.settings = settings }
+        private let offline = LockedValue<Bool>()
+        init(_ settings: Settings) {
+            self.settings = settings
+            offline.set(settings.offline)
+        }
         var client: HTTPClient {
             made.update { c in
                 if let c { return c }
-                let n = HTTPClient(options: .init(userAgent: settings.userAgent))
+                var options = HTTPClient.Options(userAgent: settings.userAgent)
+                options.offline = isOffline
+                let n = HTTPClient(options: options)
                 c = n
                 return n
             }
         }
+        var isOffline: Bool {
+            get { offline.get() ?? false }
+            set {
+                made.update { c in
+                    offline.set(newValue)
+                    c?.isOffline = newValue
+                }
+            }
+        }
+    }
+
+    /// Nothing is asked of the network while set (the app's `--offline`, its settings'
+    /// "offline"): the catalogue's maps show what is kept on disk. The app's other clients (a
+    /// geocoder, a router) are made offline by it too. From any thread.
+    public var isOffline: Bool {
+        get { clientMaker.isOffline }
+        set { clientMaker.isOffline = newValue }
     }
 
     /// What a window needs to show a map: its stack of tile layers.

@@ -26,7 +26,7 @@ final class AreaDirections: @unchecked Sendable { // `answer` under `answered`; 
     init?(host: MapHost, environment env: [String: String] = ProcessInfo.processInfo.environment) {
         guard case let .success(programs) = RoutinoPrograms.find(environment: env) else { return nil }
         self.host = host.handle
-        routing = AreaRouting(config: RoutingConfig.load(environment: env).config, programs: programs, userAgent: Meridian.userAgent, environment: env)
+        routing = AreaRouting(config: RoutingConfig.load(environment: env).config, programs: programs, userAgent: Meridian.userAgent, offline: Meridian.catalog.isOffline, environment: env)
         host.change { $0.scene.modify(SaveAreaLayer.self, default: SaveAreaLayer()) { $0.offersDirections = true } }
     }
 

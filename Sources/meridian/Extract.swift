@@ -170,7 +170,7 @@ struct Extract: ParsableCommand {
         }
         let (config, problem) = RoutingConfig.load(environment: env)
         if let problem { warn(problem) }
-        let routing = AreaRouting(config: config, programs: programs, userAgent: Meridian.userAgent, environment: env)
+        let routing = AreaRouting(config: config, programs: programs, userAgent: Meridian.userAgent, offline: Meridian.catalog.isOffline, environment: env)
         var lastShare = -1
         let result = routing.build(box, into: AreaRouting.directory(forArea: FileIO.absolute(out)), environment: env, confirm: { name, bytes in
             // Asked above 500 MB: on a terminal, else --yes says it.

@@ -14,6 +14,7 @@ enum ExtractSources {
         var options = HTTPClient.Options(userAgent: Meridian.userAgent)
         options.connectionsPerHost = 4
         options.totalTimeout = 120
+        options.offline = Meridian.catalog.isOffline
         return HTTPClient(options: options)
     }()
 

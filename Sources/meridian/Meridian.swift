@@ -28,7 +28,7 @@ struct Meridian: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         Resources.directory = env["MERIDIAN_DATA_DIR"]
         Localization.start(domain: "meridian", directories: env["MERIDIAN_LOCALE_DIR"].map { [$0] } ?? Resources.localeDirectories, environment: env)
-        if AppSettings.read(folder: catalog.settings.configFolder, warn: warn).offline == true { HTTPClient.offline = true }
+        if AppSettings.read(folder: catalog.settings.configFolder, warn: warn).offline == true { catalog.isOffline = true }
         do {
             var command = try parseAsRoot(nil)
             try command.run()

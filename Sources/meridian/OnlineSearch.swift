@@ -16,7 +16,9 @@ enum OnlineSearch {
         let (config, problem) = GeocoderConfig.load(environment: env)
         guard config.enabled else { return (nil, problem) }
         let options = Geocoder.Options(cacheDirectory: Geocoder.defaultCacheDirectory(environment: env), language: GeocoderConfig.language(environment: env))
-        return (Geocoder(config: config, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)), options: options), problem)
+        var client = HTTPClient.Options(userAgent: Meridian.userAgent)
+        client.offline = Meridian.catalog.isOffline
+        return (Geocoder(config: config, client: HTTPClient(options: client), options: options), problem)
     }
 
     /// What the search box's Enter asks: `deliver` hears the geocoder's answer, or what went

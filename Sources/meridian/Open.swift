@@ -56,7 +56,7 @@ struct Open: ParsableCommand {
         // Errors a person must see go to the window (started from the desktop, there is no
         // terminal), and to stderr.
         var notices: [String] = []
-        if view.offline { HTTPClient.offline = true }
+        if view.offline { Meridian.catalog.isOffline = true }
         let catalog = Meridian.catalog
         let stateURL = ViewState.defaultURL()
         var saved: ViewState?
@@ -87,7 +87,7 @@ struct Open: ParsableCommand {
         let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
                                  tiles: view.tiles ?? catalog.styles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
                                  helpHintShown: saved?.helpHintShown ?? false, tileOverlays: catalog.overlays.settings(remembered: saved?.overlays, asked: view.overlay),
-                                 offerStreets: firstStart && asksNoPlace && place == nil && !HTTPClient.offline && view.tiles == nil && view.style == nil,
+                                 offerStreets: firstStart && asksNoPlace && place == nil && !Meridian.catalog.isOffline && view.tiles == nil && view.style == nil,
                                  catalog: catalog, keep: keep)
         // Every SDL object is gone by now; only then may SDL shut down.
         SDL.quit()
@@ -230,7 +230,7 @@ struct Open: ParsableCommand {
         search.start(shown: shownName)
         host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
         let exporter = MapExporter(host: host)
-        let routing = WindowRouting(host: host, osm: osm, offline: HTTPClient.offline, catalog: catalog)
+        let routing = WindowRouting(host: host, osm: osm, offline: Meridian.catalog.isOffline, catalog: catalog)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }

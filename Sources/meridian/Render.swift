@@ -127,7 +127,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        if view.offline { HTTPClient.offline = true }
+        if view.offline { Meridian.catalog.isOffline = true }
         let catalog = Meridian.catalog
         let format = PagePrinter.Format(path: out) ?? .png
         // A sheet (--paper), or a PDF or SVG of a --size: laid out as a page, without the

@@ -96,7 +96,9 @@ enum RouteEngines {
         let (config, problem) = RoutingConfig.load(environment: env)
         if let problem { made.problems.append(problem) }
         if config.enabled {
-            let engine = OSRMEngine(config: config, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)))
+            var options = HTTPClient.Options(userAgent: Meridian.userAgent)
+            options.offline = Meridian.catalog.isOffline
+            let engine = OSRMEngine(config: config, client: HTTPClient(options: options))
             made.engines.append(engine)
             made.online = engine
         }

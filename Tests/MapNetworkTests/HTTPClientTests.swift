@@ -145,6 +145,26 @@ import TestSupport
         #expect(connections >= 2 && connections <= 4, "\(connections) connections for 23 requests")
     }
 
+    /// Offline is the client's setting: nothing reaches the server while it is on (the
+    /// server's count says so), a clear reason comes back at once, not worth retrying, and
+    /// the same client asks again once it is off.
+    @Test(arguments: [true, false]) func anOfflineClientAsksNothing(plain: Bool) throws {
+        let server = try TileServer()
+        var o = HTTPClient.Options(userAgent: Self.agent)
+        o.ownPlainHTTP = plain
+        o.offline = true
+        let c = HTTPClient(options: o)
+        defer { c.stop() }
+        let refused = try #require(failure(get(c, server.url("/tile/3/1/2.png"))))
+        #expect(refused.0.contains("offline") && !refused.1)
+        let other = client(plain: plain)
+        defer { other.stop() }
+        let counted = try #require(response(get(other, server.url("/count"))))
+        #expect(!String(decoding: counted.body, as: UTF8.self).contains("/tile/3/1/2.png"), "an offline client asked the server")
+        c.isOffline = false
+        #expect(response(get(c, server.url("/tile/3/1/2.png")))?.status == 200)
+    }
+
     @Test func libcurlIsLoadedOnlyWhenHTTPSNeedsIt() throws {
         let server = try TileServer()
         let c = client()

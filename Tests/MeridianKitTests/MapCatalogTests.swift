@@ -13,6 +13,22 @@ struct MapCatalogTests {
         var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
     }
 
+    /// Offline is the catalogue's setting, given at the start or later (a flag read after the
+    /// catalogue was made): its one client follows it, made before or after.
+    @Test func offlineIsTheCataloguesSettingAndItsClientFollows() {
+        var settings = MapCatalog.Settings()
+        settings.offline = true
+        let started = MapCatalog(settings: settings)
+        #expect(started.isOffline && started.client.isOffline)
+        let later = MapCatalog()
+        let client = later.client
+        #expect(!later.isOffline && !client.isOffline)
+        later.isOffline = true
+        #expect(client.isOffline && later.client === client)
+        later.isOffline = false
+        #expect(!client.isOffline)
+    }
+
     @Test func anAppsOwnSourcesAreOfferedAndWhatIsWrongIsSaidToIt() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
