@@ -61,6 +61,13 @@ public struct AreasLayer: MapLayer {
 
     public var levels: [LayerLevel] { [.overlay, .chrome] }
 
+    static let openCommand = KeyBinding.Command.custom("savedAreas")
+
+    public var keyBindings: [KeyBinding] {
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
+        [KeyBinding(keys: [.letter("a")], modifiers: .shift, command: Self.openCommand, label: "Shift+A", help: tr("saved areas: show, rename, update, delete"))]
+    }
+
     public mutating func open() {
         isOpen.toggle()
         confirming = nil
@@ -92,7 +99,7 @@ public struct AreasLayer: MapLayer {
 
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
-        case .savedAreas: open(); return [.changed]
+        case Self.openCommand: open(); return [.changed]
         case .cancel where isOpen: close(); return [.changed]
         default: return nil
         }

@@ -118,6 +118,13 @@ public struct SaveAreaLayer: MapLayer {
 
     public var levels: [LayerLevel] { [.overlay, .chrome] }
 
+    static let saveCommand = KeyBinding.Command.custom("saveArea")
+
+    public var keyBindings: [KeyBinding] {
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
+        [KeyBinding(keys: [.letter("a")], modifiers: [], command: Self.saveCommand, label: "A", help: tr("save this area for offline use"))]
+    }
+
     /// Opens the panel (key A, the switcher's row); a second time closes it. Not while saving.
     public mutating func open() {
         guard progress == nil else { return }
@@ -230,7 +237,7 @@ public struct SaveAreaLayer: MapLayer {
 
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
-        case .saveArea:
+        case Self.saveCommand:
             if progress != nil { return [.notice(tr("An area is being saved: its progress is at the bottom (Esc or Cancel stops it)"))] }
             open()
             return [.changed]

@@ -71,6 +71,15 @@ public struct SourcesLayer: MapLayer {
 
     public var levels: [LayerLevel] { [.chrome] }
 
+    /// L and the digits are the switcher's.
+    static let listCommand = KeyBinding.Command.custom("sources"), digitCommand = KeyBinding.Command.custom("digit")
+
+    public var keyBindings: [KeyBinding] {
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
+        [KeyBinding(keys: [.letter("l")], modifiers: [], command: Self.listCommand, label: "L, 1 … 9", help: tr("choose the map: basemap, streets, topography")),
+         KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: Self.digitCommand, label: "", help: "")]
+    }
+
     static let rowHeight = 22.0
     static let ink = Color(hex: 0x1F5FD6)
     static let warning = Color(hex: 0xC0392B)
@@ -307,10 +316,11 @@ public struct SourcesLayer: MapLayer {
     /// L opens or closes the list, a digit chooses from it, Esc closes it.
     public mutating func perform(_ command: KeyBinding.Command, key: Key, context: InputContext) -> [LayerAction]? {
         switch command {
-        case .sources: showsList.toggle(); hint = nil; confirmingDelete = nil
-        case .digit:
-            // As a click on the list's row would.
-            guard case let .letter(c) = key, let n = c.wholeNumberValue, let choice = choice(number: n) else { return nil }
+        case Self.listCommand: showsList.toggle(); hint = nil; confirmingDelete = nil
+        case Self.digitCommand:
+            // As a click on the list's row would; with the list closed, a digit is nothing
+            // (not the app's to hear).
+            guard case let .letter(c) = key, let n = c.wholeNumberValue, let choice = choice(number: n) else { return [] }
             return choose(choice.name, context: context)
         case .cancel where showsList: showsList = false
         default: return nil

@@ -3,8 +3,8 @@ import FoundationEssentials
 import MapCore
 import Platform
 
-/// The session's effects, carried out on the frame thread: the window's own here (quit,
-/// full screen, the clipboard, the keyboard's text), the rest handed to the embedder.
+/// The session's effects, carried out on the frame thread: the window's own here (closing,
+/// the clipboard, the keyboard's text), the rest handed to the embedder.
 extension MapHost {
     /// Does `effects`; true when the picture may have changed.
     func carryOut(_ effects: [SessionEffect]) -> Bool {
@@ -13,7 +13,6 @@ extension MapHost {
             switch effect {
             case .redraw: changed = true
             case .quit: requestQuit()
-            case .toggleFullscreen: window.toggleFullscreen()
             case let .copy(text):
                 // TRANSLATORS: %@ is what was copied to the clipboard (coordinates).
                 if SDL_SetClipboardText(text) == 0 { showNotice(tr("Copied %@", text)) }

@@ -66,6 +66,52 @@ public final class MapView {
         set { host.onIdle = newValue }
     }
 
+    /// Called once, right after the first frame is on screen. On the frame thread.
+    public var onFirstPresent: (() -> Void)? {
+        get { host.onFirstPresent }
+        set { host.onFirstPresent = newValue }
+    }
+
+    /// Called once, after the first frame with everything in view drawn: every tile, every
+    /// label, and the ring of tiles around the view. On the frame thread.
+    public var onFullyDrawn: (() -> Void)? {
+        get { host.onFullyDrawn }
+        set { host.onFullyDrawn = newValue }
+    }
+
+    /// What the map says to the person at it (a notice shown, a tile that failed), for the
+    /// app to print or log as its own; by default printed to standard error.
+    public var onMessage: (String) -> Void {
+        get { host.onMessage }
+        set { host.onMessage = newValue }
+    }
+
+    /// The map's model as the last frame left it: its layers, pins, tracks and tile layers.
+    public var session: MapSession { host.session }
+
+    /// Changes the map's model, on the frame thread (in `onEffect`, `onFirstPresent`, the
+    /// work of `perform`), and draws it. Returns what `body` returns.
+    @discardableResult
+    public func change<R>(_ body: (inout MapSession) throws -> R) rethrows -> R { try host.change(body) }
+
+    /// Changes the first layer of a kind (an app's panel given its worker's answer) and
+    /// carries out what it asks, at the map's clock; on the frame thread.
+    public func update<L: MapLayer>(_ kind: L.Type, _ body: (inout L) -> [LayerAction]) {
+        host.change { $0.update(kind, at: host.clock.now, body) }
+    }
+
+    /// Shows `message` at the top of the map until it is clicked away. From any thread.
+    public func showNotice(_ message: String) { host.showNotice(message) }
+
+    /// What other threads keep of the map: `perform`, `showNotice`, `waitUntilDrawn`.
+    public var handle: MapHostHandle { host.handle }
+
+    /// Shows the map of `tiles` from the next frame (another map chosen, its overlays).
+    public func setTiles(_ tiles: TileStack) { host.setTiles(tiles) }
+
+    /// Fills the screen with the window, or gives the window its size back.
+    public func toggleFullscreen() { host.window.toggleFullscreen() }
+
     /// Shows the map until the window is closed (or the app calls `quit`), in the map's own
     /// loop: frames on vsync while something moves, asleep otherwise.
     public func run() {

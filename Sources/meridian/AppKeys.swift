@@ -10,6 +10,8 @@ enum AppKeys {
     static let printMap = KeyBinding.Command.custom("printMap")
     static let saveTrail = KeyBinding.Command.custom("saveTrail")
     static let whatIsHere = KeyBinding.Command.custom("whatIsHere")
+    static let fullscreen = KeyBinding.Command.custom("fullscreen")
+    static let quit = KeyBinding.Command.custom("quit")
 
     /// Made at first use, in the language chosen by then.
     static let bindings: [KeyBinding] = [
@@ -22,12 +24,21 @@ enum AppKeys {
     /// Ctrl+S, listed after E (the elevation profile) as it always was.
     static let trailBinding = KeyBinding(keys: [.letter("s")], modifiers: .control, command: saveTrail, label: "Ctrl+S", help: tr("save your trail as GPX"))
 
+    /// The window's own, last in the help as they always were.
+    static let windowBindings: [KeyBinding] = [
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
+        KeyBinding(keys: [.f11], modifiers: [], command: fullscreen, label: "F11", help: tr("full screen")),
+        // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
+        KeyBinding(keys: [.letter("q")], modifiers: .control, command: quit, label: "Ctrl+Q", help: tr("quit")),
+    ]
+
     /// The window's table: the library's, with the app's verbs where the help has always
-    /// listed them (W and the files' keys after Ctrl+C, Ctrl+S after E).
+    /// listed them (W and the files' keys after Ctrl+C, Ctrl+S after E, the window's last).
+    /// The panels' keys (L, A, Shift+A, Ctrl+D) are their layers' (`MapLayer.keyBindings`).
     static let table: [KeyBinding] = {
         var t = KeyBindings.all
         t.insert(contentsOf: bindings, at: t.firstIndex { $0.command == .copyPosition }.map { $0 + 1 } ?? t.count)
         t.insert(trailBinding, at: t.firstIndex { $0.command == .profile }.map { $0 + 1 } ?? t.count)
-        return t
+        return t + windowBindings
     }()
 }

@@ -199,36 +199,36 @@ struct Open: ParsableCommand {
         let host = view.host
         let live = positions.map { LivePosition($0, host: host) }
         live?.start()
-        if live == nil, let notice = TrailRecorder().recoverAndSave() { host.showNotice(notice) }
-        for n in notices { host.showNotice(n) }
+        if live == nil, let notice = TrailRecorder().recoverAndSave() { view.showNotice(notice) }
+        for n in notices { view.showNotice(n) }
         let saver = pinSaver(for: host, file: file, loaded: loaded)
         opener.attach(host)
         var end = WindowEnd(camera: camera, open: [], tiles: shownName, overlays: tileOverlays, hintShown: hintShown, helpHintShown: helpHintShown,
                             style: styleChoice)
         /// The overlays as the session's stack has them (those whose tiles could not be had,
         /// as they started).
-        func overlaySettings() -> [ViewState.OverlayState] { MapOverlays.settings(of: host.session.tileStack, otherwise: tileOverlays) }
+        func overlaySettings() -> [ViewState.OverlayState] { MapOverlays.settings(of: view.session.tileStack, otherwise: tileOverlays) }
         /// What the window leaves to remember, as it is now.
         func ending() -> WindowEnd {
             var e = end
-            e.camera = host.camera
-            e.open = host.session.scene.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
-            e.tiles = host.session.tileStack.chosenMap
+            e.camera = view.camera
+            e.open = view.session.scene.tracks.files.filter { !$0.isLive }.map { ViewState.OpenFile(path: $0.path, hidden: $0.hidden) }
+            e.tiles = view.session.tileStack.chosenMap
             e.overlays = overlaySettings()
             return e
         }
         // The switcher's row for the labels' names, where the reader's language is known.
         if !Localization.languages.isEmpty {
-            host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = end.style.labels } }
+            view.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = end.style.labels } }
         }
         let (geocoder, geocoderProblem) = OnlineSearch.geocoder()
-        if let geocoderProblem { host.showNotice(geocoderProblem) }
+        if let geocoderProblem { view.showNotice(geocoderProblem) }
         let search = WindowSearch(host: host, geocoder: geocoder)
         let areas = AreaSaver(host: host, catalog: catalog)
         areas.refresh()
         areas.listChanged = { search.indexes.want(SearchIndexes.savedAreas()) }
         search.start(shown: shownName)
-        host.change { $0.update(SearchLayer.self, at: host.clock.now) { $0.onlineCredit = geocoder?.config.credit; return [] } }
+        view.update(SearchLayer.self) { $0.onlineCredit = geocoder?.config.credit; return [] }
         let exporter = MapExporter(host: host)
         let routing = WindowRouting(host: host, osm: osm, offline: Meridian.catalog.isOffline, catalog: catalog)
         areas.routing = AreaDirections(host: host)
@@ -241,14 +241,14 @@ struct Open: ParsableCommand {
             do {
                 var problems: [String] = []
                 let made = try catalog.tiles(name, pixelRatio: window.pixelRatio, style: end.style, overlays: overlayLayers(overlaySettings(), &problems))
-                for p in problems + made.notices { host.showNotice(p) }
-                host.setTiles(made.stack)
-                host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = nil } }
+                for p in problems + made.notices { view.showNotice(p) }
+                view.setTiles(made.stack)
+                view.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = nil } }
                 areas.shown(source: made.source)
                 search.met(name)
                 return true
             } catch {
-                host.showNotice(tr("Cannot show %@: %@", name, error))
+                view.showNotice(tr("Cannot show %@: %@", name, error))
                 return false
             }
         }
@@ -273,39 +273,41 @@ struct Open: ParsableCommand {
         // A saved area shown as the map was replaced (updated, renamed): shown from its new file.
         areas.reshow = { path in if areas.current == path { choose(path) } }
         areas.heightsSaved = { choose(areas.current) }
-        host.onEffect = { [unowned host] effect in
+        view.onEffect = { [unowned view] effect in
             switch effect {
             case let .pin(event):
-                if event.changesPins { saver?.save(host.session.pins) }
+                if event.changesPins { saver?.save(view.session.pins) }
                 search.pinEvent(event)
             case .tileLayersChanged: keep(ending())
             case .hintShown("sources"): end.hintShown = true
             case .hintShown("help"): end.helpHintShown = true
             case .searchOpened: search.opened()
             case let .searchOnline(query, near): search.searchOnline(query, near: near)
-            case let .keepMeasuredLine(points): keepMeasuredLine(points, host: host, opener: opener)
+            case let .keepMeasuredLine(points): keepMeasuredLine(points, host: view.host, opener: opener)
             case let .chooseTiles(name): choose(name)
             case let .layer(request):
                 if case let .labels(names)? = request.as(SourcesLayer.Request.self) {
                     // The street map drawn again with its labels' names so (styles are read
                     // once for each).
                     end.style.labels = names
-                    host.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = names } }
-                    choose(host.session.tileStack.chosenMap)
+                    view.change { $0.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.labels = names } }
+                    choose(view.session.tileStack.chosenMap)
                 }
                 areaRequest(request, saver: areas, choose: { choose($0) })
                 if let r = request.as(DirectionsLayer.Request.self) { routing.handle(r, opener: opener) }
                 switch request.as(KeyBinding.Command.self) {
-                case AppKeys.openFiles?: chooseFiles(host: host, opener: opener)
+                case AppKeys.quit?: view.quit()
+                case AppKeys.fullscreen?: view.toggleFullscreen()
+                case AppKeys.openFiles?: chooseFiles(host: view.host, opener: opener)
                 case AppKeys.exportMap?: exporter.export()
                 case AppKeys.printMap?: exporter.print()
-                case AppKeys.whatIsHere?: search.whatIsHereOnline(host.session.pointedAt)
+                case AppKeys.whatIsHere?: search.whatIsHereOnline(view.session.pointedAt)
                 case AppKeys.saveTrail?:
-                    if let live { live.save() } else { host.showNotice(tr("There is no trail to save: no live position is shown")) }
+                    if let live { live.save() } else { view.showNotice(tr("There is no trail to save: no live position is shown")) }
                 default: break
                 }
             case let .openLink(url):
-                let notices = host.handle
+                let notices = view.handle
                 Browser.open(url) { notices.showNotice($0) }
             case let .open(path) where path.lowercased().hasSuffix(".osm.pbf"): routing.addExtract(path)
             case let .open(path) where SearchIndexes.isIndexable(path): choose(FileIO.absolute(path))   // a street map's archive
@@ -314,15 +316,15 @@ struct Open: ParsableCommand {
             }
         }
         let quitAtFirstPresent = exitAfterFirstPresent
-        host.onFirstPresent = { [unowned host] in
+        view.onFirstPresent = { [unowned view] in
             opener.letReadingStart()
-            if quitAtFirstPresent { host.requestQuit() }
+            if quitAtFirstPresent { view.quit() }
         }
         if exitWhenDrawn {
-            host.onFullyDrawn = { [unowned host] in
+            view.onFullyDrawn = { [unowned view] in
                 // The bench's measure of what the drawn map holds (not the peak on the way).
                 if ProcessInfo.processInfo.environment["MERIDIAN_REPORT_RSS"] != nil { warn("resident \(FileIO.residentBytes()) bytes") }
-                host.requestQuit()
+                view.quit()
             }
         }
         view.run()

@@ -172,7 +172,10 @@ struct Render: ParsableCommand {
             if layout != nil { session.removeChrome() }
             session.scene.showsLabels = !noLabels
             session.imperialUnits = imperial
-            if keys { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true } }
+            if keys {
+                let table = session.keyTable
+                session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.isShown = true; $0.keys = table }
+            }
             for f in opened.files {
                 session.scene.tracks.add(f)
                 session.scene.tracks.setDetails(f.lines.map(TrackDetails.init), forFile: f.id)

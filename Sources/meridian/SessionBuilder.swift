@@ -28,10 +28,8 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     }
     // The zoom buttons and the help button's hint first: the search box's list drops over them.
     scene.layers.append(ZoomControlsLayer())
-    // The help lists the keys the session binds: the library's and the app's verbs.
-    var help = HelpLayer()
-    help.keys = AppKeys.table
-    scene.layers.append(help)
+    // The help lists the keys the session binds when it opens (`MapSession.keyTable`).
+    scene.layers.append(HelpLayer())
     scene.layers.append(SearchLayer())
     scene.layers.append(MeasureLayer())
     var session = MapSession(scene: scene, camera: camera)
@@ -44,7 +42,7 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
 /// (`HostConfiguration.current`) and its messages said as the app's.
 func appView(window: SDLWindow, session: MapSession, stack: TileStack) throws -> MapView {
     let view = try MapView(window: window, session: session, tiles: stack, configuration: .current, catalog: Meridian.catalog)
-    view.host.onMessage = { warn($0) }
+    view.onMessage = { warn($0) }
     return view
 }
 

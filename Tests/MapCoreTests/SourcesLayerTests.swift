@@ -159,3 +159,25 @@ struct SourcesLayerTests {
         #expect(buttons(&s).contains(.toggle) && buttons(&s).count > 1)
     }
 }
+
+/// The panels' keys are their layers' own (`MapLayer.keyBindings`), and the help lists them
+/// with the table when it opens: what a person reads is what the map answers.
+struct PanelKeysTests {
+    @Test func theHelpListsThePanelsKeysAndTheyAnswer() {
+        var s = SessionDriver(layers: [SourcesLayer(choices: [SourcesLayer.Choice(name: "basemap", title: "Basemap"), SourcesLayer.Choice(name: "osm", title: "OSM")]),
+                                       SaveAreaLayer(), AreasLayer(), HelpLayer()])
+        let table = s.session.keyTable.map(\.label)
+        #expect(table.contains("L, 1 … 9") && table.contains("A") && table.contains("Shift+A"))
+        _ = s.key(.f1)
+        let listed = s.session.scene.layer(HelpLayer.self)?.keys.map(\.label) ?? []
+        #expect(listed.contains("L, 1 … 9") && listed.contains("A") && listed.contains("Shift+A") && listed.contains("F1, ?"), "\(listed)")
+        _ = s.key(.escape)
+        #expect(s.key(.letter("l")).contains(.redraw))
+        #expect(s.key(.letter("2")).contains(.chooseTiles("osm")))
+        _ = s.key(.letter("a"), .shift)
+        #expect(s.session.scene.layer(AreasLayer.self)?.isOpen == true)
+        // Without the panels, their keys are nobody's.
+        var bare = SessionDriver(layers: [HelpLayer()])
+        #expect(bare.key(.letter("l")).isEmpty && bare.key(.letter("a")).isEmpty)
+    }
+}

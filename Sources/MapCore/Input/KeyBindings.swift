@@ -5,14 +5,14 @@ import Platform
 /// here) and explains them (the help overlay lists it), so the two cannot drift apart.
 public struct KeyBinding: Sendable {
     public enum Command: Sendable, Hashable {
-        case quit, search, help, fullscreen, units, trackColors, profile, trackList
-        case sources, saveArea, savedAreas, digit, follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
+        case search, help, units, trackColors, profile, trackList
+        case follow, measure, copyPosition, zoomIn, zoomOut, panLeft, panRight, panUp, panDown
         /// Turns the map by a step: Shift+← one way, Shift+→ the other (the key says which).
         case turn
         case focusNext, focusPrevious
         case cancel, deletePin, renamePin, undo, redo
-        /// A command of an app's own (Meridian's open, export, print, save the trail, what is
-        /// here asked online): bound by the app
+        /// A command of an app's own (Meridian's open, export, print, quit, full screen) or of
+        /// a layer's (the map switcher's L and digits, the area panels' A and Shift+A): bound by the app
         /// (`MapController.keys`, and listed by `HelpLayer.keys`) or by the layer that carries
         /// it out (`MapLayer.keyBindings`, `MapLayer.perform`); one no layer takes goes to the
         /// app (`SessionEffect.layer`).
@@ -52,10 +52,6 @@ public enum KeyBindings {
         KeyBinding(keys: [.down], modifiers: [], command: .panDown, label: "", help: ""),
         // TRANSLATORS: Shift+← and Shift+→ in the help; the compass button turns the map back to north.
         KeyBinding(keys: [.left, .right], modifiers: .shift, command: .turn, label: "Shift+← →", help: tr("turn the map (the compass turns it back north)")),
-        KeyBinding(keys: [.letter("l")], modifiers: [], command: .sources, label: "L, 1 … 9", help: tr("choose the map: basemap, streets, topography")),
-        KeyBinding(keys: (1...9).map { .letter(Character("\($0)")) }, modifiers: [], command: .digit, label: "", help: ""),
-        KeyBinding(keys: [.letter("a")], modifiers: [], command: .saveArea, label: "A", help: tr("save this area for offline use")),
-        KeyBinding(keys: [.letter("a")], modifiers: .shift, command: .savedAreas, label: "Shift+A", help: tr("saved areas: show, rename, update, delete")),
         // TRANSLATORS: F in the help, pressed again and again: the map follows the position, then also turns so that the direction of travel is up ("heading-up"), then stops following.
         KeyBinding(keys: [.letter("f")], modifiers: [], command: .follow, label: "F", help: tr("follow your position; again: your course up; again: stop")),
         // TRANSLATORS: Backspace takes the last point back, Esc ends measuring.
@@ -73,8 +69,6 @@ public enum KeyBindings {
         KeyBinding(keys: [.tab], modifiers: [], command: .focusNext, label: "Tab", help: tr("the buttons in turn; Enter or Space presses")),
         KeyBinding(keys: [.tab], modifiers: .shift, command: .focusPrevious, label: "", help: ""),
         KeyBinding(keys: [.escape], modifiers: [], command: .cancel, label: "Esc", help: tr("close, cancel, put down")),
-        KeyBinding(keys: [.f11], modifiers: [], command: .fullscreen, label: "F11", help: tr("full screen")),
-        KeyBinding(keys: [.letter("q")], modifiers: .control, command: .quit, label: "Ctrl+Q", help: tr("quit")),
     ]
 
     /// The map's own keys, for an app that embeds the map (`MapView`): zoom, pan, the focus,

@@ -50,6 +50,10 @@ extension MapSession {
         run(actions, at: t)
     }
 
+    /// Every key this session answers: the controller's table, then its layers' own keys (as
+    /// the help lists them).
+    public var keyTable: [KeyBinding] { controller.keys + scene.layers.flatMap(\.keyBindings) }
+
     private func inputContext(at t: Double) -> InputContext {
         var context = InputContext(camera: controller.camera, time: t, lastFrame: lastFrame, facts: facts,
                                    pinsBusy: scene.layer(PinsLayer.self)?.isBusy ?? false, focused: focused)
@@ -190,8 +194,6 @@ extension MapSession {
         if command == .cancel, status != nil { return [.effect(.cancelWork)] }
         if let actions = offer({ $0.perform(command, key: key, context: context) }) { return actions }
         switch command {
-        case .quit: return [.effect(.quit)]
-        case .fullscreen: return [.effect(.toggleFullscreen)]
         case .follow: return [.toggleFollow]
         case .copyPosition: return [.effect(.copy(copiedPosition))]
         case .focusNext: moveFocus(forward: true); return [.changed]

@@ -7,8 +7,8 @@ import Platform
 public enum SessionEffect: Hashable, Sendable {
     /// Something drawn changed: draw a frame.
     case redraw
+    /// The window's close button (or the desktop asked the window to close).
     case quit
-    case toggleFullscreen
     /// Open this file (dropped on the window).
     case open(String)
     /// Keep the measured line (these points) as a track.
