@@ -1,5 +1,5 @@
 import Foundation
-import MapCore
+@testable import MapCore
 import MapGeometry
 import Testing
 import TestSupport
@@ -90,5 +90,15 @@ struct LabelTests {
         let parts = label.split(separator: " ")
         let unit = ["km": 1000.0, "m": 1, "mi": 1609.344, "ft": 0.3048][String(parts[1])]!
         #expect(abs(bar.width * metersPerPoint - Double(parts[0])! * unit) < 1e-6 * Double(parts[0])! * unit)
+    }
+
+    /// Panning north changes the bar's width with the latitude but not its round length: the
+    /// label (what the chrome keeps between frames) is the same.
+    @Test func aPanChangesTheWidthNotTheLength() {
+        func cam(_ lat: Double) -> Camera { Camera(center: Coordinate(latitude: lat, longitude: 0), zoom: 10, viewportSize: ScreenSize(width: 800, height: 600)) }
+        let a = ScaleBar.span(camera: cam(60), imperial: false), b = ScaleBar.span(camera: cam(60.05), imperial: false)
+        #expect(a.sameLength(as: b) && a.width != b.width)
+        #expect(a.label == ScaleBar.make(camera: cam(60), imperial: false).label)
+        #expect(!a.sameLength(as: ScaleBar.span(camera: cam(20), imperial: false)))
     }
 }

@@ -10,21 +10,43 @@ public struct ScaleBar: Hashable, Sendable {
     public var label: String
 
     public static func make(camera: Camera, imperial: Bool, maxWidth: Double = 110) -> ScaleBar {
+        let s = span(camera: camera, imperial: imperial, maxWidth: maxWidth)
+        return ScaleBar(width: s.width, label: s.label)
+    }
+
+    /// The bar's length in a unit, without its label: a pan changes the width a little with
+    /// each frame, the label only when the round length does (`ChromeLayer` keeps it).
+    struct Span: Equatable {
+        enum Unit { case metres, kilometres, feet, miles }
+        var width: Double, amount: Double, unit: Unit
+
+        var label: String {
+            switch unit {
+            case .miles: return tr("%@ mi", format(amount))
+            case .feet: return tr("%@ ft", format(amount))
+            // TRANSLATORS: the scale bar's length; %@ is the number ("500", "0.5").
+            case .kilometres: return tr("%@ km", format(amount))
+            case .metres: return tr("%@ m", format(amount))
+            }
+        }
+
+        func sameLength(as other: Span) -> Bool { amount == other.amount && unit == other.unit }
+    }
+
+    static func span(camera: Camera, imperial: Bool, maxWidth: Double = 110) -> Span {
         let metersPerPoint = WebMercator.metersPerMapPoint(atLatitude: camera.centerCoordinate.latitude) / camera.scale
         let maxMeters = metersPerPoint * maxWidth
         if imperial {
             let feet = maxMeters * 3.280839895
             if feet >= 5280 {
                 let miles = nice(feet / 5280)
-                return ScaleBar(width: miles * 1609.344 / metersPerPoint, label: tr("%@ mi", format(miles)))
+                return Span(width: miles * 1609.344 / metersPerPoint, amount: miles, unit: .miles)
             }
             let f = nice(feet)
-            return ScaleBar(width: f * 0.3048 / metersPerPoint, label: tr("%@ ft", format(f)))
+            return Span(width: f * 0.3048 / metersPerPoint, amount: f, unit: .feet)
         }
         let m = nice(maxMeters)
-        // TRANSLATORS: the scale bar's length; %@ is the number ("500", "0.5").
-        return m >= 1000 ? ScaleBar(width: m / metersPerPoint, label: tr("%@ km", format(m / 1000)))
-                         : ScaleBar(width: m / metersPerPoint, label: tr("%@ m", format(m)))
+        return m >= 1000 ? Span(width: m / metersPerPoint, amount: m / 1000, unit: .kilometres) : Span(width: m / metersPerPoint, amount: m, unit: .metres)
     }
 
     /// The largest 1, 2 or 5 × 10ⁿ not above v.

@@ -13,7 +13,7 @@ public struct ChromeLayer: MapLayer {
     public var showsScaleBar = true
     /// The bar depends on the view's latitude and zoom (its centre's y, not x: a pan east or
     /// west keeps it), and its sprite key on its label only.
-    private struct LastScaleBar { let y: Double, zoom: Double, imperial: Bool, bar: ScaleBar, key: SpriteKey }
+    private struct LastScaleBar { let y: Double, zoom: Double, imperial: Bool, span: ScaleBar.Span, bar: ScaleBar, key: SpriteKey }
     private let lastScaleBar = LockedValue<LastScaleBar>()
 
     public init() {}
@@ -50,13 +50,21 @@ public struct ChromeLayer: MapLayer {
     }
 
     /// The scale bar for `camera` and its label's sprite, made once per camera: a frame asks
-    /// twice (what labels keep clear of, then what is drawn), and a label's key hashes its text.
+    /// twice (what labels keep clear of, then what is drawn), and a label's key hashes its
+    /// text. Panning, only the width changes: the label (a translated, localized number) is
+    /// made again only when the round length does.
     private func scaleBar(_ camera: Camera, imperial: Bool) -> (ScaleBar, SpriteKey) {
         let last = lastScaleBar.get()
         if let last, last.y == camera.center.y, last.zoom == camera.zoom, last.imperial == imperial { return (last.bar, last.key) }
-        let bar = ScaleBar.make(camera: camera, imperial: imperial)
-        let key = last.flatMap { $0.bar.label == bar.label ? $0.key : nil } ?? SpriteKey.text(bar.label, .chrome)
-        lastScaleBar.set(LastScaleBar(y: camera.center.y, zoom: camera.zoom, imperial: imperial, bar: bar, key: key))
+        let span = ScaleBar.span(camera: camera, imperial: imperial)
+        let (bar, key): (ScaleBar, SpriteKey)
+        if let last, last.span.sameLength(as: span) {
+            (bar, key) = (ScaleBar(width: span.width, label: last.bar.label), last.key)
+        } else {
+            bar = ScaleBar(width: span.width, label: span.label)
+            key = last.flatMap { $0.bar.label == bar.label ? $0.key : nil } ?? SpriteKey.text(bar.label, .chrome)
+        }
+        lastScaleBar.set(LastScaleBar(y: camera.center.y, zoom: camera.zoom, imperial: imperial, span: span, bar: bar, key: key))
         return (bar, key)
     }
 
