@@ -276,6 +276,18 @@ public struct DirectionsLayer: MapLayer {
         return [.changed]
     }
 
+    /// Asks for the route through `places` — the start, the vias, the end — as if each was
+    /// chosen in the panel, which opens (the window started with them). `names` says what
+    /// each was given as (nil: its coordinates say it).
+    public mutating func ask(through places: [Coordinate], names: [String?] = []) -> [LayerAction] {
+        guard places.count >= 2 else { return [] }
+        open()
+        drag = nil
+        waypoints = places
+        self.names = places.indices.map { names.indices.contains($0) ? names[$0] : nil }
+        return changedWaypoints() + (unavailable.map { [.notice($0)] } ?? [])
+    }
+
     /// Asks again for the route whose answer was a failure (an engine came since, the mode
     /// was pressed again).
     public mutating func retry() -> [LayerAction] {
@@ -350,12 +362,29 @@ public struct DirectionsLayer: MapLayer {
     /// when it is in view already.
     func fitted(_ route: Route, _ camera: Camera) -> MapRect? {
         guard let b = route.bounds else { return nil }
+        let a = camera.screenPoint(for: Coordinate(latitude: b.north, longitude: b.west)), c = camera.screenPoint(for: Coordinate(latitude: b.south, longitude: b.east))
+        let free = freeArea(camera.viewportSize)
+        if free.contains(a) && free.contains(c) { return nil }
+        return fit(b, camera)
+    }
+
+    /// The part of the world that shows `places` whole, clear of the panel on the left, in
+    /// view or not (the window's first view of a route asked for on the command line).
+    public func fitted(_ places: [Coordinate], _ camera: Camera) -> MapRect? {
+        guard let first = places.first else { return nil }
+        var b = (south: first.latitude, west: first.longitude, north: first.latitude, east: first.longitude)
+        for c in places.dropFirst() {
+            b.south = min(b.south, c.latitude); b.north = max(b.north, c.latitude)
+            b.west = min(b.west, c.longitude); b.east = max(b.east, c.longitude)
+        }
+        return fit(b, camera)
+    }
+
+    private func fit(_ b: (south: Double, west: Double, north: Double, east: Double), _ camera: Camera) -> MapRect? {
         let nw = WebMercator.project(Coordinate(latitude: b.north, longitude: b.west))
         let se = WebMercator.project(Coordinate(latitude: b.south, longitude: b.east))
         let v = camera.viewportSize
         let free = freeArea(v)
-        let a = camera.screenPoint(for: Coordinate(latitude: b.north, longitude: b.west)), c = camera.screenPoint(for: Coordinate(latitude: b.south, longitude: b.east))
-        if free.contains(a) && free.contains(c) { return nil }
         guard free.width > 50, free.height > 50 else { return nil }
         // The route's box, grown by the view's margins in the route's own scale.
         let w = max(se.x - nw.x, 1e-9), h = max(se.y - nw.y, 1e-9)

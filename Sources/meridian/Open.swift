@@ -37,6 +37,10 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("An OpenStreetMap extract to find directions in offline, with Routino (again for more; built once into a database under ~/.cache/meridian/routing)."), valueName: "FILE.osm.pbf"))
     var osm: [String] = []
 
+    // TRANSLATORS: the coordinates are an example, typed as they are: keep them.
+    @Option(name: .long, help: ArgumentHelp(tr("Open with directions through this place: coordinates (42.5063,1.5218) or a name the offline search finds. Again for each place: the first is the start, the last the end, those between are passed on the way."), valueName: "PLACE"))
+    var route: [String] = []
+
     @Argument(help: ArgumentHelp(tr("GPX, KML, GeoJSON, CSV, FIT or TCX files to open (the view moves to show them), or a place to show: a geo: link (geo:48.85,2.35?z=12) or an OpenStreetMap link."), valueName: "FILE"))
     var files: [String] = []
 
@@ -52,7 +56,21 @@ struct Open: ParsableCommand {
     /// Street maps as the options say, dark where the desktop prefers it.
     private var styleChoice: StyleChoice { view.styleChoice.followingDesktop() }
 
+    func validate() throws {
+        // TRANSLATORS: --route is the option itself, typed as it is.
+        if route.count == 1 { throw ValidationError(tr("--route needs two places at least: give it again for where the route ends")) }
+    }
+
     mutating func run() throws {
+        // A place of --route that cannot be had is said before any window opens.
+        var asked: [RoutePlaces.Place] = []
+        let names = view.tiles.map { [$0] }?.filter(SearchIndexes.isIndexable) ?? []
+        for text in route {
+            switch RoutePlaces.resolve(text, tiles: names) {
+            case let .success(place): asked.append(place)
+            case let .failure(problem): throw ValidationError("--route: \(problem.text)")
+            }
+        }
         // Errors a person must see go to the window (started from the desktop, there is no
         // terminal), and to stderr.
         var notices: [String] = []
@@ -63,7 +81,7 @@ struct Open: ParsableCommand {
         do { saved = try ViewState.load(from: stateURL) } catch { notices.append(tr("%@; starting from the default view", error)) }
         // The first start: over the reader's country, and streets where OpenFreeMap answers.
         let firstStart = saved == nil && !FileIO.exists(stateURL.path) && !isBenchRun
-        let asksNoPlace = files.isEmpty && view.center == nil && view.zoom == nil
+        let asksNoPlace = files.isEmpty && route.isEmpty && view.center == nil && view.zoom == nil
         let firstView = firstStart && asksNoPlace
             ? FirstStart.view(region: Localization.region(environment: ProcessInfo.processInfo.environment), places: Resources.places(), viewport: size.screenSize)
             : nil
@@ -75,7 +93,7 @@ struct Open: ParsableCommand {
                             bearing: view.bearing ?? (place == nil && view.center == nil ? saved?.openingBearing : nil) ?? 0)
         // Started without files, the window reopens those open when it was last closed (the
         // view is the saved one, so it does not move to them).
-        let reopen = paths.isEmpty && place == nil && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
+        let reopen = paths.isEmpty && place == nil && asked.isEmpty && view.center == nil && view.zoom == nil ? saved?.files ?? [] : []
         let marker = place.map { SearchLayer.Marker(coordinate: $0.coordinate, title: String(cFormat: "%.5f, %.5f", $0.coordinate.latitude, $0.coordinate.longitude)) }
         // The view is kept for the next start when the window closes, and whenever another
         // map or an overlay is chosen (bench runs leave none).
@@ -84,7 +102,7 @@ struct Open: ParsableCommand {
             guard !bench else { return }
             do { try end.viewState.save(to: stateURL) } catch { warn(tr("could not save the view: %@", error)) }
         }
-        let end = try showWindow(camera: camera, files: paths, marker: marker, notices: notices, reopen: reopen,
+        let end = try showWindow(camera: camera, files: paths, marker: marker, route: asked, notices: notices, reopen: reopen,
                                  tiles: view.tiles ?? catalog.styles.tilesNamed(by: view.styleChoice) ?? saved?.tiles ?? MapCatalog.basemap, hintShown: saved?.hintShown ?? false,
                                  helpHintShown: saved?.helpHintShown ?? false, tileOverlays: catalog.overlays.settings(remembered: saved?.overlays, asked: view.overlay),
                                  offerStreets: firstStart && asksNoPlace && place == nil && !Meridian.catalog.isOffline && view.tiles == nil && view.style == nil,
@@ -157,7 +175,7 @@ struct Open: ParsableCommand {
         return (paths, place)
     }
 
-    private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, notices: [String], reopen: [ViewState.OpenFile],
+    private func showWindow(camera: Camera, files: [String], marker: SearchLayer.Marker?, route: [RoutePlaces.Place], notices: [String], reopen: [ViewState.OpenFile],
                             tiles name: String, hintShown: Bool, helpHintShown: Bool, tileOverlays: [ViewState.OverlayState],
                             offerStreets: Bool = false, catalog: MapCatalog, keep: @escaping (WindowEnd) -> Void) throws -> WindowEnd {
         // Files are read on a worker from the start; the window opens meanwhile and jumps to
@@ -230,7 +248,16 @@ struct Open: ParsableCommand {
         search.start(shown: shownName)
         view.update(SearchLayer.self) { $0.onlineCredit = geocoder?.config.credit; return [] }
         let exporter = MapExporter(host: host)
-        let routing = WindowRouting(host: host, osm: osm, offline: Meridian.catalog.isOffline, catalog: catalog)
+        // The route asked for is shown whole at once (unless --center or --zoom said where to
+        // look), right of the directions panel, which is open for it.
+        if !route.isEmpty {
+            let places = route.map(\.coordinate)
+            let camera = view.camera
+            var rect: MapRect?
+            view.update(DirectionsLayer.self) { $0.open(); rect = $0.fitted(places, camera); return [.changed] }
+            if let rect, self.view.center == nil, self.view.zoom == nil { host.show(rect, animated: false) }
+        }
+        let routing = WindowRouting(host: host, osm: osm, offline: Meridian.catalog.isOffline, catalog: catalog, ask: route)
         areas.routing = AreaDirections(host: host)
         areas.routing?.built = { db in routing.add(db) }
         areas.deleted = { path in routing.removeArea(path) }

@@ -51,8 +51,6 @@ struct RouteCommand: ParsableCommand {
 
     static let usage: Int32 = 64
 
-    struct Problem: Error { let text: String }
-
     func run() throws {
         // TRANSLATORS: %@ is what --by was given; car, bike and foot are typed as they are: keep them.
         guard let mode = TravelMode(name: by) else { return fail(tr("unknown mode \"%@\": car, bike or foot", by), status: Self.usage) }
@@ -61,8 +59,8 @@ struct RouteCommand: ParsableCommand {
         for file in osm where !FileIO.exists(file) { return fail(tr("--osm %@: no such file", file), status: Self.usage) }
         var points: [Coordinate] = []
         for text in [from] + via + [to] {
-            switch resolve(text) {
-            case let .success(c): points.append(c)
+            switch RoutePlaces.resolve(text, tiles: tiles) {
+            case let .success(place): points.append(place.coordinate)
             case let .failure(problem): return fail(problem.text, status: Self.usage)
             }
         }
@@ -91,26 +89,6 @@ struct RouteCommand: ParsableCommand {
     private func fail(_ message: String, status: Int32) {
         warn("route: \(message)")
         Glibc.exit(status)
-    }
-
-    /// A place typed as coordinates, else the offline search's first result for it.
-    private func resolve(_ text: String) -> Result<Coordinate, Problem> {
-        switch CoordinateParser.parse(text) {
-        case let .success(place)?: return .success(place.coordinate)
-        case let .failure(problem)?: return .failure(Problem(text: "\(text): \(problem)"))
-        case nil: break
-        }
-        let indexes = (try? Search.indexes(for: tiles + SearchIndexes.savedAreas())) ?? []
-        let found = StreetSearch(places: Resources.places(), indexes: indexes).search(text, near: nil, limit: 1)
-        guard let first = found.first else { return .failure(Problem(text: tr("\"%@\": no place of that name is known offline (give coordinates, or --tiles FILE)", text))) }
-        if let area = first.area {
-            // TRANSLATORS: %1$@ is the name typed, %2$@ the place found, %3$@ the area it is in (a town, a map), %4$@ its coordinates.
-            warn(tr("\"%1$@\": taking %2$@, %3$@ at %4$@", text, first.name, area, first.coordinate))
-        } else {
-            // TRANSLATORS: %1$@ is the name typed, %2$@ the place found, %3$@ its coordinates.
-            warn(tr("\"%1$@\": taking %2$@ at %3$@", text, first.name, first.coordinate))
-        }
-        return .success(first.coordinate)
     }
 
     /// The summary line and the steps, for a person.

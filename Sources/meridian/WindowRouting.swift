@@ -25,7 +25,9 @@ final class WindowRouting: @unchecked Sendable {
     /// Successful routes handed to the layer so far (the bench counts them while a pin is dragged).
     let answered = LockedValue<Int>()
 
-    init(host: MapHost, osm: [String], offline: Bool, catalog: MapCatalog) {
+    /// `ask`: the route the window was started with (`--route`), asked for once the engines
+    /// first made are in (an extract's, not the online service's, when it holds the places).
+    init(host: MapHost, osm: [String], offline: Bool, catalog: MapCatalog, ask: [RoutePlaces.Place] = []) {
         self.host = host.handle
         self.catalog = catalog
         log = host.configuration.logFrames
@@ -35,11 +37,12 @@ final class WindowRouting: @unchecked Sendable {
             for p in online.problems { host.showNotice(p) }
             for e in online.engines { router.add(e, first: false) }
         }
-        addOffline(osm: osm, areas: true, offline: offline)
+        addOffline(osm: osm, areas: true, offline: offline, ask: ask)
     }
 
-    /// Routino's engines for `osm` (and the saved areas' data), made on a thread of their own.
-    private func addOffline(osm: [String], areas: Bool, offline: Bool) {
+    /// Routino's engines for `osm` (and the saved areas' data), made on a thread of their own;
+    /// then the route `ask` names, if any.
+    private func addOffline(osm: [String], areas: Bool, offline: Bool, ask: [RoutePlaces.Place] = []) {
         let host = self.host, log = self.log
         let token = RouteCancellation()
         builds.set((builds.get() ?? []) + [token])
@@ -58,7 +61,11 @@ final class WindowRouting: @unchecked Sendable {
                                   // TRANSLATORS: routing.json is a file's name and --osm FILE.osm.pbf an option of the command line: not to translate.
                                   : tr("Online routing is off (routing.json) and no extract was given (--osm FILE.osm.pbf): there are no directions")) : nil
                 // A request that found no engine yet is asked again now.
-                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { $0.unavailable = why; return none ? [] : $0.retry() } }
+                host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { layer in
+                    layer.unavailable = why
+                    if !ask.isEmpty { return layer.ask(through: ask.map(\.coordinate), names: ask.map(\.name)) }
+                    return none ? [] : layer.retry()
+                } }
             }
         }
     }

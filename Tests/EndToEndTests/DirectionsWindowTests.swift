@@ -125,6 +125,56 @@ import TestSupport
         try quit(x, id, app)
     }
 
+    /// Started with `--route` twice over the Andorra extract — Andorra la Vella to El Tarter
+    /// up the Valira valley — the window asks Routino for that route once its database is in,
+    /// shows it right of the open panel with the view fitted to it, and it is the route
+    /// `meridian route` finds between the same places.
+    @Test func aRouteGivenOnTheCommandLineIsShownWhole() throws {
+        let x = try Xvfb()
+        let dir = temporaryDirectory("directions-option")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("meridian"), withIntermediateDirectories: true)
+        try Data(#"{"enabled": false}"#.utf8).write(to: dir.appendingPathComponent("meridian/routing.json"))
+        let extract = StreetMapRenderTests.fixtures.appendingPathComponent("osm/andorra.osm.pbf").path
+        let places = ["42.5063,1.5218", "42.5794,1.6500"]
+        let env = ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
+        let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--osm", extract, "--route", places[0], "--route", places[1]], env: env)
+        try app.waitForLog("a route") { !Self.routes($0).isEmpty }
+        let shown = try #require(Self.routes(app.log).first)
+        #expect(shown.vias == 0 && app.log.contains("route: engines Routino"), "\(app.log.suffix(800))")
+        #expect(app.settles())
+        let drawn = try screenshot(x, to: "/tmp/directions-route-option.png") { Self.routePixels($0) > 150 }
+        #expect(Self.routePixels(drawn) > 150, "the route's line is drawn right of the panel")
+        // The view was fitted to it: both ends are on screen, right of the panel.
+        try quit(x, id, app)
+        let view = try SavedView.read(dir)
+        #expect(view.zoom > 11 && view.zoom < 14, "zoom \(view.zoom)")
+        #expect(view.center.lat > 42.50 && view.center.lat < 42.58 && view.center.lon > 1.45 && view.center.lon < 1.66, "\(view.center)")
+
+        // The same route as `meridian route` finds (over the database the window built).
+        let r = try run(meridianBinary, ["route", places[0], places[1], "--osm", extract, "--json"], env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let metres = try #require(json["distance_m"] as? Double)
+        #expect(metres > 14_000 && metres < 18_000)
+        #expect(abs(Double(shown.metres) - metres) <= 1, "the window's \(shown.metres) m, meridian route's \(metres) m")
+    }
+
+    /// A `--route` place that cannot be had is said before any window opens, as is a route
+    /// of one place.
+    @Test func aBadRoutePlaceIsSaidWithoutAWindow() throws {
+        let dir = temporaryDirectory("directions-option-bad")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path, "XDG_DATA_HOME": dir.path, "XDG_STATE_HOME": dir.path]
+        let far = try run(meridianBinary, ["--route", "91,1.5", "--route", "42.5794,1.6500"], env: env)
+        #expect(far.status == 64 && far.stderr.contains("--route: 91,1.5"), "\(far.status): \(far.stderr)")
+        let unknown = try run(meridianBinary, ["--route", "Nowhereville-on-Nothing", "--route", "42.5794,1.6500"], env: env)
+        #expect(unknown.status == 64 && unknown.stderr.contains("Nowhereville-on-Nothing"), "\(unknown.status): \(unknown.stderr)")
+        let one = try run(meridianBinary, ["--route", "42.5794,1.6500"], env: env)
+        #expect(one.status == 64 && one.stderr.contains("--route"), "\(one.status): \(one.stderr)")
+        #expect(![far, unknown, one].contains { $0.stderr.contains("x11") || $0.stderr.contains("video") }, "no window was tried")
+    }
+
     /// A point on the route's line along Yliopistonkatu, clear of the waypoints' pins (and of
     /// the street's name, which is drawn over the line).
     static func linePoint(_ png: PNG) -> (Int, Int)? {

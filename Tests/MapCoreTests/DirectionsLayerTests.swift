@@ -46,6 +46,38 @@ struct DirectionsLayerTests {
         return Route(request: r, geometry: line, steps: steps, distance: 200, duration: 20, engine: "Test", credit: "c")
     }
 
+    /// The places the window was started with (`--route`): the panel opens, the route is
+    /// asked through them in their order, with the names they were found as, and its answer
+    /// is fitted into the view; the places' box is what the view first shows.
+    @Test func placesGivenAskForTheirRouteAndItIsShownWhole() throws {
+        var s = session()
+        let places = [Coordinate(latitude: 60.20, longitude: 24.90), Coordinate(latitude: 60.22, longitude: 24.95),
+                      Coordinate(latitude: 60.25, longitude: 25.05)]
+        s.session.update(Layer.self, at: s.t) { $0.ask(through: places, names: ["Home", nil, "Work"]) }
+        let asked = requests(s.session.takeEffects())
+        guard case let .route(r)? = asked.first else { Issue.record("no route asked: \(asked)"); return }
+        #expect(asked.count == 1 && r.waypoints == places)
+        #expect(layer(s).isOpen && layer(s).names == ["Home", nil, "Work"])
+        let before = s.session.camera
+        s.session.update(Layer.self, at: s.t) { $0.receive(.success(Self.route(r)), for: r, camera: before) }
+        #expect(layer(s).route != nil)
+        // The view flies to the route (it was out of view, at Helsinki's centre at z15).
+        s.t += 5
+        _ = s.session.frame(at: s.t, tiles: NoTiles())
+        let cam = s.session.camera
+        for p in places { #expect(cam.screenPoint(for: p).x > Layer.panelWidth && cam.screenPoint(for: p).x < cam.viewportSize.width, "\(p) in view") }
+        // The first view of the places, right of the panel.
+        let rect = try #require(layer(s).fitted(places, cam))
+        #expect(rect.minX < WebMercator.project(places[0]).x && rect.maxX > WebMercator.project(places[2]).x)
+        // Fewer than two places ask nothing; with no engine at all, the panel says why.
+        var lone = DirectionsLayer()
+        let none = lone.ask(through: [places[0]])
+        #expect(none.isEmpty)
+        lone.unavailable = "no engines"
+        let said = lone.ask(through: places)
+        #expect(said.contains { if case .notice("no engines") = $0 { true } else { false } })
+    }
+
     @Test mutating func fromAndToAskForOneRouteAndItsAnswerIsShown() throws {
         var s = session()
         let a = ScreenPoint(x: 500, y: 200), b = ScreenPoint(x: 600, y: 450)
