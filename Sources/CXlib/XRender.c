@@ -23,6 +23,12 @@ struct mx_render {
     unsigned presents;
     // Solid alpha masks for faded draws, made when first needed.
     Picture alpha[256];
+    // The clip boxes set on `clip_picture`, made not to overlap (none: count 0): a turned tile
+    // drawn under them is rasterized only where they are, box by box (the server makes its
+    // triangles' mask whole otherwise, however little of it the clip lets through).
+    mp_box *clips;
+    int32_t clip_count, clip_capacity;
+    Picture clip_picture;
 };
 
 mx_render *mx_render_open(void *display, unsigned long window) {
@@ -80,6 +86,9 @@ void mx_render_close(mx_render *r) {
     if (r->window_gc) XFreeGC(r->display, r->window_gc);
     if (r->gc24) XFreeGC(r->display, r->gc24);
     if (r->gc32) XFreeGC(r->display, r->gc32);
+    free(r->clips);
+    r->clips = NULL;
+    r->clip_count = r->clip_capacity = 0;
     XSync(r->display, False);
     r->display = NULL;
 }
@@ -149,8 +158,59 @@ void mx_picture_free(mx_render *r, unsigned long picture) {
     if (r && r->display && picture) XRenderFreePicture(r->display, picture);
 }
 
+enum { max_clips = 256 };
+
+/* Adds what of `b` the first `n` boxes of `list` do not cover, in pieces that overlap none of
+   them; returns the new count, or -1 when more than max_clips would be needed. */
+static int32_t add_disjoint(mp_box *list, int32_t n, mp_box b) {
+    mp_box pieces[max_clips];
+    int32_t count = 0;
+    if (b.x0 < b.x1 && b.y0 < b.y1) pieces[count++] = b;
+    for (int32_t i = 0; i < n && count > 0; i++) {
+        mp_box s = list[i], kept[max_clips];
+        int32_t k = 0;
+        for (int32_t j = 0; j < count; j++) {
+            mp_box p = pieces[j];
+            if (p.x1 <= s.x0 || s.x1 <= p.x0 || p.y1 <= s.y0 || s.y1 <= p.y0) {
+                if (k >= max_clips) return -1;
+                kept[k++] = p;
+                continue;
+            }
+            // Above and below `s`, then left and right of it within the rows they share.
+            int32_t y0 = p.y0 > s.y0 ? p.y0 : s.y0, y1 = p.y1 < s.y1 ? p.y1 : s.y1;
+            mp_box parts[4];
+            int m = 0;
+            if (p.y0 < s.y0) parts[m++] = (mp_box){.x0 = p.x0, .y0 = p.y0, .x1 = p.x1, .y1 = s.y0};
+            if (s.y1 < p.y1) parts[m++] = (mp_box){.x0 = p.x0, .y0 = s.y1, .x1 = p.x1, .y1 = p.y1};
+            if (p.x0 < s.x0) parts[m++] = (mp_box){.x0 = p.x0, .y0 = y0, .x1 = s.x0, .y1 = y1};
+            if (s.x1 < p.x1) parts[m++] = (mp_box){.x0 = s.x1, .y0 = y0, .x1 = p.x1, .y1 = y1};
+            for (int q = 0; q < m; q++) {
+                if (k >= max_clips) return -1;
+                kept[k++] = parts[q];
+            }
+        }
+        for (int32_t j = 0; j < k; j++) pieces[j] = kept[j];
+        count = k;
+    }
+    if (n + count > max_clips) return -1;
+    for (int32_t j = 0; j < count; j++) list[n + j] = pieces[j];
+    return n + count;
+}
+
 void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count) {
     if (!r || !r->display || !r->frame_picture) return;
+    r->clip_count = 0;
+    if (count > 0 && !r->clips) {
+        r->clips = malloc(max_clips * sizeof *r->clips);
+        r->clip_capacity = r->clips ? max_clips : 0;
+    }
+    if (count > 0 && r->clips) {
+        int32_t n = 0;
+        for (int32_t i = 0; i < count && n >= 0; i++) n = add_disjoint(r->clips, n, boxes[i]);
+        // Too many pieces: the tiles are drawn whole, the server's clip alone keeps them in.
+        r->clip_count = n > 0 ? n : 0;
+        r->clip_picture = target(r);
+    }
     if (count <= 0) {
         XRenderPictureAttributes a = {.clip_mask = None};
         XRenderChangePicture(r->display, target(r), CPClipMask, &a);
@@ -280,6 +340,47 @@ void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, doub
                      (unsigned)(b[2] - b[0]), (unsigned)(b[3] - b[1]));
 }
 
+/* The convex polygon (x, y) of 4 vertices cut to the box [x0, x1] × [y0, y1], in place
+   (room for 8); returns its vertices left (fewer than 3: nothing). */
+static int clip_quad(double *x, double *y, double x0, double y0, double x1, double y1) {
+    int n = 4;
+    for (int side = 0; side < 4 && n >= 3; side++) {
+        double ox[8], oy[8];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            // Signed distance inside the side's line: left, top, right, bottom.
+            double di = side == 0 ? x[i] - x0 : side == 1 ? y[i] - y0 : side == 2 ? x1 - x[i] : y1 - y[i];
+            double dj = side == 0 ? x[j] - x0 : side == 1 ? y[j] - y0 : side == 2 ? x1 - x[j] : y1 - y[j];
+            if (di >= 0 && m < 8) { ox[m] = x[i]; oy[m] = y[i]; m++; }
+            if ((di < 0) != (dj < 0) && m < 8) {
+                double k = di / (di - dj);
+                ox[m] = x[i] + (x[j] - x[i]) * k;
+                oy[m] = y[i] + (y[j] - y[i]) * k;
+                // Exactly on the line (a whole pixel's edge): the mask's coverage there is whole.
+                if (side == 0) ox[m] = x0; else if (side == 1) oy[m] = y0; else if (side == 2) ox[m] = x1; else oy[m] = y1;
+                m++;
+            }
+        }
+        n = m;
+        for (int i = 0; i < n; i++) { x[i] = ox[i]; y[i] = oy[i]; }
+    }
+    return n;
+}
+
+/* The convex polygon (x, y) of n ≤ 8 vertices drawn as a fan of triangles from its first. */
+static void composite_quad(mx_render *r, unsigned long picture, const double *x, const double *y, int n) {
+    XTriangle t[6];
+    XPointFixed p[8];
+    if (n < 3 || n > 8) return;
+    for (int i = 0; i < n; i++) { p[i].x = XDoubleToFixed(x[i]); p[i].y = XDoubleToFixed(y[i]); }
+    for (int i = 0; i + 2 < n; i++) { t[i].p1 = p[0]; t[i].p2 = p[i + 1]; t[i].p3 = p[i + 2]; }
+    // The server lines the source's (xSrc, ySrc) up with the first vertex's whole pixel:
+    // given that pixel, source and frame coordinates are the same.
+    XRenderCompositeTriangles(r->display, PictOpOver, picture, target(r), XRenderFindStandardFormat(r->display, PictStandardA8),
+                              (int)(p[0].x >> 16), (int)(p[0].y >> 16), t, n - 2);
+}
+
 void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
                            double cx, double cy, double dw, double dh, double degrees, int filter, double outset) {
     double an = degrees * M_PI / 180, c = cos(an), s = sin(an);
@@ -300,19 +401,30 @@ void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, doubl
         }
     }
     int32_t b[4];
-    // Source coordinates are the frame's own (see below).
+    // Source coordinates are the frame's own (see composite_quad).
     if (!turned(r, picture, sx, sy, sw, sh, cx, cy, dw, dh, degrees, filter, 0, b)) return;
     XRenderPictureAttributes a = {.repeat = RepeatPad};
     XRenderChangePicture(r->display, picture, CPRepeat, &a);
-    XTriangle t[2];
-    XPointFixed p[4];
-    for (int i = 0; i < 4; i++) { p[i].x = XDoubleToFixed(px[i]); p[i].y = XDoubleToFixed(py[i]); }
-    t[0].p1 = p[0]; t[0].p2 = p[1]; t[0].p3 = p[2];
-    t[1].p1 = p[0]; t[1].p2 = p[2]; t[1].p3 = p[3];
-    // The server lines the source's (xSrc, ySrc) up with the first vertex's whole pixel:
-    // given that pixel, source and frame coordinates are the same.
-    XRenderCompositeTriangles(r->display, PictOpOver, picture, target(r), XRenderFindStandardFormat(r->display, PictStandardA8),
-                              (int)(p[0].x >> 16), (int)(p[0].y >> 16), t, 2);
+    if (r->clip_count <= 0 || r->clip_picture != target(r)) {
+        composite_quad(r, picture, px, py, 4);
+        return;
+    }
+    // Under a clip (a sliding map's strips, what changed): the tile cut to each box it meets,
+    // drawn box by box (the boxes do not overlap, so no pixel is drawn twice).
+    double qx0 = fmin(fmin(px[0], px[1]), fmin(px[2], px[3])), qx1 = fmax(fmax(px[0], px[1]), fmax(px[2], px[3]));
+    double qy0 = fmin(fmin(py[0], py[1]), fmin(py[2], py[3])), qy1 = fmax(fmax(py[0], py[1]), fmax(py[2], py[3]));
+    for (int32_t i = 0; i < r->clip_count; i++) {
+        mp_box c = r->clips[i];
+        if (c.x1 <= qx0 || qx1 <= c.x0 || c.y1 <= qy0 || qy1 <= c.y0) continue;
+        if (c.x0 <= qx0 && qx1 <= c.x1 && c.y0 <= qy0 && qy1 <= c.y1) {
+            composite_quad(r, picture, px, py, 4);
+            continue;
+        }
+        double vx[8], vy[8];
+        for (int k = 0; k < 4; k++) { vx[k] = px[k]; vy[k] = py[k]; }
+        int n = clip_quad(vx, vy, c.x0, c.y0, c.x1, c.y1);
+        if (n >= 3) composite_quad(r, picture, vx, vy, n);
+    }
 }
 
 void mx_render_scroll(mx_render *r, int32_t dx, int32_t dy) {

@@ -42,7 +42,7 @@ struct Bench: ParsableCommand {
     var osm: String?
 
     // TRANSLATORS: the names of the parts (online, startup…) are typed as they are: keep them.
-    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, busy, search, streets, basemap, vector, views, turn, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
+    @Option(name: .long, help: ArgumentHelp(tr("Only these parts, comma-separated: online, startup, busy, search, streets, basemap, vector, views, turn, pan, schemas, terrain, fit, tracks, window, large, route."), valueName: "PARTS"))
     var only: String?
 
     /// Whether the part `name` is measured in this run.
@@ -67,6 +67,7 @@ struct Bench: ParsableCommand {
         if let vector, runs("vector") { rows += try vectorRows(vector) }
         if let vector, runs("views"), !runs("vector") { rows += try streetViewRows(vector) }
         if let vector, runs("turn") { rows += try turnRows(vector, at: Coordinate(latitude: 60.1690, longitude: 24.9440)) }
+        if let vector, runs("pan") { rows += try panRows(vector, at: Coordinate(latitude: 60.1690, longitude: 24.9440)) }
         if let vector, let protomaps, runs("schemas") { rows += try schemaRows(openMapTiles: vector, protomaps: protomaps) }
         if runs("terrain") { rows += try terrainRows() }
         let track = "/tmp/meridian-bench-\(getpid())-track.gpx"
