@@ -50,10 +50,13 @@ struct ScrollDamage {
         let (oldMatch, newMatch) = Self.match(moved, now)
         // What is in both and overlaps must be painted in the same order, or the copy differs
         // there (tiles side by side may come in any order).
+        // Tiles of one grid (a layer's tiles of one zoom, turned alike) never overlap but for
+        // their bounds, when turned, and their outsets' edge texels: their order is free (it
+        // follows the distance to the centre, which a pan changes).
         let common = now.indices.compactMap { j in newMatch[j].map { (now[j]!, $0) } }
         for j in common.indices {
             let (b, bi) = common[j]
-            for (a, ai) in common[..<j] where ai > bi && a.overlaps(b) { return nil }
+            for (a, ai) in common[..<j] where ai > bi && a.overlaps(b) && !a.sharesGrid(with: b) { return nil }
         }
 
         let w = Int32(clamping: width), h = Int32(clamping: height)
@@ -111,16 +114,19 @@ struct ScrollDamage {
         let content: Int
         let isTile: Bool
         let isClear: Bool
+        /// A tile's layer, source, zoom, opacity and turn together (0: not a tile).
+        let grid: Int
         var x0: Int64, y0: Int64, x1: Int64, y1: Int64
 
         init?(_ c: DrawCommand, _ k: Double, width: Int, height: Int) {
             let r: ScreenRect
             var h = Hasher()
             var tile = false
+            var g = 0
             switch c {
             case let .clear(color):
                 h.combine(0); h.combine(color)
-                (content, isTile, isClear) = (h.finalize(), false, true)
+                (content, isTile, isClear, grid) = (h.finalize(), false, true, 0)
                 (x0, y0, x1, y1) = (0, 0, Int64(width) * Self.steps, Int64(height) * Self.steps)
                 return
             case let .fillRect(rect, color): h.combine(1); h.combine(color); r = rect
@@ -128,10 +134,13 @@ struct ScrollDamage {
                 h.combine(2); h.combine(id); h.combine(layer); h.combine(source); h.combine(opacity); h.combine(degrees)
                 r = rect.turnedBounds(degrees)
                 tile = true
+                var gh = Hasher()
+                gh.combine(layer); gh.combine(source); gh.combine(id.z); gh.combine(opacity); gh.combine(degrees)
+                g = gh.finalize() | 1
             case let .sprite(key, rect, opacity): h.combine(3); h.combine(key); h.combine(opacity); r = rect
             case let .rotatedSprite(key, rect, opacity, degrees): h.combine(4); h.combine(key); h.combine(opacity); h.combine(degrees); r = rect
             }
-            (content, isTile, isClear) = (h.finalize(), tile, false)
+            (content, isTile, isClear, grid) = (h.finalize(), tile, false, g)
             func q(_ v: Double) -> Int64? {
                 let s = v * k * Double(Self.steps)
                 // Far off the window (a million points away) is not worth matching.
@@ -153,6 +162,8 @@ struct ScrollDamage {
         }
 
         func overlaps(_ o: Placed) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+
+        func sharesGrid(with o: Placed) -> Bool { grid != 0 && grid == o.grid }
 
         /// The same command where the map slid by `qx`, `qy` (in 1/64 pixels); the clear stays.
         func shifted(_ qx: Int64, _ qy: Int64) -> Placed {

@@ -61,4 +61,27 @@ struct ScrollDamageTests {
         // A whole screen's slide, or more: nothing to keep.
         #expect(ScrollDamage(from: frame(at: 0, 0), to: frame(at: 900, 0), 1, width: size.w, height: size.h) == nil)
     }
+
+    /// A turned map's tiles overlap only by their bounds: sorted by their distance to the
+    /// centre, which a pan changes, they come in another order and still scroll. A tile of
+    /// another zoom over them (a parent standing in) keeps its order.
+    @Test func aTurnedMapScrollsWhateverTheOrderOfItsTiles() throws {
+        func turned(at x: Double, reversed: Bool = false, parentFirst: Bool? = nil) -> [DrawCommand] {
+            var tiles: [DrawCommand] = []
+            for ty in 0..<3 {
+                for tx in 0..<4 {
+                    tiles.append(.tile(TileID(z: 3, x: tx, y: ty), layer: 0, source: full,
+                                       destination: ScreenRect(x: x + Double(tx) * 256, y: Double(ty) * 256, width: 256, height: 256), opacity: 1, degrees: 30))
+                }
+            }
+            if reversed { tiles.reverse() }
+            let parent = DrawCommand.tile(TileID(z: 2, x: 0, y: 0), layer: 0, source: full,
+                                          destination: ScreenRect(x: x + 100, y: 100, width: 512, height: 512), opacity: 1, degrees: 30)
+            if let parentFirst { tiles.insert(parent, at: parentFirst ? 0 : tiles.count) }
+            return [.clear(.noMap)] + tiles
+        }
+        #expect(ScrollDamage(from: turned(at: 0), to: turned(at: 10), 1, width: size.w, height: size.h) != nil)
+        #expect(ScrollDamage(from: turned(at: 0), to: turned(at: 10, reversed: true), 1, width: size.w, height: size.h) != nil)
+        #expect(ScrollDamage(from: turned(at: 0, parentFirst: true), to: turned(at: 10, parentFirst: false), 1, width: size.w, height: size.h) == nil)
+    }
 }
