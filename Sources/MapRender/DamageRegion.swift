@@ -2,8 +2,10 @@ import Platform
 
 /// The part of a picture a frame changed, as a few boxes: what a pulse over a still map
 /// redraws and presents instead of the whole window. Overlapping boxes merge into one, so
-/// no pixel is drawn twice; past `maxBoxes`, or when the boxes cover most of the picture,
-/// the region is the whole picture (one big copy is cheaper than many small ones then).
+/// no pixel is drawn twice; past `maxBoxes`, the two boxes whose union adds the least are
+/// merged (labels coming and going across a sliding map's frame stay a few small boxes, not one
+/// that spans it); when the boxes cover most of the picture, the region is the whole picture
+/// (one big copy is cheaper than many small ones then).
 struct DamageRegion {
     let width: Int32
     let height: Int32
@@ -21,22 +23,31 @@ struct DamageRegion {
     var isEmpty: Bool { !isWhole && boxes.isEmpty }
 
     mutating func add(_ box: PixelBox?) {
-        guard !isWhole, var b = box, b.x1 > b.x0, b.y1 > b.y0 else { return }
-        // Swallow every box it touches, until it touches none.
-        var merged = true
-        while merged {
-            merged = false
-            if let i = boxes.firstIndex(where: { $0.intersects(b) }) {
-                b = b.union(boxes.remove(at: i))
-                merged = true
+        guard !isWhole, let b = box, b.x1 > b.x0, b.y1 > b.y0 else { return }
+        insert(b)
+        while boxes.count > Self.maxBoxes {
+            // The pair whose union covers the least more than they do (at most 17·16/2 pairs).
+            var best = (i: 0, j: 1, extra: Int.max)
+            for i in boxes.indices {
+                for j in boxes.indices where j > i {
+                    let extra = boxes[i].union(boxes[j]).area - boxes[i].area - boxes[j].area
+                    if extra < best.extra { best = (i, j, extra) }
+                }
             }
-        }
-        boxes.append(b)
-        if boxes.count > Self.maxBoxes {
-            boxes = [boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }]
+            let u = boxes[best.i].union(boxes[best.j])
+            boxes.remove(at: best.j)
+            boxes.remove(at: best.i)
+            insert(u)
         }
         let area = boxes.reduce(0) { $0 + $1.area }
         if Double(area) > Self.wholeShare * Double(width) * Double(height) { makeWhole() }
+    }
+
+    /// Adds `b`, swallowing every box it touches until it touches none.
+    private mutating func insert(_ box: PixelBox) {
+        var b = box
+        while let i = boxes.firstIndex(where: { $0.intersects(b) }) { b = b.union(boxes.remove(at: i)) }
+        boxes.append(b)
     }
 
     mutating func makeWhole() {

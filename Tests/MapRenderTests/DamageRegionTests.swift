@@ -20,10 +20,24 @@ struct DamageRegionTests {
         #expect(d.boxes == [box(0, 0, 110, 110)] && !d.isWhole)
     }
 
-    @Test func manyBoxesOrMostOfThePictureBecomeTheWhole() {
+    @Test func manyBoxesMergeTheClosestAndMostOfThePictureBecomesTheWhole() {
+        // Small boxes spread over the picture (labels come and go across a slide): past the
+        // limit, the two closest merge, not all of them into one that spans the picture.
         var d = DamageRegion(width: 1000, height: 1000)
-        for i in 0..<Int32(DamageRegion.maxBoxes + 1) { d.add(box(i * 20, 0, i * 20 + 5, 5)) }
-        #expect(d.boxes.count == 1 && d.boxes[0] == box(0, 0, Int32(DamageRegion.maxBoxes) * 20 + 5, 5))
+        var added: [PixelBox] = []
+        for i in 0..<Int32(DamageRegion.maxBoxes + 3) {
+            let x = (i * 397) % 900, y = (i * 211) % 900
+            added.append(box(x, y, x + 30, y + 12))
+            d.add(added.last)
+        }
+        #expect(!d.isWhole && d.boxes.count <= DamageRegion.maxBoxes)
+        for a in added { #expect(d.boxes.contains { $0.x0 <= a.x0 && $0.y0 <= a.y0 && a.x1 <= $0.x1 && a.y1 <= $0.y1 }, "\(a) not covered") }
+        for (i, a) in d.boxes.enumerated() { for b in d.boxes[(i + 1)...] { #expect(!a.intersects(b)) } }
+        #expect(d.boxes.reduce(0) { $0 + $1.area } < 1000 * 1000 / 10)
+        // In a row, neighbours merge.
+        var row = DamageRegion(width: 1000, height: 1000)
+        for i in 0..<Int32(DamageRegion.maxBoxes + 1) { row.add(box(i * 20, 0, i * 20 + 5, 5)) }
+        #expect(row.boxes.count == DamageRegion.maxBoxes && row.boxes.contains(box(0, 0, 25, 5)))
         var big = DamageRegion(width: 100, height: 100)
         big.add(box(0, 0, 100, 60))
         #expect(big.isWhole && big.boxes == [box(0, 0, 100, 100)])
