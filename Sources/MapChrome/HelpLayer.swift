@@ -10,7 +10,7 @@ public struct HelpLayer: MapLayer {
     /// The first start's hint beside the ? button (the host offers it once: nil once seen).
     public var hint: String?
     /// The keys listed: the table the session binds by when the panel opens
-    /// (`MapController.keyTable`: the library's, the app's and its layers'), or one given to a
+    /// (`MapController.keyTable`, as `MapSession.keyTable`: the library's, the app's and its layers'), or one given to a
     /// panel drawn open from the start (`render --keys`).
     public var keys = KeyBindings.all
 

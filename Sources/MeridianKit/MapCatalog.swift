@@ -95,7 +95,7 @@ public final class MapCatalog: @unchecked Sendable { // immutable but for locked
 
     /// Nothing is asked of the network while set (the app's `--offline`, its settings'
     /// "offline"): the catalogue's maps show what is kept on disk. The app's other clients (a
-    /// geocoder, a router) are made offline by it too. From any thread.
+    /// geocoder, a router) read it when they are made. From any thread.
     public var isOffline: Bool {
         get { clientMaker.isOffline }
         set { clientMaker.isOffline = newValue }

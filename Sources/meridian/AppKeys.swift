@@ -24,7 +24,8 @@ enum AppKeys {
     /// Ctrl+S, listed after E (the elevation profile) as it always was.
     static let trailBinding = KeyBinding(keys: [.letter("s")], modifiers: .control, command: saveTrail, label: "Ctrl+S", help: tr("save your trail as GPX"))
 
-    /// The window's own, last in the help as they always were.
+    /// The window's own, after the app's verbs (the panels' keys follow in the help: they are
+    /// their layers').
     static let windowBindings: [KeyBinding] = [
         // TRANSLATORS: what a key does, in the help (after the key's name, lower case).
         KeyBinding(keys: [.f11], modifiers: [], command: fullscreen, label: "F11", help: tr("full screen")),

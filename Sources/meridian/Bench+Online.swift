@@ -29,8 +29,9 @@ extension Bench {
 
     /// `online` with an empty cache of its own under `dir`.
     private func coldSource(_ online: OnlineSource, cache dir: String) -> OnlineTileSource {
-        OnlineTileSource(source: online, client: HTTPClient(options: .init(userAgent: Meridian.userAgent)),
-                         cache: TileDiskCache(root: dir, source: online))
+        var options = HTTPClient.Options(userAgent: Meridian.userAgent)
+        options.offline = Meridian.catalog.isOffline
+        return OnlineTileSource(source: online, client: HTTPClient(options: options), cache: TileDiskCache(root: dir, source: online))
     }
 
     /// 500 tiles at z14 over Paris, cold, on the window's workers: fetched, decoded and flattened.

@@ -22,6 +22,7 @@ func makeSession(camera: Camera, tiles: MapCatalog.Tiles, tilesName: String?, ov
     if let tilesName {
         scene.layers.append(SourcesLayer(choices: catalog.choices(current: tilesName)))
         scene.layers.append(SaveAreaLayer())
+        scene.layers.append(AreasLayer())
         var directions = DirectionsLayer()
         directions.notCovered = WindowRouting.notCovered
         scene.layers.append(directions)

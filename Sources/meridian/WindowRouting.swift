@@ -63,7 +63,10 @@ final class WindowRouting: @unchecked Sendable {
                 // A request that found no engine yet is asked again now.
                 host.change { $0.update(DirectionsLayer.self, at: host.clock.now) { layer in
                     layer.unavailable = why
-                    if !ask.isEmpty { return layer.ask(through: ask.map(\.coordinate), names: ask.map(\.name)) }
+                    // Unless the person chose ends meanwhile (a first Routino build can take minutes).
+                    if !ask.isEmpty, !layer.waypoints.contains(where: { $0 != nil }) {
+                        return layer.ask(through: ask.map(\.coordinate), names: ask.map(\.name))
+                    }
                     return none ? [] : layer.retry()
                 } }
             }

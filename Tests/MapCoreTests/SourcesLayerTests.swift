@@ -176,6 +176,11 @@ struct PanelKeysTests {
         #expect(s.key(.letter("2")).contains(.chooseTiles("osm")))
         _ = s.key(.letter("a"), .shift)
         #expect(s.session.scene.layer(AreasLayer.self)?.isOpen == true)
+        // Opened with its button before any key was pressed, the help lists them too.
+        var clicked = SessionDriver(layers: [SourcesLayer(choices: [SourcesLayer.Choice(name: "basemap", title: "Basemap")]), SaveAreaLayer(), AreasLayer(), HelpLayer()])
+        _ = clicked.click(HelpLayer.Button.toggle)
+        let shown = clicked.session.scene.layer(HelpLayer.self)?.keys.map(\.label) ?? []
+        #expect(clicked.session.scene.layer(HelpLayer.self)?.isShown == true && shown.contains("Shift+A") && shown.contains("L, 1 … 9"), "\(shown)")
         // Without the panels, their keys are nobody's.
         var bare = SessionDriver(layers: [HelpLayer()])
         #expect(bare.key(.letter("l")).isEmpty && bare.key(.letter("a")).isEmpty)

@@ -72,7 +72,7 @@ public enum KeyBindings {
     ]
 
     /// The map's own keys, for an app that embeds the map (`MapView`): zoom, pan, the focus,
-    /// Esc and the pins' keys, none of the app's (no Ctrl+Q, no F11, no L).
+    /// Esc and the pins' keys; not the library's panels' (search, help, tracks, measuring).
     public static let map: [KeyBinding] = all.filter {
         [.zoomIn, .zoomOut, .panLeft, .panRight, .panUp, .panDown, .turn, .focusNext, .focusPrevious, .cancel,
          .deletePin, .renamePin, .undo, .redo].contains($0.command)

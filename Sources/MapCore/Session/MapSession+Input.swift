@@ -86,8 +86,12 @@ extension MapSession {
 
     /// Who takes `event`; nil when nobody needs anything done.
     private mutating func route(_ event: InputEvent, at t: Double) -> [LayerAction]? {
-        // The layers' own keys, as the scene has them now (a layer added or taken out).
-        if case .keyDown = event { controller.layerKeys = scene.layers.flatMap(\.keyBindings) }
+        // The layers' own keys, as the scene has them now (a layer added or taken out): before
+        // a key is looked up, and before a button is pressed (the help's ? lists them).
+        switch event {
+        case .keyDown, .pointerUp: controller.layerKeys = scene.layers.flatMap(\.keyBindings)
+        default: break
+        }
         let context = inputContext(at: t)
         let typing = inputOrder.filter { scene.layers[$0].wantsText }
         if let actions = offer(typing, { $0.take(event, context: context) }) { return actions }
