@@ -6,6 +6,7 @@
 #include <X11/Xutil.h>
 #include <X11/extensions/Xrender.h>
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 struct mx_render {
@@ -23,11 +24,11 @@ struct mx_render {
     unsigned presents;
     // Solid alpha masks for faded draws, made when first needed.
     Picture alpha[256];
-    // The clip boxes set on `clip_picture`, made not to overlap (none: count 0): a turned tile
+    // The clip boxes set on `clip_picture`, which do not overlap (none: count 0): a turned tile
     // drawn under them is rasterized only where they are, box by box (the server makes its
     // triangles' mask whole otherwise, however little of it the clip lets through).
     mp_box *clips;
-    int32_t clip_count, clip_capacity;
+    int32_t clip_count;
     Picture clip_picture;
 };
 
@@ -88,7 +89,7 @@ void mx_render_close(mx_render *r) {
     if (r->gc32) XFreeGC(r->display, r->gc32);
     free(r->clips);
     r->clips = NULL;
-    r->clip_count = r->clip_capacity = 0;
+    r->clip_count = 0;
     XSync(r->display, False);
     r->display = NULL;
 }
@@ -160,55 +161,14 @@ void mx_picture_free(mx_render *r, unsigned long picture) {
 
 enum { max_clips = 256 };
 
-/* Adds what of `b` the first `n` boxes of `list` do not cover, in pieces that overlap none of
-   them; returns the new count, or -1 when more than max_clips would be needed. */
-static int32_t add_disjoint(mp_box *list, int32_t n, mp_box b) {
-    mp_box pieces[max_clips];
-    int32_t count = 0;
-    if (b.x0 < b.x1 && b.y0 < b.y1) pieces[count++] = b;
-    for (int32_t i = 0; i < n && count > 0; i++) {
-        mp_box s = list[i], kept[max_clips];
-        int32_t k = 0;
-        for (int32_t j = 0; j < count; j++) {
-            mp_box p = pieces[j];
-            if (p.x1 <= s.x0 || s.x1 <= p.x0 || p.y1 <= s.y0 || s.y1 <= p.y0) {
-                if (k >= max_clips) return -1;
-                kept[k++] = p;
-                continue;
-            }
-            // Above and below `s`, then left and right of it within the rows they share.
-            int32_t y0 = p.y0 > s.y0 ? p.y0 : s.y0, y1 = p.y1 < s.y1 ? p.y1 : s.y1;
-            mp_box parts[4];
-            int m = 0;
-            if (p.y0 < s.y0) parts[m++] = (mp_box){.x0 = p.x0, .y0 = p.y0, .x1 = p.x1, .y1 = s.y0};
-            if (s.y1 < p.y1) parts[m++] = (mp_box){.x0 = p.x0, .y0 = s.y1, .x1 = p.x1, .y1 = p.y1};
-            if (p.x0 < s.x0) parts[m++] = (mp_box){.x0 = p.x0, .y0 = y0, .x1 = s.x0, .y1 = y1};
-            if (s.x1 < p.x1) parts[m++] = (mp_box){.x0 = s.x1, .y0 = y0, .x1 = p.x1, .y1 = y1};
-            for (int q = 0; q < m; q++) {
-                if (k >= max_clips) return -1;
-                kept[k++] = parts[q];
-            }
-        }
-        for (int32_t j = 0; j < k; j++) pieces[j] = kept[j];
-        count = k;
-    }
-    if (n + count > max_clips) return -1;
-    for (int32_t j = 0; j < count; j++) list[n + j] = pieces[j];
-    return n + count;
-}
-
 void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count) {
     if (!r || !r->display || !r->frame_picture) return;
     r->clip_count = 0;
-    if (count > 0 && !r->clips) {
-        r->clips = malloc(max_clips * sizeof *r->clips);
-        r->clip_capacity = r->clips ? max_clips : 0;
-    }
-    if (count > 0 && r->clips) {
-        int32_t n = 0;
-        for (int32_t i = 0; i < count && n >= 0; i++) n = add_disjoint(r->clips, n, boxes[i]);
-        // Too many pieces: the tiles are drawn whole, the server's clip alone keeps them in.
-        r->clip_count = n > 0 ? n : 0;
+    if (count > 0 && count <= max_clips && !r->clips) r->clips = malloc(max_clips * sizeof *r->clips);
+    // More boxes than that: the tiles are drawn whole, the server's clip alone keeps them in.
+    if (count > 0 && count <= max_clips && r->clips) {
+        memcpy(r->clips, boxes, (size_t)count * sizeof *boxes);
+        r->clip_count = count;
         r->clip_picture = target(r);
     }
     if (count <= 0) {

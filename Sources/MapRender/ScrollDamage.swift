@@ -12,7 +12,8 @@ struct ScrollDamage {
     /// The slide, in device pixels (right and down positive).
     let dx: Int32, dy: Int32
     /// What to draw after the copy: the uncovered strips (kept apart: merged with the rest
-    /// into one box, an L of two strips would be the whole window), then what changed.
+    /// into one box, an L of two strips would be the whole window), then what changed outside
+    /// them. No two overlap (`mx_render_clip` draws a turned tile box by box).
     let boxes: [PixelBox]
 
     init?(from old: [DrawCommand], to new: [DrawCommand], _ k: Double, width: Int, height: Int) {
@@ -77,7 +78,7 @@ struct ScrollDamage {
             if s.x1 > s.x0, s.y1 > s.y0 { damage.add(s) }
         }
         guard !damage.isWhole else { return nil }
-        boxes = strips + damage.boxes
+        boxes = strips + damage.boxes.flatMap { $0.uncovered(by: strips) }
     }
 
     /// For each of `old` and of `new`, the index of the same command in the other frame (the

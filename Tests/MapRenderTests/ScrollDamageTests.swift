@@ -37,6 +37,9 @@ struct ScrollDamageTests {
         #expect(covers(d, 50, 580) && covers(d, 50, 560))               // the scale bar, where it is and where the copy put it
         #expect(!covers(d, 400, 300) && !covers(d, 240, 140))           // the map and its label slid: not drawn again
         #expect(d.reduce(0) { $0 + $1.area } < size.w * size.h / 4)
+        // The scale bar lies across both strips: no pixel is in two boxes (the server draws a
+        // turned tile box by box).
+        for (i, a) in d.enumerated() { for b in d[(i + 1)...] { #expect(!a.intersects(b), "\(a) and \(b) overlap") } }
     }
 
     @Test func whatDidNotSlideWithTheMapIsDrawnAgain() throws {

@@ -37,7 +37,7 @@ void mx_picture_free(mx_render *r, unsigned long picture);
 void mx_render_on_window(mx_render *r, int on);
 
 /* Later draws touch only these boxes of the frame, or of the window when drawing on it
-   (none: all of it). */
+   (none: all of it). The boxes must not overlap: a turned tile is drawn box by box. */
 void mx_render_clip(mx_render *r, const mp_box *boxes, int32_t count);
 
 /* Lays the premultiplied colour over the box (`replace`: the box becomes the colour). */
