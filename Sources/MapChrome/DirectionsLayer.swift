@@ -371,13 +371,7 @@ public struct DirectionsLayer: MapLayer {
     /// The part of the world that shows `places` whole, clear of the panel on the left, in
     /// view or not (the window's first view of a route asked for on the command line).
     public func fitted(_ places: [Coordinate], _ camera: Camera) -> MapRect? {
-        guard let first = places.first else { return nil }
-        var b = (south: first.latitude, west: first.longitude, north: first.latitude, east: first.longitude)
-        for c in places.dropFirst() {
-            b.south = min(b.south, c.latitude); b.north = max(b.north, c.latitude)
-            b.west = min(b.west, c.longitude); b.east = max(b.east, c.longitude)
-        }
-        return fit(b, camera)
+        Route.bounds(of: places).flatMap { fit($0, camera) }
     }
 
     private func fit(_ b: (south: Double, west: Double, north: Double, east: Double), _ camera: Camera) -> MapRect? {

@@ -63,13 +63,11 @@ struct Open: ParsableCommand {
 
     mutating func run() throws {
         // A place of --route that cannot be had is said before any window opens.
-        var asked: [RoutePlaces.Place] = []
+        let asked: [RoutePlaces.Place]
         let names = view.tiles.map { [$0] }?.filter(SearchIndexes.isIndexable) ?? []
-        for text in route {
-            switch RoutePlaces.resolve(text, tiles: names) {
-            case let .success(place): asked.append(place)
-            case let .failure(problem): throw ValidationError("--route: \(problem.text)")
-            }
+        switch RoutePlaces.resolve(route, tiles: names) {
+        case let .success(places): asked = places
+        case let .failure(problem): throw ValidationError("--route: \(problem.text)")
         }
         // Errors a person must see go to the window (started from the desktop, there is no
         // terminal), and to stderr.

@@ -57,12 +57,10 @@ struct RouteCommand: ParsableCommand {
         guard !(offline && online) else { return fail(tr("--offline and --online exclude each other"), status: Self.usage) }
         guard !(json && gpx) else { return fail(tr("--json and --gpx exclude each other"), status: Self.usage) }
         for file in osm where !FileIO.exists(file) { return fail(tr("--osm %@: no such file", file), status: Self.usage) }
-        var points: [Coordinate] = []
-        for text in [from] + via + [to] {
-            switch RoutePlaces.resolve(text, tiles: tiles) {
-            case let .success(place): points.append(place.coordinate)
-            case let .failure(problem): return fail(problem.text, status: Self.usage)
-            }
+        let points: [Coordinate]
+        switch RoutePlaces.resolve([from] + via + [to], tiles: tiles) {
+        case let .success(places): points = places.map(\.coordinate)
+        case let .failure(problem): return fail(problem.text, status: Self.usage)
         }
         let made = RouteEngines.make(osm: osm, offline: offline)
         for p in made.problems { warn(p) }

@@ -17,16 +17,30 @@ enum RoutePlaces {
         var name: String?
     }
 
-    /// `text` as a place; names are searched in the built-in places, the street maps `tiles`
-    /// and the saved areas (what the search found is said on stderr).
-    static func resolve(_ text: String, tiles: [String]) -> Result<Place, Problem> {
+    /// `texts` as places, in order, or the first that is none; names are searched in the
+    /// built-in places, the street maps `tiles` and the saved areas, read once for all of them
+    /// and only when a name is given (what the search found is said on stderr).
+    static func resolve(_ texts: [String], tiles: [String]) -> Result<[Place], Problem> {
+        var search: StreetSearch?
+        var places: [Place] = []
+        for text in texts {
+            switch resolve(text, search: &search, tiles: tiles) {
+            case let .success(place): places.append(place)
+            case let .failure(problem): return .failure(problem)
+            }
+        }
+        return .success(places)
+    }
+
+    private static func resolve(_ text: String, search: inout StreetSearch?, tiles: [String]) -> Result<Place, Problem> {
         switch CoordinateParser.parse(text) {
         case let .success(place)?: return .success(Place(coordinate: place.coordinate))
         case let .failure(problem)?: return .failure(Problem(text: "\(text): \(problem)"))
         case nil: break
         }
-        let indexes = (try? Search.indexes(for: tiles + SearchIndexes.savedAreas())) ?? []
-        let found = StreetSearch(places: Resources.places(), indexes: indexes).search(text, near: nil, limit: 1)
+        let searcher = search ?? StreetSearch(places: Resources.places(), indexes: (try? Search.indexes(for: tiles + SearchIndexes.savedAreas())) ?? [])
+        search = searcher
+        let found = searcher.search(text, near: nil, limit: 1)
         guard let first = found.first else { return .failure(Problem(text: tr("\"%@\": no place of that name is known offline (give coordinates, or --tiles FILE)", text))) }
         if let area = first.area {
             // TRANSLATORS: %1$@ is the name typed, %2$@ the place found, %3$@ the area it is in (a town, a map), %4$@ its coordinates.

@@ -137,10 +137,14 @@ public struct Route: Hashable, Sendable {
     }
 
     /// The smallest box holding the whole line (nil for no line).
-    public var bounds: (south: Double, west: Double, north: Double, east: Double)? {
-        guard let first = geometry.first else { return nil }
+    public var bounds: (south: Double, west: Double, north: Double, east: Double)? { Self.bounds(of: geometry) }
+
+    /// The smallest box holding `points` (nil for none): a line's, or the places a route is
+    /// asked through.
+    public static func bounds(of points: [Coordinate]) -> (south: Double, west: Double, north: Double, east: Double)? {
+        guard let first = points.first else { return nil }
         var b = (south: first.latitude, west: first.longitude, north: first.latitude, east: first.longitude)
-        for c in geometry.dropFirst() {
+        for c in points.dropFirst() {
             b.south = min(b.south, c.latitude); b.north = max(b.north, c.latitude)
             b.west = min(b.west, c.longitude); b.east = max(b.east, c.longitude)
         }
