@@ -109,7 +109,7 @@ extension Bench {
         host.change { $0.scene.layers.removeAll { $0 is DirectionsLayer } }
 
         let period = host.clock.period
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { FrameStats.percentile(values, 50) }
         func cpu(_ r: MeasuredRun) -> Double { r.processCPU / duration }
         func total(_ r: MeasuredRun) -> Double? { r.serverCPU.map { (r.processCPU + $0) / duration } }
         var rows: [Row] = []

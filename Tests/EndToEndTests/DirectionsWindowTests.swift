@@ -34,11 +34,9 @@ import TestSupport
 
     @Test func aRouteIsAskedByRightClickDrawnFollowedAndKept() throws {
         let x = try Xvfb()
-        let dir = temporaryDirectory("directions")
-        defer { try? FileManager.default.removeItem(at: dir) }
         // No online routing: only Routino, over the extract.
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("meridian"), withIntermediateDirectories: true)
-        try Data(#"{"enabled": false}"#.utf8).write(to: dir.appendingPathComponent("meridian/routing.json"))
+        let dir = try RouteCommandTests.home("directions")
+        defer { try? FileManager.default.removeItem(at: dir) }
         let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", Self.tiles,
                                                        "--center", "60.1715,24.9440", "--zoom", "15", "--osm", Self.extract],
                                         env: ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path])
@@ -96,14 +94,12 @@ import TestSupport
     /// a route up the Valira valley says how much it climbs and falls.
     @Test func aRouteUpTheValleySaysHowMuchItClimbs() throws {
         let x = try Xvfb()
-        let dir = temporaryDirectory("directions-climb")
+        let dir = try RouteCommandTests.home("directions-climb")
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try TileServer()
         let heights = StreetMapRenderTests.fixtures.appendingPathComponent("dem/andorra-dem.mbtiles").path
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("meridian"), withIntermediateDirectories: true)
         try Data(#"{"sources": [{"name": "terrain-dem", "url": "\#(server.url("/mbtiles" + heights + "/{z}/{x}/{y}.png"))", "maxZoom": 12, "bulkDownload": true}]}"#.utf8)
             .write(to: dir.appendingPathComponent("meridian/sources.json"))
-        try Data(#"{"enabled": false}"#.utf8).write(to: dir.appendingPathComponent("meridian/routing.json"))
         let andorra = StreetMapRenderTests.fixtures.appendingPathComponent("vector/andorra.mbtiles").path
         let extract = StreetMapRenderTests.fixtures.appendingPathComponent("osm/andorra.osm.pbf").path
         let (app, id) = try startWindow(x, dir: dir, ["--size", "800x600", "--no-location", "--tiles", andorra, "--overlay", "terrain",
@@ -131,10 +127,8 @@ import TestSupport
     /// `meridian route` finds between the same places.
     @Test func aRouteGivenOnTheCommandLineIsShownWhole() throws {
         let x = try Xvfb()
-        let dir = temporaryDirectory("directions-option")
+        let dir = try RouteCommandTests.home("directions-option")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("meridian"), withIntermediateDirectories: true)
-        try Data(#"{"enabled": false}"#.utf8).write(to: dir.appendingPathComponent("meridian/routing.json"))
         let extract = StreetMapRenderTests.fixtures.appendingPathComponent("osm/andorra.osm.pbf").path
         let places = ["42.5063,1.5218", "42.5794,1.6500"]
         let env = ["MERIDIAN_FRAME_LOG": "1", "XDG_CACHE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
