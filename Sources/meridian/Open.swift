@@ -199,11 +199,14 @@ struct Open: ParsableCommand {
         let file = PinFile(url: pins.map { URL(fileURLWithPath: $0) } ?? PinFile.defaultURL())
         let loaded = file.load()
         var session = makeSession(camera: camera, tiles: tiles, tilesName: shownName, overlays: overlays, pins: loaded.pins, catalog: catalog)
+        // The first start's hints wait for a start without --route: its panel and the route's
+        // ends fill the corners where they go (unseen, they stay for a later start).
+        let hints = route.isEmpty
         // TRANSLATORS: L is the key that opens the map switcher.
-        if !hintShown { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = tr("Street maps are one key away: press L") } }
+        if !hintShown, hints { session.scene.modify(SourcesLayer.self, default: SourcesLayer()) { $0.hint = tr("Street maps are one key away: press L") } }
         if let marker { session.scene.modify(SearchLayer.self, default: SearchLayer()) { $0.marker = marker } }
         // TRANSLATORS: F1 and ? are the keys that show the keys and gestures.
-        if !helpHintShown { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = tr("Keys and gestures: F1 or ?") } }
+        if !helpHintShown, hints { session.scene.modify(HelpLayer.self, default: HelpLayer()) { $0.hint = tr("Keys and gestures: F1 or ?") } }
         // A live position, unless a fixed one was asked for (or none at all); the locate button
         // only with one.
         let positions = overlays.location == nil && !overlays.noLocation ? locationSource.makeSource() : nil

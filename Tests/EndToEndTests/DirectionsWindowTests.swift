@@ -143,6 +143,9 @@ import TestSupport
         try quit(x, id, app)
         let view = try SavedView.read(dir)
         #expect(view.zoom > 11 && view.zoom < 14, "zoom \(view.zoom)")
+        // The first start's hints wait for another start: the panel and the route's ends fill their corners.
+        let saved = try String(contentsOf: dir.appendingPathComponent("meridian/view.json"), encoding: .utf8)
+        #expect(!saved.contains(#""hintShown":true"#) && !saved.contains(#""helpHintShown":true"#), "\(saved)")
         #expect(view.center.lat > 42.50 && view.center.lat < 42.58 && view.center.lon > 1.45 && view.center.lon < 1.66, "\(view.center)")
 
         // The same route as `meridian route` finds (over the database the window built).
