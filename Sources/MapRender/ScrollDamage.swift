@@ -16,9 +16,9 @@ struct ScrollDamage {
     /// them. No two overlap (`mx_render_clip` draws a turned tile box by box).
     let boxes: [PixelBox]
 
-    init?(from old: [DrawCommand], to new: [DrawCommand], _ k: Double, width: Int, height: Int) {
+    init?(from old: [DrawCommand], to new: [DrawCommand], _ k: Double, width: Int, height: Int, renewed: [PixelBox] = []) {
         self.init(from: old, Self.placed(old, k, width: width, height: height), to: new, Self.placed(new, k, width: width, height: height),
-                  k, width: width, height: height)
+                  k, width: width, height: height, renewed: renewed)
     }
 
     /// Each command as where its pixels go (a compositor keeps a frame's for the next).
@@ -28,7 +28,9 @@ struct ScrollDamage {
     }
 
     /// `was`, `now`: `placed(old)` and `placed(new)`.
-    init?(from old: [DrawCommand], _ was: [Placed?], to new: [DrawCommand], _ now: [Placed?], _ k: Double, width: Int, height: Int) {
+    /// `renewed`: boxes of this frame to draw whatever the slide (pictures that changed).
+    init?(from old: [DrawCommand], _ was: [Placed?], to new: [DrawCommand], _ now: [Placed?], _ k: Double, width: Int, height: Int,
+          renewed: [PixelBox] = []) {
         guard width > 0, height > 0, k > 0, k.isFinite, was.count == old.count, now.count == new.count else { return nil }
         // The slide is that of the first tile drawn in both frames.
         var slide: (Int64, Int64)?
@@ -69,6 +71,7 @@ struct ScrollDamage {
         if dy > 0 { strips.append(PixelBox(x0: left, y0: 0, x1: right, y1: dy)) }
         if dy < 0 { strips.append(PixelBox(x0: left, y0: h + dy, x1: right, y1: h)) }
         var damage = DamageRegion(width: width, height: height)
+        for b in renewed { damage.add(b) }
         for (c, m) in zip(new, newMatch) where m == nil {
             damage.add(c.pixelBox(k, inside: width, height))
         }

@@ -21,11 +21,12 @@ package final class XRenderCompositor {
     private var spritePictures: [SpriteKey: Uploaded] = [:]
     private var frameNumber = 0
 
-    /// What the frame in the server shows, when known: the commands and how they were drawn.
+    /// What the frame in the server shows, when known: the commands, how they were drawn and
+    /// the stores' counts of pictures taken in then.
     private struct Drawn: Equatable {
-        let width: Int, height: Int, k: Double, filter: Bool, pictures: Int
+        let width: Int, height: Int, k: Double, filter: Bool
     }
-    private var shown: (commands: [DrawCommand], how: Drawn)?
+    private var shown: (commands: [DrawCommand], how: Drawn, pictures: Int)?
     /// `shown`'s commands as where their pixels go, when a frame in motion worked them out:
     /// the next frame in motion compares with them (`ScrollDamage`) without working them out again.
     private var shownPlaced: [ScrollDamage.Placed?]?
@@ -74,7 +75,8 @@ package final class XRenderCompositor {
         // At rest, scaled tiles are filtered; tiles at their own size look the same either way,
         // so the frame that ends a pan at a whole zoom need not be drawn again.
         let filter = !moving && scalesTiles(list, k)
-        let how = Drawn(width: w, height: h, k: k, filter: filter, pictures: tiles.generation &+ sprites.generation)
+        let how = Drawn(width: w, height: h, k: k, filter: filter)
+        let pictures = tiles.generation &+ sprites.generation
         let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
         var boxes = [whole]
         if !moving, windowScrolled { shown = nil; windowScrolled = false }
@@ -90,14 +92,21 @@ package final class XRenderCompositor {
         let placed = moving ? ScrollDamage.placed(list.commands, k, width: w, height: h) : nil
         defer { shownPlaced = placed }
         if let shown, shown.how == how {
+            // Pictures came in since (a tile, a label): what now draws another picture than the
+            // server's frame shows is drawn again, however the rest compares. (A pan into new
+            // ground takes tiles and labels in every few frames: redrawn whole then, a turned
+            // one cost the server a quarter more.)
+            let renewed = shown.pictures == pictures ? [] : renewedBoxes(list, k, width: w, height: h)
             if !moving {
-                boxes = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h).boxes
+                var damage = DamageRegion.changes(from: shown.commands[...], to: list.commands[...], k, width: w, height: h)
+                for b in renewed { damage.add(b) }
+                boxes = damage.boxes
             } else if let placed, let slide = ScrollDamage(from: shown.commands, shownPlaced ?? ScrollDamage.placed(shown.commands, k, width: w, height: h),
-                                                            to: list.commands, placed, k, width: w, height: h) {
+                                                            to: list.commands, placed, k, width: w, height: h, renewed: renewed) {
                 // A sliding map: the window, scrolled, shows most of this frame; the rest is drawn
                 // on it. (Scrolling the frame instead and presenting it whole costs the server a
                 // second copy of the window a frame.)
-                self.shown = (list.commands, how)
+                self.shown = (list.commands, how, pictures)
                 if slide.dx != 0 || slide.dy != 0 { mx_render_scroll(frame.raw, slide.dx, slide.dy); windowScrolled = true }
                 scrolledFrames += 1
                 let drawn = slide.boxes
@@ -109,7 +118,7 @@ package final class XRenderCompositor {
                 return drawn
             }
         }
-        shown = (list.commands, how)
+        shown = (list.commands, how, pictures)
         guard !boxes.isEmpty else { return [] }
         let partial = boxes != [whole]
         if partial { partialFrames += 1 }
@@ -118,6 +127,27 @@ package final class XRenderCompositor {
         draw(list, k, size: size, filter: filter, only: partial ? boxes : nil)
         // A partial frame touches only the pictures in its boxes: the others are still shown.
         if !partial { letGo() }
+        return boxes
+    }
+
+    /// The boxes of `list`'s commands whose pictures are not the server's: a tile taken in
+    /// anew, a tile or sprite the server has no picture of (left out of the frame it last
+    /// drew, for want of one, or let go since).
+    private func renewedBoxes(_ list: DrawList, _ k: Double, width w: Int, height h: Int) -> [PixelBox] {
+        var boxes: [PixelBox] = []
+        for command in list.commands {
+            let renewed: Bool
+            switch command {
+            case let .tile(id, layer, _, _, _, _):
+                let stamp = tiles[layer]?.stampedSize(for: id)?.stamp
+                renewed = stamp != tilePictures[TileKey(layer: layer, tile: id)]?.stamp
+            case let .sprite(key, _, _), let .rotatedSprite(key, _, _, _):
+                renewed = spritePictures[key] == nil
+            case .clear, .fillRect:
+                renewed = false
+            }
+            if renewed, let b = command.pixelBox(k, inside: w, h) { boxes.append(b) }
+        }
         return boxes
     }
 
@@ -145,7 +175,11 @@ package final class XRenderCompositor {
             while coverIndex < covers.count, covers[coverIndex].index <= index { coverIndex += 1 }
             let later = covers[coverIndex...]
             if let only {
-                guard let box = command.pixelBox(k, inside: w, h), only.contains(where: box.intersects) else { continue }
+                guard let box = command.pixelBox(k, inside: w, h), only.contains(where: box.intersects) else {
+                    // Still shown (scrolled, or kept): its picture is kept too.
+                    keep(command)
+                    continue
+                }
             }
             switch command {
             case let .clear(c):
@@ -181,6 +215,18 @@ package final class XRenderCompositor {
                 mx_render_draw_rotated(r, picture, 0, 0, bw, bh, (dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k,
                                        dst.width * k, dst.height * k, degrees, UInt32(Color.byte(opacity)))
             }
+        }
+    }
+
+    /// Marks the picture `command` draws as used this frame.
+    private func keep(_ command: DrawCommand) {
+        switch command {
+        case let .tile(id, layer, _, _, _, _):
+            let key = TileKey(layer: layer, tile: id)
+            if var p = tilePictures[key] { p.used = frameNumber; tilePictures[key] = p }
+        case let .sprite(key, _, _), let .rotatedSprite(key, _, _, _):
+            if var p = spritePictures[key] { p.used = frameNumber; spritePictures[key] = p }
+        case .clear, .fillRect: break
         }
     }
 

@@ -51,6 +51,17 @@ struct ScrollDamageTests {
         #expect(hi.dx == 20 && hi.dy == 10)
     }
 
+    /// A picture taken in since the last frame (a tile drawn anew under the same command) is
+    /// drawn again where it now is; the rest still slides.
+    @Test func aRenewedPictureIsDrawnAgainAndTheRestSlides() throws {
+        let tile = PixelBox(x0: 266, y0: 0, x1: 522, y1: 256)   // the tile (1, 0) after the slide
+        let s = try #require(ScrollDamage(from: frame(at: 0, 0), to: frame(at: 10, 0), 1, width: size.w, height: size.h, renewed: [tile]))
+        #expect(s.dx == 10 && covers(s.boxes, 300, 100) && covers(s.boxes, 521, 255))
+        #expect(!covers(s.boxes, 600, 100) && !covers(s.boxes, 300, 400), "the other tiles slid")
+        let plain = try #require(ScrollDamage(from: frame(at: 0, 0), to: frame(at: 10, 0), 1, width: size.w, height: size.h))
+        #expect(!covers(plain.boxes, 300, 100))
+    }
+
     @Test func noScrollForAFractionOfAPixelOrPaintOrderThatChanged() {
         #expect(ScrollDamage(from: frame(at: 0, 0), to: frame(at: 10.5, 0), 1, width: size.w, height: size.h) == nil)
         // Two sprites that overlap, swapped: what is in both is painted in another order.
