@@ -61,6 +61,10 @@ extension Bench {
         if path.hasSuffix("/helsinki.mbtiles"), FileIO.exists(named) {
             variants.append(PanVariant(name: "labels in Swedish (helsinki-names)", labels: .mine, language: "sv", tiles: named))
         }
+        // MERIDIAN_BENCH_PAN=turned,route: plain and the variants whose names hold one of these words.
+        if let only = env["MERIDIAN_BENCH_PAN"]?.split(separator: ","), !only.isEmpty {
+            variants = variants.enumerated().filter { i, v in i == 0 || only.contains { v.name.contains($0) } }.map(\.element)
+        }
 
         let window = try SDLWindow(title: "Meridian bench", width: 1280, height: 800, renderer: renderer)
         // Each variant's tiles from a catalogue of its own: styles are kept by path and mode,
