@@ -31,7 +31,11 @@ enum CSSColor {
             let c = values.map { $0 * 17 / 255 }
             return Color(r: c[0], g: c[1], b: c[2], a: c.count == 4 ? c[3] : 1)
         case 6, 8:
-            let c = stride(from: 0, to: values.count, by: 2).map { (values[$0] * 16 + values[$0 + 1]) / 255 }
+            // (Typed step by step: as one expression it cost the compiler 15 s.)
+            let c: [Double] = stride(from: 0, to: values.count, by: 2).map { (i: Int) -> Double in
+                let high: Double = values[i] * 16
+                return (high + values[i + 1]) / 255
+            }
             return Color(r: c[0], g: c[1], b: c[2], a: c.count == 4 ? c[3] : 1)
         default: return nil
         }

@@ -21,8 +21,10 @@ struct TrackWindowTests {
         let mid = rows[rows.count / 2]
         let tx = Double(mid.xs.reduce(0, +)) / Double(mid.xs.count)
         // South of the track's end, the first rows where the grid shows as a thin vertical run.
-        for y in (rows.last!.y + 6)..<min(rows.last!.y + 80, png.height) {
-            let xs = (max(0, Int(tx) - 20)..<min(png.width, Int(tx) + 21)).filter { isGrid(png.pixel($0, y)) }
+        let end = rows[rows.count - 1].y, x = Int(tx)
+        for y in (end + 6)..<min(end + 80, png.height) {
+            let near: Range<Int> = max(0, x - 20)..<min(png.width, x + 21)
+            let xs = near.filter { isGrid(png.pixel($0, y)) }
             if !xs.isEmpty && xs.count <= 5 { return (tx, Double(xs.reduce(0, +)) / Double(xs.count)) }
         }
         return nil
@@ -74,7 +76,9 @@ struct TrackWindowTests {
         if let p = positions(after) { seen.append(p) }
         #expect(seen.count >= 3, "\(seen)")
         // It moved (the zoom was not around it), and in every shot it lies on the meridian.
-        #expect((seen.map(\.track).max() ?? 0) - (seen.map(\.track).min() ?? 0) > 20, "\(seen)")
+        let tracks: [Double] = seen.map(\.track)
+        let swept: Double = (tracks.max() ?? 0) - (tracks.min() ?? 0)
+        #expect(swept > 20, "\(seen)")
         for p in seen { #expect(abs(p.track - p.grid) <= 2, "\(p) in \(seen)") }
         try quit(x, id, app)
     }
