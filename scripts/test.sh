@@ -2,12 +2,13 @@
 # `make test`: every test, in stages that each say how long they took.
 #
 # Two cores do it in about a quarter of an hour by never leaving one idle while work waits:
+#  - The release build the .deb ships compiles beside the debug build. Beside them, the test
+#    tools install (apt) and a minimal Debian for the clean install downloads.
 #  - Behind the tests (SCHED_IDLE: a test's processes always go first, so nothing a test times
-#    is slowed by it) run the release build the .deb ships, then the fuzz build, and the fuzz
-#    targets during the tests that run alone. Beside the build, the test tools install (apt)
-#    and a minimal Debian for the clean install downloads.
-#  - The unit tests run beside the end-to-end tests, which run the release binary (the
-#    package's, unstripped): what users run, and half the CPU of the debug one. Each suite runs
+#    is slowed by it) run the docs, the fuzz build (unoptimized) and the fuzz targets.
+#  - The unit tests run beside the end of the release build and the end-to-end tests, which
+#    run the release binary (the package's, unstripped): what users run, and half the CPU of
+#    the debug one. Each suite runs
 #    in a process of its own, E2E_JOBS at a time (the test library runs as many tests at once
 #    as there are cores, and a test mostly waits on its app), except those whose input the app
 #    times (drags, flicks, held keys and presses) or that measure CPU and memory: those run one
@@ -43,7 +44,12 @@ declare -A behind=()
 behind() { # NAME CMD...: started now in its own process group, at SCHED_IDLE; its output in $logs/NAME.log
   local name=$1
   shift
-  setsid chrt --idle 0 "$@" >"$logs/$name.log" 2>&1 &
+  # A session of its own is a scheduling group of its own where the kernel groups sessions
+  # (autogroup): groups share the CPU equally whatever their tasks' policy, so SCHED_IDLE
+  # alone left the work behind half the machine. The group's nice 19 leaves it what the tests
+  # leave.
+  # shellcheck disable=SC2016
+  setsid sh -c '{ echo 19 >/proc/self/autogroup; } 2>/dev/null; exec chrt --idle 0 "$@"' behind "$@" >"$logs/$name.log" 2>&1 &
   behind[$name]=$!
 }
 beside() { # NAME CMD...: the same at the tests' own priority
@@ -86,9 +92,14 @@ fi
 exec 9>"$logs/release.lock"
 flock 9
 export MERIDIAN_DEBUG_INFO=none
-behind release sh -c 'scripts/build-deb.sh --compile-only && flock "$0" scripts/build-deb.sh .build-deb' "$logs/tools.lock"
+# Beside the debug build, not behind it: the release build is mostly one module after another
+# (each compiled whole), so the two together keep both cores busy; behind, its last modules
+# left one idle for a minute and a half.
+beside release sh -c 'scripts/build-deb.sh --compile-only && flock "$0" scripts/build-deb.sh .build-deb' "$logs/tools.lock"
 exec 9>&-
-behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c release --scratch-path .build-fuzz \
+# Unoptimized (fuzz.sh's FUZZ_CONFIG): a smoke run of each target needs no more.
+export FUZZ_CONFIG=debug
+behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c "$FUZZ_CONFIG" --scratch-path .build-fuzz \
   --sanitize=fuzzer -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
 
 # --- the debug build, its unit tests, the catalogues and the docs --------------------------
@@ -111,6 +122,7 @@ tests="$("$SWIFT" build --show-bin-path)/MeridianPackageTests.xctest"
 
 # --- the unit tests beside the end-to-end ones (those against the release binary) ---------
 behind docs scripts/docs.sh
+# Beside the release build's end, which leaves a core idle (its last module and link).
 beside units "$SWIFT" test --skip-build --skip EndToEndTests
 stage release wait_behind release
 deb=$(tail -1 "$logs/release.log")
