@@ -47,7 +47,7 @@ behind() { # NAME CMD...: started now in its own process group, at SCHED_IDLE; i
   # A session of its own is a scheduling group of its own where the kernel groups sessions
   # (autogroup): groups share the CPU equally whatever their tasks' policy, so SCHED_IDLE
   # alone left the work behind half the machine. The group's nice 19 leaves it what the tests
-  # leave.
+  # leave (where the kernel has autogroups and takes the setting; elsewhere SCHED_IDLE is all).
   # shellcheck disable=SC2016
   setsid sh -c '{ echo 19 >/proc/self/autogroup; } 2>/dev/null; exec chrt --idle 0 "$@"' behind "$@" >"$logs/$name.log" 2>&1 &
   behind[$name]=$!

@@ -373,12 +373,14 @@ static void composite_nearest(mx_render *r, unsigned long picture, const double 
 enum { nearest_band = 64 };
 
 void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
-                           double cx, double cy, double dw, double dh, double degrees, int filter, double outset) {
+                           double cx, double cy, double dw, double dh, double degrees, int filter, double outset, int whole) {
     double an = degrees * M_PI / 180, c = cos(an), s = sin(an);
-    if (!filter) {
+    if (!filter && whole) {
         // Unfiltered (a map in motion): each pixel is one tile's, by its centre, so neither
         // antialiased edges nor an overlap are needed, nor the mask the server would draw
         // them with (rasterizing it cost the server more than all the rest of a turned pan).
+        // Only for a whole picture: outside it nothing is drawn (no repeat), but outside part
+        // of an ancestor's lie its neighbours' texels, which a mask keeps out.
         int32_t b[4];
         if (!turned(r, picture, sx, sy, sw, sh, cx, cy, dw, dh, degrees, 0, 0, b)) return;
         XRenderPictureAttributes a = {.repeat = RepeatNone};

@@ -113,6 +113,9 @@ package final class XRenderCompositor {
                 if !drawn.isEmpty {
                     drawn.map(\.mp).withUnsafeBufferPointer { mx_render_clip(frame.raw, $0.baseAddress, Int32($0.count)) }
                     draw(list, k, size: size, filter: filter, only: drawn)
+                } else {
+                    // Nothing drawn, all still shown: its pictures are kept.
+                    list.commands.forEach(keep)
                 }
                 letGo()
                 return drawn
@@ -194,7 +197,8 @@ package final class XRenderCompositor {
                 let (cx, cy) = ((dst.x + dst.width / 2) * k, (dst.y + dst.height / 2) * k)
                 if opacity >= 1 {
                     mx_render_draw_turned(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, cx, cy,
-                                          dst.width * k, dst.height * k, degrees, filter ? 1 : 0, opaque ? 0.5 : 0)
+                                          dst.width * k, dst.height * k, degrees, filter ? 1 : 0, opaque ? 0.5 : 0,
+                                          src == .full ? 1 : 0)
                 } else {
                     mx_render_draw_rotated(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, cx, cy,
                                            dst.width * k, dst.height * k, degrees, UInt32(Color.byte(opacity)))

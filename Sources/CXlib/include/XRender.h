@@ -51,9 +51,10 @@ void mx_render_draw(mx_render *r, unsigned long picture, double sx, double sy, d
 /* A turned tile: as mx_render_draw_rotated at full opacity, its edges antialiased and
    `outset` pixels (0…1) wide of the tile, its edge texels repeated: half a pixel for an
    opaque tile, so that turned neighbours show no seam; 0 for a translucent one, which would
-   show the overlap. `filter`: bilinear. */
+   show the overlap. `filter`: bilinear. `whole`: the tile is the whole picture (not part of an
+   ancestor's): unfiltered, it is then drawn without a mask, each pixel by its centre. */
 void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
-                           double cx, double cy, double dw, double dh, double degrees, int filter, double outset);
+                           double cx, double cy, double dw, double dh, double degrees, int filter, double outset, int whole);
 /* As mp_draw_rotated, filtered. */
 void mx_render_draw_rotated(mx_render *r, unsigned long picture, double sx, double sy, double sw, double sh,
                             double cx, double cy, double dw, double dh, double degrees, uint32_t opacity);
