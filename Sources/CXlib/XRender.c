@@ -368,6 +368,17 @@ static void composite_nearest(mx_render *r, unsigned long picture, const double 
     XRenderComposite(r->display, PictOpOver, picture, None, target(r), ix0, iy0, 0, 0, ix0, iy0, (unsigned)(ix1 - ix0), (unsigned)(iy1 - iy0));
 }
 
+/* The corners (px, py) of a hw × hh half-size rectangle centred on (cx, cy), turned by the
+   angle whose cosine and sine are c and s. */
+static void turned_corners(double cx, double cy, double hw, double hh, double c, double s, double *px, double *py) {
+    const double ux[4] = {-1, 1, 1, -1}, uy[4] = {-1, -1, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        double lx = ux[i] * hw, ly = uy[i] * hh;
+        px[i] = cx + lx * c - ly * s;
+        py[i] = cy + lx * s + ly * c;
+    }
+}
+
 /* Rows of the frame a turned tile is composited in unfiltered, each with its own bounds: a
    tile turned 30° fills 53 % of its bounding box, and 90 % of 64-row bands' boxes. */
 enum { nearest_band = 64 };
@@ -386,17 +397,12 @@ void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, doubl
         XRenderPictureAttributes a = {.repeat = RepeatNone};
         XRenderChangePicture(r->display, picture, CPRepeat, &a);
         double px[4], py[4];
-        const double ux[4] = {-1, 1, 1, -1}, uy[4] = {-1, -1, 1, 1};
-        for (int i = 0; i < 4; i++) {
-            double lx = ux[i] * dw / 2, ly = uy[i] * dh / 2;
-            px[i] = cx + lx * c - ly * s;
-            py[i] = cy + lx * s + ly * c;
-        }
+        turned_corners(cx, cy, dw / 2, dh / 2, c, s, px, py);
         int clipped = r->clip_count > 0 && r->clip_picture == target(r);
-        mp_box whole = {b[0], b[1], b[2], b[3]};
+        mp_box bounds = {b[0], b[1], b[2], b[3]};
         int32_t boxes = clipped ? r->clip_count : 1;
         for (int32_t i = 0; i < boxes; i++) {
-            mp_box k = clipped ? r->clips[i] : whole;
+            mp_box k = clipped ? r->clips[i] : bounds;
             // The box's part within the tile's bounds, band by band.
             int32_t x0 = k.x0 > b[0] ? k.x0 : b[0], x1 = k.x1 < b[2] ? k.x1 : b[2];
             int32_t y0 = k.y0 > b[1] ? k.y0 : b[1], y1 = k.y1 < b[3] ? k.y1 : b[3];
@@ -409,13 +415,9 @@ void mx_render_draw_turned(mx_render *r, unsigned long picture, double sx, doubl
     // `outset` wider each way than the tile, its edge texels repeated: opaque neighbours'
     // antialiased edges overlap instead of leaving a seam between them.
     if (!(outset >= 0 && outset <= 1)) outset = 0;
-    double ow = dw / 2 + outset, oh = dh / 2 + outset;
     double px[4], py[4];
-    const double ux[4] = {-1, 1, 1, -1}, uy[4] = {-1, -1, 1, 1};
+    turned_corners(cx, cy, dw / 2 + outset, dh / 2 + outset, c, s, px, py);
     for (int i = 0; i < 4; i++) {
-        double lx = ux[i] * ow, ly = uy[i] * oh;
-        px[i] = cx + lx * c - ly * s;
-        py[i] = cy + lx * s + ly * c;
         // Triangles are 16.16 fixed point: a tile magnified past that is drawn as a sprite.
         if (!(fabs(px[i]) <= 30000) || !(fabs(py[i]) <= 30000)) {
             mx_render_draw_rotated(r, picture, sx, sy, sw, sh, cx, cy, dw, dh, degrees, 255);
