@@ -8,13 +8,12 @@
 #    is slowed by it) run the docs, the fuzz build (unoptimized) and the fuzz targets.
 #  - The unit tests run beside the end of the release build and the end-to-end tests, which
 #    run the release binary (the package's, unstripped): what users run, and half the CPU of
-#    the debug one. Each suite runs
-#    in a process of its own, E2E_JOBS at a time (the test library runs as many tests at once
-#    as there are cores, and a test mostly waits on its app), except those whose input the app
-#    times (drags, flicks, held keys and presses) or that measure CPU and memory: those run one
-#    at a time, alone, after.
+#    the debug one. Each suite runs in a process of its own, E2E_JOBS at a time (they mostly
+#    wait on their app), but for its tests whose input the app times (drags, flicks, wheel
+#    zooms, held keys and presses): those run one at a time, alone, after.
 #  - The package is checked and installed on a clean Debian beside the unit tests.
-#  - Each fuzz target gets FUZZ_SECONDS (8), one a core at a time; `make fuzz` hunts longer.
+#  - Each fuzz target gets FUZZ_SECONDS (5: its seeds, regressions and some thousands of new
+#    inputs), one a core at a time; `make fuzz` hunts longer.
 #  - Nothing is compiled with debug information (-debug-info-format none): a failing test says
 #    its file and line without it, and it is a sixth of the compiling.
 set -euo pipefail
@@ -23,9 +22,10 @@ export PATH=/opt/swift/usr/bin:$PATH
 export NO_COLOR=1 # the logs are read and grepped
 # The scripts behind the tests build with the same one (a path: lint-conversions finds swiftc beside it).
 export SWIFT=$(command -v "${SWIFT:-swift}")
-FUZZ_SECONDS=${FUZZ_SECONDS:-8}
-E2E_JOBS=${E2E_JOBS:-3}
-E2E_ALONE="WindowTests|StreetMapWindowTests|HeldKeysTests|PinWindowTests|PinCrashTests|ServerDrawnTests|HostileInputTests|SavedAreasWindowTests|WaylandTests|DirectionsWindowTests"
+FUZZ_SECONDS=${FUZZ_SECONDS:-5}
+E2E_JOBS=${E2E_JOBS:-5}
+# Suite/test, the start of the names of the end-to-end tests that run alone.
+E2E_ALONE="WindowTests/(slowDrag|oneWheelNotch|framesFlow)|StreetMapWindowTests/(aStreetMapIsDrawnAndFollowsADrag|aViewSettled)|HeldKeysTests/|PinWindowTests/(pressHoldMove|unchanged)|PinCrashTests/|ServerDrawnTests/(aDrag|aWheel)|DirectionsWindowTests/aRouteIsAskedByRightClick"
 logs=.build/test-logs
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -133,18 +133,18 @@ fi
 export MERIDIAN_BIN=$PWD/.build-deb/release/meridian MERIDIAN_LOCALE_DIR=$PWD/.build/locale
 
 end_to_end() {
-  # The suites (all but those alone), each in a process of its own: the longest first, so
-  # that none is left running alone at the end — windows (their tests wait on frames), then
-  # by how many tests.
+  # The suites, each in a process of its own but for its tests that run alone: the longest
+  # first, so that none is left running alone at the end — windows (their tests wait on
+  # frames), then by how many tests.
   "$tests" --testing-library swift-testing --list-tests >"$logs/e2e-list" || { echo "end-to-end: the tests cannot be listed"; return 1; }
-  sed -n 's#^EndToEndTests\.\([A-Za-z0-9_]*\)/.*#\1#p' "$logs/e2e-list" \
-    | grep -vxE "$E2E_ALONE" | sort | uniq -c | awk '{ print ($2 ~ /Window/ ? 1000 : 0) + $1, $2 }' \
-    | sort -k1,1nr -k2 | awk '{print $2}' >"$logs/e2e-suites"
+  sed -n 's#^EndToEndTests\.\([A-Za-z0-9_]*/.*\)#\1#p' "$logs/e2e-list" | grep -vE "^($E2E_ALONE)" | cut -d/ -f1 \
+    | sort | uniq -c | awk '{ print ($2 ~ /Window/ ? 1000 : 0) + $1, $2 }' | sort -k1,1nr -k2 | awk '{print $2}' >"$logs/e2e-suites"
   [ -s "$logs/e2e-suites" ] || { echo "end-to-end: no suite found"; return 1; }
   : >"$logs/e2e-failed"
   # shellcheck disable=SC2016
-  xargs -P "$E2E_JOBS" -I{} sh -c '"$0" --testing-library swift-testing --filter "EndToEndTests\.$2/" >"$1/e2e-$2.log" 2>&1 \
-    || echo "$2" >>"$1/e2e-failed"' "$tests" "$logs" {} <"$logs/e2e-suites" || { echo "end-to-end: the queue stopped"; return 1; }
+  xargs -P "$E2E_JOBS" -I_SUITE_ sh -c '"$0" --testing-library swift-testing --filter "EndToEndTests\.$3/" --skip "EndToEndTests\.($2)" \
+    >"$1/e2e-$3.log" 2>&1 || echo "$3" >>"$1/e2e-failed"' "$tests" "$logs" "$E2E_ALONE" _SUITE_ <"$logs/e2e-suites" \
+    || { echo "end-to-end: the queue stopped"; return 1; }
   local passed
   passed=$(cat "$logs"/e2e-*.log | awk '/Test run with [0-9]+ tests? in [0-9]+ suites? passed/ { n += $5 } END { print n + 0 }')
   echo "end-to-end: ${passed:-0} tests in $(wc -l <"$logs/e2e-suites") suites passed"
@@ -171,8 +171,11 @@ fi
 # The fuzz targets start as soon as the fuzz build is done (fuzz.sh's build waits for it).
 # Behind the tests a fuzzer may wait seconds for a core: an input is a hang after 60 s, not 10.
 behind fuzz env FUZZ_TIMEOUT=60 scripts/fuzz.sh "$FUZZ_SECONDS"
-stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)/" --no-parallel
+stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)" --no-parallel 2>&1 | tee "$logs/alone.log"
 stage fuzz-build wait_behind fuzz-build
 stage fuzz wait_behind fuzz
 grep "^fuzz: " "$logs/fuzz.log" || true
+# The count in the plain form any reader of test logs knows (only reached when all passed).
+passed=$(cat "$logs/units.log" "$logs"/e2e-*.log "$logs/alone.log" | awk '/Test run with [0-9]+ tests? in [0-9]+ suites? passed/ { n += $5 } END { print n + 0 }')
+echo "tests: $passed passed, 0 failed"
 echo "make test: all passed in $SECONDS s"

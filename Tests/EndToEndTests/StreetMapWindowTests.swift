@@ -36,6 +36,7 @@ struct StreetMapWindowTests {
             _ = try x.xdotool("mousemove", "\(400 - 20 * step)", "300")
             Thread.sleep(forTimeInterval: 0.05) // gesture: a drag, 20 points each 50 ms (the app measures the pointer's speed)
         }
+        Thread.sleep(forTimeInterval: 0.3) // gesture: held still, so the release is not a flick (speed over the last 100 ms)
         _ = try x.xdotool("mouseup", "1")
         png = try screenshot(x, to: shot) { near($0.pixel(280, 300), Self.primary) }
         #expect(near(png.pixel(280, 300), Self.primary), "\(png.pixel(280, 300))")
