@@ -17,7 +17,7 @@ export MERIDIAN_FUZZ=1
 export SWIFT_BACKTRACE=enable=no
 # MERIDIAN_DEBUG_INFO=none (make test) builds without debug information: crashes then name
 # functions but not lines.
-build=("${SWIFT:-swift}" build -c "${FUZZ_CONFIG:-release}" --scratch-path .build-fuzz --sanitize=fuzzer -debug-info-format "${MERIDIAN_DEBUG_INFO:-dwarf}")
+build=("${SWIFT:-swift}" build -c "${FUZZ_CONFIG:-release}" --scratch-path .build-fuzz --sanitize=fuzzer --disable-index-store -debug-info-format "${MERIDIAN_DEBUG_INFO:-dwarf}")
 "${build[@]}" --product meridian-fuzz >"${TMPDIR:-/tmp}/meridian-fuzz-build.log" 2>&1 \
   || { grep -E "error" "${TMPDIR:-/tmp}/meridian-fuzz-build.log" | head -40; echo "fuzz: the fuzz executable did not build"; exit 1; }
 bin=$("${build[@]}" --show-bin-path)

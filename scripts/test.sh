@@ -99,8 +99,9 @@ beside release sh -c 'scripts/build-deb.sh --compile-only && flock "$0" scripts/
 exec 9>&-
 # Unoptimized (fuzz.sh's FUZZ_CONFIG): a smoke run of each target needs no more.
 export FUZZ_CONFIG=debug
+# (With fuzz.sh's flags, which builds it again: then nothing is left to do.)
 behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c "$FUZZ_CONFIG" --scratch-path .build-fuzz \
-  --sanitize=fuzzer -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
+  --sanitize=fuzzer --disable-index-store -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
 
 # --- the debug build, its unit tests, the catalogues and the docs --------------------------
 # The tests' bundle and the examples they run (the app itself: the release build's).
