@@ -5,7 +5,8 @@
 #  - The release build the .deb ships compiles beside the debug build. Beside them, the test
 #    tools install (apt) and a minimal Debian for the clean install downloads.
 #  - Behind the tests (SCHED_IDLE: a test's processes always go first, so nothing a test times
-#    is slowed by it) run the docs, the fuzz build (unoptimized) and the fuzz targets.
+#    is slowed by it) run the docs and the fuzz targets; the fuzz build (unoptimized) beside
+#    them.
 #  - The unit tests run beside the end of the release build and the end-to-end tests, which
 #    run the release binary (the package's, unstripped): what users run, and half the CPU of
 #    the debug one. Each suite runs in a process of its own, E2E_JOBS at a time (they mostly
@@ -99,8 +100,9 @@ beside release sh -c 'scripts/build-deb.sh --compile-only && flock "$0" scripts/
 exec 9>&-
 # Unoptimized (fuzz.sh's FUZZ_CONFIG): a smoke run of each target needs no more.
 export FUZZ_CONFIG=debug
-# (With fuzz.sh's flags, which builds it again: then nothing is left to do.)
-behind fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c "$FUZZ_CONFIG" --scratch-path .build-fuzz \
+# At the tests' priority: behind them it had no CPU until the tests that run alone, and the
+# fuzzing then ended well after them. (With fuzz.sh's flags: its own build finds it done.)
+beside fuzz-build flock "$logs/release.lock" env MERIDIAN_FUZZ=1 "$SWIFT" build -c "$FUZZ_CONFIG" --scratch-path .build-fuzz \
   --sanitize=fuzzer --disable-index-store -debug-info-format "$MERIDIAN_DEBUG_INFO" --product meridian-fuzz
 
 # --- the debug build, its unit tests, the catalogues and the docs --------------------------
@@ -159,8 +161,6 @@ end_to_end() {
 stage end-to-end end_to_end
 stage units wait_behind units 300
 grep -E "^Test Suite 'All tests' (passed|failed)|Executed [0-9]+ tests|Test run with [0-9]+ tests" "$logs/units.log" | tail -3 || true
-stage docs wait_behind docs
-tail -1 "$logs/docs.log" || true
 if [ "$(id -u)" = 0 ]; then
   stage package wait_behind package
   grep -E "^test-(package|clean-install): ok" "$logs/package.log" || true
@@ -168,11 +168,15 @@ else
   stage package scripts/test-package.sh "$deb"
 fi
 
-# --- the tests that run alone, and the fuzz targets behind them ---------------------------
+# --- the tests that run alone, and the fuzz targets and the docs behind them -------------
 # The fuzz targets start as soon as the fuzz build is done (fuzz.sh's build waits for it).
 # Behind the tests a fuzzer may wait seconds for a core: an input is a hang after 60 s, not 10.
-behind fuzz env FUZZ_TIMEOUT=60 scripts/fuzz.sh "$FUZZ_SECONDS"
+# A target's seconds are the clock's, not the CPU's: three at a time fit the minute of the
+# tests alone (those use little of the two cores).
+behind fuzz env FUZZ_TIMEOUT=60 FUZZ_JOBS=3 scripts/fuzz.sh "$FUZZ_SECONDS"
 stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)" --no-parallel 2>&1 | tee "$logs/alone.log"
+stage docs wait_behind docs
+tail -1 "$logs/docs.log" || true
 stage fuzz-build wait_behind fuzz-build
 stage fuzz wait_behind fuzz
 grep "^fuzz: " "$logs/fuzz.log" || true
