@@ -124,7 +124,10 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapGraphics", "MapStyle", "Platform", "MapCore", "MapGeometry", "MapTiles", "CPixels", "TestSupport"]),
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "MapCore", "MapGeometry"]),
         .testTarget(name: "MeridianKitTests", dependencies: ["MeridianKit", "MapGeometry", "MapTiles"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "MapGeometry", "MapNetwork", "MapTiles"]),
+        // The end-to-end tests' pictures, optimized in the debug build too: they look at every
+        // pixel of screenshots, many times while they wait for one.
+        .target(name: "TestPictures", path: "Tests/TestPictures", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "TestPictures", "MapGeometry", "MapNetwork", "MapTiles"]),
     ],
     swiftLanguageModes: [.v5]
 )

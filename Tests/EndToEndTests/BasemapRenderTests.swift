@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The embedded basemap through `meridian render`: known places have the right colours.
 @Suite(.serialized)

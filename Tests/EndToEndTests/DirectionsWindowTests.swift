@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// Directions in the real window over a real street map and a real OpenStreetMap extract of

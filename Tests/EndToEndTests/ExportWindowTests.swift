@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// Ctrl+E and Ctrl+P in the real window, through a stand-in desktop portal on a private
 /// session bus (as PortalTests): SaveFile answers with a path, Print receives the page as a

@@ -3,6 +3,7 @@ import MapGeometry
 import MapNetwork
 import MapTiles
 import Testing
+import TestPictures
 import TestSupport
 
 /// `meridian extract` end to end against the loopback server: an area of a remote PMTiles

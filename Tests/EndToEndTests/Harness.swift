@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// The real `meridian` binary: $MERIDIAN_BIN, else the debug build in this package.
@@ -304,11 +305,19 @@ struct SavedView: Decodable {
 /// take a while to draw everything) or `timeout` passes; returns the last shot.
 func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: Double = 30, until done: (PNG) -> Bool) throws -> PNG {
     let deadline = Date().addingTimeInterval(timeout)
+    // Each look a PPM (no compressing, and no converting to read it); the PNG for a person
+    // to look at written once, of the last.
+    let raw = path + ".ppm"
+    defer { try? FileManager.default.removeItem(atPath: raw) }
     while true {
-        let r = try run(which("import")!, ["-window", "root", "-crop", size + "+0+0", path], env: ["DISPLAY": x.display])
+        let r = try run(which("import")!, ["-window", "root", "-crop", size + "+0+0", "-depth", "8", "ppm:" + raw], env: ["DISPLAY": x.display])
         #expect(r.status == 0, "\(r.stderr)")
-        let png = try PNG(path)
-        if done(png) || Date() > deadline { return png }
+        let png = try PNG(ppm: [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))))
+        if done(png) || Date() > deadline {
+            let written = try run(which("convert")!, ["ppm:" + raw, path])
+            #expect(written.status == 0, "\(written.stderr)")
+            return png
+        }
         Thread.sleep(forTimeInterval: 0.3)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// Keys already down when the window starts do nothing in it. SDL on X11 marks the held Ctrl
 /// as down at focus, and the X server's autorepeat of the held Q then reaches the window as a

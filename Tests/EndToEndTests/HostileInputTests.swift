@@ -1,6 +1,7 @@
 import Foundation
 import MapTiles
 import Testing
+import TestPictures
 import TestSupport
 
 /// What a new user tried that used to kill the app (SIGILL from a trapping conversion), and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// gpsfake (Debian's gpsd-clients) running the real gpsd on a loopback port with an NMEA log.

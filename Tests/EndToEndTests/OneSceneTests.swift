@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The window and `meridian render` compose from one map state through the same code: for
 /// the same state and time their draw lists are equal, command for command.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// `--tiles URL` through the real binary against the loopback tile server: tiles drawn where

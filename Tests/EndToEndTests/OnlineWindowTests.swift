@@ -1,6 +1,7 @@
 import Foundation
 import MapTiles
 import Testing
+import TestPictures
 import TestSupport
 
 /// Online tiles in the real window against the loopback server: frames keep coming whatever

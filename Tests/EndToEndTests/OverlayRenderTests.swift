@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The location annotation through `meridian render --at`: the same picture at a chosen time.
 @Suite(.serialized)

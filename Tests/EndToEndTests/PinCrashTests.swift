@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// Pins are never lost: the app is killed with SIGKILL at random moments while it saves a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// Pins in the real window, driven by xdotool, checked through the pins file the app saves.
 @Suite(.serialized)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// `render` to paper: PDF pages of each size (pdfinfo), real text on them (pdftotext: street

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// Street maps of Protomaps-schema tiles through `meridian render` with the built-in Protomaps

@@ -1,42 +1,6 @@
 import Foundation
 import Testing
-
-/// Reads pixels of a PNG via ImageMagick's `convert`, which the test set-up installs.
-struct PNG {
-    let width: Int
-    let height: Int
-    let rgb: [UInt8]
-
-    init(_ path: String) throws {
-        guard let convert = which("convert") else { throw HarnessError("imagemagick is not installed") }
-        let info = try run(convert, [path, "-format", "%w %h", "info:"])
-        let wh = info.stdout.split(separator: " ").compactMap { Int($0) }
-        guard wh.count == 2 else { throw HarnessError("not an image: \(path) \(info.stderr)") }
-        width = wh[0]; height = wh[1]
-        let raw = temporaryDirectory("png").appendingPathComponent("x.rgb")
-        let r = try run(convert, [path, "-depth", "8", "rgb:" + raw.path])
-        guard r.status == 0 else { throw HarnessError(r.stderr) }
-        rgb = [UInt8](try Data(contentsOf: raw))
-    }
-
-    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-        let i = (y * width + x) * 3
-        return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
-    }
-
-    var distinctColours: Int {
-        var s = Set<Int>()
-        for i in stride(from: 0, to: rgb.count, by: 3) { s.insert(Int(rgb[i]) << 16 | Int(rgb[i + 1]) << 8 | Int(rgb[i + 2])) }
-        return s.count
-    }
-
-    /// Fraction of pixels in a box darker than `level` (labels are dark on light tiles).
-    func darkFraction(x: Int, y: Int, w: Int, h: Int, level: Int = 100) -> Double {
-        var n = 0
-        for yy in y..<(y + h) { for xx in x..<(x + w) { let p = pixel(xx, yy); if p.r + p.g + p.b < level * 3 { n += 1 } } }
-        return Double(n) / Double(w * h)
-    }
-}
+import TestPictures
 
 @Suite(.serialized)
 struct RenderTests {

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapTiles
 import Testing
+import TestPictures
 import TestSupport
 
 /// "Save this area offline…" end to end in the real window against the loopback server: key A

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// Finding places in the real window: typing into the search box, geo: links on the
 /// command line (as the desktop hands them over), and the zoom buttons.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The software path on X11 has the X server draw the frames (RENDER): the same pictures as
 /// the app's own compositor, presented only where they changed.
@@ -230,32 +231,5 @@ func stillScreenshot(_ x: Xvfb, to path: String, size: String = "800x600") throw
     return try screenshot(x, to: path, size: size) { png in
         defer { previous = png }
         return png.distinctColours > 50 && previous.map { $0.differingFraction(from: png, by: 0) == 0 } == true
-    }
-}
-
-extension PNG {
-    /// The mean colour of the 9×9 pixels round (x, y): a dot or a letter there moves it little.
-    func meanColour(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-        var r = 0, g = 0, b = 0, n = 0
-        for v in max(0, y - 4)...min(height - 1, y + 4) {
-            for u in max(0, x - 4)...min(width - 1, x + 4) {
-                let p = pixel(u, v)
-                r += p.r; g += p.g; b += p.b; n += 1
-            }
-        }
-        return n == 0 ? (0, 0, 0) : (r / n, g / n, b / n)
-    }
-
-    /// The share of pixels where some channel differs from `other`'s by more than `levels`.
-    func differingFraction(from other: PNG, by levels: Int) -> Double {
-        guard width == other.width, height == other.height, width * height > 0 else { return 1 }
-        var n = 0
-        for y in 0..<height {
-            for x in 0..<width {
-                let a = pixel(x, y), b = other.pixel(x, y)
-                if abs(a.r - b.r) > levels || abs(a.g - b.g) > levels || abs(a.b - b.b) > levels { n += 1 }
-            }
-        }
-        return Double(n) / Double(width * height)
     }
 }

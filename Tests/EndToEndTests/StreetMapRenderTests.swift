@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// Street maps through `meridian render`, on real OpenStreetMap data (Helsinki's centre, made

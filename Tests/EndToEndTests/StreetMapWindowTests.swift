@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// A street map in the window on a real X server: drawn with its street names, moved by a
 /// drag, and dark where the desktop prefers dark (the settings portal, played by a stand-in

@@ -2,6 +2,7 @@ import Foundation
 import MapNetwork
 import Testing
 import MapTiles
+import TestPictures
 import TestSupport
 
 

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapTiles
 import Testing
+import TestPictures
 import TestSupport
 
 /// Terrain as a map through `render --tiles terrain:FILE`: an archive holding the North Shore

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// The map as a stack of tile layers, through the app: terrain laid over a real street map of

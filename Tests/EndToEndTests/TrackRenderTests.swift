@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// Tracks and shapes from files through `meridian render`: the pixels lie where the
 /// projection puts them, at more than one zoom, over the open sea (no land, no labels).

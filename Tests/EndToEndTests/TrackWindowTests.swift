@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// A track in the window stays on the map while the map zooms under the wheel.
 struct TrackWindowTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The live position's trail in the real window, fed by an NMEA log replayed at ten times
 /// its pace: Ctrl+S saves it as GPX that opens again as a track; a clean quit saves the rest;

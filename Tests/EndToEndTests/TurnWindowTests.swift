@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// Turning the map in the real window, driven by xdotool: Shift+→ turns and the compass
 /// shows, a click on it brings north back, a right-drag turns; what the app keeps (the view

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 import TestSupport
 
 /// Pages and pictures of a turned map, and street names a PDF reader finds whole: `render

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The real binary in a real X server, driven by xdotool like a person with a mouse.
 @Suite(.serialized)
