@@ -56,7 +56,9 @@ public enum MVTDecoder {
         features.reserveCapacity(raws.count)
         for (i, raw) in raws.enumerated() {
             guard raw.tags.count % 2 == 0 else { throw ProtobufError(tr("layer %1$@ feature %2$@: odd number of tags", name, i)) }
-            var props: [String: VectorTile.Value] = [:]
+            // Room for every tag and the two names a painter may add (`PreparedTile`): a
+            // dictionary grown tag by tag hashes its keys again at each doubling.
+            var props = [String: VectorTile.Value](minimumCapacity: raw.tags.count / 2 + 2)
             for t in stride(from: 0, to: raw.tags.count, by: 2) {
                 let k = Int(raw.tags[t]), v = Int(raw.tags[t + 1])
                 guard k < keys.count else {
