@@ -10,11 +10,12 @@
 #  - The unit tests run beside the end of the release build and the end-to-end tests, which
 #    run the release binary (the package's, unstripped): what users run, and half the CPU of
 #    the debug one. Each suite runs in a process of its own, E2E_JOBS at a time (they mostly
-#    wait on their app), but for its tests whose input the app times (drags, flicks, wheel
-#    zooms, held keys and presses): those run one at a time, alone, after.
+#    wait on their app), but for its tests whose input the app times by the clock (drags
+#    measured for flicks, wheel zooms, held keys and presses): those run one at a time,
+#    alone, after. (Gestures a test waits out by the app's log stay in the queue.)
 #  - The package is checked and installed on a clean Debian beside the unit tests.
 #  - Each fuzz target gets FUZZ_SECONDS (5: its seeds, regressions and some thousands of new
-#    inputs), one a core at a time; `make fuzz` hunts longer.
+#    inputs), three at a time behind the tests that run alone; `make fuzz` hunts longer.
 #  - Nothing is compiled with debug information (-debug-info-format none): a failing test says
 #    its file and line without it, and it is a sixth of the compiling.
 set -euo pipefail
@@ -169,7 +170,8 @@ else
 fi
 
 # --- the tests that run alone, and the fuzz targets and the docs behind them -------------
-# The fuzz targets start as soon as the fuzz build is done (fuzz.sh's build waits for it).
+# Nothing at the tests' priority is left to run beside those alone.
+stage fuzz-build wait_behind fuzz-build
 # Behind the tests a fuzzer may wait seconds for a core: an input is a hang after 60 s, not 10.
 # A target's seconds are the clock's, not the CPU's: three at a time fit the minute of the
 # tests alone (those use little of the two cores).
@@ -177,7 +179,6 @@ behind fuzz env FUZZ_TIMEOUT=60 FUZZ_JOBS=3 scripts/fuzz.sh "$FUZZ_SECONDS"
 stage end-to-end-alone "$SWIFT" test --skip-build --filter "EndToEndTests\.($E2E_ALONE)" --no-parallel 2>&1 | tee "$logs/alone.log"
 stage docs wait_behind docs
 tail -1 "$logs/docs.log" || true
-stage fuzz-build wait_behind fuzz-build
 stage fuzz wait_behind fuzz
 grep "^fuzz: " "$logs/fuzz.log" || true
 # The count in the plain form any reader of test logs knows (only reached when all passed).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPictures
 
 /// The harness's own promises, which every end-to-end test leans on.
 @Suite
@@ -22,5 +23,25 @@ struct HarnessTests {
             lock.withLock { failures[lane] = failed }
         }
         #expect(failures == [0, 0], "opens that failed in each of two lanes of \(opens): \(failures); \(x.health)")
+    }
+
+    /// The pictures' reader: a PPM's header with a comment, its pixels where they are; a file
+    /// through ImageMagick the same; what is cut short or not a PPM refused.
+    @Test func picturesAreReadPixelForPixel() throws {
+        let ppm = Array("P6\n# a picture's comment\n2 1\n255\n".utf8) + [1, 2, 3, 250, 251, 252]
+        let png = try PNG(ppm: ppm)
+        #expect(png.width == 2 && png.height == 1)
+        #expect(png.pixel(0, 0) == (1, 2, 3) && png.pixel(1, 0) == (250, 251, 252))
+        #expect(throws: PictureError.self) { try PNG(ppm: Array(ppm.dropLast())) }
+        #expect(throws: PictureError.self) { try PNG(ppm: Array("P3\n2 1\n255\n1 2 3 4 5 6\n".utf8)) }
+        let dir = temporaryDirectory("pictures")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("two.ppm")
+        try Data(ppm).write(to: file)
+        let written = dir.appendingPathComponent("two.png").path
+        #expect(try run(try #require(which("convert")), [file.path, written]).status == 0)
+        let read = try PNG(written)
+        #expect(read.rgb == png.rgb && read.width == 2)
+        #expect(throws: PictureError.self) { try PNG(dir.appendingPathComponent("missing.png").path) }
     }
 }

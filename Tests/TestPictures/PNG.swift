@@ -13,34 +13,41 @@ public struct PNG {
         self.width = width; self.height = height; self.rgb = rgb
     }
 
-    /// Any picture file ImageMagick reads (`convert FILE ppm:-`).
+    /// Any picture file ImageMagick reads (`convert FILE ppm:-`), within a minute.
     public init(_ path: String) throws {
         guard let convert = Self.tool("convert") else { throw PictureError("imagemagick is not installed") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: convert)
         p.arguments = [path, "-depth", "8", "ppm:-"]
-        let out = Pipe(), err = Pipe()
+        // What it says goes to a file: two pipes read one after the other could both fill.
+        let said = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString).txt")
+        FileManager.default.createFile(atPath: said.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: said) }
+        let out = Pipe()
         p.standardOutput = out
-        p.standardError = err
+        p.standardError = try FileHandle(forWritingTo: said)
         try p.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if p.isRunning { p.terminate() } }
         // Read before waiting: a picture is more than a pipe holds.
         let bytes = out.fileHandleForReading.readDataToEndOfFile()
-        let said = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw PictureError("not a picture: \(path) \(String(decoding: said, as: UTF8.self))")
+            let words = (try? String(contentsOf: said, encoding: .utf8)) ?? ""
+            throw PictureError("not a picture: \(path) \(words)")
         }
         try self.init(ppm: [UInt8](bytes))
     }
 
     /// A binary PPM (P6, 255 levels), as ImageMagick's `import … ppm:FILE` writes a screenshot.
     public init(ppm bytes: [UInt8]) throws {
-        // The header: "P6", then width, height and levels, each after white space (no comments
-        // in what ImageMagick writes).
+        // The header: "P6", then width, height and levels, each after white space and
+        // comments (# to the end of the line: a picture's own comment).
         var i = 2, fields: [Int] = []
         guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "6") else { throw PictureError("not a binary PPM") }
         while fields.count < 3 {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 || bytes[i] == UInt8(ascii: "#") {
+                if bytes[i] == UInt8(ascii: "#") { while i < bytes.count, bytes[i] != 0x0A { i += 1 } } else { i += 1 }
+            }
             var n = 0, digits = 0
             while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39, digits < 9 { n = n * 10 + Int(bytes[i] - 0x30); i += 1; digits += 1 }
             guard digits > 0 else { throw PictureError("a PPM's header is cut short") }
