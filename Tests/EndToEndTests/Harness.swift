@@ -301,6 +301,23 @@ struct SavedView: Decodable {
     }
 }
 
+extension PNG {
+    /// Any picture file ImageMagick reads, through the PPM it writes of it.
+    init(_ path: String) throws {
+        guard let convert = which("convert") else { throw HarnessError("imagemagick is not installed") }
+        let dir = temporaryDirectory("png")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ppm = dir.appendingPathComponent("picture.ppm").path
+        let r = try run(convert, [path, "-depth", "8", "ppm:" + ppm])
+        guard r.status == 0 else { throw HarnessError("not a picture: \(path) \(r.stderr)") }
+        try self.init(ppmFile: ppm)
+    }
+
+    init(ppmFile path: String) throws {
+        try self.init(ppm: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+}
+
 /// Screenshots the window's corner of the screen until `done` holds (a loaded machine may
 /// take a while to draw everything) or `timeout` passes; returns the last shot.
 func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: Double = 30, until done: (PNG) -> Bool) throws -> PNG {
@@ -312,7 +329,7 @@ func screenshot(_ x: Xvfb, to path: String, size: String = "800x600", timeout: D
     while true {
         let r = try run(which("import")!, ["-window", "root", "-crop", size + "+0+0", "-depth", "8", "ppm:" + raw], env: ["DISPLAY": x.display])
         #expect(r.status == 0, "\(r.stderr)")
-        let png = try PNG(ppm: [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))))
+        let png = try PNG(ppmFile: raw)
         if done(png) || Date() > deadline {
             let written = try run(which("convert")!, ["ppm:" + raw, path])
             #expect(written.status == 0, "\(written.stderr)")

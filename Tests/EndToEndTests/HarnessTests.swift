@@ -42,6 +42,6 @@ struct HarnessTests {
         #expect(try run(try #require(which("convert")), [file.path, written]).status == 0)
         let read = try PNG(written)
         #expect(read.rgb == png.rgb && read.width == 2)
-        #expect(throws: PictureError.self) { try PNG(dir.appendingPathComponent("missing.png").path) }
+        #expect(throws: HarnessError.self) { try PNG(dir.appendingPathComponent("missing.png").path) }
     }
 }

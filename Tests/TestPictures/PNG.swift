@@ -1,9 +1,7 @@
-import Foundation
-
 /// A picture's pixels, 8-bit RGB: the end-to-end tests' screenshots and the files the app
-/// renders, read through ImageMagick (which the test set-up installs) as a binary PPM. Its
-/// module is compiled optimized in the debug build too: the tests look at every pixel of
-/// pictures of half a million, many times while they wait for one.
+/// renders, as ImageMagick (which the test set-up installs) writes them in a binary PPM (the
+/// harness runs it). Its module is compiled optimized in the debug build too: the tests look
+/// at every pixel of pictures of half a million, many times while they wait for one.
 public struct PNG {
     public let width: Int
     public let height: Int
@@ -11,31 +9,6 @@ public struct PNG {
 
     public init(width: Int, height: Int, rgb: [UInt8]) {
         self.width = width; self.height = height; self.rgb = rgb
-    }
-
-    /// Any picture file ImageMagick reads (`convert FILE ppm:-`), within a minute.
-    public init(_ path: String) throws {
-        guard let convert = Self.tool("convert") else { throw PictureError("imagemagick is not installed") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: convert)
-        p.arguments = [path, "-depth", "8", "ppm:-"]
-        // What it says goes to a file: two pipes read one after the other could both fill.
-        let said = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: said.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: said) }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = try FileHandle(forWritingTo: said)
-        try p.run()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if p.isRunning { p.terminate() } }
-        // Read before waiting: a picture is more than a pipe holds.
-        let bytes = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            let words = (try? String(contentsOf: said, encoding: .utf8)) ?? ""
-            throw PictureError("not a picture: \(path) \(words)")
-        }
-        try self.init(ppm: [UInt8](bytes))
     }
 
     /// A binary PPM (P6, 255 levels), as ImageMagick's `import … ppm:FILE` writes a screenshot.
@@ -103,14 +76,6 @@ public struct PNG {
             }
         }
         return n == 0 ? (0, 0, 0) : (r / n, g / n, b / n)
-    }
-
-    static func tool(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
     }
 }
 
