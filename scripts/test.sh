@@ -70,6 +70,9 @@ wait_behind() { # NAME [LINES]: waits for it; its failure is the test's (LINES: 
     return 1
   fi
 }
+passed_in() { # LOG...: how many tests the Swift Testing runs they hold passed
+  cat "$@" | awk '/Test run with [0-9]+ tests? in [0-9]+ suites? passed/ { n += $5 } END { print n + 0 }'
+}
 stop_behind() { for pid in "${behind[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
 trap stop_behind EXIT
 # What the tests need beyond the build (X, the compositor, the package tools: five minutes
@@ -150,7 +153,7 @@ end_to_end() {
     >"$1/e2e-$3.log" 2>&1 || echo "$3" >>"$1/e2e-failed"' "$tests" "$logs" "$E2E_ALONE" _SUITE_ <"$logs/e2e-suites" \
     || { echo "end-to-end: the queue stopped"; return 1; }
   local passed
-  passed=$(cat "$logs"/e2e-*.log | awk '/Test run with [0-9]+ tests? in [0-9]+ suites? passed/ { n += $5 } END { print n + 0 }')
+  passed=$(passed_in "$logs"/e2e-*.log)
   echo "end-to-end: ${passed:-0} tests in $(wc -l <"$logs/e2e-suites") suites passed"
   [ -s "$logs/e2e-failed" ] || return 0
   for suite in $(cat "$logs/e2e-failed"); do
@@ -182,6 +185,6 @@ tail -1 "$logs/docs.log" || true
 stage fuzz wait_behind fuzz
 grep "^fuzz: " "$logs/fuzz.log" || true
 # The count in the plain form any reader of test logs knows (only reached when all passed).
-passed=$(cat "$logs/units.log" "$logs"/e2e-*.log "$logs/alone.log" | awk '/Test run with [0-9]+ tests? in [0-9]+ suites? passed/ { n += $5 } END { print n + 0 }')
+passed=$(passed_in "$logs/units.log" "$logs"/e2e-*.log "$logs/alone.log")
 echo "tests: $passed passed, 0 failed"
 echo "make test: all passed in $SECONDS s"
