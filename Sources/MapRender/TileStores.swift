@@ -20,8 +20,11 @@ extension TileStores {
     /// The tiles of `commands` drawn at full opacity with an opaque picture, in order, with
     /// the pixels of a `width`×`height` frame each covers (its edges are whole pixels, so its
     /// box is exactly the pixels it draws): what hides everything drawn before it there.
-    func opaqueTiles(in commands: ArraySlice<DrawCommand>, _ k: Double, width: Int, height: Int) -> [(index: Int, box: PixelBox)] {
+    /// `among`: only the commands marked true (indexed as `commands` are).
+    func opaqueTiles(in commands: ArraySlice<DrawCommand>, _ k: Double, width: Int, height: Int,
+                     among chosen: [Bool]? = nil) -> [(index: Int, box: PixelBox)] {
         zip(commands.indices, commands).compactMap { index, command in
+            if let chosen, !chosen[index] { return nil }
             // A turned tile covers no whole box of pixels: it hides nothing here.
             guard case let .tile(id, layer, _, dst, opacity, 0) = command, opacity >= 1, let store = self[layer], store.isOpaque,
                   store.hasPixels(id), let box = DeviceRect(dst, k).box(inside: width, height) else { return nil }

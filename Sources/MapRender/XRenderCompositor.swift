@@ -170,20 +170,20 @@ package final class XRenderCompositor {
     /// `only`: the boxes being redrawn; commands outside them are not sent.
     private func draw(_ list: DrawList, _ k: Double, size: (width: Int, height: Int), filter: Bool, only: [PixelBox]?) {
         let r = frame.raw, (w, h) = size
+        // Only the commands over the boxes are sent (a slide's strips at the window's edges,
+        // a pulse); the others are still shown (scrolled, or kept), and so are their pictures.
+        let sent = only.map { only in
+            list.commands.map { c in c.pixelBox(k, inside: w, h).map { b in only.contains(where: b.intersects) } ?? false }
+        }
         // What opaque tiles drawn later hide is not drawn (a fallback under the map's, parents
-        // under their children, the clear): the server writes each pixel about once.
-        let covers = tiles.opaqueTiles(in: list.commands[...], k, width: w, height: h)
+        // under their children, the clear): the server writes each pixel about once. A tile
+        // not sent hides nothing that is.
+        let covers = tiles.opaqueTiles(in: list.commands[...], k, width: w, height: h, among: sent)
         var coverIndex = 0
         for (index, command) in zip(list.commands.indices, list.commands) {
+            if let sent, !sent[index] { keep(command); continue }
             while coverIndex < covers.count, covers[coverIndex].index <= index { coverIndex += 1 }
             let later = covers[coverIndex...]
-            if let only {
-                guard let box = command.pixelBox(k, inside: w, h), only.contains(where: box.intersects) else {
-                    // Still shown (scrolled, or kept): its picture is kept too.
-                    keep(command)
-                    continue
-                }
-            }
             switch command {
             case let .clear(c):
                 let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
@@ -222,8 +222,10 @@ package final class XRenderCompositor {
         }
     }
 
-    /// Marks the picture `command` draws as used this frame.
+    /// Marks the picture `command` draws as used this frame. Every eighth frame only: `letGo`
+    /// lets go of pictures unused for many more, and a slide keeps dozens a frame.
     private func keep(_ command: DrawCommand) {
+        guard frameNumber % 8 == 0 else { return }
         switch command {
         case let .tile(id, layer, _, _, _, _):
             let key = TileKey(layer: layer, tile: id)

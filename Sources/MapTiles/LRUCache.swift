@@ -96,7 +96,8 @@ public struct LRUCache<Key: Hashable, Value> {
         return out
     }
 
-    @usableFromInline mutating func unlink(_ n: Node) {
+    // Inlinable, as its callers are, so that it is specialized with them.
+    @inlinable mutating func unlink(_ n: Node) {
         n.prev?.next = n.next
         n.next?.prev = n.prev
         if head === n { head = n.next }
