@@ -186,6 +186,8 @@ package final class XRenderCompositor {
             let later = covers[coverIndex...]
             switch command {
             case let .clear(c):
+                // (In a partial frame the server clips these fills to its boxes: cheaper than
+                // working out the parts inside each box here.)
                 let whole = PixelBox(x0: 0, y0: 0, x1: Int32(w), y1: Int32(h))
                 for part in whole.visibleParts(under: later) { mx_render_fill(r, part.mp, PixelCompositor.premultiplied(c.withAlpha(1)), 1) }
             case let .fillRect(rect, c):
@@ -205,7 +207,7 @@ package final class XRenderCompositor {
                 }
             case let .tile(id, layer, src, dst, opacity, _):
                 let d = DeviceRect(dst, k)
-                guard let box = d.box(inside: w, h), !box.visibleParts(under: later).isEmpty,
+                guard let box = d.box(inside: w, h), Self.shows(box, in: only, under: later),
                       let (picture, bw, bh, opaque) = tilePicture(layer, id) else { continue }
                 let flags = (opaque ? UInt32(MP_OPAQUE) : 0) | (filter ? UInt32(MP_FILTER) : 0)
                 mx_render_draw(r, picture, src.x * bw, src.y * bh, src.width * bw, src.height * bh, d.x0, d.y0, d.width, d.height,
@@ -222,10 +224,23 @@ package final class XRenderCompositor {
         }
     }
 
-    /// Marks the picture `command` draws as used this frame. Every eighth frame only: `letGo`
-    /// lets go of pictures unused for many more, and a slide keeps dozens a frame.
+    /// Whether part of `box` that no box of `later` hides lies in `only` (anywhere when nil):
+    /// a tile hidden there is not drawn (nor uploaded) only to be drawn over.
+    private static func shows(_ box: PixelBox, in only: [PixelBox]?, under later: ArraySlice<(index: Int, box: PixelBox)>) -> Bool {
+        guard let only else { return !box.visibleParts(under: later).isEmpty }
+        for o in only {
+            guard let part = box.intersection(o) else { continue }
+            // Mostly no cover lies over it: known without making the parts.
+            if !later.contains(where: { $0.box.intersects(part) }) || !part.visibleParts(under: later).isEmpty { return true }
+        }
+        return false
+    }
+
+    /// Marks the picture `command` draws as used this frame. Only on the frames that `letGo`
+    /// trims (a slide keeps dozens of pictures a frame): those mark everything they show before
+    /// they trim, whatever frames went by unmarked.
     private func keep(_ command: DrawCommand) {
-        guard frameNumber % 8 == 0 else { return }
+        guard frameNumber % Self.letGoPeriod == 0 else { return }
         switch command {
         case let .tile(id, layer, _, _, _, _):
             let key = TileKey(layer: layer, tile: id)
@@ -307,9 +322,11 @@ package final class XRenderCompositor {
     /// held only by the server are loaded again when wanted).
     static let keepFrames = 120
     static let floor = 48
+    /// Every how many frames `letGo` trims.
+    static let letGoPeriod = 30
 
     private func letGo() {
-        guard frameNumber % 30 == 0 else { return }
+        guard frameNumber % Self.letGoPeriod == 0 else { return }
         let cutoff = frameNumber - Self.keepFrames
         func trim<K: Hashable>(_ pictures: [K: Uploaded], _ free: (K, Uploaded) -> Void) {
             guard pictures.count > Self.floor else { return }

@@ -96,7 +96,8 @@ public struct LRUCache<Key: Hashable, Value> {
         return out
     }
 
-    // Inlinable, as its callers are, so that it is specialized with them.
+    // Inlinable: `value(for:)` and `moveToFront`, inlined into their users, then get it
+    // specialized to the users' keys and values too.
     @inlinable mutating func unlink(_ n: Node) {
         n.prev?.next = n.next
         n.next?.prev = n.prev

@@ -12,6 +12,13 @@ struct SaturatingTests {
         #expect(Int(saturating: 1e15 + 0.5) == 1_000_000_000_000_000)
         #expect(UInt8(saturating: 254.9) == 254)
         #expect(Int16(saturating: -32767.9) == -32767)
+        #expect(Int8(saturating: -127.5) == -127)
+        #expect(Int8(saturating: -0.5) == 0)
+        #expect(UInt8(saturating: -0.5) == 0)
+        #expect(UInt64(saturating: -0.0) == 0)
+        // Int64's ends: the largest double below 2^63, and -2^63 itself.
+        #expect(Int64(saturating: 9_223_372_036_854_774_784) == 9_223_372_036_854_774_784)
+        #expect(Int64(saturating: -9.223372036854775808e18) == .min)
     }
 
     @Test func beyondTheRangeItsEnds() {
