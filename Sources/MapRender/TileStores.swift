@@ -39,4 +39,10 @@ extension PixelBox {
         let over = later.lazy.map(\.box).filter { $0.intersects(self) }
         return over.isEmpty ? [self] : uncovered(by: Array(over))
     }
+
+    /// Whether some of the box is outside every box of `later`; known without making the parts
+    /// when none lies over it, as mostly none does.
+    func isVisible(under later: ArraySlice<(index: Int, box: PixelBox)>) -> Bool {
+        !later.contains { $0.box.intersects(self) } || !visibleParts(under: later).isEmpty
+    }
 }

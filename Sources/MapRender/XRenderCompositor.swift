@@ -227,13 +227,8 @@ package final class XRenderCompositor {
     /// Whether part of `box` that no box of `later` hides lies in `only` (anywhere when nil):
     /// a tile hidden there is not drawn (nor uploaded) only to be drawn over.
     private static func shows(_ box: PixelBox, in only: [PixelBox]?, under later: ArraySlice<(index: Int, box: PixelBox)>) -> Bool {
-        guard let only else { return !box.visibleParts(under: later).isEmpty }
-        for o in only {
-            guard let part = box.intersection(o) else { continue }
-            // Mostly no cover lies over it: known without making the parts.
-            if !later.contains(where: { $0.box.intersects(part) }) || !part.visibleParts(under: later).isEmpty { return true }
-        }
-        return false
+        guard let only else { return box.isVisible(under: later) }
+        return only.contains { box.intersection($0)?.isVisible(under: later) ?? false }
     }
 
     /// Marks the picture `command` draws as used this frame. Only on the frames that `letGo`
